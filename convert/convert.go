@@ -1,0 +1,224 @@
+// Package convert implements OpenCL C's explicit conversions,
+// convert_<dst>[n][_sat][_rte|_rtz|_rtp|_rtn], bit-exactly for every ordered
+// pair of the eleven scalar types char, uchar, short, ushort, int, uint, long,
+// ulong, half, float and double.
+//
+// # Semantics
+//
+// Integer to integer without _sat keeps the low bits of the two's complement
+// value (convert_uchar(300) == 44); with _sat it clamps to the destination's
+// range. Rounding suffixes change nothing between integers.
+//
+// Floating to integer rounds in the conversion's mode (rtz when no suffix is
+// given) and then clamps: values beyond the range give MIN or MAX, infinities
+// likewise, and NaN gives 0. Without _sat, OpenCL leaves out-of-range and NaN
+// inputs implementation-defined; clconv gives the same result as _sat on every
+// platform (the spec allows saturating hardware for both), unlike Go's own
+// float-to-int conversion, whose out-of-range result depends on the
+// architecture (golang/go#76264). ToChecked and SliceChecked report such inputs
+// as errors instead.
+//
+// Conversions to a floating type are correctly rounded in their mode (the
+// current mode, rte by default, when no suffix is given). Overflow follows IEEE
+// 754: rte gives infinity, rtz the largest finite value, rtp and rtn infinity on
+// their side and the largest finite value on the other. Underflow keeps
+// subnormals and the sign of zero; integer 0 gives +0 in every mode. Widening
+// half->float->double is exact. A NaN stays NaN with its sign, the quiet bit
+// set and the high payload bits that fit. Converting a type to itself returns
+// the bits unchanged. _sat is meaningless for floating destinations: ParseName
+// rejects it, and the typed API ignores it.
+//
+// # API
+//
+// Typed Go callers use the generic functions To, ToSat, ToChecked and their
+// slice forms Slice, SliceSat and SliceChecked over the Number types (Go's
+// fixed-size numeric types and half.Half). Tools that know types only at run
+// time use Bits (one value as raw bits) and Bytes (little-endian buffers), or
+// the vector-aware package value. Op and ParseName describe convert_ names.
+//
+// All per-type-pair code is generated from one table by internal/gen
+// (go generate); the fast paths take rounding from the hardware's
+// round-to-nearest and correct directed modes after an exact comparison, and are
+// tested against an integer-only reference (internal/ref), which is itself
+// tested against math/big (internal/bigref).
+package convert
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/round"
+)
+
+// Number is the set of Go types that stand for OpenCL C scalars: int8 (char),
+// uint8 (uchar), int16 (short), uint16 (ushort), int32 (int), uint32 (uint),
+// int64 (long), uint64 (ulong), half.Half, float32 and float64.
+type Number interface {
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | half.Half | float32 | float64
+}
+
+// KindOf returns the OpenCL kind that Go type T stands for.
+func KindOf[T Number]() cltype.Kind {
+	var z T
+	switch any(z).(type) {
+	case int8:
+		return cltype.Char
+	case uint8:
+		return cltype.Uchar
+	case int16:
+		return cltype.Short
+	case uint16:
+		return cltype.Ushort
+	case int32:
+		return cltype.Int
+	case uint32:
+		return cltype.Uint
+	case int64:
+		return cltype.Long
+	case uint64:
+		return cltype.Ulong
+	case half.Half:
+		return cltype.Half
+	case float32:
+		return cltype.Float
+	case float64:
+		return cltype.Double
+	}
+	panic("unreachable")
+}
+
+// To converts x to D in mode m without saturation: convert_<D>_<m>(x). For an
+// integer destination pass round.RTZ to get OpenCL's default (no suffix).
+// Out-of-range or NaN floating inputs give the saturated result (see the
+// package documentation).
+func To[D, S Number](x S, m round.Mode) D {
+	var d D
+	convertOne(KindOf[D](), KindOf[S](), unsafe.Pointer(&d), unsafe.Pointer(&x), m, false)
+	return d
+}
+
+// ToSat converts x to D in mode m with saturation: convert_<D>_sat_<m>(x).
+func ToSat[D, S Number](x S, m round.Mode) D {
+	var d D
+	convertOne(KindOf[D](), KindOf[S](), unsafe.Pointer(&d), unsafe.Pointer(&x), m, true)
+	return d
+}
+
+// RangeError reports a value that does not fit its destination type.
+type RangeError struct {
+	Index int         // position in the slice (0 for a scalar)
+	Value any         // the source value
+	Dst   cltype.Kind // the destination type
+	Mode  round.Mode
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("convert: element %d: %v is NaN or out of range for %s (rounded %s)", e.Index, e.Value, e.Dst, e.Mode)
+}
+
+// ToChecked converts x to D in mode m and returns an error when x is NaN or its
+// rounded value is outside D's range (the result is then the saturated value).
+func ToChecked[D, S Number](x S, m round.Mode) (D, error) {
+	var d D
+	if !convertChecked(KindOf[D](), KindOf[S](), unsafe.Pointer(&d), unsafe.Pointer(&x), m) {
+		return d, &RangeError{Value: x, Dst: KindOf[D](), Mode: m}
+	}
+	return d, nil
+}
+
+// Slice converts min(len(dst), len(src)) elements of src into dst in mode m
+// without saturation and returns that count, like copy. dst and src must not
+// overlap unless they are the same memory and the same size of element.
+// It does not allocate.
+func Slice[D, S Number](dst []D, src []S, m round.Mode) int {
+	return slice(dst, src, m, false)
+}
+
+// SliceSat is Slice with saturation (convert_<D>_sat_<m>).
+func SliceSat[D, S Number](dst []D, src []S, m round.Mode) int {
+	return slice(dst, src, m, true)
+}
+
+func slice[D, S Number](dst []D, src []S, m round.Mode, sat bool) int {
+	n := min(len(dst), len(src))
+	if n == 0 {
+		return 0
+	}
+	convertSlice(KindOf[D](), KindOf[S](), unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), n, m, sat)
+	return n
+}
+
+// SliceChecked converts like SliceSat but returns a *RangeError for the first
+// element that is NaN or out of range; dst then holds every element converted
+// (saturated where out of range) and n is the count processed.
+func SliceChecked[D, S Number](dst []D, src []S, m round.Mode) (int, error) {
+	n := min(len(dst), len(src))
+	dk, sk := KindOf[D](), KindOf[S]()
+	var bad *RangeError
+	for i := 0; i < n; i++ {
+		if !convertChecked(dk, sk, unsafe.Pointer(&dst[i]), unsafe.Pointer(&src[i]), m) && bad == nil {
+			bad = &RangeError{Index: i, Value: src[i], Dst: dk, Mode: m}
+		}
+	}
+	if bad != nil {
+		return n, bad
+	}
+	return n, nil
+}
+
+// Bits converts one value of kind src, given as its bit pattern zero-extended
+// to 64 bits, to kind dst and returns the result's bit pattern zero-extended.
+// implDefined reports a non-saturated float->integer conversion whose rounded
+// value is NaN or out of range: OpenCL leaves its result implementation-defined
+// and clconv returns the saturated value. Both kinds must be valid.
+func Bits(dst, src cltype.Kind, bits uint64, m round.Mode, sat bool) (out uint64, implDefined bool) {
+	return convertBits(dst, src, bits, m, sat)
+}
+
+// Bytes converts the little-endian elements of src (kind sk) into dst (kind
+// dk). len(src) must be a multiple of sk's size, dst must hold exactly as many
+// elements of dk, and both must be aligned to their element size (as buffers
+// from make are).
+func Bytes(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool) error {
+	n, err := checkBuffers(dk, sk, dst, src)
+	if err != nil || n == 0 {
+		return err
+	}
+	convertSlice(dk, sk, unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), n, m, sat)
+	return nil
+}
+
+// BytesFlag is Bytes that also, for a floating source and an integer
+// destination, sets bad[i] for each element whose rounded value is NaN or out
+// of range (the implementation-defined inputs of a non-saturated conversion)
+// and returns their count. bad must have one entry per element.
+func BytesFlag(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool, bad []bool) (int, error) {
+	n, err := checkBuffers(dk, sk, dst, src)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	if len(bad) < n {
+		return 0, fmt.Errorf("convert: flag slice has %d entries, want %d", len(bad), n)
+	}
+	return convertSliceFlag(dk, sk, unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), n, m, sat, bad), nil
+}
+
+// checkBuffers validates Bytes' arguments and returns the element count.
+func checkBuffers(dk, sk cltype.Kind, dst, src []byte) (int, error) {
+	if !dk.Valid() || !sk.Valid() {
+		return 0, fmt.Errorf("convert: invalid kinds %s -> %s", sk, dk)
+	}
+	if r := len(src) % sk.Size(); r != 0 {
+		return 0, fmt.Errorf("convert: %d source bytes are not a whole number of %s: %d bytes left over at offset %d", len(src), sk, r, len(src)-r)
+	}
+	n := len(src) / sk.Size()
+	if len(dst) != n*dk.Size() {
+		return 0, fmt.Errorf("convert: destination has %d bytes, want %d for %d %s", len(dst), n*dk.Size(), n, dk)
+	}
+	if n > 0 && (uintptr(unsafe.Pointer(unsafe.SliceData(src)))%uintptr(sk.Size()) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%uintptr(dk.Size()) != 0) {
+		return 0, fmt.Errorf("convert: buffers must be aligned to their element size")
+	}
+	return n, nil
+}

@@ -1,0 +1,3 @@
+package convert
+
+//go:generate go run ../internal/gen -o zconv.go

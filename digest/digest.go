@@ -1,0 +1,392 @@
+// Package digest computes clconv's exhaustive conversion fingerprint, defined
+// in ORACLES.md so that every tool (clconv, a device kernel) gets the same
+// numbers: a sum over all inputs of a conversion of a mix of the input index
+// and the canonical output, split into chunks of 2^24 inputs so that a
+// mismatch narrows to a chunk and then to inputs.
+package digest
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/round"
+)
+
+// ChunkSize is the number of inputs in one chunk.
+const ChunkSize = 1 << 24
+
+// Constants of the definition.
+const (
+	golden   = 0x9E3779B97F4A7C15
+	sampleC  = 0x632BE59BD9B4E019
+	canonNaN = 0x7FF8000000000000
+	// ImplDefined is the canonical output of a non-saturated float->integer
+	// conversion whose rounded value is NaN or out of range.
+	ImplDefined = 0xDEADDEADDEADDEAD
+)
+
+// Fmix is the 64-bit finalizer of the definition (SplitMix64's).
+func Fmix(z uint64) uint64 {
+	z ^= z >> 30
+	z *= 0xbf58476d1ce4e5b9
+	z ^= z >> 27
+	z *= 0x94d049bb133111eb
+	z ^= z >> 31
+	return z
+}
+
+// N returns the number of inputs for a source kind: 2^bits for 8-, 16- and
+// 32-bit kinds, 2^32 samples for 64-bit kinds.
+func N(src cltype.Kind) uint64 {
+	if src.Bits() >= 32 {
+		return 1 << 32
+	}
+	return 1 << src.Bits()
+}
+
+// Chunks returns the number of chunks for a source kind.
+func Chunks(src cltype.Kind) int { return int((N(src) + ChunkSize - 1) / ChunkSize) }
+
+// Input returns the bit pattern of input i for a source kind.
+func Input(src cltype.Kind, i uint64) uint64 {
+	if src.Bits() < 64 {
+		return i
+	}
+	r := Fmix(i*golden + sampleC)
+	if r&3 == 0 {
+		return r
+	}
+	if src == cltype.Double {
+		// Most samples get an exponent within 2^-4..2^67 of 1, where the
+		// integer and float boundaries are.
+		return r&0x800FFFFFFFFFFFFF | (1019+((r>>52)&0x7F)%72)<<52
+	}
+	v := r >> ((r >> 2) & 63)
+	if (r>>8)&1 != 0 {
+		v = -v
+	}
+	return v
+}
+
+// Canonical returns the canonical output of a conversion result: integer bits
+// zero-extended, floating bits with every NaN made 0x7FF8000000000000, and
+// ImplDefined for an implementation-defined result.
+func Canonical(dst cltype.Kind, bits uint64, implDefined bool) uint64 {
+	if implDefined {
+		return ImplDefined
+	}
+	if isNaN(dst, bits) {
+		return canonNaN
+	}
+	return bits
+}
+
+func isNaN(k cltype.Kind, b uint64) bool {
+	switch k {
+	case cltype.Half:
+		return b&0x7c00 == 0x7c00 && b&0x3ff != 0
+	case cltype.Float:
+		return b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0
+	case cltype.Double:
+		return b&0x7ff0000000000000 == 0x7ff0000000000000 && b&0xfffffffffffff != 0
+	}
+	return false
+}
+
+// Term returns one input's contribution to the sum.
+func Term(i, canonical uint64) uint64 { return Fmix(Fmix(i+golden) ^ canonical) }
+
+// Conversion is one scalar convert_ function applied to one source type.
+type Conversion struct {
+	Op  convert.Op // Op.Dst.N must be 1
+	Src cltype.Kind
+}
+
+// Parse parses a conversion name and a source type name ("convert_int_sat_rte", "float").
+func Parse(name, src string) (Conversion, error) {
+	op, err := convert.ParseName(name)
+	if err != nil {
+		return Conversion{}, err
+	}
+	if op.Dst.N != 1 {
+		return Conversion{}, fmt.Errorf("%s: digests are defined for scalar conversions", name)
+	}
+	k, err := cltype.ParseKind(src)
+	if err != nil || !k.Valid() {
+		return Conversion{}, fmt.Errorf("source type %q is not one of char, uchar, short, ushort, int, uint, long, ulong, half, float, double", src)
+	}
+	return Conversion{op, k}, nil
+}
+
+// Mode returns the rounding mode the conversion uses (no suffix: rtz to
+// integers, rte to floating types).
+func (c Conversion) Mode() round.Mode { return c.Op.Mode(round.RTE) }
+
+// Result is a digest, whole or in part.
+type Result struct {
+	Conversion
+	N      uint64
+	Chunks []uint64 // per-chunk sums
+	Done   []bool   // which chunks were computed
+	Impl   uint64   // implementation-defined outputs in the computed chunks
+	NaN    uint64   // NaN outputs in the computed chunks
+}
+
+// Digest returns the sum of the computed chunks (the full digest when all are done).
+func (r *Result) Digest() uint64 {
+	var s uint64
+	for k, c := range r.Chunks {
+		if r.Done[k] {
+			s += c
+		}
+	}
+	return s
+}
+
+// Complete reports whether every chunk was computed.
+func (r *Result) Complete() bool {
+	for _, d := range r.Done {
+		if !d {
+			return false
+		}
+	}
+	return true
+}
+
+// Line formats r as the tab-separated line of `clconv digest`: conversion,
+// source, N, digest, impl count, NaN count, chunk digests ("-" when not computed).
+func (r *Result) Line() string {
+	cs := make([]string, len(r.Chunks))
+	for k, c := range r.Chunks {
+		if r.Done[k] {
+			cs[k] = fmt.Sprintf("%016x", c)
+		} else {
+			cs[k] = "-"
+		}
+	}
+	return strings.Join([]string{r.Op.Name(), r.Src.String(), strconv.FormatUint(r.N, 10),
+		fmt.Sprintf("%016x", r.Digest()), strconv.FormatUint(r.Impl, 10), strconv.FormatUint(r.NaN, 10),
+		strings.Join(cs, ",")}, "\t")
+}
+
+// ParseChunks parses a chunk list such as "63-95,127" for a source with n chunks.
+func ParseChunks(s string, n int) ([]int, error) {
+	var out []int
+	seen := make([]bool, n)
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil {
+			return nil, fmt.Errorf("chunk list %q: %q is not a number", s, lo)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
+				return nil, fmt.Errorf("chunk list %q: %q is not a number", s, hi)
+			}
+		}
+		if a < 0 || b >= n || a > b {
+			return nil, fmt.Errorf("chunk list %q: %q is outside 0-%d", s, part, n-1)
+		}
+		for k := a; k <= b; k++ {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Options control Compute.
+type Options struct {
+	Chunks   []int                 // chunks to compute; nil means all
+	Workers  int                   // goroutines; 0 means GOMAXPROCS
+	Progress func(done, total int) // called after each chunk (from any goroutine, serialised)
+}
+
+// batch is the number of inputs converted per call of the conversion kernel.
+const batch = 1 << 14
+
+// Compute computes the digest of c over the chosen chunks, using the fast
+// conversion kernels of package convert.
+func Compute(c Conversion, o Options) *Result {
+	n := N(c.Src)
+	nc := Chunks(c.Src)
+	r := &Result{Conversion: c, N: n, Chunks: make([]uint64, nc), Done: make([]bool, nc)}
+	todo := o.Chunks
+	if todo == nil {
+		todo = make([]int, nc)
+		for k := range todo {
+			todo[k] = k
+		}
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(todo))
+	var next atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	finished := 0
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newScratch()
+			for {
+				t := int(next.Add(1)) - 1
+				if t >= len(todo) {
+					return
+				}
+				k := todo[t]
+				lo := uint64(k) * ChunkSize
+				hi := min(lo+ChunkSize, n)
+				sum, impl, nan := s.run(c, lo, hi)
+				mu.Lock()
+				r.Chunks[k], r.Done[k] = sum, true
+				r.Impl += impl
+				r.NaN += nan
+				finished++
+				if o.Progress != nil {
+					o.Progress(finished, len(todo))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return r
+}
+
+type scratch struct {
+	src, dst []uint64 // 8-byte aligned storage viewed as bytes
+	bad      []bool
+}
+
+func newScratch() *scratch {
+	return &scratch{src: make([]uint64, batch), dst: make([]uint64, batch), bad: make([]bool, batch)}
+}
+
+func asBytes(u []uint64, n int) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(u))), n)
+}
+
+// run computes the sum over inputs [lo, hi).
+func (s *scratch) run(c Conversion, lo, hi uint64) (sum, impl, nan uint64) {
+	sk, dk := c.Src, c.Op.Dst.Kind
+	m := c.Mode()
+	flag := sk.IsFloat() && !dk.IsFloat() && !c.Op.Sat
+	for base := lo; base < hi; base += batch {
+		cnt := int(min(batch, hi-base))
+		fill(s.src, sk, base, cnt)
+		src := asBytes(s.src, cnt*sk.Size())
+		dst := asBytes(s.dst, cnt*dk.Size())
+		if flag {
+			k, _ := convert.BytesFlag(dk, sk, dst, src, m, false, s.bad)
+			impl += uint64(k)
+		} else if err := convert.Bytes(dk, sk, dst, src, m, c.Op.Sat); err != nil {
+			panic(err) // buffers are ours: cannot happen
+		}
+		t, nn := s.accumulate(dk, base, cnt, flag)
+		sum += t
+		nan += nn
+	}
+	return sum, impl, nan
+}
+
+// fill writes the inputs base..base+cnt-1 as elements of kind k.
+func fill(buf []uint64, k cltype.Kind, base uint64, cnt int) {
+	switch k.Size() {
+	case 1:
+		b := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(buf))), cnt)
+		for j := range b {
+			b[j] = uint8(base + uint64(j))
+		}
+	case 2:
+		b := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(buf))), cnt)
+		for j := range b {
+			b[j] = uint16(base + uint64(j))
+		}
+	case 4:
+		b := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(buf))), cnt)
+		for j := range b {
+			b[j] = uint32(base + uint64(j))
+		}
+	default:
+		b := buf[:cnt]
+		for j := range b {
+			b[j] = Input(k, base+uint64(j))
+		}
+	}
+}
+
+// accumulate sums the terms of cnt outputs of kind k starting at input base.
+// It also returns how many outputs were NaN.
+func (s *scratch) accumulate(k cltype.Kind, base uint64, cnt int, flag bool) (sum, nan uint64) {
+	p := unsafe.Pointer(unsafe.SliceData(s.dst))
+	switch {
+	case flag:
+		for j := 0; j < cnt; j++ {
+			o := load(k, p, j)
+			if s.bad[j] {
+				o = ImplDefined
+			}
+			sum += Term(base+uint64(j), o)
+		}
+	case k == cltype.Float:
+		d := unsafe.Slice((*uint32)(p), cnt)
+		for j, b := range d {
+			o := uint64(b)
+			if b&0x7fffffff > 0x7f800000 {
+				o = canonNaN
+				nan++
+			}
+			sum += Term(base+uint64(j), o)
+		}
+	case k == cltype.Double:
+		d := unsafe.Slice((*uint64)(p), cnt)
+		for j, b := range d {
+			if b&0x7fffffffffffffff > 0x7ff0000000000000 {
+				b = canonNaN
+				nan++
+			}
+			sum += Term(base+uint64(j), b)
+		}
+	case k == cltype.Half:
+		d := unsafe.Slice((*uint16)(p), cnt)
+		for j, b := range d {
+			o := uint64(b)
+			if b&0x7fff > 0x7c00 {
+				o = canonNaN
+				nan++
+			}
+			sum += Term(base+uint64(j), o)
+		}
+	default:
+		for j := 0; j < cnt; j++ {
+			sum += Term(base+uint64(j), load(k, p, j))
+		}
+	}
+	return sum, nan
+}
+
+func load(k cltype.Kind, p unsafe.Pointer, j int) uint64 {
+	switch k.Size() {
+	case 1:
+		return uint64(*(*uint8)(unsafe.Add(p, j)))
+	case 2:
+		return uint64(*(*uint16)(unsafe.Add(p, 2*j)))
+	case 4:
+		return uint64(*(*uint32)(unsafe.Add(p, 4*j)))
+	}
+	return *(*uint64)(unsafe.Add(p, 8*j))
+}

@@ -1,0 +1,185 @@
+package round
+
+import "math"
+
+// The directed-mode primitives below start from the hardware's nearest result
+// f and step its bit pattern by at most one unit. Stepping a bit pattern by one
+// moves to the adjacent representable value on the same side of zero (carries
+// run from the significand into the exponent, up to infinity), so for a
+// sign-magnitude pattern "+1" is away from zero and "-1" toward zero. The steps
+// are computed without branches because the direction of rounding of typical
+// data is unpredictable.
+
+func b2u32(b bool) uint32 {
+	var u uint32
+	if b {
+		u = 1
+	}
+	return u
+}
+
+func b2u64(b bool) uint64 {
+	var u uint64
+	if b {
+		u = 1
+	}
+	return u
+}
+
+// Float64ToFloat32 rounds x to binary32 in mode m. Overflow and underflow follow
+// IEEE 754 (rtz never overflows to infinity; subnormals are kept). A NaN keeps
+// its sign and the high payload bits that fit, with the quiet bit set.
+func Float64ToFloat32(x float64, m Mode) float32 {
+	switch m {
+	case RTZ:
+		return F64ToF32RTZ(x)
+	case RTP:
+		return F64ToF32RTP(x)
+	case RTN:
+		return F64ToF32RTN(x)
+	}
+	return F64ToF32RTE(x)
+}
+
+// F64ToF32RTE is Float64ToFloat32 in mode RTE.
+func F64ToF32RTE(x float64) float32 {
+	if x != x {
+		return nan64to32(x)
+	}
+	return float32(x)
+}
+
+func nan64to32(x float64) float32 {
+	b := math.Float64bits(x)
+	return math.Float32frombits(uint32(b>>32)&0x80000000 | 0x7fc00000 | uint32(b>>29)&0x3fffff)
+}
+
+// F64ToF32RTZ is Float64ToFloat32 in mode RTZ.
+func F64ToF32RTZ(x float64) float32 {
+	if x != x {
+		return nan64to32(x)
+	}
+	f := float32(x)
+	// |f| > |x|: the nearest value was away from zero; step toward zero.
+	return math.Float32frombits(math.Float32bits(f) - b2u32(math.Abs(float64(f)) > math.Abs(x)))
+}
+
+// F64ToF32RTP is Float64ToFloat32 in mode RTP.
+func F64ToF32RTP(x float64) float32 {
+	if x != x {
+		return nan64to32(x)
+	}
+	f := float32(x)
+	fb := math.Float32bits(f)
+	s := fb >> 31
+	// f < x: step toward +inf, which is away from zero for positive f and
+	// toward zero for negative f (f is never -0 here: x would be negative).
+	step := b2u32(float64(f) < x)
+	return math.Float32frombits(fb + step - 2*step*s)
+}
+
+// F64ToF32RTN is Float64ToFloat32 in mode RTN.
+func F64ToF32RTN(x float64) float32 {
+	if x != x {
+		return nan64to32(x)
+	}
+	f := float32(x)
+	fb := math.Float32bits(f)
+	s := fb >> 31
+	// f > x: step toward -inf; for f == +0 (x negative tiny) the hardware
+	// gives -0, so the sign of f is the sign of x.
+	step := b2u32(float64(f) > x)
+	return math.Float32frombits(fb - step + 2*step*s)
+}
+
+// Integral rounds x to an integral value in mode m (NaN and infinities pass through).
+func Integral(x float64, m Mode) float64 {
+	switch m {
+	case RTZ:
+		return math.Trunc(x)
+	case RTP:
+		return math.Ceil(x)
+	case RTN:
+		return math.Floor(x)
+	}
+	return math.RoundToEven(x)
+}
+
+// Uint64ToFloat64 rounds the magnitude a, with sign neg, to binary64 in mode m.
+func Uint64ToFloat64(a uint64, neg bool, m Mode) float64 {
+	f := float64(a) // correctly rounded to nearest even by Go on every platform
+	if m != RTE && a>>53 != 0 {
+		// f is an integer in [2^53, 2^64]; compare it with a exactly.
+		var away, below bool
+		if f >= 0x1p64 {
+			away = true
+		} else {
+			u := uint64(f)
+			away, below = u > a, u < a
+		}
+		fb := math.Float64bits(f)
+		switch magDir(m, neg) {
+		case towardZero:
+			fb -= b2u64(away)
+		case awayFromZero:
+			fb += b2u64(below)
+		}
+		f = math.Float64frombits(fb)
+	}
+	if neg {
+		return -f
+	}
+	return f
+}
+
+// Uint64ToFloat32 rounds the magnitude a, with sign neg, to binary32 in mode m.
+func Uint64ToFloat32(a uint64, neg bool, m Mode) float32 {
+	f := float32(a)
+	if m != RTE && a>>24 != 0 {
+		var away, below bool
+		if f >= 0x1p64 {
+			away = true
+		} else {
+			u := uint64(f)
+			away, below = u > a, u < a
+		}
+		fb := math.Float32bits(f)
+		switch magDir(m, neg) {
+		case towardZero:
+			fb -= b2u32(away)
+		case awayFromZero:
+			fb += b2u32(below)
+		}
+		f = math.Float32frombits(fb)
+	}
+	if neg {
+		return -f
+	}
+	return f
+}
+
+// Int64ToFloat64 rounds v to binary64 in mode m. Zero gives +0.
+func Int64ToFloat64(v int64, m Mode) float64 {
+	if v < 0 {
+		return Uint64ToFloat64(-uint64(v), true, m)
+	}
+	return Uint64ToFloat64(uint64(v), false, m)
+}
+
+// Int64ToFloat32 rounds v to binary32 in mode m. Zero gives +0.
+func Int64ToFloat32(v int64, m Mode) float32 {
+	if v < 0 {
+		return Uint64ToFloat32(-uint64(v), true, m)
+	}
+	return Uint64ToFloat32(uint64(v), false, m)
+}
+
+// Float32ToFloat64 widens x exactly. A NaN keeps its sign and payload (moved to
+// the high payload bits) and gets the quiet bit, as IEEE hardware does.
+func Float32ToFloat64(x float32) float64 {
+	if x != x {
+		b := math.Float32bits(x)
+		return math.Float64frombits(uint64(b&0x80000000)<<32 | 0x7ff8000000000000 | uint64(b&0x3fffff)<<29)
+	}
+	return float64(x)
+}
