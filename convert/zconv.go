@@ -341,8 +341,23 @@ func checkCharToHalf(x int8, m round.Mode) (half.Half, bool) {
 func sliceCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -539,8 +554,23 @@ func checkUcharToHalf(x uint8, m round.Mode) (half.Half, bool) {
 func sliceUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -787,8 +817,23 @@ func checkShortToHalf(x int16, m round.Mode) (half.Half, bool) {
 func sliceShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -1007,8 +1052,23 @@ func checkUshortToHalf(x uint16, m round.Mode) (half.Half, bool) {
 func sliceUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -1272,8 +1332,23 @@ func checkIntToHalf(x int32, m round.Mode) (half.Half, bool) {
 func sliceIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -1529,8 +1604,23 @@ func checkUintToHalf(x uint32, m round.Mode) (half.Half, bool) {
 func sliceUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -1826,8 +1916,23 @@ func checkLongToHalf(x int64, m round.Mode) (half.Half, bool) {
 func sliceLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -2090,8 +2195,23 @@ func checkUlongToHalf(x uint64, m round.Mode) (half.Half, bool) {
 func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(float64(x), m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(float64(x))
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(float64(x))
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(float64(x))
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(float64(x))
+		}
 	}
 }
 
@@ -2719,8 +2839,23 @@ func checkFloatToHalf(x float32, m round.Mode) (half.Half, bool) {
 func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat32(x, m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat32RTZ(x)
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat32RTP(x)
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat32RTN(x)
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat32RTE(x)
+		}
 	}
 }
 
@@ -3033,8 +3168,23 @@ func checkDoubleToHalf(x float64, m round.Mode) (half.Half, bool) {
 func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = half.FromFloat64(x, m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTZ(x)
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTP(x)
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTN(x)
+		}
+	default:
+		for i, x := range src {
+			dst[i] = half.FromFloat64RTE(x)
+		}
 	}
 }
 

@@ -59,18 +59,33 @@ func Input(src cltype.Kind, i uint64) uint64 {
 	if src.Bits() < 64 {
 		return i
 	}
-	r := Fmix(i*golden + sampleC)
-	if r&3 == 0 {
-		return r
-	}
 	if src == cltype.Double {
-		// Most samples get an exponent within 2^-4..2^67 of 1, where the
-		// integer and float boundaries are.
-		return r&0x800FFFFFFFFFFFFF | (1019+((r>>52)&0x7F)%72)<<52
+		return sampleDouble(i)
 	}
+	return sampleInt(i)
+}
+
+// sampleDouble is input i of a double source: most samples get an exponent
+// within 2^-4..2^67 of 1, where the integer and float boundaries are.
+// Written without branches: the choice is random per input.
+func sampleDouble(i uint64) uint64 {
+	r := Fmix(i*golden + sampleC)
+	v := r&0x800FFFFFFFFFFFFF | (1019+((r>>52)&0x7F)%72)<<52
+	if r&3 == 0 {
+		v = r
+	}
+	return v
+}
+
+// sampleInt is input i of a long or ulong source: magnitudes of every bit length.
+func sampleInt(i uint64) uint64 {
+	r := Fmix(i*golden + sampleC)
 	v := r >> ((r >> 2) & 63)
 	if (r>>8)&1 != 0 {
 		v = -v
+	}
+	if r&3 == 0 {
+		v = r
 	}
 	return v
 }
@@ -323,8 +338,14 @@ func fill(buf []uint64, k cltype.Kind, base uint64, cnt int) {
 		}
 	default:
 		b := buf[:cnt]
-		for j := range b {
-			b[j] = Input(k, base+uint64(j))
+		if k == cltype.Double {
+			for j := range b {
+				b[j] = sampleDouble(base + uint64(j))
+			}
+		} else {
+			for j := range b {
+				b[j] = sampleInt(base + uint64(j))
+			}
 		}
 	}
 }

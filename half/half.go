@@ -99,10 +99,13 @@ func (h Half) String() string {
 	}
 	f := h.Float64()
 	for prec := 1; prec < 17; prec++ {
-		s := strconv.FormatFloat(f, 'g', prec, 64)
-		v, _ := strconv.ParseFloat(s, 64)
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', prec, 64), 64)
 		if FromFloat64(v, round.RTE) == h {
-			return s
+			// v is the double nearest a decimal of prec digits; Go's
+			// shortest form of v has the same digits, laid out as Go
+			// prints float32 and float64 (so 65504 prints as 65500,
+			// as NumPy prints it).
+			return strconv.FormatFloat(v, 'g', -1, 64)
 		}
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)

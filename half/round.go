@@ -16,38 +16,75 @@ import (
 // subnormals and the overflow to infinity included. Directed modes then step
 // the pattern by one unit when the nearest value lies on the wrong side of x.
 func FromFloat64(x float64, m round.Mode) Half {
-	b := math.Float64bits(x)
-	ab := b &^ (1 << 63)
-	if ab >= 0x7ff0000000000000 {
-		return inf64(b)
-	}
-	// Beyond 65520 every mode gives the same result as at 65520 (infinity or
-	// the largest finite value), so clamping keeps the arithmetic in range.
-	ab = min(ab, 0x40effe0000000000) // 65520
-	a := math.Float64frombits(ab)
-	e := int(ab >> 52)
-	qe := min(max(e-1023-10, -24), 15-10) // exponent of the spacing of binary16 values at a
-	c := math.Float64frombits(uint64(qe+52+1023)<<52 | 1<<51)
-	r := (a + c) - c
-	h := Half(math.Float64bits(r*0x1p-1008) >> 42)
-	sign := Half(b>>48) & 0x8000
 	switch m {
 	case round.RTZ:
-		h -= b2h(r > a)
+		return FromFloat64RTZ(x)
 	case round.RTP:
-		if sign == 0 {
-			h += b2h(r < a)
-		} else {
-			h -= b2h(r > a)
-		}
+		return FromFloat64RTP(x)
 	case round.RTN:
-		if sign == 0 {
-			h -= b2h(r > a)
-		} else {
-			h += b2h(r < a)
-		}
+		return FromFloat64RTN(x)
 	}
-	return sign | h
+	return FromFloat64RTE(x)
+}
+
+// FromFloat64RTE is FromFloat64 in mode RTE.
+func FromFloat64RTE(x float64) Half {
+	b := math.Float64bits(x)
+	if b&^(1<<63) >= 0x7ff0000000000000 {
+		return inf64(b)
+	}
+	_, _, h := nearest(b)
+	return Half(b>>48)&0x8000 | h
+}
+
+// FromFloat64RTZ is FromFloat64 in mode RTZ.
+func FromFloat64RTZ(x float64) Half {
+	b := math.Float64bits(x)
+	if b&^(1<<63) >= 0x7ff0000000000000 {
+		return inf64(b)
+	}
+	a, r, h := nearest(b)
+	return Half(b>>48)&0x8000 | h - b2h(r > a)
+}
+
+// FromFloat64RTP is FromFloat64 in mode RTP.
+func FromFloat64RTP(x float64) Half {
+	b := math.Float64bits(x)
+	if b&^(1<<63) >= 0x7ff0000000000000 {
+		return inf64(b)
+	}
+	a, r, h := nearest(b)
+	if b>>63 == 0 {
+		return h + b2h(r < a)
+	}
+	return 0x8000 | h - b2h(r > a)
+}
+
+// FromFloat64RTN is FromFloat64 in mode RTN.
+func FromFloat64RTN(x float64) Half {
+	b := math.Float64bits(x)
+	if b&^(1<<63) >= 0x7ff0000000000000 {
+		return inf64(b)
+	}
+	a, r, h := nearest(b)
+	if b>>63 == 0 {
+		return h - b2h(r > a)
+	}
+	return 0x8000 | h + b2h(r < a)
+}
+
+// nearest rounds the magnitude of the finite binary64 pattern b to binary16
+// with ties to even. It returns the magnitude a it rounded (clamped to 65520:
+// beyond it every mode gives the same result as at 65520, infinity or the
+// largest finite value), the rounded value r (65536 for infinity) and r's bits.
+func nearest(b uint64) (a, r float64, h Half) {
+	ab := min(b&^(1<<63), 0x40effe0000000000) // 65520
+	a = math.Float64frombits(ab)
+	e := int(ab >> 52)
+	qe := max(e-1023-10, -24) // exponent of the spacing of binary16 values at a
+	c := math.Float64frombits(uint64(qe+52+1023)<<52 | 1<<51)
+	r = (a + c) - c
+	return a, r, Half(math.Float64bits(r*0x1p-1008) >> 42)
 }
 
 func b2h(b bool) Half {
@@ -66,6 +103,3 @@ func inf64(b uint64) Half {
 	}
 	return sign | 0x7e00 | Half(b>>42)&0x1ff
 }
-
-// FromFloat32 rounds x to binary16 in mode m.
-func FromFloat32(x float32, m round.Mode) Half { return FromFloat64(float64(x), m) }

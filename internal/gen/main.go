@@ -265,7 +265,16 @@ func main() {
 					p("copy(dst, src)")
 				} else {
 					e := toFloat(s, d, "x", "m")
-					if strings.Contains(e, "round.Float64ToFloat32(") {
+					prim, perMode := "", ""
+					switch {
+					case strings.Contains(e, "half.FromFloat32("):
+						prim, perMode = "half.FromFloat32(", "half.FromFloat32"
+					case strings.Contains(e, "round.Float64ToFloat32("):
+						prim, perMode = "round.Float64ToFloat32(", "round.F64ToF32"
+					case strings.Contains(e, "half.FromFloat64("):
+						prim, perMode = "half.FromFloat64(", "half.FromFloat64"
+					}
+					if prim != "" {
 						// One loop per mode, each calling its own branch-free primitive.
 						p("switch m {")
 						for _, mm := range []string{"RTZ", "RTP", "RTN", "RTE"} {
@@ -274,7 +283,7 @@ func main() {
 							} else {
 								p("case round.%s:", mm)
 							}
-							e2 := strings.Replace(e, "round.Float64ToFloat32(", "round.F64ToF32"+mm+"(", 1)
+							e2 := strings.Replace(e, prim, perMode+mm+"(", 1)
 							e2 = strings.Replace(e2, ", m)", ")", 1)
 							p("for i, x := range src { dst[i] = %s }", e2)
 						}
