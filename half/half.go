@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/clconv/clconv/internal/numfmt"
 	"github.com/clconv/clconv/round"
 )
 
@@ -101,11 +102,10 @@ func (h Half) String() string {
 	for prec := 1; prec < 17; prec++ {
 		v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', prec, 64), 64)
 		if FromFloat64(v, round.RTE) == h {
-			// v is the double nearest a decimal of prec digits; Go's
-			// shortest form of v has the same digits, laid out as Go
-			// prints float32 and float64 (so 65504 prints as 65500,
-			// as NumPy prints it).
-			return strconv.FormatFloat(v, 'g', -1, 64)
+			// v is the double nearest a decimal of prec digits, so
+			// its shortest form has those digits (65504 prints as
+			// 65500, as NumPy prints it).
+			return string(numfmt.AppendShortest(nil, v, 64))
 		}
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)

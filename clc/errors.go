@@ -1,0 +1,145 @@
+package clc
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Error is a diagnostic at a source position: an error, or a warning when
+// Warning is set. Error() prints "file:line:col: message"; Detail adds the
+// source line and a caret under the column.
+type Error struct {
+	Pos     Pos
+	Msg     string
+	Warning bool
+	// Line is the text of the source line Pos is on, without its newline;
+	// empty when unknown. The functions that take source text fill it in.
+	Line string
+}
+
+// Error returns "file:line:col: message" ("file:line:col: warning: message"
+// for a warning).
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Pos.IsValid() {
+		b.WriteString(e.Pos.String())
+		b.WriteString(": ")
+	}
+	if e.Warning {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Detail returns Error() followed, when the source line is known, by the line
+// and a caret pointing at the column, as C compilers print them:
+//
+//	<arg1>:1:1: convert_float_sat: _sat is not allowed with a floating destination (float)
+//	convert_float_sat(1)
+//	^
+func (e *Error) Detail() string {
+	s := e.Error()
+	if e.Line == "" || !e.Pos.IsValid() {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s)
+	b.WriteByte('\n')
+	b.WriteString(e.Line)
+	b.WriteByte('\n')
+	// Tabs are copied so the caret lines up however tabs are displayed;
+	// every other rune (a multi-byte one too) takes one column.
+	col := min(e.Pos.Col-1, len(e.Line))
+	for _, r := range e.Line[:max(col, 0)] {
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	b.WriteByte('^')
+	return b.String()
+}
+
+// setLine fills in e.Line from src if e's position is in src.
+func (e *Error) setLine(src string) {
+	off := e.Pos.Offset
+	if off < 0 || off > len(src) {
+		return
+	}
+	start := strings.LastIndexByte(src[:off], '\n') + 1
+	end := strings.IndexByte(src[off:], '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += off
+	}
+	e.Line = strings.TrimSuffix(src[start:end], "\r")
+}
+
+// ErrorList is a list of diagnostics; as an error it prints the first one and
+// how many more there are.
+type ErrorList []*Error
+
+// Add appends an error at pos.
+func (l *ErrorList) Add(pos Pos, msg string) { *l = append(*l, &Error{Pos: pos, Msg: msg}) }
+
+// Sort sorts the list by file, then offset.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Offset < b.Offset
+	})
+}
+
+// Error returns the first error's text, with "(and N more errors)" when
+// there are more.
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return l[0].Error() + " (and " + strconv.Itoa(len(l)-1) + " more errors)"
+}
+
+// Unwrap returns the diagnostics, so that errors.As finds the first *Error.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}
+
+// Err returns nil for an empty list and the list otherwise.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// withSource fills in the source lines of the diagnostics in err (an *Error or
+// an ErrorList) whose positions lie in the named file.
+func withSource(err error, file, src string) error {
+	switch e := err.(type) {
+	case *Error:
+		if e.Pos.File == file {
+			e.setLine(src)
+		}
+	case ErrorList:
+		for _, x := range e {
+			if x.Pos.File == file {
+				x.setLine(src)
+			}
+		}
+	}
+	return err
+}

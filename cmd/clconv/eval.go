@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/clconv/clconv/clc"
+	"github.com/clconv/clconv/value"
+)
+
+func init() { subcommands = append(subcommands, newEvalCmd) }
+
+// maxLine bounds one line of eval's standard input.
+const maxLine = 16 << 20
+
+func newEvalCmd() *cobra.Command {
+	var bits, warn bool
+	cmd := &cobra.Command{
+		Use:   "eval [--bits] [--warn] EXPR...",
+		Short: "Evaluate OpenCL C expressions (convert_*, as_*, casts, vector literals)",
+		Long: `eval evaluates each OpenCL C expression and prints one line per expression:
+(int)2 for a scalar, (uchar4)(0, 254, 255, 255) for a vector. Floating values print in
+the shortest form that reads back to the same bits ((float)0.1, (float)inf, (float)-nan);
+--bits prints every element's bit pattern in hex, zero-padded to its width.
+
+The expressions may use integer and floating constants (0x1.8p3f, 2.5h, 42ul), casts,
+vector literals ((float4)(a, b, c, d), (float4)(x), (float4)(f2, 1.0f, 2.0f)), unary and
+binary arithmetic, the predefined macros (INT_MAX, FLT_MAX, INFINITY, ...) and calls of
+every convert_* and as_* function.
+
+The argument - reads one expression per line from standard input and answers one line
+each, in order; a line that fails is answered "error: <message>" and the exit status
+becomes 1. Errors in expressions given as arguments go to standard error, with the
+source line and a caret, and the exit status is 1.
+
+Non-saturating float->integer conversions of NaN or out-of-range values are
+implementation-defined in OpenCL; clconv gives the saturated value (--warn says so).
+
+Flags start with --; any other argument, even one starting with -, is an expression.`,
+		Example: `  clconv eval 'convert_uchar4_sat_rte((float4)(-5.0f, 254.5f, 254.6f, 1.2e9f))'
+  clconv eval --bits 'convert_half_rtz((short)32767)' 'as_uint(-0.0f)'
+  clconv eval -0.0f
+  printf 'convert_int_rte(2.5f)\nconvert_int_rtn(-2.5f)\n' | clconv eval -`,
+		// Expressions such as -5.0f must not be taken for flags, so eval
+		// sorts its arguments itself.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var flags, exprs []string
+			for i, a := range args {
+				if a == "--" {
+					exprs = append(exprs, args[i+1:]...)
+					break
+				}
+				if strings.HasPrefix(a, "--") || a == "-h" {
+					flags = append(flags, a)
+				} else {
+					exprs = append(exprs, a)
+				}
+			}
+			if err := cmd.Flags().Parse(flags); err != nil {
+				return err
+			}
+			if help, _ := cmd.Flags().GetBool("help"); help {
+				return cmd.Help()
+			}
+			if len(exprs) == 0 {
+				return errors.New("eval: no expression given (try clconv eval --help)")
+			}
+			return runEval(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), exprs, bits, warn)
+		},
+	}
+	cmd.Flags().BoolVar(&bits, "bits", false, "print every element's bit pattern in hex")
+	cmd.Flags().BoolVar(&warn, "warn", false, "warn on standard error about implementation-defined results")
+	return cmd
+}
+
+// runEval evaluates exprs in order, reading stdin for "-".
+func runEval(stdin io.Reader, stdout, stderr io.Writer, exprs []string, bits, warn bool) error {
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	// Diagnostics are rare: stdout is flushed before each so that a reader of
+	// both streams sees them in order.
+	diag := func(s string) {
+		w.Flush()
+		io.WriteString(stderr, s+"\n")
+	}
+	ev := &clc.Evaluator{}
+	var line int // the stdin line being evaluated, 0 for arguments
+	if warn {
+		ev.Warn = func(e *clc.Error) {
+			if line > 0 {
+				e.Pos.Line = line
+			}
+			diag(e.Detail())
+		}
+	}
+	failed := false
+	var buf []byte
+	for i, src := range exprs {
+		if src == "-" {
+			n, ok, err := evalLines(stdin, w, ev, bits, &line)
+			if err != nil {
+				w.Flush()
+				return fmt.Errorf("eval: standard input, line %d: %w", n+1, err)
+			}
+			failed = failed || !ok
+			line = 0
+			continue
+		}
+		v, err := ev.EvalString("<arg"+strconv.Itoa(i+1)+">", src)
+		if err != nil {
+			failed = true
+			diag(detail(err))
+			continue
+		}
+		buf = value.AppendFormat(buf[:0], v, bits)
+		buf = append(buf, '\n')
+		w.Write(buf)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if failed {
+		return exitStatus(1)
+	}
+	return nil
+}
+
+// evalLines answers every line of r on w, one line each, and reports how many
+// lines it read and whether all of them evaluated. *line follows the line
+// being evaluated, for positions in warnings.
+func evalLines(r io.Reader, w *bufio.Writer, ev *clc.Evaluator, bits bool, line *int) (n int, ok bool, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	ok = true
+	var buf []byte
+	for sc.Scan() {
+		n++
+		*line = n
+		src := strings.TrimSuffix(sc.Text(), "\r")
+		v, err := ev.EvalString("<stdin>", src)
+		buf = buf[:0]
+		if err != nil {
+			ok = false
+			var e *clc.Error
+			msg := err.Error()
+			if errors.As(err, &e) {
+				e.Pos.Line = n
+				msg = e.Error()
+			}
+			buf = append(buf, "error: "...)
+			buf = append(buf, msg...)
+		} else {
+			buf = value.AppendFormat(buf, v, bits)
+		}
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return n, ok, err
+		}
+	}
+	return n, ok, sc.Err()
+}
+
+// detail renders an evaluation error with its source line and caret.
+func detail(err error) string {
+	var e *clc.Error
+	if errors.As(err, &e) {
+		return e.Detail()
+	}
+	return err.Error()
+}

@@ -1,0 +1,268 @@
+package value
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/round"
+)
+
+// BinaryOp is an arithmetic or bitwise operator of OpenCL C.
+type BinaryOp uint8
+
+// The binary operators Binary implements.
+const (
+	Add BinaryOp = iota // +
+	Sub                 // -
+	Mul                 // *
+	Div                 // /
+	Rem                 // %
+	Shl                 // <<
+	Shr                 // >>
+	And                 // &
+	Or                  // |
+	Xor                 // ^
+)
+
+var binaryOpNames = [...]string{"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"}
+
+// String returns the operator's C spelling ("+").
+func (op BinaryOp) String() string {
+	if int(op) < len(binaryOpNames) {
+		return binaryOpNames[op]
+	}
+	return fmt.Sprintf("BinaryOp(%d)", uint8(op))
+}
+
+// IntegerOnly reports whether op takes only integer operands (% << >> & | ^).
+func (op BinaryOp) IntegerOnly() bool { return op >= Rem }
+
+// Canonical NaNs: what Binary returns for an invalid operation (inf - inf,
+// 0 * inf, 0 / 0) on NaN-free operands. The positive quiet NaN is ARM's and
+// most GPUs' default NaN; x86 SSE would give the negative one, so clconv fixes
+// a choice instead of inheriting the host's.
+const (
+	canonNaN16 = 0x7e00
+	canonNaN32 = 0x7fc00000
+	canonNaN64 = 0x7ff8000000000000
+)
+
+// Binary applies op element-wise to x and y, which must have the same type,
+// except that a shift's count y may be of any integer kind with x's element
+// count. The usual arithmetic conversions and the widening of scalars are the
+// front end's job (package clc); Binary only computes.
+//
+// Integers wrap modulo 2^bits (signed overflow is undefined in C; clconv wraps,
+// and MIN / -1 gives MIN, MIN % -1 gives 0); division by zero is an error.
+// Shifts use the count modulo the element width, as OpenCL C specifies, and >>
+// is arithmetic on signed kinds. Floating + - * / are correctly rounded to
+// nearest even; other values of cur are not implemented yet and give an error.
+// A NaN result is the first NaN operand with its quiet bit set, or, when
+// neither operand is NaN, the canonical positive quiet NaN.
+func Binary(op BinaryOp, x, y Value, cur round.Mode) (Value, error) {
+	k := x.Type.Kind
+	if !validType(x.Type) || !validType(y.Type) {
+		return Value{}, fmt.Errorf("operator %v: invalid operand types %v and %v", op, x.Type, y.Type)
+	}
+	if k == cltype.Bool || y.Type.Kind == cltype.Bool {
+		return Value{}, fmt.Errorf("operator %v: bool operands must be promoted to int first", op)
+	}
+	shift := op == Shl || op == Shr
+	if shift {
+		if !k.IsInteger() || !y.Type.Kind.IsInteger() || x.Type.N != y.Type.N {
+			return Value{}, fmt.Errorf("operator %v needs integer operands with the same element count, got %v and %v", op, x.Type, y.Type)
+		}
+	} else if x.Type != y.Type {
+		return Value{}, fmt.Errorf("operator %v needs operands of one type, got %v and %v", op, x.Type, y.Type)
+	}
+	if k.IsFloat() {
+		if op.IntegerOnly() {
+			return Value{}, fmt.Errorf("operator %v needs integer operands, got %v", op, x.Type)
+		}
+		if cur != round.RTE {
+			return Value{}, fmt.Errorf("floating %v in rounding mode %v is not implemented yet (only rte)", op, cur)
+		}
+	}
+	r := Value{Type: x.Type}
+	for i := range x.Type.N {
+		var err error
+		if k.IsFloat() {
+			r.Lanes[i] = floatOp(op, k, x.Lanes[i], y.Lanes[i])
+		} else {
+			r.Lanes[i], err = intOp(op, k, x.Lanes[i], y.Type.Kind, y.Lanes[i])
+		}
+		if err != nil {
+			return Value{}, err
+		}
+	}
+	return r, nil
+}
+
+// signExtend returns lane a of integer kind k as an int64.
+func signExtend(k cltype.Kind, a uint64) int64 {
+	s := 64 - k.Bits()
+	return int64(a<<s) >> s
+}
+
+func intOp(op BinaryOp, k cltype.Kind, a uint64, yk cltype.Kind, b uint64) (uint64, error) {
+	mask := k.Mask()
+	signed := k.IsSigned()
+	var r uint64
+	switch op {
+	case Add:
+		r = a + b
+	case Sub:
+		r = a - b
+	case Mul:
+		r = a * b
+	case Div, Rem:
+		if b == 0 {
+			return 0, fmt.Errorf("integer division by zero")
+		}
+		if signed {
+			sa, sb := signExtend(k, a), signExtend(k, b)
+			if op == Div {
+				r = uint64(sa / sb) // Go defines MinInt64 / -1 == MinInt64
+			} else {
+				r = uint64(sa % sb)
+			}
+		} else if op == Div {
+			r = a / b
+		} else {
+			r = a % b
+		}
+	case Shl, Shr:
+		n := b & uint64(k.Bits()-1) // OpenCL: the count modulo the width
+		switch {
+		case op == Shl:
+			r = a << n
+		case signed:
+			r = uint64(signExtend(k, a) >> n)
+		default:
+			r = a >> n
+		}
+	case And:
+		r = a & b
+	case Or:
+		r = a | b
+	case Xor:
+		r = a ^ b
+	}
+	return r & mask, nil
+}
+
+func floatOp(op BinaryOp, k cltype.Kind, a, b uint64) uint64 {
+	switch k {
+	case cltype.Half:
+		ha, hb := half.Half(a), half.Half(b)
+		// Sums, differences and products of halves are exact in binary64
+		// (at most 40 significant bits), so rounding the double result once
+		// is correct; a quotient is rounded twice, which is innocuous because
+		// 53 >= 2*11 + 2.
+		r := arith64(op, ha.Float64(), hb.Float64())
+		if math.IsNaN(r) {
+			return nanResult16(ha, hb)
+		}
+		return uint64(half.FromFloat64(r, round.RTE))
+	case cltype.Float:
+		fa, fb := math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b))
+		var r float32
+		// Each operation is converted explicitly so that Go cannot fuse it.
+		switch op {
+		case Add:
+			r = float32(fa + fb)
+		case Sub:
+			r = float32(fa - fb)
+		case Mul:
+			r = float32(fa * fb)
+		case Div:
+			r = float32(fa / fb)
+		}
+		if r != r {
+			return nanResult(a, b, 32)
+		}
+		return uint64(math.Float32bits(r))
+	default:
+		r := arith64(op, math.Float64frombits(a), math.Float64frombits(b))
+		if math.IsNaN(r) {
+			return nanResult(a, b, 64)
+		}
+		return math.Float64bits(r)
+	}
+}
+
+func arith64(op BinaryOp, a, b float64) float64 {
+	switch op {
+	case Add:
+		return float64(a + b)
+	case Sub:
+		return float64(a - b)
+	case Mul:
+		return float64(a * b)
+	}
+	return float64(a / b)
+}
+
+// nanResult picks the NaN result of a float (32) or double (64) operation.
+func nanResult(a, b uint64, width int) uint64 {
+	if width == 32 {
+		const exp, quiet = 0x7f800000, 0x00400000
+		for _, x := range [2]uint64{a, b} {
+			if x&exp == exp && x&0x7fffff != 0 {
+				return x | quiet
+			}
+		}
+		return canonNaN32
+	}
+	const exp, quiet = 0x7ff0000000000000, 0x0008000000000000
+	for _, x := range [2]uint64{a, b} {
+		if x&exp == exp && x&0xfffffffffffff != 0 {
+			return x | quiet
+		}
+	}
+	return canonNaN64
+}
+
+func nanResult16(a, b half.Half) uint64 {
+	for _, x := range [2]half.Half{a, b} {
+		if x.IsNaN() {
+			return uint64(x | 0x0200)
+		}
+	}
+	return canonNaN16
+}
+
+// Neg returns -v element-wise: the sign bit flipped for floating kinds (NaNs
+// included, as IEEE 754 negate does), the two's complement negation modulo
+// 2^bits for integers. Integer promotion is the front end's job; bool is an
+// error.
+func Neg(v Value) (Value, error) {
+	k := v.Type.Kind
+	if k == cltype.Bool || !validType(v.Type) {
+		return Value{}, fmt.Errorf("operator - needs an arithmetic operand, got %v", v.Type)
+	}
+	r := Value{Type: v.Type}
+	for i := range v.Type.N {
+		if k.IsFloat() {
+			r.Lanes[i] = v.Lanes[i] ^ 1<<(k.Bits()-1)
+		} else {
+			r.Lanes[i] = -v.Lanes[i] & k.Mask()
+		}
+	}
+	return r, nil
+}
+
+// Complement returns ~v element-wise for an integer v.
+func Complement(v Value) (Value, error) {
+	k := v.Type.Kind
+	if !k.IsInteger() || !validType(v.Type) {
+		return Value{}, fmt.Errorf("operator ~ needs an integer operand, got %v", v.Type)
+	}
+	r := Value{Type: v.Type}
+	for i := range v.Type.N {
+		r.Lanes[i] = ^v.Lanes[i] & k.Mask()
+	}
+	return r, nil
+}
