@@ -97,13 +97,14 @@ func Canonical(dst cltype.Kind, bits uint64, implDefined bool) uint64 {
 	if implDefined {
 		return ImplDefined
 	}
-	if isNaN(dst, bits) {
+	if IsNaN(dst, bits) {
 		return canonNaN
 	}
 	return bits
 }
 
-func isNaN(k cltype.Kind, b uint64) bool {
+// IsNaN reports whether bits of kind k are a NaN.
+func IsNaN(k cltype.Kind, b uint64) bool {
 	switch k {
 	case cltype.Half:
 		return b&0x7c00 == 0x7c00 && b&0x3ff != 0
