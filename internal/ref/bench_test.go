@@ -46,3 +46,29 @@ func BenchmarkRefDoubleToHalf(b *testing.B) {
 	}
 	sink = acc
 }
+
+// BenchmarkRefIntToHalf measures a 32-bit integer source to the narrowest
+// format over all modes: most inputs overflow half's range.
+func BenchmarkRefIntToHalf(b *testing.B) {
+	var acc uint64
+	x := uint64(0x9E3779B97F4A7C15)
+	for i := 0; b.Loop(); i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+		out, _ := ref.Convert(cltype.Half, cltype.Int, x>>(32+i&31), round.Mode(i&3), false)
+		acc += out
+	}
+	sink = acc
+}
+
+// BenchmarkRefFloatToHalf measures float->half over all modes, with inputs
+// spread over the whole float range (overflow, normal and subnormal results).
+func BenchmarkRefFloatToHalf(b *testing.B) {
+	var acc uint64
+	x := uint64(0x9E3779B97F4A7C15)
+	for i := 0; b.Loop(); i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+		out, _ := ref.Convert(cltype.Half, cltype.Float, x>>32, round.Mode(i&3), false)
+		acc += out
+	}
+	sink = acc
+}

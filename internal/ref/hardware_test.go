@@ -7,6 +7,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/internal/ref"
+	"github.com/clconv/clconv/internal/testvals"
 	"github.com/clconv/clconv/round"
 )
 
@@ -25,23 +26,23 @@ func TestHardware(t *testing.T) {
 		}
 	}
 	for range 200_000 {
-		i64 := int64(randomBits(r, cltype.Long))
-		u64 := randomBits(r, cltype.Ulong)
-		i32 := int32(randomBits(r, cltype.Int))
+		i64 := int64(testvals.Random(r, cltype.Long))
+		u64 := testvals.Random(r, cltype.Ulong)
+		i32 := int32(testvals.Random(r, cltype.Int))
 		expect(cltype.Float, cltype.Long, uint64(i64), round.RTE, f32(float32(i64)))
 		expect(cltype.Double, cltype.Long, uint64(i64), round.RTE, f64(float64(i64)))
 		expect(cltype.Float, cltype.Ulong, u64, round.RTE, f32(float32(u64)))
 		expect(cltype.Double, cltype.Ulong, u64, round.RTE, f64(float64(u64)))
 		expect(cltype.Float, cltype.Int, uint64(uint32(i32)), round.RTE, f32(float32(i32)))
 
-		d := math.Float64frombits(randomBits(r, cltype.Double))
+		d := math.Float64frombits(testvals.Random(r, cltype.Double))
 		if !math.IsNaN(d) {
 			expect(cltype.Float, cltype.Double, f64(d), round.RTE, f32(float32(d)))
 			if math.Abs(d) < 0x1p63 {
 				expect(cltype.Long, cltype.Double, f64(d), round.RTZ, uint64(int64(d)))
 			}
 		}
-		s := math.Float32frombits(uint32(randomBits(r, cltype.Float)))
+		s := math.Float32frombits(uint32(testvals.Random(r, cltype.Float)))
 		if !math.IsNaN(float64(s)) {
 			expect(cltype.Double, cltype.Float, f32(s), round.RTE, f64(float64(s)))
 			if math.Abs(float64(s)) < 0x1p31 {
