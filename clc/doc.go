@@ -1,36 +1,51 @@
-// Package clc is clconv's OpenCL C front end: it reads OpenCL C source and
-// evaluates it over package value, so that every conversion it performs is
-// the library's own.
+// Package clc is clconv's OpenCL C front end: it preprocesses, parses,
+// checks and runs OpenCL C snippets over package value, so that every
+// conversion and every floating operation it performs is the library's own.
 //
-// The stages follow a compiler's, each in its own file: token.go (tokens and
-// positions), lexer.go, pp.go (the preprocessor; for now it expands the
-// predefined macros such as INT_MAX, FLT_MAX and INFINITY), ast.go, parser.go
-// (recursive descent with precedence climbing) and eval.go. Diagnostics are
-// *Error values that print as "file:line:col: message" and can quote the
-// source line with a caret (Error.Detail).
+// The stages follow a compiler's, each in its own file:
+//
+//   - token.go, lexer.go: tokens with positions; comments, line splices,
+//     character constants and string literals;
+//   - pp.go, ppexpr.go: the C99 preprocessor (#define with # and ##, #undef,
+//     #if/#ifdef/#ifndef/#elif/#else/#endif, #pragma, #error) with
+//     Prosser's hide-set expansion, the predefined macros (INT_MAX,
+//     FLT_MAX, INFINITY, __OPENCL_VERSION__, true, ...), and the rounding
+//     mode of #pragma OPENCL SELECT_ROUNDING_MODE, which it stamps on every
+//     token (Token.Mode) and which __ROUNDING_MODE__ names;
+//   - ast.go, parser.go: the syntax tree and a recursive-descent parser
+//     (precedence climbing for binary operators);
+//   - types.go, check.go: OpenCL C's typing rules (integer promotions, the
+//     usual arithmetic conversions, scalar widening with its rank rule,
+//     vector comparison results, implicit conversions, swizzles), name
+//     resolution and the errors a compiler reports, all before anything
+//     runs; the output is a typed tree with every conversion explicit;
+//   - exec.go: that tree's evaluation, bounded by a step limit and a call
+//     depth;
+//   - interp.go (Interp: files and REPL inputs, with state) and eval.go
+//     (Evaluator: one expression, as clconv eval uses it).
+//
+// Diagnostics are *Error values that print as "file:line:col: message" and
+// quote the source line with a caret (Error.Detail); functions that can
+// report several return an ErrorList.
+//
+// # Rounding modes
+//
+// Floating arithmetic (+ - * /) and conversions to floating types without a
+// rounding suffix (casts, implicit conversions, convert_float and friends)
+// round in the mode in force where they are written: rte unless
+// #pragma OPENCL SELECT_ROUNDING_MODE, after
+// #pragma OPENCL EXTENSION cl_khr_select_fprounding_mode : enable, selected
+// another. A pragma inside a block lasts to the block's end; a function
+// rounds in the modes of its own body, wherever it is called from;
+// float->integer conversions without a suffix always round toward zero.
 //
 // # Language
 //
-// At this stage the front end takes one expression:
-//
-//   - integer constants (decimal, hex, octal; suffixes u, l, ul) typed by C's
-//     rules, and floating constants (decimal or hex like 0x1.8p3f; suffix f for
-//     float, h for half, none for double), correctly rounded;
-//   - parentheses, unary - + ~ with C's integer promotions, and the binary
-//     operators + - * / % << >> & | ^ with the usual arithmetic conversions
-//     (integers wrap; division by zero is an error; shift counts are taken
-//     modulo the width; floating arithmetic rounds to nearest even);
-//   - casts to scalar types, (long)x, with C's semantics (toward zero to
-//     integers; integers wrap; to floating types in the current rounding
-//     mode), and casts of a scalar to a vector type, which broadcast;
-//   - vector literals (float4)(a, b, c, d), (float4)(x), and compositions of
-//     smaller vectors such as (float4)(f2, 1.0f, 2.0f), whose element counts
-//     must add up exactly; scalar elements are converted to the element type
-//     as an implicit conversion would, vector elements must have it already;
-//   - calls of every convert_<type>[n][_sat][_rte|_rtz|_rtp|_rtn] and
-//     as_<type>[n].
-//
-// Where OpenCL leaves a float->integer result implementation-defined (NaN or
-// out of range without _sat), clconv gives the saturated value and the
-// Evaluator can warn. Casts between vector types are errors, as in OpenCL C.
+// docs/LANGUAGE.md in the repository describes the language subset (all
+// scalar and vector types, operators, casts, vector literals, swizzles,
+// convert_*, as_*, select, any, all, functions, if, for, while, do, blocks)
+// and its limits. Where OpenCL leaves a result implementation-defined
+// (float->integer out of range or NaN without _sat, as_ between different
+// element counts), clconv gives the saturated value and the little-endian
+// memory reinterpretation, and warns where it can.
 package clc

@@ -1,9 +1,11 @@
 package clc
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a diagnostic at a source position: an error, or a warning when
@@ -16,6 +18,23 @@ type Error struct {
 	// Line is the text of the source line Pos is on, without its newline;
 	// empty when unknown. The functions that take source text fill it in.
 	Line string
+	// Note, if not empty, is advice that Detail prints after the caret
+	// (such as the macro form that works where one does not).
+	Note string
+
+	// incomplete marks an error that more input could cure (the source
+	// ended inside a block, a comment, an argument list or an #if): the
+	// REPL then reads another line instead of reporting it.
+	incomplete bool
+}
+
+// IsIncomplete reports whether err says that the source ended too early
+// (inside a block, a comment, an #if, a macro's argument list, or in the
+// middle of a statement), so that more input could complete it. The REPL
+// uses it to ask for a continuation line.
+func IsIncomplete(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.incomplete
 }
 
 // Error returns "file:line:col: message" ("file:line:col: warning: message"
@@ -34,7 +53,8 @@ func (e *Error) Error() string {
 }
 
 // Detail returns Error() followed, when the source line is known, by the line
-// and a caret pointing at the column, as C compilers print them:
+// and a caret pointing at the column, as C compilers print them, and then
+// the Note if there is one:
 //
 //	<arg1>:1:1: convert_float_sat: _sat is not allowed with a floating destination (float)
 //	convert_float_sat(1)
@@ -42,17 +62,21 @@ func (e *Error) Error() string {
 func (e *Error) Detail() string {
 	s := e.Error()
 	if e.Line == "" || !e.Pos.IsValid() {
+		if e.Note != "" {
+			s += "\n" + e.Note
+		}
 		return s
 	}
 	var b strings.Builder
 	b.WriteString(s)
 	b.WriteByte('\n')
-	b.WriteString(e.Line)
+	line, col := clip(e.Line, max(min(e.Pos.Col-1, len(e.Line)), 0))
+	col = min(col, len(line))
+	b.WriteString(line)
 	b.WriteByte('\n')
 	// Tabs are copied so the caret lines up however tabs are displayed;
 	// every other rune (a multi-byte one too) takes one column.
-	col := min(e.Pos.Col-1, len(e.Line))
-	for _, r := range e.Line[:max(col, 0)] {
+	for _, r := range line[:col] {
 		if r == '\t' {
 			b.WriteByte('\t')
 		} else {
@@ -60,7 +84,36 @@ func (e *Error) Detail() string {
 		}
 	}
 	b.WriteByte('^')
+	if e.Note != "" {
+		b.WriteByte('\n')
+		b.WriteString(e.Note)
+	}
 	return b.String()
+}
+
+// maxShownLine is the longest source line Detail shows whole.
+const maxShownLine = 200
+
+// clip returns at most maxShownLine bytes of line around the byte column col
+// (with "..." where it cut) and col's place in the result.
+func clip(line string, col int) (string, int) {
+	if len(line) <= maxShownLine {
+		return line, col
+	}
+	start := max(col-maxShownLine/2, 0)
+	for start < col && !utf8.RuneStart(line[start]) {
+		start++
+	}
+	end := min(start+maxShownLine, len(line)) // past col: start >= col-maxShownLine/2
+	out := line[start:end]
+	if start > 0 {
+		out = "..." + out
+		col += 3
+	}
+	if end < len(line) {
+		out += "..."
+	}
+	return out, col - start
 }
 
 // setLine fills in e.Line from src if e's position is in src.

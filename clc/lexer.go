@@ -9,7 +9,7 @@ import (
 // the longest match (3, then 2, then 1 bytes).
 var punctuators = func() map[string]TokenKind {
 	m := make(map[string]TokenKind)
-	for k := LPAREN; k < numTokenKinds; k++ {
+	for k := LPAREN; k < placemarker; k++ {
 		m[tokenNames[k]] = k
 	}
 	return m
@@ -26,7 +26,13 @@ type lexer struct {
 }
 
 func newLexer(file, src string) *lexer {
-	return &lexer{file: file, src: src, line: 1, col: 1, bol: true}
+	return newLexerAt(file, 1, src)
+}
+
+// newLexerAt returns a lexer whose first line is numbered line (the REPL
+// numbers the lines of a session consecutively).
+func newLexerAt(file string, line int, src string) *lexer {
+	return &lexer{file: file, src: src, line: max(line, 1), col: 1, bol: true}
 }
 
 func (l *lexer) pos() Pos { return Pos{File: l.file, Offset: l.off, Line: l.line, Col: l.col} }
@@ -72,7 +78,7 @@ func (l *lexer) skipSpace() (bool, *Error) {
 			for {
 				if l.off+1 >= len(l.src) {
 					l.off, l.col = len(l.src), l.col+1
-					return true, &Error{Pos: start, Msg: "unterminated /* comment"}
+					return true, &Error{Pos: start, Msg: "unterminated /* comment", incomplete: true}
 				}
 				if l.src[l.off] == '*' && l.src[l.off+1] == '/' {
 					l.advance(2)
@@ -144,6 +150,9 @@ func (l *lexer) next() (Token, *Error) {
 				}
 			}
 		}
+		if c == '\'' || c == '"' {
+			return l.quoted(t, c)
+		}
 		r, size := utf8.DecodeRuneInString(l.src[l.off:])
 		l.advance(size)
 		t.Kind = ILLEGAL
@@ -151,10 +160,40 @@ func (l *lexer) next() (Token, *Error) {
 		if r == utf8.RuneError && size == 1 {
 			return t, &Error{Pos: t.Pos, Msg: fmt.Sprintf("invalid byte 0x%02x in source", c)}
 		}
-		if c == '\'' || c == '"' {
-			return t, &Error{Pos: t.Pos, Msg: "character and string constants are not supported"}
-		}
 		return t, &Error{Pos: t.Pos, Msg: fmt.Sprintf("unexpected character %q", r)}
+	}
+	t.Text = l.src[start:l.off]
+	return t, nil
+}
+
+// quoted lexes a character constant or a string literal (q is the opening
+// quote), escapes included; the parser decodes them. Neither may span lines.
+func (l *lexer) quoted(t Token, q byte) (Token, *Error) {
+	start := l.off
+	l.advance(1)
+	for {
+		if l.off >= len(l.src) || l.src[l.off] == '\n' {
+			t.Kind = ILLEGAL
+			t.Text = l.src[start:l.off]
+			what := "character constant"
+			if q == '"' {
+				what = "string literal"
+			}
+			return t, &Error{Pos: t.Pos, Msg: "unterminated " + what}
+		}
+		c := l.src[l.off]
+		if c == '\\' && l.off+1 < len(l.src) && l.src[l.off+1] != '\n' {
+			l.advance(2)
+			continue
+		}
+		l.advance(1)
+		if c == q {
+			break
+		}
+	}
+	t.Kind = CHAR
+	if q == '"' {
+		t.Kind = STRING
 	}
 	t.Text = l.src[start:l.off]
 	return t, nil

@@ -1,6 +1,10 @@
 package clc
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/clconv/clconv/round"
+)
 
 // Pos is a position in a source: file name, byte offset, line and column
 // (both 1-based; the column counts bytes, as go/token does).
@@ -33,6 +37,8 @@ const (
 	ILLEGAL
 	IDENT  // convert_int, x, float4
 	NUMBER // a C preprocessing number: 42, 0x1.8p3f, 1e-3h (and malformed ones like 1.2.3)
+	CHAR   // a character constant: 'a', '\n'
+	STRING // a string literal: "abc" (only # stringizing and #pragma make use of them)
 
 	LPAREN     // (
 	RPAREN     // )
@@ -82,11 +88,14 @@ const (
 	AND_ASSIGN // &=
 	OR_ASSIGN  // |=
 	XOR_ASSIGN // ^=
+
+	placemarker // the preprocessor's stand-in for an empty macro argument next to ##
 	numTokenKinds
 )
 
 var tokenNames = [numTokenKinds]string{
 	EOF: "end of input", ILLEGAL: "illegal token", IDENT: "identifier", NUMBER: "number",
+	CHAR: "character constant", STRING: "string literal",
 	LPAREN: "(", RPAREN: ")", LBRACK: "[", RBRACK: "]", LBRACE: "{", RBRACE: "}",
 	COMMA: ",", SEMICOLON: ";", PERIOD: ".", ARROW: "->", QUESTION: "?", COLON: ":",
 	HASH: "#", HASHHASH: "##", ELLIPSIS: "...",
@@ -95,7 +104,7 @@ var tokenNames = [numTokenKinds]string{
 	LSS: "<", GTR: ">", LEQ: "<=", GEQ: ">=", EQL: "==", NEQ: "!=", INC: "++", DEC: "--",
 	ASSIGN: "=", ADD_ASSIGN: "+=", SUB_ASSIGN: "-=", MUL_ASSIGN: "*=", QUO_ASSIGN: "/=",
 	REM_ASSIGN: "%=", SHL_ASSIGN: "<<=", SHR_ASSIGN: ">>=", AND_ASSIGN: "&=", OR_ASSIGN: "|=",
-	XOR_ASSIGN: "^=",
+	XOR_ASSIGN: "^=", placemarker: "placemarker",
 }
 
 // String returns the punctuator's spelling or a description of the kind.
@@ -115,6 +124,16 @@ type Token struct {
 	// white space or a comment; the preprocessor needs both (directives, and
 	// telling "#define f(x)" from "#define f (x)").
 	BOL, Space bool
+	// Mode is the rounding mode in force where the token stands, as
+	// #pragma OPENCL SELECT_ROUNDING_MODE and the braces around it decide; the
+	// preprocessor sets it on every token it hands on, so that the parser can
+	// give each operation the mode of its place in the source.
+	Mode round.Mode
+	// Macro names the outermost macro whose expansion produced the token
+	// (empty for tokens written in the source), for messages.
+	Macro string
+
+	hide *hideSet // the macros this token must not expand (C99 6.10.3.4)
 }
 
 // String returns the token's spelling, or its kind for EOF.

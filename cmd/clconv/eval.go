@@ -23,16 +23,19 @@ func newEvalCmd() *cobra.Command {
 	var bits, warn bool
 	cmd := &cobra.Command{
 		Use:   "eval [--bits] [--warn] EXPR...",
-		Short: "Evaluate OpenCL C expressions (convert_*, as_*, casts, vector literals)",
+		Short: "Evaluate OpenCL C expressions (convert_*, as_*, operators, casts, vector literals)",
 		Long: `eval evaluates each OpenCL C expression and prints one line per expression:
 (int)2 for a scalar, (uchar4)(0, 254, 255, 255) for a vector. Floating values print in
 the shortest form that reads back to the same bits ((float)0.1, (float)inf, (float)-nan);
 --bits prints every element's bit pattern in hex, zero-padded to its width.
 
-The expressions may use integer and floating constants (0x1.8p3f, 2.5h, 42ul), casts,
-vector literals ((float4)(a, b, c, d), (float4)(x), (float4)(f2, 1.0f, 2.0f)), unary and
-binary arithmetic, the predefined macros (INT_MAX, FLT_MAX, INFINITY, ...) and calls of
-every convert_* and as_* function.
+The expressions may use the whole expression language of clconv run (docs/LANGUAGE.md)
+except variables: integer, floating and character constants (0x1.8p3f, 2.5h, 42ul, 'a'),
+casts, vector literals ((float4)(a, b, c, d), (float4)(x), (float4)(f2, 1.0f, 2.0f)),
+swizzles (.wzyx, .s01, .lo, .hi, .even, .odd), every operator with OpenCL C's rules
+(arithmetic, bitwise, shifts, comparisons giving -1/0 per vector element, && || !, ?:, the
+comma operator), sizeof and vec_step, the predefined macros (INT_MAX, FLT_MAX, INFINITY,
+...) and calls of every convert_* and as_* function and of select, any and all.
 
 The argument - reads one expression per line from standard input and answers one line
 each, in order; a line that fails is answered "error: <message>" and the exit status
