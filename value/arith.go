@@ -42,7 +42,9 @@ func (op BinaryOp) IntegerOnly() bool { return op >= Rem }
 // Canonical NaNs: what Binary returns for an invalid operation (inf - inf,
 // 0 * inf, 0 / 0) on NaN-free operands. The positive quiet NaN is ARM's and
 // most GPUs' default NaN; x86 SSE would give the negative one, so clconv fixes
-// a choice instead of inheriting the host's.
+// a choice instead of inheriting the host's. The arithmetic primitives of
+// packages round and half return these (half.QNaN and round's default NaNs);
+// the constants name them here for value's tests and documentation.
 const (
 	canonNaN16 = 0x7e00
 	canonNaN32 = 0x7fc00000
@@ -57,10 +59,13 @@ const (
 // Integers wrap modulo 2^bits (signed overflow is undefined in C; clconv wraps,
 // and MIN / -1 gives MIN, MIN % -1 gives 0); division by zero is an error.
 // Shifts use the count modulo the element width, as OpenCL C specifies, and >>
-// is arithmetic on signed kinds. Floating + - * / are correctly rounded to
-// nearest even; other values of cur are not implemented yet and give an error.
+// is arithmetic on signed kinds. Floating + - * / are correctly rounded in the
+// rounding mode cur (the exact result rounded once, subnormals kept, overflow
+// to infinity or the largest finite value as the mode says, an exact zero
+// difference +0, or -0 in rtn), by the primitives of packages round and half.
 // A NaN result is the first NaN operand with its quiet bit set, or, when
-// neither operand is NaN, the canonical positive quiet NaN.
+// neither operand is NaN, the canonical positive quiet NaN; the primitives
+// implement that policy themselves.
 func Binary(op BinaryOp, x, y Value, cur round.Mode) (Value, error) {
 	k := x.Type.Kind
 	if !validType(x.Type) || !validType(y.Type) {
@@ -81,15 +86,15 @@ func Binary(op BinaryOp, x, y Value, cur round.Mode) (Value, error) {
 		if op.IntegerOnly() {
 			return Value{}, fmt.Errorf("operator %v needs integer operands, got %v", op, x.Type)
 		}
-		if cur != round.RTE {
-			return Value{}, fmt.Errorf("floating %v in rounding mode %v is not implemented yet (only rte)", op, cur)
+		if cur > round.RTN {
+			return Value{}, fmt.Errorf("operator %v: invalid rounding mode %v", op, cur)
 		}
 	}
 	r := Value{Type: x.Type}
 	for i := range x.Type.N {
 		var err error
 		if k.IsFloat() {
-			r.Lanes[i] = floatOp(op, k, x.Lanes[i], y.Lanes[i])
+			r.Lanes[i] = floatOp(op, k, x.Lanes[i], y.Lanes[i], cur)
 		} else {
 			r.Lanes[i], err = intOp(op, k, x.Lanes[i], y.Type.Kind, y.Lanes[i])
 		}
@@ -153,85 +158,52 @@ func intOp(op BinaryOp, k cltype.Kind, a uint64, yk cltype.Kind, b uint64) (uint
 	return r & mask, nil
 }
 
-func floatOp(op BinaryOp, k cltype.Kind, a, b uint64) uint64 {
+// floatOp computes one lane of a floating + - * / in mode cur. The
+// primitives return a NaN result by the policy Binary documents.
+func floatOp(op BinaryOp, k cltype.Kind, a, b uint64, cur round.Mode) uint64 {
 	switch k {
 	case cltype.Half:
 		ha, hb := half.Half(a), half.Half(b)
-		// Sums, differences and products of halves are exact in binary64
-		// (at most 40 significant bits), so rounding the double result once
-		// is correct; a quotient is rounded twice, which is innocuous because
-		// 53 >= 2*11 + 2.
-		r := arith64(op, ha.Float64(), hb.Float64())
-		if math.IsNaN(r) {
-			return nanResult16(ha, hb)
+		var r half.Half
+		switch op {
+		case Add:
+			r = half.Add(ha, hb, cur)
+		case Sub:
+			r = half.Sub(ha, hb, cur)
+		case Mul:
+			r = half.Mul(ha, hb, cur)
+		default:
+			r = half.Div(ha, hb, cur)
 		}
-		return uint64(half.FromFloat64(r, round.RTE))
+		return uint64(r)
 	case cltype.Float:
 		fa, fb := math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b))
 		var r float32
-		// Each operation is converted explicitly so that Go cannot fuse it.
 		switch op {
 		case Add:
-			r = float32(fa + fb)
+			r = round.AddF32(fa, fb, cur)
 		case Sub:
-			r = float32(fa - fb)
+			r = round.SubF32(fa, fb, cur)
 		case Mul:
-			r = float32(fa * fb)
-		case Div:
-			r = float32(fa / fb)
-		}
-		if r != r {
-			return nanResult(a, b, 32)
+			r = round.MulF32(fa, fb, cur)
+		default:
+			r = round.DivF32(fa, fb, cur)
 		}
 		return uint64(math.Float32bits(r))
-	default:
-		r := arith64(op, math.Float64frombits(a), math.Float64frombits(b))
-		if math.IsNaN(r) {
-			return nanResult(a, b, 64)
-		}
-		return math.Float64bits(r)
 	}
-}
-
-func arith64(op BinaryOp, a, b float64) float64 {
+	fa, fb := math.Float64frombits(a), math.Float64frombits(b)
+	var r float64
 	switch op {
 	case Add:
-		return float64(a + b)
+		r = round.AddF64(fa, fb, cur)
 	case Sub:
-		return float64(a - b)
+		r = round.SubF64(fa, fb, cur)
 	case Mul:
-		return float64(a * b)
+		r = round.MulF64(fa, fb, cur)
+	default:
+		r = round.DivF64(fa, fb, cur)
 	}
-	return float64(a / b)
-}
-
-// nanResult picks the NaN result of a float (32) or double (64) operation.
-func nanResult(a, b uint64, width int) uint64 {
-	if width == 32 {
-		const exp, quiet = 0x7f800000, 0x00400000
-		for _, x := range [2]uint64{a, b} {
-			if x&exp == exp && x&0x7fffff != 0 {
-				return x | quiet
-			}
-		}
-		return canonNaN32
-	}
-	const exp, quiet = 0x7ff0000000000000, 0x0008000000000000
-	for _, x := range [2]uint64{a, b} {
-		if x&exp == exp && x&0xfffffffffffff != 0 {
-			return x | quiet
-		}
-	}
-	return canonNaN64
-}
-
-func nanResult16(a, b half.Half) uint64 {
-	for _, x := range [2]half.Half{a, b} {
-		if x.IsNaN() {
-			return uint64(x | 0x0200)
-		}
-	}
-	return canonNaN16
+	return math.Float64bits(r)
 }
 
 // Neg returns -v element-wise: the sign bit flipped for floating kinds (NaNs

@@ -8,7 +8,7 @@
 // as_<type>n, Format prints values the way clconv's tools show them,
 // ParseLiteral reads OpenCL C integer and floating constants, and Binary, Neg
 // and Complement do the arithmetic the front end needs (floating arithmetic
-// in rte only, for now).
+// correctly rounded in all four modes, through round's and half's primitives).
 //
 // # Lanes
 //

@@ -425,8 +425,13 @@ func TestBinary(t *testing.T) {
 			t.Errorf("%v %v %v: error %v, want %q", tt.x, tt.op, tt.y, err, tt.want)
 		}
 	}
-	if _, err := Binary(Add, f32(1), f32(1), round.RTZ); err == nil {
-		t.Errorf("float + in rtz succeeded; it is not implemented yet")
+	// Directed modes are correctly rounded (round/arith.go proves the
+	// primitives against math/big).
+	if got, err := Binary(Add, f32(1), f32(0x1p-30), round.RTP); err != nil || got.Lanes[0] != 0x3f800001 {
+		t.Errorf("float 1 + 2^-30 rtp = %v, %v; want 0x1.000002p0", got, err)
+	}
+	if got, err := Binary(Add, f32(1), f32(0x1p-30), round.RTZ); err != nil || got.Lanes[0] != 0x3f800000 {
+		t.Errorf("float 1 + 2^-30 rtz = %v, %v; want 1", got, err)
 	}
 }
 
