@@ -1,0 +1,524 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/round"
+)
+
+func init() { subcommands = append(subcommands, newConvertCmd) }
+
+// Exit statuses of convert and inspect.
+const (
+	convExitStatus = 2 // any failure: bad input or arguments, I/O errors, a full disk
+)
+
+// Test hooks.
+var (
+	// convIsTerminal reports whether w is a terminal (progress bars go only there).
+	convIsTerminal = func(w io.Writer) bool {
+		f, ok := w.(*os.File)
+		return ok && term.IsTerminal(int(f.Fd()))
+	}
+	// convWrapOutput lets tests make the output fail (a full disk).
+	convWrapOutput = func(w io.Writer) io.Writer { return w }
+)
+
+type convertFlags struct {
+	to, name, round, from   string
+	inFormat, outFormat     string
+	sat, force, stats, json bool
+	quiet, sync             bool
+	workers                 int
+}
+
+func newConvertCmd() *cobra.Command {
+	var f convertFlags
+	cmd := &cobra.Command{
+		Use:   "convert --to TYPE [--sat] [--round rte|rtz|rtp|rtn] [--from TYPE] IN OUT",
+		Short: "Convert a .npy or raw file or stream with OpenCL semantics",
+		Long: `convert applies convert_<TYPE>[_sat][_<MODE>] to every element of IN and
+writes the result to OUT. IN and OUT are files or '-' (stdin, stdout).
+
+IN is a NumPy .npy file (detected by its magic string; dtype, byte order, shape
+and C/Fortran order come from its header) or raw little-endian binary, which
+needs --from. The output keeps the shape and memory order and is written
+little-endian: as .npy when OUT ends in .npy, raw when it ends in .raw or .bin,
+otherwise in IN's format (--out-format overrides).
+
+Without --round, conversions to integers round toward zero and conversions to
+floating types to nearest even, as in OpenCL C. A NaN or out-of-range float
+converted to an integer gives the saturated value with or without --sat
+(OpenCL leaves it implementation-defined; clconv saturates).
+
+The file is streamed in constant memory on all cores. OUT is written to a
+temporary file beside it and renamed into place only on success: after an
+error or an interrupt no partial output is left and an existing OUT is
+untouched. An existing OUT is replaced only with --force; OUT may not be IN.
+The exit status is 2 for any failure and 130/143 after SIGINT/SIGTERM.
+
+--stats prints how many values were clamped, became 0 from NaN, were rounded,
+overflowed to infinity, became subnormal (exact counts; see docs/CONVERT.md);
+--json prints the same report as JSON. Both go to stdout, or to stderr when
+OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
+		Example: `  clconv convert --to uchar --sat --round rte capture.npy capture_u8.npy
+  clconv convert --name convert_half_rtz doubles.npy halves.npy
+  clconv convert --from float --to uchar --sat --stats samples.raw samples_u8.raw
+  cat in.npy | clconv convert --to short --sat - - > out.npy`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runConvert(cmd, args, &f)
+		},
+	}
+	cmd.SetFlagErrorFunc(convFlagError)
+	fl := cmd.Flags()
+	fl.StringVar(&f.to, "to", "", "destination type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double)")
+	fl.StringVar(&f.name, "name", "", "the whole conversion as an OpenCL name, e.g. convert_uchar_sat_rte (instead of --to/--sat/--round)")
+	fl.BoolVar(&f.sat, "sat", false, "saturate (integer destinations only)")
+	fl.StringVar(&f.round, "round", "", "rounding mode: rte, rtz, rtp or rtn (default: rtz to integers, rte to floating types)")
+	fl.StringVar(&f.from, "from", "", "element type of raw input (for .npy input it must match the header)")
+	fl.StringVar(&f.inFormat, "in-format", "auto", "input format: auto (.npy if it has the magic string, else raw), npy or raw")
+	fl.StringVar(&f.outFormat, "out-format", "auto", "output format: auto (from OUT's extension, else IN's format), npy or raw")
+	fl.BoolVarP(&f.force, "force", "f", false, "replace an existing OUT")
+	fl.BoolVar(&f.stats, "stats", false, "print what the conversion did to the values, as a table")
+	fl.BoolVar(&f.json, "json", false, "print the report (and statistics) as JSON")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
+	fl.BoolVar(&f.sync, "sync", false, "fsync OUT before renaming it into place")
+	fl.IntVar(&f.workers, "workers", 0, "goroutines converting chunks (default: all cores)")
+	return cmd
+}
+
+// convFlagError reports a bad flag or argument with exit status 2.
+func convFlagError(cmd *cobra.Command, err error) error {
+	fmt.Fprintf(cmd.ErrOrStderr(), "clconv %s: %v\n", cmd.Name(), err)
+	return exitStatus(convExitStatus)
+}
+
+// convParseOp builds the conversion from --name or from --to, --sat and --round.
+func convParseOp(cmd *cobra.Command, f *convertFlags) (convert.Op, error) {
+	var name string
+	if f.name != "" {
+		for _, other := range []string{"to", "sat", "round"} {
+			if cmd.Flags().Changed(other) {
+				return convert.Op{}, fmt.Errorf("--name gives the whole conversion; leave out --%s", other)
+			}
+		}
+		name = f.name
+		if !strings.HasPrefix(name, "convert_") {
+			name = "convert_" + name
+		}
+	} else {
+		if f.to == "" {
+			return convert.Op{}, errors.New("say the destination type with --to TYPE (or --name convert_TYPE...)")
+		}
+		name = "convert_" + f.to
+		if f.sat {
+			name += "_sat"
+		}
+		if f.round != "" {
+			if _, err := round.ParseMode(f.round); err != nil {
+				return convert.Op{}, err
+			}
+			name += "_" + f.round
+		}
+	}
+	op, err := convert.ParseName(name)
+	if err != nil {
+		return convert.Op{}, err
+	}
+	if op.Dst.IsVector() {
+		return convert.Op{}, fmt.Errorf("%s: convert works element by element; give a scalar type (%s)", name, op.Dst.Kind)
+	}
+	return op, nil
+}
+
+// convParseFrom parses --from.
+func convParseFrom(s string) (cltype.Kind, error) {
+	if s == "" {
+		return cltype.Invalid, nil
+	}
+	k, err := cltype.ParseKind(s)
+	if err != nil || !k.Valid() {
+		return cltype.Invalid, fmt.Errorf("--from %s: not a conversion type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double)", s)
+	}
+	return k, nil
+}
+
+// convOutFormat picks the output format for OUT when --out-format is auto.
+func convOutFormat(out string) fileconv.Format {
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".npy":
+		return fileconv.FormatNPY
+	case ".raw", ".bin":
+		return fileconv.FormatRaw
+	}
+	return fileconv.FormatAuto
+}
+
+// convOpenInput opens IN ('-' is stdin) and returns it with its file information
+// (nil when unknown).
+func convOpenInput(cmd *cobra.Command, path string) (io.Reader, os.FileInfo, func(), error) {
+	if path == "-" {
+		r := cmd.InOrStdin()
+		var fi os.FileInfo
+		if f, ok := r.(*os.File); ok {
+			fi, _ = f.Stat()
+		}
+		return r, fi, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, err
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("%s is a directory", path)
+	}
+	return f, fi, func() { f.Close() }, nil
+}
+
+// output is where the converted data goes.
+type convOutput struct {
+	w      io.Writer
+	atomic *fileconv.AtomicFile // nil for stdout and devices
+	close  func() error
+}
+
+func (o *convOutput) abort() {
+	if o.atomic != nil {
+		o.atomic.Abort()
+	} else if o.close != nil {
+		o.close()
+	}
+}
+
+func (o *convOutput) commit() error {
+	if o.atomic != nil {
+		return o.atomic.Commit()
+	}
+	if o.close != nil {
+		return o.close()
+	}
+	return nil
+}
+
+// convOpenOutput prepares OUT: stdout for '-', the device itself for an existing
+// non-regular file (/dev/null, a FIFO), else an AtomicFile. It refuses OUT
+// being IN and an existing regular OUT without --force.
+func convOpenOutput(cmd *cobra.Command, path string, inInfo os.FileInfo, force, sync bool) (*convOutput, error) {
+	if path == "-" {
+		w := cmd.OutOrStdout()
+		if f, ok := w.(*os.File); ok {
+			if term.IsTerminal(int(f.Fd())) {
+				return nil, errors.New("refusing to write binary data to a terminal (redirect stdout or give OUT)")
+			}
+			if fi, err := f.Stat(); err == nil && inInfo != nil && os.SameFile(fi, inInfo) {
+				return nil, errors.New("stdout is the input file: OUT may not be IN")
+			}
+		}
+		// Hide WriteAt: stdout may be opened for appending or at an offset,
+		// where rewriting a header at offset 0 would hit the wrong bytes.
+		return &convOutput{w: struct{ io.Writer }{w}}, nil
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && inInfo != nil && os.SameFile(fi, inInfo):
+		return nil, fmt.Errorf("%s is the input file: OUT may not be IN", path)
+	case err == nil && fi.IsDir():
+		return nil, fmt.Errorf("%s is a directory", path)
+	case err == nil && !fi.Mode().IsRegular():
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		// Hide WriteAt: a device or FIFO cannot take a header rewritten at
+		// the end, so a raw stream to .npy fails before writing anything.
+		return &convOutput{w: struct{ io.Writer }{f}, close: f.Close}, nil
+	case err == nil && !force:
+		return nil, fmt.Errorf("%s exists: use --force to replace it", path)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	a, err := fileconv.CreateAtomic(path, force)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("%s exists: use --force to replace it", path)
+		}
+		return nil, err
+	}
+	a.Sync = sync
+	return &convOutput{w: a, atomic: a}, nil
+}
+
+// convProgress returns a progress callback drawing a bar on stderr when it is
+// a terminal, and a function to finish (ok) or clear the bar.
+func convProgress(cmd *cobra.Command, quiet bool, desc string) (func(done, total int64), func(ok bool)) {
+	stderr := cmd.ErrOrStderr()
+	if quiet || !convIsTerminal(stderr) {
+		return nil, func(bool) {}
+	}
+	var bar *progressbar.ProgressBar
+	progress := func(done, total int64) {
+		if bar == nil {
+			bar = progressbar.NewOptions64(total,
+				progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription(desc),
+				progressbar.OptionShowBytes(true),
+				progressbar.OptionShowTotalBytes(true),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(20),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionSpinnerType(14),
+				progressbar.OptionFullWidth(),
+				progressbar.OptionUseIECUnits(true),
+			)
+		}
+		bar.Set64(done)
+	}
+	finish := func(ok bool) {
+		if bar == nil {
+			return
+		}
+		if ok {
+			bar.Finish()
+			fmt.Fprintln(stderr)
+		} else {
+			bar.Clear()
+		}
+	}
+	return progress, finish
+}
+
+// convInterrupted is the cancellation cause after SIGINT or SIGTERM.
+type convInterrupted struct{ sig os.Signal }
+
+func (e *convInterrupted) Error() string { return "interrupted by " + e.sig.String() }
+
+func (e *convInterrupted) status() int {
+	if e.sig == syscall.SIGTERM {
+		return 128 + int(syscall.SIGTERM)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+// convWithSignals runs job and returns its error, or a *convInterrupted error as
+// soon as SIGINT or SIGTERM arrives (job's context is then cancelled, but job
+// may still be blocked on a read from a pipe: the caller cleans up without
+// waiting for it).
+func convWithSignals(ctx context.Context, job func(ctx context.Context) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigc)
+	done := make(chan error, 1)
+	go func() { done <- job(ctx) }()
+	select {
+	case err := <-done:
+		return err
+	case sig := <-sigc:
+		e := &convInterrupted{sig}
+		cancel(e)
+		// Give a job that reads files a moment to notice, so that nothing
+		// writes to the output while it is removed.
+		select {
+		case <-done:
+		case <-time.After(time.Second):
+		}
+		return e
+	}
+}
+
+// convReport is what --json prints.
+type convReport struct {
+	Conversion string          `json:"conversion"`
+	Input      convFileReport  `json:"input"`
+	Output     convFileReport  `json:"output"`
+	Seconds    float64         `json:"seconds"`
+	Stats      *fileconv.Stats `json:"stats,omitempty"`
+}
+
+type convFileReport struct {
+	File         string  `json:"file"`
+	Format       string  `json:"format"`
+	Version      string  `json:"version,omitempty"`
+	Type         string  `json:"type"`
+	Dtype        string  `json:"dtype"`
+	FortranOrder bool    `json:"fortran_order"`
+	Shape        []int64 `json:"shape"`
+	Count        int64   `json:"count"`
+	Bytes        int64   `json:"bytes"`
+}
+
+func newConvFileReport(file string, info fileconv.Info, bytes int64) convFileReport {
+	return convFileReport{
+		File: file, Format: info.Format.String(), Version: info.Version,
+		Type: info.Kind.String(), Dtype: convDtype(info.Kind, info.BigEndian),
+		FortranOrder: info.Fortran, Shape: info.Shape, Count: info.Count, Bytes: bytes,
+	}
+}
+
+// convDtype returns the NumPy type string of kind k.
+func convDtype(k cltype.Kind, bigEndian bool) string {
+	h := fileconv.Header{Kind: k, BigEndian: bigEndian}
+	return h.Descr()
+}
+
+func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
+	fail := func(err error) error {
+		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v\n", err)
+		return exitStatus(convExitStatus)
+	}
+	if len(args) != 2 {
+		return fail(fmt.Errorf("want IN and OUT (files or '-'), got %d argument(s)", len(args)))
+	}
+	inPath, outPath := args[0], args[1]
+	op, err := convParseOp(cmd, f)
+	if err != nil {
+		return fail(err)
+	}
+	from, err := convParseFrom(f.from)
+	if err != nil {
+		return fail(err)
+	}
+	inFmt, err := fileconv.ParseFormat(f.inFormat)
+	if err != nil {
+		return fail(fmt.Errorf("--in-format: %v", err))
+	}
+	outFmt, err := fileconv.ParseFormat(f.outFormat)
+	if err != nil {
+		return fail(fmt.Errorf("--out-format: %v", err))
+	}
+	if outFmt == fileconv.FormatAuto && outPath != "-" {
+		outFmt = convOutFormat(outPath)
+	}
+
+	in, inInfo, closeIn, err := convOpenInput(cmd, inPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer closeIn()
+	out, err := convOpenOutput(cmd, outPath, inInfo, f.force, f.sync)
+	if err != nil {
+		return fail(err)
+	}
+
+	progress, finish := convProgress(cmd, f.quiet, op.Name())
+	opt := fileconv.Options{
+		Dst: op.Dst.Kind, Sat: op.Sat, Mode: op.Mode(round.RTE),
+		From: from, In: inFmt, Out: outFmt,
+		Workers: f.workers, Stats: f.stats || f.json, Progress: progress,
+	}
+	start := time.Now()
+	var res *fileconv.Result
+	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
+		var err error
+		res, err = fileconv.Convert(ctx, convWrapOutput(out.w), in, opt)
+		return err
+	})
+	if err == nil {
+		err = out.commit()
+	}
+	if err != nil {
+		out.abort()
+		finish(false)
+		var intr *convInterrupted
+		if errors.As(err, &intr) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v; no output written\n", err)
+			return exitStatus(intr.status())
+		}
+		if errors.Is(err, fileconv.ErrNeedFrom) {
+			return fail(fmt.Errorf("%s is not a .npy file: raw input needs --from TYPE", inPath))
+		}
+		return fail(err)
+	}
+	finish(true)
+	elapsed := time.Since(start)
+
+	w := cmd.OutOrStdout()
+	if outPath == "-" {
+		w = cmd.ErrOrStderr()
+	}
+	if f.json {
+		rep := convReport{
+			Conversion: op.Name(),
+			Input:      newConvFileReport(inPath, res.In, res.BytesIn),
+			Output:     newConvFileReport(outPath, res.Out, res.BytesOut),
+			Seconds:    elapsed.Seconds(),
+			Stats:      &res.Stats,
+		}
+		return convJSON(w, rep)
+	}
+	if f.stats {
+		convPrintStats(w, op, res, elapsed)
+	}
+	return nil
+}
+
+// convPrintStats prints the --stats table.
+func convPrintStats(w io.Writer, op convert.Op, res *fileconv.Result, elapsed time.Duration) {
+	fmt.Fprintf(w, "%s: %s %s -> %s %s, %d values, %s -> %s in %.2fs\n",
+		op.Name(), res.In.Format, res.In.Kind, res.Out.Format, res.Out.Kind, res.Stats.Count,
+		convSize(res.BytesIn), convSize(res.BytesOut), elapsed.Seconds())
+	rows := res.Stats.Rows()
+	width := 1
+	for _, r := range rows {
+		width = max(width, len(fmt.Sprint(r.Value)))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-17s %*d  %-9s %s\n", r.Name, width, r.Value, convPercent(r.Value, res.Stats.Count), r.Desc)
+	}
+}
+
+func convPercent(n, of int64) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g%%", 100*float64(n)/float64(of))
+}
+
+// convSize formats a byte count in IEC units.
+func convSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// convJSON prints v indented, without HTML escapes ("<f4" stays readable).
+func convJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,247 @@
+package fileconv
+
+import (
+	"context"
+	"io"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/numfmt"
+)
+
+// Value is one element: its kind and bit pattern (zero-extended).
+type Value struct {
+	Kind cltype.Kind
+	Bits uint64
+}
+
+// String formats v exactly: integers in decimal, floating values in the
+// shortest decimal that reads back to the same value ("inf", "-inf", "nan").
+func (v Value) String() string {
+	k := v.Kind
+	switch {
+	case k.IsInteger() && k.IsSigned():
+		sh := 64 - k.Bits()
+		return strconv.FormatInt(int64(v.Bits<<sh)>>sh, 10)
+	case k.IsInteger():
+		return strconv.FormatUint(v.Bits, 10)
+	case k == cltype.Half:
+		return half.FromBits(uint16(v.Bits)).String()
+	}
+	f := v.Float64()
+	switch {
+	case math.IsNaN(f):
+		if math.Signbit(f) {
+			return "-nan"
+		}
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return string(numfmt.AppendShortest(nil, f, k.Bits()))
+}
+
+// Float64 returns v as a float64 (exact for every floating kind and for
+// integers below 2^53 in magnitude).
+func (v Value) Float64() float64 {
+	k := v.Kind
+	switch k {
+	case cltype.Half:
+		return half.FromBits(uint16(v.Bits)).Float64()
+	case cltype.Float:
+		return float64(math.Float32frombits(uint32(v.Bits)))
+	case cltype.Double:
+		return math.Float64frombits(v.Bits)
+	case cltype.Ulong:
+		return float64(v.Bits)
+	}
+	sh := 64 - k.Bits()
+	if k.IsSigned() {
+		return float64(int64(v.Bits<<sh) >> sh)
+	}
+	return float64(v.Bits)
+}
+
+// less reports whether a < b (same kind; no NaNs), ordering -0 before +0.
+func less(a, b Value) bool {
+	k := a.Kind
+	switch {
+	case k.IsFloat():
+		x, y := a.Float64(), b.Float64()
+		return x < y || x == y && math.Signbit(x) && !math.Signbit(y)
+	case k.IsSigned():
+		sh := 64 - k.Bits()
+		return int64(a.Bits<<sh)>>sh < int64(b.Bits<<sh)>>sh
+	}
+	return a.Bits < b.Bits
+}
+
+// Summary describes an array's contents: Inspect's result.
+type Summary struct {
+	Info
+	Bytes    int64 // input bytes (header included)
+	NaN      int64 // NaN elements
+	PosInf   int64 // +inf elements
+	NegInf   int64 // -inf elements
+	HasRange bool  // Min and Max are set: some element is not NaN
+	Min, Max Value // least and greatest non-NaN elements
+}
+
+// summary is the per-chunk part of a Summary.
+type summary struct {
+	nan, posInf, negInf int64
+	has                 bool
+	min, max            Value
+}
+
+func (s *summary) merge(o *summary) {
+	s.nan += o.nan
+	s.posInf += o.posInf
+	s.negInf += o.negInf
+	if !o.has {
+		return
+	}
+	if !s.has || less(o.min, s.min) {
+		s.min = o.min
+	}
+	if !s.has || less(s.max, o.max) {
+		s.max = o.max
+	}
+	s.has = true
+}
+
+func scanInts[T integer](s *summary, k cltype.Kind, b []byte, n int) {
+	v := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	lo, hi := v[0], v[0]
+	for _, x := range v[1:] {
+		lo = min(lo, x)
+		hi = max(hi, x)
+	}
+	s.has = true
+	s.min = Value{k, uint64(lo) & k.Mask()}
+	s.max = Value{k, uint64(hi) & k.Mask()}
+}
+
+// scanFloats summarises floating elements through their exact float64 values
+// (at reads element i) and bit patterns (bitsAt).
+func scanFloats(s *summary, k cltype.Kind, n int, at func(i int) float64, bitsAt func(i int) uint64) {
+	lo, hi := -1, -1
+	var fl, fh float64
+	for i := range n {
+		x := at(i)
+		switch {
+		case x != x:
+			s.nan++
+			continue
+		case math.IsInf(x, 1):
+			s.posInf++
+		case math.IsInf(x, -1):
+			s.negInf++
+		}
+		if lo < 0 || x < fl || x == fl && math.Signbit(x) && !math.Signbit(fl) {
+			lo, fl = i, x
+		}
+		if hi < 0 || x > fh || x == fh && !math.Signbit(x) && math.Signbit(fh) {
+			hi, fh = i, x
+		}
+	}
+	if lo >= 0 {
+		s.has = true
+		s.min = Value{k, bitsAt(lo)}
+		s.max = Value{k, bitsAt(hi)}
+	}
+}
+
+func (s *summary) scan(k cltype.Kind, b []byte, n int) {
+	if n == 0 {
+		return
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	switch k {
+	case cltype.Char:
+		scanInts[int8](s, k, b, n)
+	case cltype.Uchar:
+		scanInts[uint8](s, k, b, n)
+	case cltype.Short:
+		scanInts[int16](s, k, b, n)
+	case cltype.Ushort:
+		scanInts[uint16](s, k, b, n)
+	case cltype.Int:
+		scanInts[int32](s, k, b, n)
+	case cltype.Uint:
+		scanInts[uint32](s, k, b, n)
+	case cltype.Long:
+		scanInts[int64](s, k, b, n)
+	case cltype.Ulong:
+		scanInts[uint64](s, k, b, n)
+	case cltype.Half:
+		v := unsafe.Slice((*half.Half)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+	case cltype.Float:
+		v := unsafe.Slice((*float32)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return float64(v[i]) }, func(i int) uint64 { return uint64(math.Float32bits(v[i])) })
+	case cltype.Double:
+		v := unsafe.Slice((*float64)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i] }, func(i int) uint64 { return math.Float64bits(v[i]) })
+	}
+}
+
+// InspectOptions configure Inspect.
+type InspectOptions struct {
+	From       cltype.Kind // element type of raw input (see Options.From)
+	In         Format      // input format (FormatAuto detects .npy)
+	Workers    int         // goroutines (0: GOMAXPROCS)
+	ChunkBytes int         // chunk size (0: DefaultChunkBytes)
+	Progress   func(done, total int64)
+	Size       int64 // input size when known and src is not an *os.File
+}
+
+// Inspect reads the array in src and returns its description and the range
+// of its values. Like Convert it streams in constant memory on all cores, and
+// it reports the same errors for bad input.
+func Inspect(ctx context.Context, src io.Reader, opt InspectOptions) (*Summary, error) {
+	in, err := openInput(src, opt.In, opt.From, opt.Size)
+	if err != nil {
+		return nil, err
+	}
+	k := in.info.Kind
+	sum := &Summary{Info: in.info, Bytes: in.info.DataOffset}
+	var all summary
+	var count int64
+	p := &pipeline{
+		in:         in,
+		workers:    opt.Workers,
+		chunkElems: chunkElems(opt.ChunkBytes, k.Size(), 0),
+		ssize:      k.Size(),
+		work: func(c *chunk) {
+			if in.info.BigEndian {
+				byteSwap(c.src, k.Size())
+			}
+			c.sum = summary{}
+			c.sum.scan(k, c.src, c.n)
+		},
+		sink: func(c *chunk) error {
+			all.merge(&c.sum)
+			count += int64(c.n)
+			sum.Bytes = c.done
+			if opt.Progress != nil {
+				opt.Progress(c.done, in.total)
+			}
+			return nil
+		},
+	}
+	if err := p.run(ctx); err != nil {
+		return nil, err
+	}
+	if sum.Count < 0 {
+		sum.Count, sum.Shape = count, []int64{count}
+	}
+	sum.NaN, sum.PosInf, sum.NegInf = all.nan, all.posInf, all.negInf
+	sum.HasRange, sum.Min, sum.Max = all.has, all.min, all.max
+	return sum, nil
+}

@@ -1,0 +1,472 @@
+package fileconv
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/round"
+)
+
+// Stats counts what a conversion did to the values. Every count is exact: each
+// element is classified from its source value and its converted result.
+//
+// ClampedHigh, ClampedLow, NaNToZero, Wrapped and OverflowInf are exclusive:
+// an element is in at most one of them, and then not in Inexact. Inexact counts
+// every other finite value whose result differs from it; Subnormal and
+// UnderflowZero overlap with Inexact (an underflow to zero is inexact; an
+// exact subnormal result is not).
+type Stats struct {
+	// Count is the number of elements converted (set in Result.Stats
+	// whether or not statistics were asked for).
+	Count int64 `json:"count"`
+	// ClampedHigh counts values above the destination's range that gave its
+	// maximum. To an integer: sources whose rounded value exceeds MAX (or
+	// +inf), with or without _sat (clconv saturates both), and integers
+	// above MAX under _sat. To a floating type: IEEE overflows that give
+	// the largest finite value instead of +inf (sources of at least
+	// 2^(emax+1), rounded toward zero or -inf).
+	ClampedHigh int64 `json:"clamped_high"`
+	// ClampedLow is ClampedHigh's counterpart for MIN, or for -max (sources
+	// of at most -2^(emax+1) rounded toward zero or +inf).
+	ClampedLow int64 `json:"clamped_low"`
+	// NaNToZero counts NaN sources converted to an integer type (result 0).
+	NaNToZero int64 `json:"nan_to_zero"`
+	// Wrapped counts integer sources outside an integer destination's range
+	// converted without _sat (the low bits were kept).
+	Wrapped int64 `json:"wrapped"`
+	// Inexact counts finite sources whose finite result has another value
+	// and that are not clamped: rounded to an integer or to fewer bits.
+	Inexact int64 `json:"inexact"`
+	// OverflowInf counts finite sources whose result is an infinity.
+	OverflowInf int64 `json:"overflow_to_inf"`
+	// Subnormal counts results that are subnormal (non-zero and below the
+	// destination's smallest normal magnitude), for conversions between
+	// different types.
+	Subnormal int64 `json:"became_subnormal"`
+	// UnderflowZero counts non-zero sources whose floating result is zero.
+	UnderflowZero int64 `json:"underflow_to_zero"`
+	// NaN counts NaN sources converted to a floating type (they stay NaN).
+	NaN int64 `json:"nan"`
+}
+
+// add adds o's counts to s.
+func (s *Stats) add(o *Stats) {
+	s.Count += o.Count
+	s.ClampedHigh += o.ClampedHigh
+	s.ClampedLow += o.ClampedLow
+	s.NaNToZero += o.NaNToZero
+	s.Wrapped += o.Wrapped
+	s.Inexact += o.Inexact
+	s.OverflowInf += o.OverflowInf
+	s.Subnormal += o.Subnormal
+	s.UnderflowZero += o.UnderflowZero
+	s.NaN += o.NaN
+}
+
+// StatRow is one counter of Stats with its name and description.
+type StatRow struct {
+	Name  string
+	Value int64
+	Desc  string
+}
+
+// Rows lists the counters in table order.
+func (s *Stats) Rows() []StatRow {
+	return []StatRow{
+		{"clamped high", s.ClampedHigh, "above the range: gave MAX (or the largest finite value)"},
+		{"clamped low", s.ClampedLow, "below the range: gave MIN (or the most negative finite value)"},
+		{"NaN->0", s.NaNToZero, "NaN converted to an integer"},
+		{"wrapped", s.Wrapped, "out-of-range integer without _sat: low bits kept"},
+		{"inexact", s.Inexact, "rounded: the result differs from the source"},
+		{"overflow to inf", s.OverflowInf, "finite source, infinite result"},
+		{"became subnormal", s.Subnormal, "subnormal result"},
+		{"underflow to 0", s.UnderflowZero, "non-zero source, zero result"},
+		{"NaN kept", s.NaN, "NaN converted to a floating type"},
+	}
+}
+
+// Element types, as Go sees them.
+type (
+	integer interface {
+		int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
+	}
+	float interface{ float32 | float64 }
+)
+
+// view returns the first n elements of b as a []T (b is aligned).
+func view[T any](b []byte, n int) []T {
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// signMag returns the sign and magnitude of an integer.
+func signMag[T integer](x T) (neg bool, mag uint64) {
+	if x < 0 {
+		return true, uint64(-int64(x)) // -MinInt64 wraps to 1<<63, the right magnitude
+	}
+	return false, uint64(x)
+}
+
+// maxFinite returns the largest finite value of floating kind k.
+func maxFinite(k cltype.Kind) float64 {
+	switch k {
+	case cltype.Half:
+		return 65504
+	case cltype.Float:
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
+}
+
+// overflowAt returns 2^(emax+1), the magnitude from which every mode
+// overflows kind k (+Inf for double, which nothing finite reaches).
+func overflowAt(k cltype.Kind) float64 {
+	return math.Ldexp(1, k.Format().Emax+1)
+}
+
+// minNormal returns the smallest normal magnitude of floating kind k.
+func minNormal(k cltype.Kind) float64 {
+	return math.Ldexp(1, k.Format().Emin())
+}
+
+// classify adds to s the classification of n elements: src (kind sk) and
+// their converted values dst (kind dk), converted in mode m with or without
+// saturation. The loops are instantiated per Go element type; half, which Go
+// does not have, goes through float32 (exactly).
+func (s *Stats) classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode, sat bool) {
+	s.Count += int64(n)
+	if sk == cltype.Half {
+		// Widening half to float32 is exact and every statistic depends on
+		// the source's value alone (and its bits, for the rare elements that
+		// classifyFloatInt hands to convert.Bits, which get half's bits).
+		wide := make([]float32, n)
+		for i, h := range view[half.Half](src, n) {
+			wide[i] = h.Float32()
+		}
+		if dk.IsInteger() {
+			forInt(dk, func(d any) {
+				classifyFloatInt(s, dk, sk, wide, d, m, func(i int) uint64 { return uint64(view[half.Half](src, n)[i]) })
+			}, dst, n)
+		} else {
+			forFloat(dk, func(d any) { classifyFloatFloat(s, dk, sk, wide, d) }, dst, n)
+		}
+		return
+	}
+	forAny(sk, func(sv any) {
+		switch {
+		case dk.IsInteger():
+			forInt(dk, func(d any) {
+				switch sv := sv.(type) {
+				case []float32:
+					classifyFloatInt(s, dk, sk, sv, d, m, func(i int) uint64 { return uint64(math.Float32bits(sv[i])) })
+				case []float64:
+					classifyFloatInt(s, dk, sk, sv, d, m, func(i int) uint64 { return math.Float64bits(sv[i]) })
+				default:
+					classifyIntIntAny(s, dk, sv, sat)
+				}
+			}, dst, n)
+		default:
+			forFloat(dk, func(d any) {
+				switch sv := sv.(type) {
+				case []float32:
+					classifyFloatFloat(s, dk, sk, sv, d)
+				case []float64:
+					classifyFloatFloat(s, dk, sk, sv, d)
+				default:
+					classifyIntFloatAny(s, dk, sv, d)
+				}
+			}, dst, n)
+		}
+	}, src, n)
+}
+
+// forAny calls f with b viewed as a slice of kind k's Go type (k is not
+// half, which classify widens first).
+func forAny(k cltype.Kind, f func(any), b []byte, n int) {
+	switch k {
+	case cltype.Float:
+		f(view[float32](b, n))
+	case cltype.Double:
+		f(view[float64](b, n))
+	default:
+		forInt(k, f, b, n)
+	}
+}
+
+// forInt calls f with b viewed as a slice of integer kind k's Go type.
+func forInt(k cltype.Kind, f func(any), b []byte, n int) {
+	switch k {
+	case cltype.Char:
+		f(view[int8](b, n))
+	case cltype.Uchar:
+		f(view[uint8](b, n))
+	case cltype.Short:
+		f(view[int16](b, n))
+	case cltype.Ushort:
+		f(view[uint16](b, n))
+	case cltype.Int:
+		f(view[int32](b, n))
+	case cltype.Uint:
+		f(view[uint32](b, n))
+	case cltype.Long:
+		f(view[int64](b, n))
+	case cltype.Ulong:
+		f(view[uint64](b, n))
+	}
+}
+
+// forFloat calls f with b viewed as floating kind k's elements: []float32,
+// []float64, or for half a []float32 of the exactly widened values.
+func forFloat(k cltype.Kind, f func(any), b []byte, n int) {
+	switch k {
+	case cltype.Float:
+		f(view[float32](b, n))
+	case cltype.Double:
+		f(view[float64](b, n))
+	case cltype.Half:
+		wide := make([]float32, n)
+		for i, h := range view[half.Half](b, n) {
+			wide[i] = h.Float32()
+		}
+		f(wide)
+	}
+}
+
+// classifyFloatInt classifies a floating source converted to an integer
+// type. Rounding to an integer is monotonic and the limits are integers, so
+// elements within [MIN, MAX] stay in range and elements from MAX+1 up (MIN-1
+// down) go out of range in every mode; convert.Bits decides the few in
+// between, reporting whether their rounded value is out of range. An
+// in-range result r is inexact when r != x, a comparison that float64 makes
+// exactly (|r| < 2^53 there, or x is an integer and r == x).
+func classifyFloatInt[S float](s *Stats, dk, sk cltype.Kind, src []S, dst any, m round.Mode, bits func(i int) uint64) {
+	switch d := dst.(type) {
+	case []int8:
+		floatInt(s, dk, sk, src, d, m, bits)
+	case []uint8:
+		floatInt(s, dk, sk, src, d, m, bits)
+	case []int16:
+		floatInt(s, dk, sk, src, d, m, bits)
+	case []uint16:
+		floatInt(s, dk, sk, src, d, m, bits)
+	case []int32:
+		floatInt(s, dk, sk, src, d, m, bits)
+	case []uint32:
+		floatInt(s, dk, sk, src, d, m, bits)
+	case []int64:
+		floatInt(s, dk, sk, src, d, m, bits)
+	case []uint64:
+		floatInt(s, dk, sk, src, d, m, bits)
+	}
+}
+
+func floatInt[S float, D integer](s *Stats, dk, sk cltype.Kind, src []S, dst []D, m round.Mode, bits func(i int) uint64) {
+	// [lo, hi] is the range of doubles within [MIN, MAX]: MAX itself for
+	// kinds below 64 bits, the double below 2^63 or 2^64 for long and ulong.
+	// From hi1 = MAX+1 up (and from lo1 = MIN-1 down) every mode rounds out
+	// of range; only (MAX, MAX+1) and (MIN-1, MIN) depend on the mode.
+	lo, hi := float64(dk.MinInt()), float64(dk.MaxUint())
+	lo1, hi1 := lo-1, hi+1 // exact below 64 bits; 2^63 (2^64) and -2^63 for 64-bit kinds, which are right there too
+	if dk.Bits() == 64 {
+		hi = math.Nextafter(hi, 0) // float64(MAX) rounded up to 2^63 or 2^64
+	}
+	dst = dst[:len(src)]
+	var inexact, high, low int64
+	for i, x := range src {
+		f := float64(x)
+		if f >= lo && f <= hi {
+			if float64(dst[i]) != f {
+				inexact++
+			}
+			continue
+		}
+		switch {
+		case f >= hi1:
+			high++
+		case f <= lo1:
+			low++
+		case f != f:
+			s.NaNToZero++
+		default:
+			if _, out := convert.Bits(dk, sk, bits(i), m, false); !out {
+				if float64(dst[i]) != f {
+					inexact++
+				}
+			} else if f > 0 {
+				high++
+			} else {
+				low++
+			}
+		}
+	}
+	s.Inexact += inexact
+	s.ClampedHigh += high
+	s.ClampedLow += low
+}
+
+// classifyFloatFloat classifies a floating source (as float32 or float64)
+// converted to a floating type (dst: []float32 or []float64).
+func classifyFloatFloat[S float](s *Stats, dk, sk cltype.Kind, src []S, dst any) {
+	switch d := dst.(type) {
+	case []float32:
+		floatFloat(s, dk, sk, src, d)
+	case []float64:
+		floatFloat(s, dk, sk, src, d)
+	}
+}
+
+func floatFloat[S, D float](s *Stats, dk, sk cltype.Kind, src []S, dst []D) {
+	mf, ovf, mn := maxFinite(dk), overflowAt(dk), minNormal(dk)
+	dst = dst[:len(src)]
+	for i, x := range src {
+		f, d := float64(x), float64(dst[i])
+		if d == f {
+			// Exact (NaN != NaN and infinities are sorted out below).
+			if sk != dk && d != 0 && math.Abs(d) < mn {
+				s.Subnormal++
+			}
+			continue
+		}
+		switch {
+		case f != f:
+			s.NaN++
+			continue
+		case math.IsInf(d, 0):
+			s.OverflowInf++
+			continue
+		case math.Abs(f) >= ovf && math.Abs(d) == mf:
+			if f < 0 {
+				s.ClampedLow++
+			} else {
+				s.ClampedHigh++
+			}
+			continue
+		}
+		s.Inexact++
+		if d == 0 {
+			s.UnderflowZero++
+		} else if sk != dk && math.Abs(d) < mn {
+			s.Subnormal++
+		}
+	}
+}
+
+// classifyIntIntAny classifies an integer source (src: a slice of its Go
+// type) converted to an integer type: out-of-range values are clamped under
+// _sat and wrapped without.
+func classifyIntIntAny(s *Stats, dk cltype.Kind, src any, sat bool) {
+	switch v := src.(type) {
+	case []int8:
+		intInt(s, dk, v, sat)
+	case []uint8:
+		intInt(s, dk, v, sat)
+	case []int16:
+		intInt(s, dk, v, sat)
+	case []uint16:
+		intInt(s, dk, v, sat)
+	case []int32:
+		intInt(s, dk, v, sat)
+	case []uint32:
+		intInt(s, dk, v, sat)
+	case []int64:
+		intInt(s, dk, v, sat)
+	case []uint64:
+		intInt(s, dk, v, sat)
+	}
+}
+
+func intInt[S integer](s *Stats, dk cltype.Kind, src []S, sat bool) {
+	hi := dk.MaxUint()
+	lo := uint64(-dk.MinInt()) // magnitude of MIN; 1<<63 for long
+	var above, below int64
+	for _, x := range src {
+		neg, mag := signMag(x)
+		if neg {
+			if mag > lo {
+				below++
+			}
+		} else if mag > hi {
+			above++
+		}
+	}
+	if sat {
+		s.ClampedHigh += above
+		s.ClampedLow += below
+	} else {
+		s.Wrapped += above + below
+	}
+}
+
+// classifyIntFloatAny classifies an integer source converted to a floating
+// type (dst: []float32 or []float64, half widened).
+func classifyIntFloatAny(s *Stats, dk cltype.Kind, src, dst any) {
+	switch d := dst.(type) {
+	case []float32:
+		intFloatAny(s, dk, src, d)
+	case []float64:
+		intFloatAny(s, dk, src, d)
+	}
+}
+
+func intFloatAny[D float](s *Stats, dk cltype.Kind, src any, dst []D) {
+	switch v := src.(type) {
+	case []int8:
+		intFloat(s, dk, v, dst)
+	case []uint8:
+		intFloat(s, dk, v, dst)
+	case []int16:
+		intFloat(s, dk, v, dst)
+	case []uint16:
+		intFloat(s, dk, v, dst)
+	case []int32:
+		intFloat(s, dk, v, dst)
+	case []uint32:
+		intFloat(s, dk, v, dst)
+	case []int64:
+		intFloat(s, dk, v, dst)
+	case []uint64:
+		intFloat(s, dk, v, dst)
+	}
+}
+
+// intFloat: an integer never underflows or becomes subnormal; only half's
+// range is within reach of a 64-bit integer (from 2^16 every mode overflows:
+// to inf, or with rtz/rtn/rtp to the largest finite value).
+func intFloat[S integer, D float](s *Stats, dk cltype.Kind, src []S, dst []D) {
+	mf := maxFinite(dk)
+	ovf := uint64(math.MaxUint64)
+	if dk == cltype.Half {
+		ovf = uint64(overflowAt(dk))
+	}
+	dst = dst[:len(src)]
+	for i, x := range src {
+		neg, mag := signMag(x)
+		d := float64(dst[i])
+		switch {
+		case math.IsInf(d, 0):
+			s.OverflowInf++
+		case mag >= ovf && math.Abs(d) == mf:
+			if neg {
+				s.ClampedLow++
+			} else {
+				s.ClampedHigh++
+			}
+		case !intEqualsFloat(neg, mag, d):
+			s.Inexact++
+		}
+	}
+}
+
+// intEqualsFloat reports whether the integer with sign neg and magnitude mag
+// equals the finite float64 d exactly.
+func intEqualsFloat(neg bool, mag uint64, d float64) bool {
+	if d != math.Trunc(d) || math.Abs(d) >= 0x1p64 {
+		return false
+	}
+	if mag == 0 {
+		return d == 0
+	}
+	return neg == (d < 0) && uint64(math.Abs(d)) == mag
+}
