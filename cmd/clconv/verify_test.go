@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clconv/clconv/opencl"
+)
+
+// In the default (pure-Go) build, devices and verify say how to get a build
+// with OpenCL.
+func TestVerifyWithoutOpenCL(t *testing.T) {
+	if opencl.Built {
+		t.Skip("built with -tags opencl")
+	}
+	for _, args := range [][]string{{"verify", "--quick"}, {"devices"}} {
+		stdout, stderr, status := clconv(t, "", args...)
+		if status != 1 || stdout != "" || !strings.Contains(stderr, "rebuild with -tags opencl") {
+			t.Errorf("clconv %v: status %d, stdout %q, stderr %q", args, status, stdout, stderr)
+		}
+	}
+}
+
+func TestVerifyFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"verify", "--only", "(bad"}, "--only"},
+		{[]string{"verify", "--widths", "2,x"}, "--widths"},
+		{[]string{"verify", "--inject-fault", "nonsense"}, "fault"},
+		{[]string{"verify", "extra"}, "unknown command"},
+	} {
+		_, stderr, status := clconv(t, "", tt.args...)
+		if status != 1 || !strings.Contains(stderr, tt.err) {
+			t.Errorf("clconv %v: status %d, stderr %q; want an error about %s", tt.args, status, stderr, tt.err)
+		}
+	}
+	stdout, _, status := clconv(t, "", "verify", "--help")
+	if status != 0 || !strings.Contains(stdout, "--quick") || strings.Contains(stdout, "inject-fault") {
+		t.Errorf("verify --help: status %d:\n%s", status, stdout)
+	}
+}

@@ -1,0 +1,193 @@
+//go:build opencl
+
+package verify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/internal/testvals"
+	"github.com/clconv/clconv/opencl"
+)
+
+// testDevice returns the first OpenCL device, skipping the test where no
+// platform is installed (CI installs PoCL: pocl-opencl-icd).
+func testDevice(t *testing.T) *opencl.Device {
+	t.Helper()
+	ps, err := opencl.Platforms()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		ds, err := p.Devices()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds) > 0 {
+			return ds[0]
+		}
+	}
+	t.Skip("no OpenCL platform with a device (install pocl-opencl-icd)")
+	return nil
+}
+
+// representative is the CI subset: every kind of path (integer <-> integer
+// with and without _sat, float -> integer in every mode with its
+// implementation-defined inputs, integer -> float rounding, narrowing and
+// widening floats, half through vload_half/vstore_half, 64-bit samples).
+const representative = "convert_int*_sat* float,convert_uchar_sat_rte float,convert_char_rtn float,convert_uint_rtp float," +
+	"convert_short* int,convert_uchar* short,convert_ulong_sat char,convert_long_sat_rtz ulong," +
+	"convert_float* int,convert_float_rtp ulong,convert_double_rtn long,convert_float* double," +
+	"convert_half* float,convert_half_rtz double,convert_half half,convert_float half,convert_int_sat_rte half," +
+	"convert_ulong_sat_rtp double,convert_long double,convert_double float"
+
+// TestQuickRepresentative verifies the device over the CI subset. A
+// failure there is a finding about the device (PoCL 3.1 passes them all);
+// the test fails so that it is looked at.
+func TestQuickRepresentative(t *testing.T) {
+	dev := testDevice(t)
+	rep, err := Run(dev, Options{Quick: true, Only: representative})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	rep.WriteText(&sb)
+	t.Logf("%s", sb.String())
+	if rep.Passed+rep.Failed < 50 {
+		t.Errorf("only %d conversions ran", rep.Passed+rep.Failed)
+	}
+	for _, c := range rep.Conversions {
+		if c.Status == StatusError || (c.Status == StatusPass && c.Inputs == 0) {
+			t.Errorf("%s %s: %s %s (%d inputs)", c.Conversion, c.Source, c.Status, c.Reason, c.Inputs)
+		}
+	}
+	if !rep.OK() {
+		t.Errorf("%s failed verification: see the report above", dev.Name)
+	}
+	if len(rep.ImplDefined) == 0 {
+		t.Error("no implementation-defined summary for the non-saturated float -> integer conversions")
+	}
+}
+
+// TestInjectedNaNFault runs a kernel whose convert_int_sat_rte(float) gives 1
+// for NaN (the bug NVIDIA's driver has in some _sat conversions) and checks
+// that the checker finds exactly the NaN inputs and names the rule, while
+// the other conversions of the same program pass.
+func TestInjectedNaNFault(t *testing.T) {
+	dev := testDevice(t)
+	f, err := ParseFault("convert_int_sat_rte float:nan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(dev, Options{Quick: true, Only: "convert_int_sat* float", Fault: f, NoAsType: true, Widths: []int{4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The NaNs among the inputs checked: the quick slices and the edge values.
+	var nans uint64
+	for _, s := range Slices(cltype.Float, true) {
+		for i := s.Start; i < s.Start+s.Len; i++ {
+			if digest.IsNaN(cltype.Float, i) {
+				nans++
+			}
+		}
+	}
+	for _, b := range testvals.Edges(cltype.Float) {
+		if digest.IsNaN(cltype.Float, b) {
+			nans++
+		}
+	}
+	for _, c := range rep.Conversions {
+		if c.Conversion != "convert_int_sat_rte" {
+			if c.Status != StatusPass {
+				t.Errorf("%s %s: %s, want pass", c.Conversion, c.Source, c.Status)
+			}
+			continue
+		}
+		if c.Status != StatusFail || c.Failing != nans || c.Rules["NaN must convert to 0 under _sat"] != nans || len(c.Rules) != 1 {
+			t.Errorf("faulty conversion: status %s, %d failing inputs %v; want fail with %d NaNs", c.Status, c.Failing, c.Rules, nans)
+		}
+		if c.BadSlices != 4 { // chunks 0x7f and 0xff each have two slices of NaNs
+			t.Errorf("%d bad slices, want 4", c.BadSlices)
+		}
+	}
+	if len(rep.Failures) == 0 {
+		t.Fatal("no failures listed")
+	}
+	checks := map[string]bool{}
+	for _, fl := range rep.Failures {
+		checks[fl.Check] = true
+		if fl.Conversion != "convert_int_sat_rte" || fl.Source != "float" || !strings.HasSuffix(fl.InputValue, "nan") ||
+			fl.Device != "0x00000001" || fl.Expected != "0x00000000" || fl.Rule != "NaN must convert to 0 under _sat" {
+			t.Errorf("unexpected failure %+v", fl)
+		}
+	}
+	if !checks["edges"] {
+		t.Error("no failure listed from the edge check")
+	}
+	if rep.OK() {
+		t.Error("report says OK")
+	}
+	var sb strings.Builder
+	rep.WriteText(&sb)
+	if !strings.Contains(strings.Join(strings.Fields(sb.String()), " "), "convert_int_sat_rte float edges 0x7f800001 nan 0x00000000 = 0 0x00000001 = 1 NaN must convert to 0 under _sat") {
+		t.Errorf("text report does not list NaN 0x7f800001:\n%s", sb.String())
+	}
+}
+
+// TestInjectedLSBFault flips one result bit for inputs ending in 0x5a in an
+// exhaustively checked conversion: the digest must find exactly those.
+func TestInjectedLSBFault(t *testing.T) {
+	dev := testDevice(t)
+	f, _ := ParseFault("convert_float_rtz short:lsb")
+	rep, err := Run(dev, Options{Only: "convert_float_rtz short", Fault: f, NoAsType: true, NoVectors: true, Examples: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Conversions[0]
+	if c.Inputs != 1<<16 || c.Status != StatusFail {
+		t.Fatalf("%+v", c)
+	}
+	want := map[string]bool{}
+	for i := uint64(0x5a); i < 1<<16; i += 0x100 {
+		want[hexBits(cltype.Short, i)] = true
+	}
+	var edges uint64
+	for _, b := range testvals.Edges(cltype.Short) {
+		if b&0xff == 0x5a {
+			edges++
+		}
+	}
+	if c.Failing != uint64(len(want))+edges {
+		t.Errorf("%d failing inputs, want %d from the digest and %d from the edges", c.Failing, len(want), edges)
+	}
+	for _, fl := range rep.Failures {
+		if !want[fl.Input] {
+			t.Errorf("failure on input %s, which the fault does not touch", fl.Input)
+		}
+		if fl.Check == "digest" {
+			delete(want, fl.Input)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("%d faulty inputs not listed by the digest rerun", len(want))
+	}
+}
+
+// TestDigestKernel checks that the device computes the digest of
+// ORACLES.md: the device's full digest of a small source equals
+// digest.Compute's.
+func TestDigestKernel(t *testing.T) {
+	dev := testDevice(t)
+	rep, err := Run(dev, Options{Only: "convert_float_rtn short,convert_char_sat ushort", NoAsType: true, NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Conversions {
+		if c.Status != StatusPass || c.Inputs != 1<<16 || c.Slices != 1 {
+			t.Errorf("%+v", c)
+		}
+	}
+}

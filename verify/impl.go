@@ -1,0 +1,166 @@
+package verify
+
+import (
+	"math"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/digest"
+)
+
+// ImplSummary says what a device returns for the inputs of one conversion
+// whose result OpenCL leaves implementation-defined (a floating input
+// converted to an integer without _sat that is NaN or rounds out of range).
+// These are never failures.
+type ImplSummary struct {
+	Conversion string `json:"conversion"`
+	Source     string `json:"source"`
+	// Inputs is the number of implementation-defined inputs among those the
+	// digest checked (their results are excluded from the digest).
+	Inputs uint64 `json:"inputs"`
+	// Observed counts the implementation-defined results the device returned
+	// in the edge and vector checks, which the behaviours classify.
+	Observed   int         `json:"observed"`
+	Behaviours []Behaviour `json:"behaviours"`
+}
+
+// Behaviour is one kind of implementation-defined result for one class of input.
+type Behaviour struct {
+	Inputs string `json:"inputs"` // "NaN", "+inf", "-inf", "> MAX", "< MIN"
+	// Result is "0", "MIN", "MAX", "low bits of the rounded value" or
+	// "other", followed by " (as clconv)" when it is the saturated value.
+	Result string `json:"result"`
+	Count  int    `json:"count"`
+	Widths []int  `json:"widths"` // where it was seen: 1 for scalars, else the vector width
+	Input  string `json:"example_input"`
+	Device string `json:"example_device"`
+	Clconv string `json:"example_clconv"`
+}
+
+// implTracker accumulates one conversion's implementation-defined results.
+type implTracker struct {
+	c     digest.Conversion
+	byKey map[string]*Behaviour
+	n     int
+}
+
+func newImplTracker(c digest.Conversion) *implTracker {
+	return &implTracker{c: c, byKey: map[string]*Behaviour{}}
+}
+
+var inputClassOrder = map[string]int{"NaN": 0, "+inf": 1, "-inf": 2, "> MAX": 3, "< MIN": 4}
+
+// add records the device's result got for the implementation-defined input
+// in, seen in a vector of width elements (1: a scalar).
+func (t *implTracker) add(in, got uint64, width int) {
+	c := t.c
+	sk, dk, m := c.Src, c.Op.Dst.Kind, c.Mode()
+	got &= dk.Mask()
+	f := floatValue(sk, in)
+	var class string
+	switch {
+	case math.IsNaN(f):
+		class = "NaN"
+	case math.IsInf(f, 1):
+		class = "+inf"
+	case math.IsInf(f, -1):
+		class = "-inf"
+	case f > 0:
+		class = "> MAX"
+	default:
+		class = "< MIN"
+	}
+	sat, _ := convert.Bits(dk, sk, in, m, true)
+	// Name the result by what it is; where it is also clconv's saturated
+	// value, by the special value (the low bits of 1258367 are also 127).
+	special := func() string {
+		switch {
+		case got == 0:
+			return "0"
+		case got == uint64(dk.MinInt())&dk.Mask():
+			return "MIN"
+		case got == dk.MaxUint():
+			return "MAX"
+		}
+		return ""
+	}
+	var result string
+	switch r := roundInt(f, m); {
+	case got == sat:
+		result = special() + " (as clconv)"
+	case !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(r) < 0x1p63 && got == lowBits(r, dk.Bits()):
+		// What a conversion through a wider integer register gives
+		// (x86 converts to int32 or int64, then keeps the low bits).
+		result = "low bits of the rounded value"
+	case special() != "":
+		result = special()
+	default:
+		result = "other"
+	}
+	key := class + "\x00" + result
+	b := t.byKey[key]
+	if b == nil {
+		b = &Behaviour{Inputs: class, Result: result,
+			Input: hexBits(sk, in) + " = " + FormatValue(sk, in), Device: hexBits(dk, got) + " = " + FormatValue(dk, got),
+			Clconv: hexBits(dk, sat) + " = " + FormatValue(dk, sat)}
+		t.byKey[key] = b
+	}
+	if !slices.Contains(b.Widths, width) {
+		b.Widths = append(b.Widths, width)
+		slices.Sort(b.Widths)
+	}
+	b.Count++
+	t.n++
+}
+
+// lowBits returns an integral float's value modulo 2^bits.
+func lowBits(f float64, bits int) uint64 {
+	i, _ := new(big.Float).SetFloat64(f).Int(nil)
+	mod := new(big.Int).Lsh(big.NewInt(1), uint(bits))
+	return i.Mod(i, mod).Uint64()
+}
+
+// summary returns the behaviours by input class, the most frequent first.
+func (t *implTracker) summary(inputs uint64) *ImplSummary {
+	s := &ImplSummary{Conversion: t.c.Op.Name(), Source: t.c.Src.String(), Inputs: inputs, Observed: t.n}
+	for _, b := range t.byKey {
+		s.Behaviours = append(s.Behaviours, *b)
+	}
+	sort.Slice(s.Behaviours, func(i, j int) bool {
+		a, b := s.Behaviours[i], s.Behaviours[j]
+		if a.Inputs != b.Inputs {
+			return inputClassOrder[a.Inputs] < inputClassOrder[b.Inputs]
+		}
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.Result < b.Result
+	})
+	return s
+}
+
+// Pattern describes the behaviours without counts ("NaN: 0 (as clconv) | +inf: 0, MIN"),
+// so that conversions that behave alike can be listed together.
+func (s *ImplSummary) Pattern() string {
+	var classes []string
+	var cur []string
+	last := ""
+	flush := func() {
+		if last != "" {
+			sort.Strings(cur)
+			classes = append(classes, last+": "+strings.Join(cur, ", "))
+		}
+	}
+	for _, b := range s.Behaviours {
+		if b.Inputs != last {
+			flush()
+			last, cur = b.Inputs, nil
+		}
+		cur = append(cur, b.Result)
+	}
+	flush()
+	return strings.Join(classes, " | ")
+}

@@ -1,0 +1,171 @@
+package verify
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/clconv/clconv/digest"
+)
+
+// RefCache holds complete reference digests, one line of `clconv digest`
+// per conversion, so that a second full run (another platform, or a rerun)
+// needs no CPU-side exhaustive work. Safe for concurrent use.
+type RefCache struct {
+	mu    sync.Mutex
+	m     map[string]*digest.Result
+	dirty bool
+}
+
+// NewRefCache returns an empty cache.
+func NewRefCache() *RefCache { return &RefCache{m: map[string]*digest.Result{}} }
+
+// LoadRefCache reads a cache file; a missing file is an empty cache. Lines
+// starting with '#' and incomplete digests are ignored.
+func LoadRefCache(path string) (*RefCache, error) {
+	rc := NewRefCache()
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return rc, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		r, err := ParseDigestLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+		}
+		if r.Complete() {
+			rc.m[Key(r.Conversion)] = r
+		}
+	}
+	return rc, sc.Err()
+}
+
+// ParseDigestLine parses a line of `clconv digest` (digest.Result.Line).
+func ParseDigestLine(line string) (*digest.Result, error) {
+	f := strings.Split(line, "\t")
+	if len(f) != 7 {
+		return nil, fmt.Errorf("want 7 tab-separated fields (conversion, source, N, digest, impl, NaN, chunks), got %d", len(f))
+	}
+	c, err := digest.Parse(f[0], f[1])
+	if err != nil {
+		return nil, err
+	}
+	r := &digest.Result{Conversion: c, N: digest.N(c.Src)}
+	if n, err := strconv.ParseUint(f[2], 10, 64); err != nil || n != r.N {
+		return nil, fmt.Errorf("%s %s: N is %q, want %d", f[0], f[1], f[2], r.N)
+	}
+	if r.Impl, err = strconv.ParseUint(f[4], 10, 64); err != nil {
+		return nil, fmt.Errorf("%s %s: bad implementation-defined count %q", f[0], f[1], f[4])
+	}
+	if r.NaN, err = strconv.ParseUint(f[5], 10, 64); err != nil {
+		return nil, fmt.Errorf("%s %s: bad NaN count %q", f[0], f[1], f[5])
+	}
+	cs := strings.Split(f[6], ",")
+	if len(cs) != digest.Chunks(c.Src) {
+		return nil, fmt.Errorf("%s %s: %d chunk digests, want %d", f[0], f[1], len(cs), digest.Chunks(c.Src))
+	}
+	r.Chunks, r.Done = make([]uint64, len(cs)), make([]bool, len(cs))
+	for k, s := range cs {
+		if s == "-" {
+			continue
+		}
+		if r.Chunks[k], err = strconv.ParseUint(s, 16, 64); err != nil {
+			return nil, fmt.Errorf("%s %s: chunk %d: bad digest %q", f[0], f[1], k, s)
+		}
+		r.Done[k] = true
+	}
+	if d, err := strconv.ParseUint(f[3], 16, 64); err != nil || d != r.Digest() {
+		return nil, fmt.Errorf("%s %s: digest %q is not the sum of the chunk digests (%016x)", f[0], f[1], f[3], r.Digest())
+	}
+	return r, nil
+}
+
+// get returns the cached complete digest of c.
+func (rc *RefCache) get(c digest.Conversion) *digest.Result {
+	if rc == nil {
+		return nil
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.m[Key(c)]
+}
+
+// put adds a complete digest.
+func (rc *RefCache) put(r *digest.Result) {
+	if rc == nil || !r.Complete() {
+		return
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.m[Key(r.Conversion)] = r
+	rc.dirty = true
+}
+
+// Len returns the number of cached digests.
+func (rc *RefCache) Len() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return len(rc.m)
+}
+
+// Save writes the cache, in the order of All, if anything was added since
+// it was loaded. The file is replaced atomically.
+func (rc *RefCache) Save(path string) error {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if !rc.dirty {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("# clconv reference digests (clconv digest lines; see docs/VERIFY.md)\n")
+	all := All()
+	order := make(map[string]int, len(all))
+	for i, c := range all {
+		order[Key(c)] = i
+	}
+	keys := make([]string, 0, len(rc.m))
+	for k := range rc.m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return order[a] - order[b] })
+	for _, k := range keys {
+		b.WriteString(rc.m[k].Line())
+		b.WriteByte('\n')
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".refcache-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.WriteString(b.String()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	rc.dirty = false
+	return nil
+}

@@ -1,0 +1,376 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/clconv/clconv/opencl"
+)
+
+// Status of one conversion.
+const (
+	StatusPass        = "pass"
+	StatusFail        = "fail"
+	StatusNotTestable = "not testable"
+	StatusError       = "error" // the device could not run the check (build or runtime error)
+)
+
+// Report is the result of a verification run. Its JSON form is clconv
+// verify --json's output.
+type Report struct {
+	Device  DeviceInfo `json:"device"`
+	Quick   bool       `json:"quick"`
+	Only    string     `json:"only,omitempty"`
+	Fault   string     `json:"injected_fault,omitempty"`
+	Started time.Time  `json:"started"`
+	Seconds float64    `json:"seconds"`
+	// DeviceSeconds is the time spent building and running kernels and
+	// reading results back; ReferenceSeconds the CPU reference digests'
+	// time (they overlap).
+	DeviceSeconds    float64 `json:"device_seconds"`
+	ReferenceSeconds float64 `json:"reference_seconds"`
+	Inputs           uint64  `json:"inputs"` // scalar inputs checked by digests, all conversions
+
+	Passed      int `json:"passed"`
+	Failed      int `json:"failed"`
+	NotTestable int `json:"not_testable"`
+	Errored     int `json:"errors"`
+
+	Conversions []*ConvResult  `json:"conversions"`
+	Failures    []Failure      `json:"failures"` // examples, at most a few per conversion and rule
+	ImplDefined []*ImplSummary `json:"implementation_defined"`
+	Vectors     []*WidthResult `json:"vectors"`
+	AsType      *AsTypeResult  `json:"as_type,omitempty"`
+	Errors      []string       `json:"errors_text,omitempty"`
+}
+
+// OK reports whether the device passed every check that ran.
+func (r *Report) OK() bool {
+	if r.Failed > 0 || r.Errored > 0 || len(r.Errors) > 0 {
+		return false
+	}
+	for _, w := range r.Vectors {
+		if w.Failing > 0 {
+			return false
+		}
+	}
+	return r.AsType == nil || r.AsType.Failing == 0
+}
+
+// DeviceInfo is what the report says about the device.
+type DeviceInfo struct {
+	Platform        string `json:"platform"`
+	PlatformVersion string `json:"platform_version"`
+	Name            string `json:"name"`
+	Vendor          string `json:"vendor"`
+	Type            string `json:"type"`
+	Version         string `json:"version"`
+	Driver          string `json:"driver"`
+	OpenCLC         string `json:"opencl_c"`
+	FP64            bool   `json:"fp64"`
+	FP16            bool   `json:"fp16"`
+	Single          string `json:"single_fp_config"`
+	Double          string `json:"double_fp_config"`
+	Half            string `json:"half_fp_config"`
+}
+
+func deviceInfo(d *opencl.Device) DeviceInfo {
+	i := DeviceInfo{Name: d.Name, Vendor: d.Vendor, Type: d.Type, Version: d.Version, Driver: d.DriverVersion,
+		OpenCLC: d.OpenCLCVersion, FP64: d.FP64(), FP16: d.FP16(), Single: d.Single.String(), Double: d.Double.String(),
+		Half: d.Half.String()}
+	if d.Platform != nil {
+		i.Platform, i.PlatformVersion = d.Platform.Name, d.Platform.Version
+	}
+	return i
+}
+
+// ConvResult is the outcome for one scalar conversion.
+type ConvResult struct {
+	Conversion string `json:"conversion"`
+	Source     string `json:"source"`
+	Status     string `json:"status"`
+	Via        string `json:"via,omitempty"`    // how it ran without cl_khr_fp16
+	Reason     string `json:"reason,omitempty"` // why not testable, or the error
+	Inputs     uint64 `json:"inputs"`           // inputs the digest checked
+	Slices     int    `json:"slices"`
+	BadSlices  int    `json:"bad_slices"`
+	Edges      int    `json:"edge_inputs"`
+	// Failing counts failing inputs found by the digest reruns and the edge
+	// check (vector lanes are counted in Vectors).
+	Failing     uint64            `json:"failing"`
+	Rules       map[string]uint64 `json:"rules,omitempty"` // failing inputs per broken rule
+	ImplDefined uint64            `json:"implementation_defined"`
+	Seconds     float64           `json:"device_seconds"`
+}
+
+// Failure is one input on which the device's result breaks the specification.
+type Failure struct {
+	Conversion string `json:"conversion"` // scalar name; Width says the vector width
+	Source     string `json:"source"`
+	Check      string `json:"check"` // "digest", "edges" or "vector"
+	Width      int    `json:"width"` // 1 for scalars
+	Lane       int    `json:"lane"`
+	Input      string `json:"input"` // bit pattern, hex
+	InputValue string `json:"input_value"`
+	Expected   string `json:"expected"`
+	ExpValue   string `json:"expected_value"`
+	Device     string `json:"device"`
+	DevValue   string `json:"device_value"`
+	Rule       string `json:"rule"`
+}
+
+// WidthResult is the vector check of one width.
+type WidthResult struct {
+	Width       int      `json:"width"`
+	Conversions int      `json:"conversions"`
+	Lanes       uint64   `json:"lanes"`   // lanes checked, all conversions
+	Failing     uint64   `json:"failing"` // failing lanes
+	ImplDefined uint64   `json:"implementation_defined"`
+	Bad         []string `json:"failing_conversions,omitempty"`
+}
+
+// WriteJSON writes r as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(r)
+}
+
+// WriteText writes r as the human-readable report of clconv verify.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	d := r.Device
+	fmt.Fprintf(&b, "device:   %s (%s, %s) on %s\n", d.Name, d.Type, d.Vendor, d.Platform)
+	fmt.Fprintf(&b, "          %s; driver %s; %s; fp64 %s; fp16 %s\n", d.Version, d.Driver, d.OpenCLC, yesNo(d.FP64), yesNo(d.FP16))
+	fmt.Fprintf(&b, "          float: %s; double: %s\n", d.Single, d.Double)
+	mode := "full (every input of 8/16/32-bit sources, 2^32 samples of 64-bit ones)"
+	if r.Quick {
+		mode = "quick (2^24 inputs per 32/64-bit source, spread over every chunk; every input of 8/16-bit sources)"
+	}
+	fmt.Fprintf(&b, "mode:     %s\n", mode)
+	if r.Only != "" {
+		fmt.Fprintf(&b, "only:     %s\n", r.Only)
+	}
+	if r.Fault != "" {
+		fmt.Fprintf(&b, "fault:    %s (injected for testing)\n", r.Fault)
+	}
+
+	if len(r.Failures) > 0 {
+		b.WriteString("\nFAILURES (examples; every failing input is counted below)\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "conversion\tsource\tcheck\tinput\tvalue\texpected\tdevice\trule")
+		for _, f := range r.Failures {
+			name, check := f.Conversion, f.Check
+			if f.Width > 1 {
+				name = vectorName(f.Conversion, f.Width)
+				check = fmt.Sprintf("vector lane %d", f.Lane)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s = %s\t%s = %s\t%s\n", name, f.Source, check, f.Input, f.InputValue,
+				f.Expected, f.ExpValue, f.Device, f.DevValue, f.Rule)
+		}
+		tw.Flush()
+	}
+
+	var failed, errored []*ConvResult
+	notTestable := map[string][]string{}
+	for _, c := range r.Conversions {
+		switch c.Status {
+		case StatusFail:
+			failed = append(failed, c)
+		case StatusError:
+			errored = append(errored, c)
+		case StatusNotTestable:
+			notTestable[c.Reason] = append(notTestable[c.Reason], c.Conversion+" "+c.Source)
+		}
+	}
+	if len(failed) > 0 {
+		b.WriteString("\nFAILED CONVERSIONS\n")
+		for _, c := range failed {
+			fmt.Fprintf(&b, "  %s %s: %d failing inputs", c.Conversion, c.Source, c.Failing)
+			if c.BadSlices > 0 {
+				fmt.Fprintf(&b, " (%d of %d digest slices differ)", c.BadSlices, c.Slices)
+			}
+			b.WriteString("\n")
+			for _, rule := range sortedRules(c.Rules) {
+				fmt.Fprintf(&b, "      %9d  %s\n", c.Rules[rule], rule)
+			}
+		}
+	}
+	if len(errored) > 0 {
+		b.WriteString("\nERRORS (the check could not run)\n")
+		for _, c := range errored {
+			fmt.Fprintf(&b, "  %s %s: %s\n", c.Conversion, c.Source, firstLine(c.Reason))
+		}
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(&b, "error: %s\n", e)
+	}
+	if len(notTestable) > 0 {
+		fmt.Fprintf(&b, "\nNOT TESTABLE ON THIS DEVICE (%d)\n", r.NotTestable)
+		reasons := make([]string, 0, len(notTestable))
+		for k := range notTestable {
+			reasons = append(reasons, k)
+		}
+		sort.Strings(reasons)
+		for _, k := range reasons {
+			fmt.Fprintf(&b, "  %d conversions: %s\n      e.g. %s\n", len(notTestable[k]), k, strings.Join(notTestable[k][:min(4, len(notTestable[k]))], ", "))
+		}
+	}
+
+	if len(r.ImplDefined) > 0 {
+		b.WriteString("\nIMPLEMENTATION-DEFINED RESULTS (float -> integer without _sat of NaN or of a value that rounds out of range: not failures)\n")
+		b.WriteString("what the device returned in the edge and vector checks; [1] = scalar, [n] = n-element vectors\n")
+		writeImpl(&b, r.ImplDefined)
+	}
+
+	if len(r.Vectors) > 0 {
+		b.WriteString("\nVECTOR WIDTHS (vloadn, convert_<dst>n..., vstoren)\n")
+		for _, v := range r.Vectors {
+			fmt.Fprintf(&b, "  width %2d: %4d conversions, %10d lanes, %d failing", v.Width, v.Conversions, v.Lanes, v.Failing)
+			if len(v.Bad) > 0 {
+				fmt.Fprintf(&b, ": %s", wrapList(v.Bad, 6))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if a := r.AsType; a != nil {
+		b.WriteString("\nAS_TYPE\n")
+		fmt.Fprintf(&b, "  same element count (bits unchanged): %d pairs, %d values, %d failing\n", a.SamePairs, a.SameValues, a.Failing-a.FourToThreeFailing)
+		fmt.Fprintf(&b, "  4-vector -> 3-vector (first three elements): %d pairs, %d failing\n", a.FourToThreePairs, a.FourToThreeFailing)
+		fmt.Fprintf(&b, "  different element counts (implementation-defined): %d pairs, %d like little-endian memory (clconv's choice), %d otherwise\n",
+			a.OtherPairs, a.OtherLittleEndian, a.OtherPairs-a.OtherLittleEndian)
+		for _, f := range a.Failures {
+			fmt.Fprintf(&b, "  FAIL %s\n", f)
+		}
+		for _, f := range a.OtherExamples {
+			fmt.Fprintf(&b, "  impl-defined: %s\n", f)
+		}
+		if a.Skipped != "" {
+			fmt.Fprintf(&b, "  %s\n", a.Skipped)
+		}
+	}
+
+	verdict := "PASS"
+	if !r.OK() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(&b, "\n%s: %d conversions passed, %d failed, %d errors, %d not testable; %d digest inputs in %.1fs (device %.1fs, reference %.1fs)\n",
+		verdict, r.Passed, r.Failed, r.Errored, r.NotTestable, r.Inputs, r.Seconds, r.DeviceSeconds, r.ReferenceSeconds)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " ..."
+	}
+	return s
+}
+
+// vectorName returns convert_int4_sat_rte for convert_int_sat_rte and width 4.
+func vectorName(scalar string, n int) string {
+	rest := strings.TrimPrefix(scalar, "convert_")
+	typ, mods, _ := strings.Cut(rest, "_")
+	name := fmt.Sprintf("convert_%s%d", typ, n)
+	if mods != "" {
+		name += "_" + mods
+	}
+	return name
+}
+
+func sortedRules(m map[string]uint64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if m[out[i]] != m[out[j]] {
+			return m[out[i]] > m[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// wrapList joins items, at most max of them, with a count of the rest.
+func wrapList(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:max], ", ") + fmt.Sprintf(", ... (%d more)", len(items)-max)
+}
+
+// writeImpl lists the implementation-defined behaviours, conversions that
+// behave alike together.
+func writeImpl(b *strings.Builder, sums []*ImplSummary) {
+	groups := map[string][]*ImplSummary{}
+	var order []string
+	for _, s := range sums {
+		p := s.Pattern()
+		if _, ok := groups[p]; !ok {
+			order = append(order, p)
+		}
+		groups[p] = append(groups[p], s)
+	}
+	for _, p := range order {
+		g := groups[p]
+		var in uint64
+		names := make([]string, len(g))
+		for i, s := range g {
+			in += s.Inputs
+			names[i] = s.Conversion + " " + s.Source
+		}
+		fmt.Fprintf(b, "\n  %s\n  (%d conversions; %d implementation-defined inputs in their digests)\n", wrapList(names, 12), len(g), in)
+		if p == "" {
+			b.WriteString("      none observed\n")
+			continue
+		}
+		// Sum the counts of each behaviour over the group.
+		type agg struct {
+			Behaviour
+			widths map[int]bool
+		}
+		var list []*agg
+		idx := map[string]*agg{}
+		for _, s := range g {
+			for _, bh := range s.Behaviours {
+				k := bh.Inputs + "\x00" + bh.Result
+				a := idx[k]
+				if a == nil {
+					a = &agg{Behaviour: bh, widths: map[int]bool{}}
+					a.Count = 0
+					idx[k] = a
+					list = append(list, a)
+				}
+				a.Count += bh.Count
+				for _, w := range bh.Widths {
+					a.widths[w] = true
+				}
+			}
+		}
+		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		for _, a := range list {
+			var ws []string
+			for _, w := range []int{1, 2, 3, 4, 8, 16} {
+				if a.widths[w] {
+					ws = append(ws, fmt.Sprint(w))
+				}
+			}
+			fmt.Fprintf(tw, "    %s\t-> %s\t%d\t[%s]\te.g. %s %s: %s -> %s (clconv %s)\n", a.Inputs, a.Result, a.Count,
+				strings.Join(ws, ","), g[0].Conversion, g[0].Source, a.Input, a.Device, a.Clconv)
+		}
+		tw.Flush()
+	}
+}
