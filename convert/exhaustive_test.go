@@ -1,7 +1,7 @@
 package convert_test
 
 import (
-		"flag"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
