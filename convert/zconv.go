@@ -250,6 +250,8 @@ func checkCharToInt(x int8, m round.Mode) (int32, bool) {
 
 func sliceCharToInt(dst []int32, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int32(x)
@@ -372,6 +374,8 @@ func checkCharToFloat(x int8, m round.Mode) (float32, bool) {
 
 func sliceCharToFloat(dst []float32, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -485,6 +489,8 @@ func checkUcharToInt(x uint8, m round.Mode) (int32, bool) {
 
 func sliceUcharToInt(dst []int32, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int32(x)
@@ -585,6 +591,8 @@ func checkUcharToFloat(x uint8, m round.Mode) (float32, bool) {
 
 func sliceUcharToFloat(dst []float32, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -726,6 +734,8 @@ func checkShortToInt(x int16, m round.Mode) (int32, bool) {
 
 func sliceShortToInt(dst []int32, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int32(x)
@@ -848,6 +858,8 @@ func checkShortToFloat(x int16, m round.Mode) (float32, bool) {
 
 func sliceShortToFloat(dst []float32, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -983,6 +995,8 @@ func checkUshortToInt(x uint16, m round.Mode) (int32, bool) {
 
 func sliceUshortToInt(dst []int32, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int32(x)
@@ -1083,6 +1097,8 @@ func checkUshortToFloat(x uint16, m round.Mode) (float32, bool) {
 
 func sliceUshortToFloat(dst []float32, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -1126,6 +1142,8 @@ func checkIntToChar(x int32, m round.Mode) (int8, bool) {
 
 func sliceIntToChar(dst []int8, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = intToChar(x, m, true)
@@ -1157,6 +1175,8 @@ func checkIntToUchar(x int32, m round.Mode) (uint8, bool) {
 
 func sliceIntToUchar(dst []uint8, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = intToUchar(x, m, true)
@@ -1188,6 +1208,8 @@ func checkIntToShort(x int32, m round.Mode) (int16, bool) {
 
 func sliceIntToShort(dst []int16, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = intToShort(x, m, true)
@@ -1219,6 +1241,8 @@ func checkIntToUshort(x int32, m round.Mode) (uint16, bool) {
 
 func sliceIntToUshort(dst []uint16, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = intToUshort(x, m, true)
@@ -1363,6 +1387,8 @@ func checkIntToFloat(x int32, m round.Mode) (float32, bool) {
 
 func sliceIntToFloat(dst []float32, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -1635,6 +1661,8 @@ func checkUintToFloat(x uint32, m round.Mode) (float32, bool) {
 
 func sliceUintToFloat(dst []float32, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -2540,6 +2568,8 @@ func checkHalfToFloat(x half.Half, m round.Mode) (float32, bool) {
 
 func sliceHalfToFloat(dst []float32, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = x.Float32()
@@ -2575,6 +2605,8 @@ func checkFloatToChar(x float32, m round.Mode) (int8, bool) {
 
 func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -2608,6 +2640,8 @@ func checkFloatToUchar(x float32, m round.Mode) (uint8, bool) {
 
 func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -2641,6 +2675,8 @@ func checkFloatToShort(x float32, m round.Mode) (int16, bool) {
 
 func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -2674,6 +2710,8 @@ func checkFloatToUshort(x float32, m round.Mode) (uint16, bool) {
 
 func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -2707,6 +2745,8 @@ func checkFloatToInt(x float32, m round.Mode) (int32, bool) {
 
 func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -2740,6 +2780,8 @@ func checkFloatToUint(x float32, m round.Mode) (uint32, bool) {
 
 func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -2838,6 +2880,8 @@ func checkFloatToHalf(x float32, m round.Mode) (half.Half, bool) {
 
 func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -3199,6 +3243,8 @@ func checkDoubleToFloat(x float64, m round.Mode) (float32, bool) {
 
 func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -3352,7 +3398,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 		switch dst {
 		case cltype.Char:
 			dd := unsafe.Slice((*int8)(d), n)
-			for i, x := range ss {
+			k := simdFloatToChar(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsChar(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampChar(r)
 				f := !fitsChar(r)
@@ -3364,7 +3419,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uchar:
 			dd := unsafe.Slice((*uint8)(d), n)
-			for i, x := range ss {
+			k := simdFloatToUchar(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsUchar(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampUchar(r)
 				f := !fitsUchar(r)
@@ -3376,7 +3440,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Short:
 			dd := unsafe.Slice((*int16)(d), n)
-			for i, x := range ss {
+			k := simdFloatToShort(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsShort(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampShort(r)
 				f := !fitsShort(r)
@@ -3388,7 +3461,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Ushort:
 			dd := unsafe.Slice((*uint16)(d), n)
-			for i, x := range ss {
+			k := simdFloatToUshort(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsUshort(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampUshort(r)
 				f := !fitsUshort(r)
@@ -3400,7 +3482,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Int:
 			dd := unsafe.Slice((*int32)(d), n)
-			for i, x := range ss {
+			k := simdFloatToInt(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsInt(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampInt(r)
 				f := !fitsInt(r)
@@ -3412,7 +3503,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uint:
 			dd := unsafe.Slice((*uint32)(d), n)
-			for i, x := range ss {
+			k := simdFloatToUint(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsUint(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampUint(r)
 				f := !fitsUint(r)

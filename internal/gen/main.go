@@ -53,6 +53,20 @@ func (k kind) maxU() uint64 {
 	return 1<<(k.bits-1) - 1 + 1<<(k.bits-1)
 }
 
+// simdPairs are the conversions with SIMD kernels (issue 4's hot pairs, see
+// _asm): their slice kernels first call the hook simd<S>To<D>, which converts
+// a leading part of the slice with the best available tier and returns its
+// length (0 in purego builds and on other architectures).
+var simdPairs = map[string]bool{
+	"FloatToChar": true, "FloatToUchar": true, "FloatToShort": true,
+	"FloatToUshort": true, "FloatToInt": true, "FloatToUint": true,
+	"IntToFloat": true, "UintToFloat": true, "DoubleToFloat": true,
+	"FloatToHalf": true, "HalfToFloat": true,
+	"CharToInt": true, "UcharToInt": true, "ShortToInt": true, "UshortToInt": true,
+	"CharToFloat": true, "UcharToFloat": true, "ShortToFloat": true, "UshortToFloat": true,
+	"IntToChar": true, "IntToUchar": true, "IntToShort": true, "IntToUshort": true,
+}
+
 var buf bytes.Buffer
 
 func p(format string, args ...any) { fmt.Fprintf(&buf, format+"\n", args...) }
@@ -237,6 +251,12 @@ func main() {
 			// Slice kernel with the mode decisions hoisted out of the loop.
 			p("func slice%s(dst []%s, src []%s, m round.Mode, sat bool) {", name, d.goT, s.goT)
 			p("dst = dst[:len(src)]")
+			if simdPairs[name] {
+				// The SIMD kernels (convert/zsimd_*) convert a leading part;
+				// the Go loops below do the rest, or all of it without them.
+				p("n := simd%s(dst, src, m, sat)", name)
+				p("dst, src = dst[n:], src[n:]")
+			}
 			switch {
 			case !s.float && !d.float:
 				if inRangeInt(s, d) != "true" {
@@ -324,7 +344,19 @@ func main() {
 			}
 			p("case cltype.%s:", d.fn)
 			p("dd := unsafe.Slice((*%s)(d), n)", d.goT)
-			p("for i, x := range ss {")
+			if name := s.fn + "To" + d.fn; simdPairs[name] {
+				// SIMD converts a leading part; flag it separately.
+				p("k := simd%s(dd, ss, m, sat)", name)
+				p("for i, x := range ss[:k] {")
+				p("f := !fits%s(round.Integral(%s, m))", d.fn, f64(s, "x"))
+				p("bad[i] = f")
+				p("if f { count++ }")
+				p("}")
+				p("for i := k; i < n; i++ {")
+				p("x := ss[i]")
+			} else {
+				p("for i, x := range ss {")
+			}
 			p("r := round.Integral(%s, m)", f64(s, "x"))
 			p("dd[i] = clamp%s(r)", d.fn)
 			p("f := !fits%s(r)", d.fn)

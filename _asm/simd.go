@@ -1,0 +1,846 @@
+// Command _asm generates clconv's SIMD conversion kernels with avo:
+// convert/zsimd_amd64.s, their Go declarations (convert/zsimd_amd64.go) and
+// the per-pair hooks that the generated slice kernels of convert/zconv.go call
+// (convert/zsimd_hooks_amd64.go, and convert/zsimd_hooks_other.go, whose hooks
+// convert nothing, for purego builds and other architectures).
+//
+// Run it from this directory with go generate (see gen.go); it lives in its
+// own module so that users of clconv never download avo.
+//
+// Every kernel converts n &^ (block-1) elements, returns that count and leaves
+// the rest to the Go loop of the slice kernel. Two tiers are generated:
+//
+//   - AVX512 (F+BW; 512-bit registers): directed rounding is embedded in the
+//     conversion instruction ({rn,rz,ru,rd}-sae), so every mode costs the same.
+//   - AVX2 (+F16C): VROUNDPS with the mode in its immediate for float->integer,
+//     VCVTPS2PH's immediate for float->half, and for int/uint/double->float a
+//     round-to-nearest conversion corrected by one unit after an exact
+//     comparison in binary64 (the method of package round).
+//
+// Neither tier reads or writes MXCSR: the only instructions that round by
+// MXCSR are used in round-to-nearest, which is Go's (and the ABI's) fixed mode,
+// or are exact. DAZ and FTZ are off in Go programs, so subnormals are kept.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"log"
+	"math"
+	"os"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// Modes in the order of round.Mode: RTE, RTZ, RTP, RTN.
+var modes = []string{"RTE", "RTZ", "RTP", "RTN"}
+
+// roundImm is the rounding-control immediate of VROUNDPS and VCVTPS2PH for
+// each mode (00 nearest, 01 down, 10 up, 11 toward zero).
+var roundImm = map[string]uint8{"RTE": 0, "RTZ": 3, "RTP": 2, "RTN": 1}
+
+type op = func(...Op)
+
+// Embedded-rounding forms, by mode.
+var (
+	cvtps2dqZ = map[string]func(a, k, b Op){"RTE": VCVTPS2DQ_RN_SAE_Z, "RTZ": VCVTPS2DQ_RZ_SAE_Z, "RTP": VCVTPS2DQ_RU_SAE_Z, "RTN": VCVTPS2DQ_RD_SAE_Z}
+	cvtps2dq  = map[string]op{"RTE": VCVTPS2DQ_RN_SAE, "RTZ": VCVTPS2DQ_RZ_SAE, "RTP": VCVTPS2DQ_RU_SAE, "RTN": VCVTPS2DQ_RD_SAE}
+	cvtps2udq = map[string]func(a, k, b Op){"RTE": VCVTPS2UDQ_RN_SAE_Z, "RTZ": VCVTPS2UDQ_RZ_SAE_Z, "RTP": VCVTPS2UDQ_RU_SAE_Z, "RTN": VCVTPS2UDQ_RD_SAE_Z}
+	cvtdq2ps  = map[string]op{"RTE": VCVTDQ2PS_RN_SAE, "RTZ": VCVTDQ2PS_RZ_SAE, "RTP": VCVTDQ2PS_RU_SAE, "RTN": VCVTDQ2PS_RD_SAE}
+	cvtudq2ps = map[string]op{"RTE": VCVTUDQ2PS_RN_SAE, "RTZ": VCVTUDQ2PS_RZ_SAE, "RTP": VCVTUDQ2PS_RU_SAE, "RTN": VCVTUDQ2PS_RD_SAE}
+	cvtpd2ps  = map[string]op{"RTE": VCVTPD2PS_RN_SAE, "RTZ": VCVTPD2PS_RZ_SAE, "RTP": VCVTPD2PS_RU_SAE, "RTN": VCVTPD2PS_RD_SAE}
+)
+
+// Comparison predicates of VCMPPS/VCMPPD (ordered, quiet: false for NaN).
+const (
+	cmpLT  = 0x11 // LT_OQ
+	cmpORD = 0x07 // ORD_Q
+	cmpGE  = 0x1d // GE_OQ
+	cmpGT  = 0x1e // GT_OQ
+)
+
+// kind is one OpenCL scalar type as the kernels see it.
+type kind struct {
+	name   string // name fragment: "Uchar"
+	goT    string // Go element type in the hooks
+	size   int
+	signed bool
+	hi     float32 // MAX, for 8- and 16-bit types
+}
+
+var (
+	kChar   = kind{"Char", "int8", 1, true, 127}
+	kUchar  = kind{"Uchar", "uint8", 1, false, 255}
+	kShort  = kind{"Short", "int16", 2, true, 32767}
+	kUshort = kind{"Ushort", "uint16", 2, false, 65535}
+	kInt    = kind{"Int", "int32", 4, true, 0}
+	kUint   = kind{"Uint", "uint32", 4, false, 0}
+	kHalf   = kind{"Half", "half.Half", 2, true, 0}
+	kFloat  = kind{"Float", "float32", 4, true, 0}
+	kDouble = kind{"Double", "float64", 8, true, 0}
+)
+
+// pair is one hot conversion: its kernels per tier and variant. A variant is
+// a rounding mode (indexed like round.Mode), a saturation (0 wrap, 1 sat) or,
+// for exact conversions, the single variant 0.
+type pair struct {
+	s, d     kind
+	variants []string
+	bySat    bool
+	block    map[string]int // elements per loop iteration, per tier
+	gen      map[string]func(variant string, in, out func(int) Mem)
+	setup    map[string]func(variant string)
+}
+
+func (p *pair) name() string { return p.s.name + "To" + p.d.name }
+
+func kernelName(p *pair, tier, variant string) string {
+	return scalarName(p) + variant + tier
+}
+
+// scalarName is the name of the pair's generated Go scalar function.
+func scalarName(p *pair) string {
+	return strings.ToLower(p.s.name[:1]) + p.s.name[1:] + "To" + p.d.name
+}
+
+// nt is set while the streaming kernels are generated: their stores are
+// non-temporal (VMOVNTDQ), which write whole lines to memory without first
+// reading them into the cache (a third less traffic for float->int), and
+// need dst aligned to 64 bytes. The hooks use them for destinations of at
+// least simdStreamBytes, as memmove does for large copies, after converting
+// the unaligned head in Go.
+var nt bool
+
+// store writes vector register v to m: a plain unaligned store, or a
+// non-temporal one in the streaming kernels.
+func store(v reg.VecVirtual, m Mem) {
+	if nt {
+		VMOVNTDQ(v, m)
+		return
+	}
+	switch v.Size() {
+	case 64:
+		VMOVDQU64(v, m)
+	default:
+		VMOVDQU(v, m)
+	}
+}
+
+// kernel emits one function: a loop over n &^ (block-1) elements.
+func kernel(p *pair, tier, variant string) {
+	block := p.block[tier]
+	name := kernelName(p, tier, variant)
+	if nt {
+		name += "NT"
+	}
+	TEXT(name, NOSPLIT, "func(dst, src *byte, n int) int")
+	what := ""
+	if nt {
+		what = " with non-temporal stores to a 64-byte aligned dst"
+	}
+	Doc(fmt.Sprintf("%s converts the first n &^ %d elements (%s %s)%s and returns their count.", name, block-1, strings.ToLower(p.s.name)+"->"+strings.ToLower(p.d.name), variant, what))
+	Pragma("noescape")
+	dst := Load(Param("dst"), GP64())
+	src := Load(Param("src"), GP64())
+	n := Load(Param("n"), GP64())
+	i := GP64()
+	XORQ(i, i)
+	ANDQ(I32(-int32(block)), n)
+	Store(n, ReturnIndex(0))
+	JZ(LabelRef("done"))
+	if f := p.setup[tier]; f != nil {
+		f(variant)
+	}
+	Label("loop")
+	in := func(disp int) Mem { return Mem{Base: src, Index: i, Scale: uint8(p.s.size), Disp: disp} }
+	out := func(disp int) Mem { return Mem{Base: dst, Index: i, Scale: uint8(p.d.size), Disp: disp} }
+	p.gen[tier](variant, in, out)
+	ADDQ(U32(block), i)
+	CMPQ(i, n)
+	JB(LabelRef("loop"))
+	Label("done")
+	if nt {
+		SFENCE() // order the streaming stores before any later store
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// Constants. The kernels keep them in registers, broadcast before the loop.
+
+func f32(x float32) uint32 { return math.Float32bits(x) }
+
+func bcstZ(v uint32) reg.VecVirtual {
+	r := GP32()
+	MOVL(U32(v), r)
+	z := ZMM()
+	VPBROADCASTD(r, z)
+	return z
+}
+
+func bcstY(v uint32) reg.VecVirtual {
+	r := GP32()
+	MOVL(U32(v), r)
+	x := XMM()
+	VMOVD(r, x)
+	y := YMM()
+	VPBROADCASTD(x, y)
+	return y
+}
+
+func bcstY64(v uint64) reg.VecVirtual {
+	r := GP64()
+	MOVQ(U64(v), r)
+	x := XMM()
+	VMOVQ(r, x)
+	y := YMM()
+	VPBROADCASTQ(x, y)
+	return y
+}
+
+func bcstX(v uint32) reg.VecVirtual {
+	r := GP32()
+	MOVL(U32(v), r)
+	x := XMM()
+	VMOVD(r, x)
+	VPBROADCASTD(x, x)
+	return x
+}
+
+// Permutations that put the lanes of VPACK* results back in element order.
+var (
+	permB512 Mem // dwords: after two pack steps on four zmm
+	permQ512 Mem // qwords: after one pack step on two zmm
+	permB256 Mem // dwords: after two pack steps on four ymm
+)
+
+func permData() {
+	permB512 = GLOBL("permB512", RODATA|NOPTR)
+	for k, v := range []uint32{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15} {
+		DATA(4*k, U32(v))
+	}
+	permQ512 = GLOBL("permQ512", RODATA|NOPTR)
+	for k, v := range []uint64{0, 2, 4, 6, 1, 3, 5, 7} {
+		DATA(8*k, U64(v))
+	}
+	permB256 = GLOBL("permB256", RODATA|NOPTR)
+	for k, v := range []uint32{0, 4, 1, 5, 2, 6, 3, 7} {
+		DATA(4*k, U32(v))
+	}
+}
+
+// Registers set up before the loop, shared by a kernel's setup and body.
+var c struct {
+	hi, perm, zero, c31, c32, cmax, sign, abs, c31d, mask, fix reg.VecVirtual
+}
+
+// fixNaNToZero is the VFIXUPIMMPS table that maps QNaN and SNaN (token
+// classes 0 and 1) to +0 (response 8) and every other class to the source
+// unchanged (response 1).
+const fixNaNToZero = 0x11111188
+
+// float -> char, uchar, short, ushort, int, uint.
+
+func floatToIntPair(d kind) *pair {
+	p := &pair{s: kFloat, d: d, variants: modes, block: map[string]int{}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
+	switch d.size {
+	case 1:
+		p.block["AVX512"], p.block["AVX2"] = 64, 32
+	case 2:
+		p.block["AVX512"], p.block["AVX2"] = 32, 16
+	default:
+		p.block["AVX512"], p.block["AVX2"] = 32, 16
+	}
+	p.setup["AVX512"] = func(string) {
+		switch d.size {
+		case 1:
+			c.hi = bcstZ(f32(d.hi))
+			c.perm = ZMM()
+			VMOVDQU32(permB512, c.perm)
+		case 2:
+			c.hi = bcstZ(f32(d.hi))
+			c.perm = ZMM()
+			VMOVDQU64(permQ512, c.perm)
+		}
+		if d.signed && d.size <= 2 {
+			c.fix = bcstZ(fixNaNToZero)
+		}
+		switch d.size {
+		case 1, 2:
+		default:
+			if d.signed {
+				c.c31 = bcstZ(f32(0x1p31))
+				c.cmax = bcstZ(math.MaxInt32)
+			} else {
+				c.zero = ZMM()
+				VPXORD(c.zero, c.zero, c.zero)
+			}
+		}
+	}
+	// Clamping above in binary32 before converting is exact because MAX is an
+	// integer: rounding is monotonic, so clamp-then-round equals
+	// round-then-clamp. VMINPS(x, hi) with hi first returns x when x is NaN;
+	// the NaN then converts to the integer indefinite 0x80000000, which the
+	// signed packs saturate to MIN and the unsigned ones to 0. For char and
+	// short VFIXUPIMMPS first turns a NaN into +0 (one instruction on the
+	// loaded value; a compare into a mask register and a masked conversion
+	// measured 10% slower from memory); for int the ordered mask zeroes it.
+	p.gen["AVX512"] = func(m string, in, out func(int) Mem) {
+		switch d.size {
+		case 1, 2:
+			nv := 4 / d.size
+			v := make([]reg.VecVirtual, nv)
+			for j := range v {
+				t := ZMM()
+				v[j] = ZMM()
+				if d.signed {
+					VMINPS(in(64*j), c.hi, t)
+					VFIXUPIMMPS(U8(0), c.fix, t, t) // NaN -> +0
+					cvtps2dq[m](t, v[j])
+				} else {
+					VMINPS(in(64*j), c.hi, t)
+					cvtps2dq[m](t, v[j])
+				}
+			}
+			o := ZMM()
+			if d.size == 1 {
+				a, b, w := ZMM(), ZMM(), ZMM()
+				VPACKSSDW(v[1], v[0], a)
+				VPACKSSDW(v[3], v[2], b)
+				if d.signed {
+					VPACKSSWB(b, a, w)
+				} else {
+					VPACKUSWB(b, a, w)
+				}
+				VPERMD(w, c.perm, o)
+			} else {
+				a := ZMM()
+				if d.signed {
+					VPACKSSDW(v[1], v[0], a)
+				} else {
+					VPACKUSDW(v[1], v[0], a)
+				}
+				VPERMQ(a, c.perm, o)
+			}
+			store(o, out(0))
+		default:
+			for j := 0; j < 2; j++ {
+				x, v, k := ZMM(), ZMM(), K()
+				VMOVUPS(in(64*j), x)
+				if d.signed {
+					// NaN -> 0 by the ordered mask; x >= 2^31 gave the
+					// indefinite 0x80000000 and becomes MAX; below -2^31 the
+					// indefinite is already MIN.
+					VCMPPS(U8(cmpORD), x, x, k)
+					cvtps2dqZ[m](x, k, v)
+					kb := K()
+					VCMPPS(U8(cmpGE), c.c31, x, kb)
+					VMOVDQA32(c.cmax, kb, v)
+				} else {
+					// Only x > 0 converts (NaN and negatives give 0); above
+					// the range VCVTPS2UDQ gives 0xffffffff, which is MAX.
+					VCMPPS(U8(cmpLT), x, c.zero, k)
+					cvtps2udq[m](x, k, v)
+				}
+				store(v, out(64*j))
+			}
+		}
+	}
+	p.setup["AVX2"] = func(string) {
+		switch d.size {
+		case 1:
+			c.hi = bcstY(f32(d.hi))
+			c.perm = YMM()
+			VMOVDQU(permB256, c.perm)
+		case 2:
+			c.hi = bcstY(f32(d.hi))
+		default:
+			c.c31 = bcstY(f32(0x1p31))
+			if !d.signed {
+				c.c32 = bcstY(f32(0x1p32))
+				c.sign = bcstY(0x80000000)
+				c.zero = YMM()
+				VPXOR(c.zero, c.zero, c.zero)
+			}
+		}
+	}
+	// VROUNDPS rounds exactly in the immediate's mode (bit 3 suppresses the
+	// inexact exception); the integral result then converts exactly with
+	// truncation.
+	p.gen["AVX2"] = func(m string, in, out func(int) Mem) {
+		imm := U8(roundImm[m] | 8)
+		switch d.size {
+		case 1, 2:
+			nv := 4 / d.size
+			v := make([]reg.VecVirtual, nv)
+			for j := range v {
+				r, t := YMM(), YMM()
+				v[j] = YMM()
+				VROUNDPS(imm, in(32*j), r)
+				VMINPS(r, c.hi, t)
+				if d.signed {
+					ord := YMM()
+					VCMPPS(U8(cmpORD), r, r, ord)
+					VANDPS(ord, t, t)
+				}
+				VCVTTPS2DQ(t, v[j])
+			}
+			o := YMM()
+			if d.size == 1 {
+				a, b, w := YMM(), YMM(), YMM()
+				VPACKSSDW(v[1], v[0], a)
+				VPACKSSDW(v[3], v[2], b)
+				if d.signed {
+					VPACKSSWB(b, a, w)
+				} else {
+					VPACKUSWB(b, a, w)
+				}
+				VPERMD(w, c.perm, o)
+			} else {
+				a := YMM()
+				if d.signed {
+					VPACKSSDW(v[1], v[0], a)
+				} else {
+					VPACKUSDW(v[1], v[0], a)
+				}
+				VPERMQ(U8(0xd8), a, o)
+			}
+			VMOVDQU(o, out(0))
+		default:
+			for j := 0; j < 2; j++ {
+				r, v := YMM(), YMM()
+				VROUNDPS(imm, in(32*j), r)
+				if d.signed {
+					// Out of range and NaN give 0x80000000: flip it to MAX
+					// where r >= 2^31, clear it where r is NaN.
+					VCVTTPS2DQ(r, v)
+					big, ord := YMM(), YMM()
+					VCMPPS(U8(cmpGE), c.c31, r, big)
+					VPXOR(big, v, v)
+					VCMPPS(U8(cmpORD), r, r, ord)
+					VPAND(ord, v, v)
+				} else {
+					// t = max(r, 0) (NaN -> 0); values >= 2^31 convert
+					// after subtracting 2^31 (exact) and get the top bit
+					// back; values >= 2^32 become MAX.
+					t, hi, big, sub := YMM(), YMM(), YMM(), YMM()
+					VMAXPS(c.zero, r, t)
+					VCMPPS(U8(cmpGE), c.c31, t, hi)
+					VCMPPS(U8(cmpGE), c.c32, t, big)
+					VANDPS(hi, c.c31, sub)
+					VSUBPS(sub, t, t)
+					VCVTTPS2DQ(t, v)
+					VANDPS(hi, c.sign, sub)
+					VPXOR(sub, v, v)
+					VPOR(big, v, v)
+				}
+				VMOVDQU(v, out(32*j))
+			}
+		}
+	}
+	return p
+}
+
+// d2f rounds four binary64 values to binary32 in mode m (AVX2): the
+// hardware's round-to-nearest result, stepped by one unit of its bit pattern
+// where the exact comparison of its widened value with the source says the
+// mode rounds the other way (as round.F64ToF32RTZ and friends do).
+func d2f(d reg.VecVirtual, m string) reg.VecVirtual {
+	f := XMM()
+	VCVTPD2PSY(d, f)
+	if m == "RTE" {
+		return f
+	}
+	b, mk := YMM(), YMM()
+	VCVTPS2PD(f, b)
+	switch m {
+	case "RTZ":
+		ab, ad := YMM(), YMM()
+		VANDPD(c.abs, b, ab)
+		VANDPD(c.abs, d, ad)
+		VCMPPD(U8(cmpGT), ad, ab, mk) // |f| > |x|
+	case "RTP":
+		VCMPPD(U8(cmpLT), d, b, mk) // f < x
+	case "RTN":
+		VCMPPD(U8(cmpGT), d, b, mk) // f > x
+	}
+	hi, m32 := XMM(), XMM()
+	VEXTRACTF128(U8(1), mk, hi)
+	VSHUFPS(U8(0x88), hi, mk.AsX(), m32) // the low halves of the four 64-bit masks
+	if m == "RTZ" {
+		VPADDD(m32, f, f) // toward zero: one step down in magnitude
+		return f
+	}
+	// A step toward +inf is +1 on a positive pattern and -1 on a negative
+	// one: delta = (one ^ s) - s with s the sign mask. rtn steps the other way.
+	one, s := XMM(), XMM()
+	VPSRLD(U8(31), m32, one)
+	VPSRAD(U8(31), f, s)
+	VPXOR(s, one, one)
+	VPSUBD(s, one, one)
+	if m == "RTP" {
+		VPADDD(one, f, f)
+	} else {
+		VPSUBD(one, f, f)
+	}
+	return f
+}
+
+func d2fSetup(m string) {
+	if m == "RTZ" {
+		c.abs = bcstY64(0x7fffffffffffffff)
+	}
+}
+
+// int, uint -> float.
+func intToFloatPair(s kind) *pair {
+	p := &pair{s: s, d: kFloat, variants: modes, block: map[string]int{"AVX512": 32, "AVX2": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
+	p.gen["AVX512"] = func(m string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x, f := ZMM(), ZMM()
+			VMOVDQU32(in(64*j), x)
+			if s.signed {
+				cvtdq2ps[m](x, f)
+			} else {
+				cvtudq2ps[m](x, f)
+			}
+			store(f, out(64*j))
+		}
+	}
+	p.setup["AVX2"] = func(m string) {
+		d2fSetup(m)
+		if !s.signed {
+			c.sign = bcstX(0x80000000)
+			c.c31d = bcstY64(math.Float64bits(0x1p31))
+		}
+	}
+	// Every int and uint is exact in binary64, so rounding it once to
+	// binary32 is the correctly rounded conversion. VCVTDQ2PS rounds to
+	// nearest directly.
+	p.gen["AVX2"] = func(m string, in, out func(int) Mem) {
+		if s.signed && m == "RTE" {
+			for j := 0; j < 2; j++ {
+				f := YMM()
+				VCVTDQ2PS(in(32*j), f)
+				VMOVUPS(f, out(32*j))
+			}
+			return
+		}
+		for h := 0; h < 4; h++ {
+			d := YMM()
+			if s.signed {
+				VCVTDQ2PD(in(16*h), d)
+			} else {
+				// u = (u ^ 2^31) as a signed value, plus 2^31.
+				x := XMM()
+				VPXOR(in(16*h), c.sign, x)
+				VCVTDQ2PD(x, d)
+				VADDPD(c.c31d, d, d)
+			}
+			VMOVUPS(d2f(d, m), out(16*h))
+		}
+	}
+	return p
+}
+
+// double -> float. VCVTPD2PS keeps the sign and the high payload bits of a NaN
+// and sets its quiet bit, which is clconv's rule.
+func doubleToFloatPair() *pair {
+	p := &pair{s: kDouble, d: kFloat, variants: modes, block: map[string]int{"AVX512": 16, "AVX2": 8}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
+	p.gen["AVX512"] = func(m string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x, f := ZMM(), YMM()
+			VMOVUPD(in(64*j), x)
+			cvtpd2ps[m](x, f)
+			store(f, out(32*j))
+		}
+	}
+	p.setup["AVX2"] = d2fSetup
+	p.gen["AVX2"] = func(m string, in, out func(int) Mem) {
+		for h := 0; h < 2; h++ {
+			d := YMM()
+			VMOVUPD(in(32*h), d)
+			VMOVUPS(d2f(d, m), out(16*h))
+		}
+	}
+	return p
+}
+
+// float -> half: VCVTPS2PH rounds in the immediate's mode, keeps subnormals
+// (DAZ is off) and turns a NaN into sign | quiet | the high payload bits.
+func floatToHalfPair() *pair {
+	p := &pair{s: kFloat, d: kHalf, variants: modes, block: map[string]int{"AVX512": 32, "AVX2": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}}
+	p.gen["AVX512"] = func(m string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x := ZMM()
+			VMOVUPS(in(64*j), x)
+			if nt {
+				y := YMM()
+				VCVTPS2PH(U8(roundImm[m]), x, y)
+				store(y, out(32*j))
+			} else {
+				VCVTPS2PH(U8(roundImm[m]), x, out(32*j))
+			}
+		}
+	}
+	p.gen["AVX2"] = func(m string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x := YMM()
+			VMOVUPS(in(32*j), x)
+			VCVTPS2PH(U8(roundImm[m]), x, out(16*j))
+		}
+	}
+	return p
+}
+
+// half -> float is exact; VCVTPH2PS quiets a signalling NaN and keeps its
+// payload, as half.Half.Float32 does.
+func halfToFloatPair() *pair {
+	p := &pair{s: kHalf, d: kFloat, variants: []string{""}, block: map[string]int{"AVX512": 32, "AVX2": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}}
+	p.gen["AVX512"] = func(_ string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x := ZMM()
+			VCVTPH2PS(in(32*j), x)
+			store(x, out(64*j))
+		}
+	}
+	p.gen["AVX2"] = func(_ string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x := YMM()
+			VCVTPH2PS(in(16*j), x)
+			VMOVUPS(x, out(32*j))
+		}
+	}
+	return p
+}
+
+// char, uchar, short, ushort -> int, float: widening, exact in every mode.
+func smallToPair(s, d kind) *pair {
+	p := &pair{s: s, d: d, variants: []string{""}, block: map[string]int{"AVX512": 32, "AVX2": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}}
+	ext := map[kind]op{kChar: VPMOVSXBD, kUchar: VPMOVZXBD, kShort: VPMOVSXWD, kUshort: VPMOVZXWD}[s]
+	p.gen["AVX512"] = func(_ string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x := ZMM()
+			ext(in(16*s.size*j), x)
+			if d == kFloat {
+				VCVTDQ2PS(x, x)
+			}
+			store(x, out(64*j))
+		}
+	}
+	p.gen["AVX2"] = func(_ string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x := YMM()
+			ext(in(8*s.size*j), x)
+			if d == kFloat {
+				VCVTDQ2PS(x, x)
+			}
+			VMOVUPS(x, out(32*j))
+		}
+	}
+	return p
+}
+
+// int -> char, uchar, short, ushort: wrap (keep the low bits) or saturate.
+func intToSmallPair(d kind) *pair {
+	p := &pair{s: kInt, d: d, variants: []string{"Wrap", "Sat"}, bySat: true, block: map[string]int{"AVX512": 32, "AVX2": 32 / d.size}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
+	p.setup["AVX512"] = func(v string) {
+		if v == "Sat" && !d.signed {
+			c.zero = ZMM()
+			VPXORD(c.zero, c.zero, c.zero)
+		}
+	}
+	p.gen["AVX512"] = func(v string, in, out func(int) Mem) {
+		var down op
+		switch {
+		case v == "Wrap":
+			down = map[int]op{1: VPMOVDB, 2: VPMOVDW}[d.size]
+		case d.signed:
+			down = map[int]op{1: VPMOVSDB, 2: VPMOVSDW}[d.size]
+		default:
+			down = map[int]op{1: VPMOVUSDB, 2: VPMOVUSDW}[d.size]
+		}
+		for j := 0; j < 2; j++ {
+			x := ZMM()
+			if v == "Sat" && !d.signed {
+				VPMAXSD(in(64*j), c.zero, x) // negatives to 0 before unsigned saturation
+			} else {
+				VMOVDQU32(in(64*j), x)
+			}
+			if nt {
+				r := XMM()
+				if d.size == 2 {
+					r = YMM()
+				}
+				down(x, r)
+				store(r, out(16*d.size*j))
+			} else {
+				down(x, out(16*d.size*j))
+			}
+		}
+	}
+	p.setup["AVX2"] = func(v string) {
+		if v == "Wrap" {
+			c.mask = bcstY(uint32(1)<<(8*d.size) - 1)
+		}
+		if d.size == 1 {
+			c.perm = YMM()
+			VMOVDQU(permB256, c.perm)
+		}
+	}
+	// Wrapping masks each value to its low bits, after which the unsigned
+	// packs cannot saturate. Saturation: signed packs clamp to the signed
+	// range; for uchar the word pack is signed and the byte pack unsigned.
+	p.gen["AVX2"] = func(v string, in, out func(int) Mem) {
+		nv := 4 / d.size
+		x := make([]reg.VecVirtual, nv)
+		for j := range x {
+			x[j] = YMM()
+			if v == "Wrap" {
+				VPAND(in(32*j), c.mask, x[j])
+			} else {
+				VMOVDQU(in(32*j), x[j])
+			}
+		}
+		o := YMM()
+		if d.size == 1 {
+			a, b, w := YMM(), YMM(), YMM()
+			pack := VPACKSSDW
+			if v == "Wrap" {
+				pack = VPACKUSDW
+			}
+			pack(x[1], x[0], a)
+			pack(x[3], x[2], b)
+			if v == "Sat" && d.signed {
+				VPACKSSWB(b, a, w)
+			} else {
+				VPACKUSWB(b, a, w)
+			}
+			VPERMD(w, c.perm, o)
+		} else {
+			a := YMM()
+			if v == "Sat" && d.signed {
+				VPACKSSDW(x[1], x[0], a)
+			} else {
+				VPACKUSDW(x[1], x[0], a)
+			}
+			VPERMQ(U8(0xd8), a, o)
+		}
+		VMOVDQU(o, out(0))
+	}
+	return p
+}
+
+func pairs() []*pair {
+	var ps []*pair
+	for _, d := range []kind{kChar, kUchar, kShort, kUshort, kInt, kUint} {
+		ps = append(ps, floatToIntPair(d))
+	}
+	ps = append(ps, intToFloatPair(kInt), intToFloatPair(kUint), doubleToFloatPair(), floatToHalfPair(), halfToFloatPair())
+	for _, s := range []kind{kChar, kUchar, kShort, kUshort} {
+		ps = append(ps, smallToPair(s, kInt), smallToPair(s, kFloat))
+	}
+	for _, d := range []kind{kChar, kUchar, kShort, kUshort} {
+		ps = append(ps, intToSmallPair(d))
+	}
+	return ps
+}
+
+var tiers = []string{"AVX2", "AVX512"}
+
+func main() {
+	hooks := flag.String("hooks", "", "write the amd64 hooks to this file")
+	other := flag.String("other", "", "write the fallback hooks to this file")
+	flag.Parse()
+	ps := pairs()
+	if *hooks != "" {
+		writeHooks(ps, *hooks, *other)
+	}
+	ConstraintExpr("gc,!purego")
+	permData()
+	for _, p := range ps {
+		for _, t := range tiers {
+			for _, v := range p.variants {
+				kernel(p, t, v)
+			}
+		}
+	}
+	nt = true
+	for _, p := range ps {
+		for _, v := range p.variants {
+			kernel(p, "AVX512", v)
+		}
+	}
+	Generate()
+}
+
+// writeHooks writes, for each pair, the table of its kernels and the hook
+// simd<S>To<D> called by the generated slice kernel, and the fallback hooks.
+func writeHooks(ps []*pair, amd64, other string) {
+	var b, o bytes.Buffer
+	hdr := "// Code generated by command: go run ./_asm (in convert: go generate). DO NOT EDIT.\n\n"
+	b.WriteString(hdr + "//go:build gc && !purego\n\npackage convert\n\nimport (\n\"unsafe\"\n\n\"github.com/clconv/clconv/half\"\n\"github.com/clconv/clconv/round\"\n)\n\nvar _ half.Half\n\n")
+	o.WriteString(hdr + "//go:build !amd64 || purego || !gc\n\npackage convert\n\nimport (\n\"github.com/clconv/clconv/half\"\n\"github.com/clconv/clconv/round\"\n)\n\nvar _ half.Half\n\n")
+	o.WriteString("// Without assembly the hooks convert nothing and the slice kernels' Go loops do all the work.\n\n")
+	for _, p := range ps {
+		kn := "simd" + p.name() + "Kernels"
+		fmt.Fprintf(&b, "var %s = simdKernels{\n", kn)
+		for ti, t := range tiers {
+			fmt.Fprintf(&b, "%d: {", ti+1)
+			for _, v := range p.variants {
+				fmt.Fprintf(&b, "%s, ", kernelName(p, t, v))
+			}
+			fmt.Fprintf(&b, "}, // %s\n", t)
+		}
+		fmt.Fprintf(&b, "}\n\n")
+		fmt.Fprintf(&b, "var %sNT = [4]simdKernel{", kn)
+		for _, v := range p.variants {
+			fmt.Fprintf(&b, "%sNT, ", kernelName(p, "AVX512", v))
+		}
+		fmt.Fprintf(&b, "}\n\n")
+		idx := "0"
+		switch {
+		case len(p.variants) == 4:
+			idx = "simdMode(m)"
+		case p.bySat:
+			idx = "simdSat(sat)"
+		}
+		fmt.Fprintf(&b, "// simd%s converts a leading part of src with the selected tier and returns its length.\n", p.name())
+		fmt.Fprintf(&b, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int {\n", p.name(), p.d.goT, p.s.goT)
+		fmt.Fprintf(&b, "if len(src) < %d { // shorter than any tier's block\nreturn 0\n}\n", min(p.block["AVX2"], p.block["AVX512"]))
+		fmt.Fprintf(&b, "if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), %d); ok {\n", p.d.size)
+		fmt.Fprintf(&b, "for i := range h { dst[i] = %s(src[i], m, sat) }\n", scalarName(p))
+		fmt.Fprintf(&b, "return h + %sNT[%s]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)\n}\n", kn, idx)
+		fmt.Fprintf(&b, "return simdRun(&%s, %s, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))\n}\n\n", kn, idx)
+		fmt.Fprintf(&o, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int { return 0 }\n\n", p.name(), p.d.goT, p.s.goT)
+	}
+	fmt.Fprintf(&b, "// simdPairKernels names every pair's kernels, for the tests.\n")
+	fmt.Fprintf(&b, "var simdPairKernels = map[string]*simdKernels{\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%q: &simd%sKernels,\n", p.name(), p.name())
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	fmt.Fprintf(&b, "// simdPairNTKernels names every pair's streaming kernels, for the tests.\n")
+	fmt.Fprintf(&b, "var simdPairNTKernels = map[string]*[4]simdKernel{\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%q: &simd%sKernelsNT,\n", p.name(), p.name())
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	for _, f := range []struct {
+		name string
+		buf  *bytes.Buffer
+	}{{amd64, &b}, {other, &o}} {
+		src, err := format.Source(f.buf.Bytes())
+		if err != nil {
+			log.Fatalf("%s: %v\n%s", f.name, err, f.buf.Bytes())
+		}
+		if err := os.WriteFile(f.name, src, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,55 @@
+//go:build gc && !purego
+
+package convert
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// simdBest picks the best tier from CPUID (x/sys/cpu also checks that the OS
+// saves the wider registers).
+func simdBest() simdTier {
+	x := cpu.X86
+	switch {
+	case x.HasAVX512F && x.HasAVX512BW && x.HasAVX512DQ && x.HasAVX512VL:
+		return tierAVX512
+	case x.HasAVX2 && x.HasF16C && x.HasFMA:
+		return tierAVX2
+	}
+	return tierGo
+}
+
+// simdKernel converts the first n &^ (block-1) elements from src to dst and
+// returns that count (block is the kernel's unrolled width, 8 to 64).
+type simdKernel func(dst, src *byte, n int) int
+
+// simdKernels holds one pair's kernels by tier and variant (rounding mode in
+// round.Mode order, or wrap/sat, or one exact kernel); tierGo has none.
+type simdKernels [numTiers][4]simdKernel
+
+func simdRun(k *simdKernels, variant int, dst, src *byte, n int) int {
+	f := k[simdLevel.Load()][variant]
+	if f == nil {
+		return 0
+	}
+	return f(dst, src, n)
+}
+
+// simdStreamBytes is the destination size from which the AVX-512 hooks use
+// the streaming kernels (non-temporal stores). Below it the destination is
+// likely to be read again soon from cache; above it, bypassing the cache saves
+// the read of every destination line before it is written (as memmove does
+// for copies of more than about 1 MiB).
+const simdStreamBytes = 1 << 21
+
+// simdStream reports whether the hook should stream n elements of the given
+// size to dst, and how many leading elements it must convert in Go to reach
+// 64-byte alignment.
+func simdStream(dst unsafe.Pointer, n, size int) (head int, ok bool) {
+	if simdTier(simdLevel.Load()) != tierAVX512 || n*size < simdStreamBytes || uintptr(dst)%uintptr(size) != 0 {
+		return 0, false
+	}
+	return int(-uintptr(dst)&63) / size, true
+}

@@ -1,0 +1,283 @@
+//go:build gc && !purego
+
+package convert
+
+import (
+	"bytes"
+	"flag"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/internal/testvals"
+	"github.com/clconv/clconv/round"
+)
+
+// Every hot pair has a kernel for each variant in each assembly tier, and the
+// kernel converts whole blocks: all of 256 elements, and a multiple of its
+// block (at least 192) of 255.
+func TestSIMDKernelsWired(t *testing.T) {
+	if simdBest() == tierGo {
+		t.Skip("no SIMD tier in this build or on this CPU")
+	}
+	if len(simdPairKernels) != len(SIMDPairs()) {
+		t.Errorf("%d pairs with SIMD kernels, SIMDPairs lists %d", len(simdPairKernels), len(SIMDPairs()))
+	}
+	for _, p := range SIMDPairs() {
+		name := strings.ToUpper(p.Src.String()[:1]) + p.Src.String()[1:] + "To" + strings.ToUpper(p.Dst.String()[:1]) + p.Dst.String()[1:]
+		if simdPairKernels[name] == nil {
+			t.Errorf("SIMDPairs lists %s, which has no kernels", name)
+		}
+	}
+	dst := make([]byte, 256*8+64)
+	src := make([]byte, 256*8)
+	for name, ks := range simdPairKernels {
+		for tier := tierAVX2; tier <= simdBest(); tier++ {
+			n := 0
+			for v, k := range ks[tier] {
+				if k == nil {
+					continue
+				}
+				n++
+				if got := k(&dst[0], &src[0], 256); got != 256 {
+					t.Errorf("%s %s variant %d: converted %d of 256", name, tier, v, got)
+				}
+				if got := k(&dst[0], &src[0], 255); got < 192 || 255-got >= 64 || got%8 != 0 {
+					t.Errorf("%s %s variant %d: converted %d of 255", name, tier, v, got)
+				}
+				if got := k(&dst[0], &src[0], 0); got != 0 {
+					t.Errorf("%s %s variant %d: converted %d of 0", name, tier, v, got)
+				}
+			}
+			if n != 1 && n != 2 && n != 4 {
+				t.Errorf("%s %s: %d variants", name, tier, n)
+			}
+		}
+		if simdBest() == tierAVX512 {
+			// Streaming kernels need dst aligned to 64 bytes.
+			d := dst[64-int(uintptr(unsafe.Pointer(&dst[0]))&63):]
+			for v, k := range simdPairNTKernels[name] {
+				if k == nil != (ks[tierAVX512][v] == nil) {
+					t.Errorf("%s variant %d: streaming kernel and kernel disagree on existence", name, v)
+				} else if k != nil {
+					if got := k(&d[0], &src[0], 192); got != 192 {
+						t.Errorf("%s streaming variant %d: converted %d of 192", name, v, got)
+					}
+				}
+			}
+		}
+		for _, k := range ks[tierGo] {
+			if k != nil {
+				t.Errorf("%s: the pure Go tier has kernels", name)
+			}
+		}
+	}
+}
+
+// The hooks convert nothing in the pure Go tier and a multiple of the block
+// otherwise.
+func TestSIMDHookTiers(t *testing.T) {
+	defer simdLevel.Store(simdLevel.Load())
+	src := make([]float32, 1000)
+	dst := make([]uint8, 1000)
+	for tier := tierGo; tier <= simdBest(); tier++ {
+		simdLevel.Store(int32(tier))
+		n := simdFloatToUchar(dst, src, 0, true)
+		if want := map[simdTier]int{tierGo: 0, tierAVX2: 992, tierAVX512: 960}[tier]; n != want {
+			t.Errorf("%s: hook converted %d of 1000, want %d", tier, n, want)
+		}
+	}
+}
+
+var simdExhaustive = flag.Bool("simd.exhaustive", false, "compare every SIMD kernel of a 32-bit source with the Go scalar path on all 2^32 inputs")
+
+// TestSIMDExhaustive (with -simd.exhaustive; minutes on two cores) runs every
+// kernel of every tier whose source is float, int or uint over all 2^32
+// inputs, in every variant, and requires the bits of the pure Go slice
+// kernels (which TestEdges, TestRandom and the recorded exhaustive digests tie
+// to the reference). Kernels are called directly, so all tiers, the AVX-512
+// streaming kernels included, are compared in one pass; the Go kernels run
+// with simdLevel set to the pure Go tier for the whole test.
+func TestSIMDExhaustive(t *testing.T) {
+	if !*simdExhaustive {
+		t.Skip("needs -simd.exhaustive")
+	}
+	defer simdLevel.Store(simdLevel.Load())
+	simdLevel.Store(int32(tierGo))
+	type run struct {
+		name     string
+		src, dst cltype.Kind
+		m        round.Mode
+		sat      bool
+		k        [numTiers + 1]simdKernel // the last: AVX-512 streaming
+	}
+	var runs []run
+	for name, ks := range simdPairKernels {
+		i := strings.Index(name, "To")
+		src, err1 := cltype.ParseKind(strings.ToLower(name[:i]))
+		dst, err2 := cltype.ParseKind(strings.ToLower(name[i+2:]))
+		if err1 != nil || err2 != nil {
+			t.Fatal(name, err1, err2)
+		}
+		if src.Bits() != 32 {
+			continue
+		}
+		for v := range 4 {
+			r := run{name: name, src: src, dst: dst, m: round.RTE, sat: true}
+			switch {
+			case ks[tierAVX2][3] != nil:
+				// float->integer kernels serve _sat and plain alike.
+				r.m = round.Mode(v)
+				r.sat = dst.IsInteger()
+			case ks[tierAVX2][1] != nil && v < 2:
+				r.sat = v == 1
+			case v > 0:
+				continue
+			}
+			for tier := tierAVX2; tier <= simdBest(); tier++ {
+				r.k[tier] = ks[tier][v]
+			}
+			if simdBest() == tierAVX512 {
+				r.k[numTiers] = simdPairNTKernels[name][v]
+			}
+			runs = append(runs, r)
+		}
+	}
+	const batch = 1 << 16
+	var next atomic.Int64
+	var fails atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in := make([]uint32, batch)
+			want := make([]byte, 4*batch)
+			out := make([]byte, 4*batch) // 256 KiB: page-aligned, as the streaming kernels need
+			src := unsafe.Pointer(&in[0])
+			for {
+				base := next.Add(batch) - batch
+				if base >= 1<<32 || fails.Load() > 20 {
+					return
+				}
+				if base%(1<<28) == 0 {
+					t.Logf("%d/16 after %v", base>>28, time.Since(start).Round(time.Second))
+				}
+				for j := range in {
+					in[j] = uint32(base) + uint32(j)
+				}
+				for _, r := range runs {
+					size := batch * r.dst.Size()
+					convertSlice(r.dst, r.src, unsafe.Pointer(&want[0]), src, batch, r.m, r.sat)
+					for tier, k := range r.k {
+						if k == nil {
+							continue
+						}
+						if n := k(&out[0], (*byte)(src), batch); n != batch {
+							t.Errorf("%s %d: converted %d of %d", r.name, tier, n, batch)
+						}
+						if bytes.Equal(out[:size], want[:size]) {
+							continue
+						}
+						for j := range batch {
+							got, w := loadBits(out, r.dst, j), loadBits(want, r.dst, j)
+							if got != w && fails.Add(1) <= 20 {
+								t.Errorf("%s tier %d %s sat=%v: input %#x: got %#x, Go %#x", r.name, tier, r.m, r.sat, in[j], got, w)
+							}
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d kernels (AVX2, AVX-512, AVX-512 streaming) x 2^32 inputs in %v", len(runs), time.Since(start).Round(time.Second))
+}
+
+// Destinations of simdStreamBytes and more go through the streaming kernels
+// after a head converted in Go up to 64-byte alignment: at every element
+// offset 0..3 (so every head length), every pair and variant gives the Go
+// scalar path's bits, and the count converted is all of the slice.
+func TestSIMDStream(t *testing.T) {
+	if simdBest() != tierAVX512 {
+		t.Skip("no AVX-512")
+	}
+	defer simdLevel.Store(simdLevel.Load())
+	simdLevel.Store(int32(tierAVX512))
+	r := rand.New(rand.NewPCG(5, 5))
+	for name := range simdPairKernels {
+		i := strings.Index(name, "To")
+		src, _ := cltype.ParseKind(strings.ToLower(name[:i]))
+		dst, _ := cltype.ParseKind(strings.ToLower(name[i+2:]))
+		n := simdStreamBytes/dst.Size() + 77
+		in := make([]uint64, n+4)
+		for j := range in {
+			in[j] = testvals.Random(r, src)
+		}
+		inB := make([]byte, (n+4)*src.Size())
+		for j, x := range in {
+			storeBits(inB, src, j, x)
+		}
+		outB := make([]byte, (n+4)*dst.Size())
+		offs := []int{0, 1, 2, 3}
+		modes := round.Modes
+		if testing.Short() {
+			offs, modes = []int{3}, []round.Mode{round.RTN}
+		}
+		for _, off := range offs {
+			for _, m := range modes {
+				sat := m == round.RTP
+				if h, ok := simdStream(unsafe.Pointer(&outB[off*dst.Size()]), n, dst.Size()); !ok || h > 63 {
+					t.Fatalf("%s: simdStream = %d, %v", name, h, ok)
+				}
+				convertSlice(dst, src, unsafe.Pointer(&outB[off*dst.Size()]), unsafe.Pointer(&inB[off*src.Size()]), n, m, sat)
+				fails := 0
+				for j := range n {
+					if j >= 256 && j < n-256 && j%31 != 0 {
+						continue // the head, the tail and a sample of the rest
+					}
+					want, _ := convertBits(dst, src, in[off+j], m, sat)
+					if got := loadBits(outB[off*dst.Size():], dst, j); got != want {
+						if fails++; fails <= 3 {
+							t.Errorf("%s %s sat=%v off=%d element %d: input %#x: got %#x, Go %#x", name, m, sat, off, j, in[off+j], got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func storeBits(b []byte, k cltype.Kind, j int, v uint64) {
+	p := unsafe.Pointer(&b[0])
+	switch k.Size() {
+	case 1:
+		*(*uint8)(unsafe.Add(p, j)) = uint8(v)
+	case 2:
+		*(*uint16)(unsafe.Add(p, 2*j)) = uint16(v)
+	case 4:
+		*(*uint32)(unsafe.Add(p, 4*j)) = uint32(v)
+	default:
+		*(*uint64)(unsafe.Add(p, 8*j)) = v
+	}
+}
+
+func loadBits(b []byte, k cltype.Kind, j int) uint64 {
+	p := unsafe.Pointer(&b[0])
+	switch k.Size() {
+	case 1:
+		return uint64(*(*uint8)(unsafe.Add(p, j)))
+	case 2:
+		return uint64(*(*uint16)(unsafe.Add(p, 2*j)))
+	case 4:
+		return uint64(*(*uint32)(unsafe.Add(p, 4*j)))
+	}
+	return *(*uint64)(unsafe.Add(p, 8*j))
+}

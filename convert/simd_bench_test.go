@@ -1,0 +1,210 @@
+package convert_test
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/round"
+)
+
+var hotTiers = flag.String("hot.tiers", "", "comma-separated SIMD tiers for BenchmarkHot (default: the best; \"all\" for every tier)")
+
+// Sizes of BenchmarkHot: 32 Ki elements keep source and destination (at most
+// 384 KiB) in a core's L2; 16 Mi elements (80 to 192 MiB) are far beyond the
+// last-level cache, so every byte comes from and goes to memory.
+var hotSizes = []struct {
+	name string
+	n    int
+}{{"l2", 1 << 15}, {"mem", 1 << 24}}
+
+// benchData returns n elements of kind k, the same on every call: normally
+// distributed floats around 0 with a spread of 1000 (in and out of the small
+// integer ranges), the same values rounded for the integer sources.
+var benchData = func() func(k cltype.Kind, n int) []byte {
+	var mu sync.Mutex
+	cache := map[cltype.Kind][]byte{}
+	return func(k cltype.Kind, n int) []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		if b := cache[k]; len(b) >= n*k.Size() {
+			return b[:n*k.Size()]
+		}
+		count := max(n, 1<<24)
+		b := make([]byte, count*k.Size())
+		r := rand.New(rand.NewPCG(1, 2))
+		for i := range count {
+			x := r.NormFloat64() * 1000
+			var v uint64
+			switch k {
+			case cltype.Float:
+				v = uint64(math.Float32bits(float32(x)))
+			case cltype.Double:
+				v = math.Float64bits(x)
+			case cltype.Half:
+				v = uint64(half.FromFloat64(x, round.RTE))
+			case cltype.Int, cltype.Uint:
+				v = uint64(int64(x * 1e5))
+			default:
+				v = uint64(int64(x))
+			}
+			store(b, k, i, v)
+		}
+		cache[k] = b
+		return b[:n*k.Size()]
+	}
+}()
+
+// benchVariant is one benchmarked form of a pair.
+type benchVariant struct {
+	name string
+	m    round.Mode
+	sat  bool
+}
+
+func benchVariants(p simdPair) []benchVariant {
+	switch {
+	case p.src.IsInteger() && p.dst.IsInteger():
+		if p.src.Size() < p.dst.Size() {
+			return []benchVariant{{"exact", round.RTE, false}}
+		}
+		return []benchVariant{{"wrap", round.RTE, false}, {"sat", round.RTE, true}}
+	case p.src.IsInteger() && p.src.Size() <= 2, p.src == cltype.Half:
+		return []benchVariant{{"exact", round.RTE, false}}
+	}
+	var vs []benchVariant
+	for _, sat := range []bool{false, true} {
+		if sat && p.dst.IsFloat() {
+			continue
+		}
+		for _, m := range round.Modes {
+			name := m.String()
+			if sat {
+				name = "sat-" + name
+			}
+			vs = append(vs, benchVariant{name, m, sat})
+		}
+	}
+	return vs
+}
+
+func benchTiers(b *testing.B) []string {
+	switch *hotTiers {
+	case "":
+		return convert.SIMDTiers()[:1]
+	case "all":
+		return convert.SIMDTiers()
+	}
+	return strings.Split(*hotTiers, ",")
+}
+
+// BenchmarkHot measures every hot pair in every variant, in L2 and from
+// memory, next to a copy of the same number of bytes (read plus written) in
+// the same run. Bytes/s count bytes read plus bytes written for both.
+//
+//	go test ./convert -run - -bench Hot -count 5 | benchstat -
+func BenchmarkHot(b *testing.B) {
+	for _, size := range hotSizes {
+		b.Run(size.name, func(b *testing.B) {
+			for _, p := range simdPairs {
+				b.Run(fmt.Sprintf("%s-%s", p.src, p.dst), func(b *testing.B) {
+					n := size.n
+					src := benchData(p.src, n)
+					dst := make([]byte, n*p.dst.Size())
+					total := int64(n * (p.src.Size() + p.dst.Size()))
+					b.Run("copy", func(b *testing.B) {
+						from := benchData(cltype.Uchar, int(total/2))
+						to := make([]byte, total/2)
+						b.SetBytes(total)
+						for b.Loop() {
+							copy(to, from)
+						}
+					})
+					for _, v := range benchVariants(p) {
+						for _, tier := range benchTiers(b) {
+							b.Run(v.name+"/"+tier, func(b *testing.B) {
+								prev, err := convert.SetSIMD(tier)
+								if err != nil {
+									b.Skip(err)
+								}
+								defer convert.SetSIMD(prev)
+								b.SetBytes(total)
+								for b.Loop() {
+									convert.Bytes(p.dst, p.src, dst, src, v.m, v.sat)
+								}
+							})
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkHotParallel is the memory-sized half of BenchmarkHot in rte (or
+// wrap/exact) with BytesParallel on every core, next to a copy split the same
+// way.
+func BenchmarkHotParallel(b *testing.B) {
+	n := hotSizes[1].n
+	for _, p := range simdPairs {
+		b.Run(fmt.Sprintf("%s-%s", p.src, p.dst), func(b *testing.B) {
+			src := benchData(p.src, n)
+			dst := make([]byte, n*p.dst.Size())
+			total := int64(n * (p.src.Size() + p.dst.Size()))
+			b.Run("copy", func(b *testing.B) {
+				from := benchData(cltype.Uchar, int(total/2))
+				to := make([]byte, total/2)
+				b.SetBytes(total)
+				for b.Loop() {
+					parallelCopy(to, from)
+				}
+			})
+			v := benchVariants(p)[0]
+			b.Run(v.name, func(b *testing.B) {
+				b.SetBytes(total)
+				for b.Loop() {
+					convert.BytesParallel(p.dst, p.src, dst, src, v.m, v.sat)
+				}
+			})
+		})
+	}
+}
+
+// parallelCopy copies src to dst in GOMAXPROCS parts at once, as BytesParallel
+// splits its work.
+func parallelCopy(dst, src []byte) {
+	w := runtime.GOMAXPROCS(0)
+	part := (len(src)/w + 63) &^ 63
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(src); lo += part {
+		hi := min(lo+part, len(src))
+		wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
+	}
+	wg.Wait()
+}
+
+// BenchmarkSmall measures the fixed cost of the SIMD hooks on slices too
+// short for a vector block, next to the pure Go tier.
+func BenchmarkSmall(b *testing.B) {
+	src := randomFloats(64)
+	dst := make([]uint8, 64)
+	for _, n := range []int{1, 8, 31, 64} {
+		for _, tier := range []string{convert.SIMDTiers()[0], "go"} {
+			b.Run(fmt.Sprintf("float-uchar-sat-rte/n=%d/%s", n, tier), func(b *testing.B) {
+				prev, _ := convert.SetSIMD(tier)
+				defer convert.SetSIMD(prev)
+				for b.Loop() {
+					convert.SliceSat(dst[:n], src[:n], round.RTE)
+				}
+			})
+		}
+	}
+}
