@@ -394,11 +394,34 @@ func (s *scratch) accumulate(k cltype.Kind, base uint64, cnt int, flag bool) (su
 			sum += Term(base+uint64(j), o)
 		}
 	default:
-		for j := 0; j < cnt; j++ {
-			sum += Term(base+uint64(j), load(k, p, j))
-		}
+		sum = sumInts(k.Size(), p, base, cnt)
 	}
 	return sum, nan
+}
+
+// sumInts sums the terms of cnt integer outputs of the given byte size, with
+// one loop per size so that the element load is not a per-element switch.
+func sumInts(size int, p unsafe.Pointer, base uint64, cnt int) uint64 {
+	var sum uint64
+	switch size {
+	case 1:
+		for j, b := range unsafe.Slice((*uint8)(p), cnt) {
+			sum += Term(base+uint64(j), uint64(b))
+		}
+	case 2:
+		for j, b := range unsafe.Slice((*uint16)(p), cnt) {
+			sum += Term(base+uint64(j), uint64(b))
+		}
+	case 4:
+		for j, b := range unsafe.Slice((*uint32)(p), cnt) {
+			sum += Term(base+uint64(j), uint64(b))
+		}
+	default:
+		for j, b := range unsafe.Slice((*uint64)(p), cnt) {
+			sum += Term(base+uint64(j), b)
+		}
+	}
+	return sum
 }
 
 func load(k cltype.Kind, p unsafe.Pointer, j int) uint64 {
