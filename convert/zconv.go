@@ -169,10 +169,7 @@ func sliceCharToChar(dst []int8, src []int8, m round.Mode, sat bool) {
 // charToUchar converts char to uchar (convert_uchar from char).
 func charToUchar(x int8, _ round.Mode, sat bool) uint8 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint8(x)
+		return uint8(max(x, 0))
 	}
 	return uint8(x)
 }
@@ -214,10 +211,7 @@ func sliceCharToShort(dst []int16, src []int8, m round.Mode, sat bool) {
 // charToUshort converts char to ushort (convert_ushort from char).
 func charToUshort(x int8, _ round.Mode, sat bool) uint16 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint16(x)
+		return uint16(max(x, 0))
 	}
 	return uint16(x)
 }
@@ -261,10 +255,7 @@ func sliceCharToInt(dst []int32, src []int8, m round.Mode, sat bool) {
 // charToUint converts char to uint (convert_uint from char).
 func charToUint(x int8, _ round.Mode, sat bool) uint32 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint32(x)
+		return uint32(max(x, 0))
 	}
 	return uint32(x)
 }
@@ -306,10 +297,7 @@ func sliceCharToLong(dst []int64, src []int8, m round.Mode, sat bool) {
 // charToUlong converts char to ulong (convert_ulong from char).
 func charToUlong(x int8, _ round.Mode, sat bool) uint64 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint64(x)
+		return uint64(max(x, 0))
 	}
 	return uint64(x)
 }
@@ -402,10 +390,7 @@ func sliceCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) {
 // ucharToChar converts uchar to char (convert_char from uchar).
 func ucharToChar(x uint8, _ round.Mode, sat bool) int8 {
 	if sat {
-		if x > math.MaxInt8 {
-			return math.MaxInt8
-		}
-		return int8(x)
+		return int8(min(x, math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -619,13 +604,7 @@ func sliceUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) {
 // shortToChar converts short to char (convert_char from short).
 func shortToChar(x int16, _ round.Mode, sat bool) int8 {
 	if sat {
-		if x < math.MinInt8 {
-			return math.MinInt8
-		}
-		if x > math.MaxInt8 {
-			return math.MaxInt8
-		}
-		return int8(x)
+		return int8(min(max(x, math.MinInt8), math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -650,13 +629,7 @@ func sliceShortToChar(dst []int8, src []int16, m round.Mode, sat bool) {
 // shortToUchar converts short to uchar (convert_uchar from short).
 func shortToUchar(x int16, _ round.Mode, sat bool) uint8 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		if x > math.MaxUint8 {
-			return math.MaxUint8
-		}
-		return uint8(x)
+		return uint8(min(max(x, 0), math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -698,10 +671,7 @@ func sliceShortToShort(dst []int16, src []int16, m round.Mode, sat bool) {
 // shortToUshort converts short to ushort (convert_ushort from short).
 func shortToUshort(x int16, _ round.Mode, sat bool) uint16 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint16(x)
+		return uint16(max(x, 0))
 	}
 	return uint16(x)
 }
@@ -745,10 +715,7 @@ func sliceShortToInt(dst []int32, src []int16, m round.Mode, sat bool) {
 // shortToUint converts short to uint (convert_uint from short).
 func shortToUint(x int16, _ round.Mode, sat bool) uint32 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint32(x)
+		return uint32(max(x, 0))
 	}
 	return uint32(x)
 }
@@ -790,10 +757,7 @@ func sliceShortToLong(dst []int64, src []int16, m round.Mode, sat bool) {
 // shortToUlong converts short to ulong (convert_ulong from short).
 func shortToUlong(x int16, _ round.Mode, sat bool) uint64 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint64(x)
+		return uint64(max(x, 0))
 	}
 	return uint64(x)
 }
@@ -886,10 +850,7 @@ func sliceShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) {
 // ushortToChar converts ushort to char (convert_char from ushort).
 func ushortToChar(x uint16, _ round.Mode, sat bool) int8 {
 	if sat {
-		if x > math.MaxInt8 {
-			return math.MaxInt8
-		}
-		return int8(x)
+		return int8(min(x, math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -914,10 +875,7 @@ func sliceUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) {
 // ushortToUchar converts ushort to uchar (convert_uchar from ushort).
 func ushortToUchar(x uint16, _ round.Mode, sat bool) uint8 {
 	if sat {
-		if x > math.MaxUint8 {
-			return math.MaxUint8
-		}
-		return uint8(x)
+		return uint8(min(x, math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -942,10 +900,7 @@ func sliceUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) {
 // ushortToShort converts ushort to short (convert_short from ushort).
 func ushortToShort(x uint16, _ round.Mode, sat bool) int16 {
 	if sat {
-		if x > math.MaxInt16 {
-			return math.MaxInt16
-		}
-		return int16(x)
+		return int16(min(x, math.MaxInt16))
 	}
 	return int16(x)
 }
@@ -1125,13 +1080,7 @@ func sliceUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) {
 // intToChar converts int to char (convert_char from int).
 func intToChar(x int32, _ round.Mode, sat bool) int8 {
 	if sat {
-		if x < math.MinInt8 {
-			return math.MinInt8
-		}
-		if x > math.MaxInt8 {
-			return math.MaxInt8
-		}
-		return int8(x)
+		return int8(min(max(x, math.MinInt8), math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -1158,13 +1107,7 @@ func sliceIntToChar(dst []int8, src []int32, m round.Mode, sat bool) {
 // intToUchar converts int to uchar (convert_uchar from int).
 func intToUchar(x int32, _ round.Mode, sat bool) uint8 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		if x > math.MaxUint8 {
-			return math.MaxUint8
-		}
-		return uint8(x)
+		return uint8(min(max(x, 0), math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -1191,13 +1134,7 @@ func sliceIntToUchar(dst []uint8, src []int32, m round.Mode, sat bool) {
 // intToShort converts int to short (convert_short from int).
 func intToShort(x int32, _ round.Mode, sat bool) int16 {
 	if sat {
-		if x < math.MinInt16 {
-			return math.MinInt16
-		}
-		if x > math.MaxInt16 {
-			return math.MaxInt16
-		}
-		return int16(x)
+		return int16(min(max(x, math.MinInt16), math.MaxInt16))
 	}
 	return int16(x)
 }
@@ -1224,13 +1161,7 @@ func sliceIntToShort(dst []int16, src []int32, m round.Mode, sat bool) {
 // intToUshort converts int to ushort (convert_ushort from int).
 func intToUshort(x int32, _ round.Mode, sat bool) uint16 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		if x > math.MaxUint16 {
-			return math.MaxUint16
-		}
-		return uint16(x)
+		return uint16(min(max(x, 0), math.MaxUint16))
 	}
 	return uint16(x)
 }
@@ -1274,10 +1205,7 @@ func sliceIntToInt(dst []int32, src []int32, m round.Mode, sat bool) {
 // intToUint converts int to uint (convert_uint from int).
 func intToUint(x int32, _ round.Mode, sat bool) uint32 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint32(x)
+		return uint32(max(x, 0))
 	}
 	return uint32(x)
 }
@@ -1319,10 +1247,7 @@ func sliceIntToLong(dst []int64, src []int32, m round.Mode, sat bool) {
 // intToUlong converts int to ulong (convert_ulong from int).
 func intToUlong(x int32, _ round.Mode, sat bool) uint64 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint64(x)
+		return uint64(max(x, 0))
 	}
 	return uint64(x)
 }
@@ -1430,10 +1355,7 @@ func sliceIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) {
 // uintToChar converts uint to char (convert_char from uint).
 func uintToChar(x uint32, _ round.Mode, sat bool) int8 {
 	if sat {
-		if x > math.MaxInt8 {
-			return math.MaxInt8
-		}
-		return int8(x)
+		return int8(min(x, math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -1458,10 +1380,7 @@ func sliceUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) {
 // uintToUchar converts uint to uchar (convert_uchar from uint).
 func uintToUchar(x uint32, _ round.Mode, sat bool) uint8 {
 	if sat {
-		if x > math.MaxUint8 {
-			return math.MaxUint8
-		}
-		return uint8(x)
+		return uint8(min(x, math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -1486,10 +1405,7 @@ func sliceUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) {
 // uintToShort converts uint to short (convert_short from uint).
 func uintToShort(x uint32, _ round.Mode, sat bool) int16 {
 	if sat {
-		if x > math.MaxInt16 {
-			return math.MaxInt16
-		}
-		return int16(x)
+		return int16(min(x, math.MaxInt16))
 	}
 	return int16(x)
 }
@@ -1514,10 +1430,7 @@ func sliceUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) {
 // uintToUshort converts uint to ushort (convert_ushort from uint).
 func uintToUshort(x uint32, _ round.Mode, sat bool) uint16 {
 	if sat {
-		if x > math.MaxUint16 {
-			return math.MaxUint16
-		}
-		return uint16(x)
+		return uint16(min(x, math.MaxUint16))
 	}
 	return uint16(x)
 }
@@ -1542,10 +1455,7 @@ func sliceUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) {
 // uintToInt converts uint to int (convert_int from uint).
 func uintToInt(x uint32, _ round.Mode, sat bool) int32 {
 	if sat {
-		if x > math.MaxInt32 {
-			return math.MaxInt32
-		}
-		return int32(x)
+		return int32(min(x, math.MaxInt32))
 	}
 	return int32(x)
 }
@@ -1704,13 +1614,7 @@ func sliceUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) {
 // longToChar converts long to char (convert_char from long).
 func longToChar(x int64, _ round.Mode, sat bool) int8 {
 	if sat {
-		if x < math.MinInt8 {
-			return math.MinInt8
-		}
-		if x > math.MaxInt8 {
-			return math.MaxInt8
-		}
-		return int8(x)
+		return int8(min(max(x, math.MinInt8), math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -1735,13 +1639,7 @@ func sliceLongToChar(dst []int8, src []int64, m round.Mode, sat bool) {
 // longToUchar converts long to uchar (convert_uchar from long).
 func longToUchar(x int64, _ round.Mode, sat bool) uint8 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		if x > math.MaxUint8 {
-			return math.MaxUint8
-		}
-		return uint8(x)
+		return uint8(min(max(x, 0), math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -1766,13 +1664,7 @@ func sliceLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) {
 // longToShort converts long to short (convert_short from long).
 func longToShort(x int64, _ round.Mode, sat bool) int16 {
 	if sat {
-		if x < math.MinInt16 {
-			return math.MinInt16
-		}
-		if x > math.MaxInt16 {
-			return math.MaxInt16
-		}
-		return int16(x)
+		return int16(min(max(x, math.MinInt16), math.MaxInt16))
 	}
 	return int16(x)
 }
@@ -1797,13 +1689,7 @@ func sliceLongToShort(dst []int16, src []int64, m round.Mode, sat bool) {
 // longToUshort converts long to ushort (convert_ushort from long).
 func longToUshort(x int64, _ round.Mode, sat bool) uint16 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		if x > math.MaxUint16 {
-			return math.MaxUint16
-		}
-		return uint16(x)
+		return uint16(min(max(x, 0), math.MaxUint16))
 	}
 	return uint16(x)
 }
@@ -1828,13 +1714,7 @@ func sliceLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) {
 // longToInt converts long to int (convert_int from long).
 func longToInt(x int64, _ round.Mode, sat bool) int32 {
 	if sat {
-		if x < math.MinInt32 {
-			return math.MinInt32
-		}
-		if x > math.MaxInt32 {
-			return math.MaxInt32
-		}
-		return int32(x)
+		return int32(min(max(x, math.MinInt32), math.MaxInt32))
 	}
 	return int32(x)
 }
@@ -1859,13 +1739,7 @@ func sliceLongToInt(dst []int32, src []int64, m round.Mode, sat bool) {
 // longToUint converts long to uint (convert_uint from long).
 func longToUint(x int64, _ round.Mode, sat bool) uint32 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		if x > math.MaxUint32 {
-			return math.MaxUint32
-		}
-		return uint32(x)
+		return uint32(min(max(x, 0), math.MaxUint32))
 	}
 	return uint32(x)
 }
@@ -1907,10 +1781,7 @@ func sliceLongToLong(dst []int64, src []int64, m round.Mode, sat bool) {
 // longToUlong converts long to ulong (convert_ulong from long).
 func longToUlong(x int64, _ round.Mode, sat bool) uint64 {
 	if sat {
-		if x < 0 {
-			return 0
-		}
-		return uint64(x)
+		return uint64(max(x, 0))
 	}
 	return uint64(x)
 }
@@ -1976,8 +1847,23 @@ func checkLongToFloat(x int64, m round.Mode) (float32, bool) {
 func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = round.Int64ToFloat32(x, m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = round.I64ToF32RTZ(x)
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = round.I64ToF32RTP(x)
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = round.I64ToF32RTN(x)
+		}
+	default:
+		for i, x := range src {
+			dst[i] = round.I64ToF32RTE(x)
+		}
 	}
 }
 
@@ -1993,18 +1879,30 @@ func checkLongToDouble(x int64, m round.Mode) (float64, bool) {
 func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = round.Int64ToFloat64(x, m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = round.I64ToF64RTZ(x)
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = round.I64ToF64RTP(x)
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = round.I64ToF64RTN(x)
+		}
+	default:
+		for i, x := range src {
+			dst[i] = round.I64ToF64RTE(x)
+		}
 	}
 }
 
 // ulongToChar converts ulong to char (convert_char from ulong).
 func ulongToChar(x uint64, _ round.Mode, sat bool) int8 {
 	if sat {
-		if x > math.MaxInt8 {
-			return math.MaxInt8
-		}
-		return int8(x)
+		return int8(min(x, math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -2029,10 +1927,7 @@ func sliceUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) {
 // ulongToUchar converts ulong to uchar (convert_uchar from ulong).
 func ulongToUchar(x uint64, _ round.Mode, sat bool) uint8 {
 	if sat {
-		if x > math.MaxUint8 {
-			return math.MaxUint8
-		}
-		return uint8(x)
+		return uint8(min(x, math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -2057,10 +1952,7 @@ func sliceUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) {
 // ulongToShort converts ulong to short (convert_short from ulong).
 func ulongToShort(x uint64, _ round.Mode, sat bool) int16 {
 	if sat {
-		if x > math.MaxInt16 {
-			return math.MaxInt16
-		}
-		return int16(x)
+		return int16(min(x, math.MaxInt16))
 	}
 	return int16(x)
 }
@@ -2085,10 +1977,7 @@ func sliceUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) {
 // ulongToUshort converts ulong to ushort (convert_ushort from ulong).
 func ulongToUshort(x uint64, _ round.Mode, sat bool) uint16 {
 	if sat {
-		if x > math.MaxUint16 {
-			return math.MaxUint16
-		}
-		return uint16(x)
+		return uint16(min(x, math.MaxUint16))
 	}
 	return uint16(x)
 }
@@ -2113,10 +2002,7 @@ func sliceUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) {
 // ulongToInt converts ulong to int (convert_int from ulong).
 func ulongToInt(x uint64, _ round.Mode, sat bool) int32 {
 	if sat {
-		if x > math.MaxInt32 {
-			return math.MaxInt32
-		}
-		return int32(x)
+		return int32(min(x, math.MaxInt32))
 	}
 	return int32(x)
 }
@@ -2141,10 +2027,7 @@ func sliceUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) {
 // ulongToUint converts ulong to uint (convert_uint from ulong).
 func ulongToUint(x uint64, _ round.Mode, sat bool) uint32 {
 	if sat {
-		if x > math.MaxUint32 {
-			return math.MaxUint32
-		}
-		return uint32(x)
+		return uint32(min(x, math.MaxUint32))
 	}
 	return uint32(x)
 }
@@ -2169,10 +2052,7 @@ func sliceUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) {
 // ulongToLong converts ulong to long (convert_long from ulong).
 func ulongToLong(x uint64, _ round.Mode, sat bool) int64 {
 	if sat {
-		if x > math.MaxInt64 {
-			return math.MaxInt64
-		}
-		return int64(x)
+		return int64(min(x, math.MaxInt64))
 	}
 	return int64(x)
 }

@@ -183,3 +183,75 @@ func Float32ToFloat64(x float32) float64 {
 	}
 	return float64(x)
 }
+
+// The int64 conversions below, one per mode, are the branch-free forms of
+// Int64ToFloat64 and Int64ToFloat32 that the slice kernels call: the sign of
+// random data and the direction of its rounding are unpredictable.
+
+// cmpI64 compares an integral f (a rounding of v) with v exactly: int64(f) is
+// exact except at f == 2^63, which exceeds every int64.
+func cmpI64(f float64, v int64) (above, below uint64) {
+	fi := int64(f)
+	top := b2u64(f >= 0x1p63)
+	above = top | b2u64(fi > v)
+	below = (1 - top) & b2u64(fi < v)
+	return above, below
+}
+
+// I64ToF64RTE is Int64ToFloat64 in mode RTE.
+func I64ToF64RTE(v int64) float64 { return float64(v) }
+
+// I64ToF64RTZ is Int64ToFloat64 in mode RTZ.
+func I64ToF64RTZ(v int64) float64 {
+	f := float64(v)
+	above, below := cmpI64(f, v)
+	s := uint64(v) >> 63
+	// f and v have one sign (f is 0 only for v == 0): away from zero is
+	// above for positive v and below for negative v.
+	return math.Float64frombits(math.Float64bits(f) - ((1-s)*above | s*below))
+}
+
+// I64ToF64RTP is Int64ToFloat64 in mode RTP.
+func I64ToF64RTP(v int64) float64 {
+	f := float64(v)
+	_, below := cmpI64(f, v)
+	s := uint64(v) >> 63
+	return math.Float64frombits(math.Float64bits(f) + below - 2*below*s)
+}
+
+// I64ToF64RTN is Int64ToFloat64 in mode RTN.
+func I64ToF64RTN(v int64) float64 {
+	f := float64(v)
+	above, _ := cmpI64(f, v)
+	s := uint64(v) >> 63
+	return math.Float64frombits(math.Float64bits(f) - above + 2*above*s)
+}
+
+// I64ToF32RTE is Int64ToFloat32 in mode RTE.
+func I64ToF32RTE(v int64) float32 { return float32(v) }
+
+// I64ToF32RTZ is Int64ToFloat32 in mode RTZ.
+func I64ToF32RTZ(v int64) float32 {
+	f := float32(v)
+	above, below := cmpI64(float64(f), v)
+	s := uint32(uint64(v) >> 63)
+	return math.Float32frombits(math.Float32bits(f) - ((1-s)*uint32(above) | s*uint32(below)))
+}
+
+// I64ToF32RTP is Int64ToFloat32 in mode RTP.
+func I64ToF32RTP(v int64) float32 {
+	f := float32(v)
+	_, below := cmpI64(float64(f), v)
+	s := uint32(uint64(v) >> 63)
+	b := uint32(below)
+	return math.Float32frombits(math.Float32bits(f) + b - 2*b*s)
+}
+
+// I64ToF32RTN is Int64ToFloat32 in mode RTN.
+func I64ToF32RTN(v int64) float32 {
+	f := float32(v)
+	above, _ := cmpI64(float64(f), v)
+	s := uint32(uint64(v) >> 63)
+	a := uint32(above)
+	return math.Float32frombits(math.Float32bits(f) - a + 2*a*s)
+}

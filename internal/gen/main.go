@@ -133,19 +133,20 @@ func toFloat(s, d kind, x, m string) string {
 
 // satInt returns statements that set v to the saturated conversion of integer x.
 func satInt(s, d kind) string {
-	var b bytes.Buffer
+	// min and max of integers compile to conditional moves: the clamp has
+	// no branch to mispredict on data that straddles the range.
+	v := "x"
 	if s.signed && s.minI() < d.minI() {
 		if d.signed {
-			fmt.Fprintf(&b, "if x < %s { return %s }\n", d.min, d.min)
+			v = fmt.Sprintf("max(%s, %s)", v, d.min)
 		} else {
-			fmt.Fprintf(&b, "if x < 0 { return 0 }\n")
+			v = fmt.Sprintf("max(%s, 0)", v)
 		}
 	}
 	if s.maxU() > d.maxU() {
-		fmt.Fprintf(&b, "if x > %s { return %s }\n", d.max, d.max)
+		v = fmt.Sprintf("min(%s, %s)", v, d.max)
 	}
-	fmt.Fprintf(&b, "return %s(x)", d.goT)
-	return b.String()
+	return fmt.Sprintf("return %s(%s)", d.goT, v)
 }
 
 // inRangeInt returns a boolean expression: integer x fits in d.
@@ -293,6 +294,10 @@ func main() {
 						prim, perMode = "round.Float64ToFloat32(", "round.F64ToF32"
 					case strings.Contains(e, "half.FromFloat64("):
 						prim, perMode = "half.FromFloat64(", "half.FromFloat64"
+					case strings.Contains(e, "round.Int64ToFloat64("):
+						prim, perMode = "round.Int64ToFloat64(", "round.I64ToF64"
+					case strings.Contains(e, "round.Int64ToFloat32("):
+						prim, perMode = "round.Int64ToFloat32(", "round.I64ToF32"
 					}
 					if prim != "" {
 						// One loop per mode, each calling its own branch-free primitive.
