@@ -2125,7 +2125,7 @@ func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 
 // ulongToFloat converts ulong to float (convert_float from ulong).
 func ulongToFloat(x uint64, m round.Mode, _ bool) float32 {
-	return round.Uint64ToFloat32(x, false, m)
+	return round.Uint64ToFloat32(x, m)
 }
 
 func checkUlongToFloat(x uint64, m round.Mode) (float32, bool) {
@@ -2136,13 +2136,13 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
 	for i, x := range src {
-		dst[i] = round.Uint64ToFloat32(x, false, m)
+		dst[i] = round.Uint64ToFloat32(x, m)
 	}
 }
 
 // ulongToDouble converts ulong to double (convert_double from ulong).
 func ulongToDouble(x uint64, m round.Mode, _ bool) float64 {
-	return round.Uint64ToFloat64(x, false, m)
+	return round.Uint64ToFloat64(x, m)
 }
 
 func checkUlongToDouble(x uint64, m round.Mode) (float64, bool) {
@@ -2153,7 +2153,7 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
 	for i, x := range src {
-		dst[i] = round.Uint64ToFloat64(x, false, m)
+		dst[i] = round.Uint64ToFloat64(x, m)
 	}
 }
 

@@ -105,73 +105,66 @@ func Integral(x float64, m Mode) float64 {
 	return math.RoundToEven(x)
 }
 
-// Uint64ToFloat64 rounds the magnitude a, with sign neg, to binary64 in mode m.
-func Uint64ToFloat64(a uint64, neg bool, m Mode) float64 {
+// Uint64ToFloat64 rounds a to binary64 in mode m.
+func Uint64ToFloat64(a uint64, m Mode) float64 {
 	f := float64(a) // correctly rounded to nearest even by Go on every platform
-	if m != RTE && a>>53 != 0 {
-		// f is an integer in [2^53, 2^64]; compare it with a exactly.
-		var away, below bool
-		if f >= 0x1p64 {
-			away = true
-		} else {
-			u := uint64(f)
-			away, below = u > a, u < a
-		}
-		fb := math.Float64bits(f)
-		switch magDir(m, neg) {
-		case towardZero:
-			fb -= b2u64(away)
-		case awayFromZero:
-			fb += b2u64(below)
-		}
-		f = math.Float64frombits(fb)
+	if m == RTE || a>>53 == 0 {
+		return f
 	}
-	if neg {
-		return -f
+	// f is an integer in [2^53, 2^64]; compare it with a exactly. For a
+	// positive value rtz and rtn both round down.
+	above := f >= 0x1p64 || uint64(f) > a
+	below := f < 0x1p64 && uint64(f) < a
+	fb := math.Float64bits(f)
+	if m == RTP {
+		fb += b2u64(below)
+	} else {
+		fb -= b2u64(above)
 	}
-	return f
+	return math.Float64frombits(fb)
 }
 
-// Uint64ToFloat32 rounds the magnitude a, with sign neg, to binary32 in mode m.
-func Uint64ToFloat32(a uint64, neg bool, m Mode) float32 {
+// Uint64ToFloat32 rounds a to binary32 in mode m.
+func Uint64ToFloat32(a uint64, m Mode) float32 {
 	f := float32(a)
-	if m != RTE && a>>24 != 0 {
-		var away, below bool
-		if f >= 0x1p64 {
-			away = true
-		} else {
-			u := uint64(f)
-			away, below = u > a, u < a
-		}
-		fb := math.Float32bits(f)
-		switch magDir(m, neg) {
-		case towardZero:
-			fb -= b2u32(away)
-		case awayFromZero:
-			fb += b2u32(below)
-		}
-		f = math.Float32frombits(fb)
+	if m == RTE || a>>24 == 0 {
+		return f
 	}
-	if neg {
-		return -f
+	above := f >= 0x1p64 || uint64(f) > a
+	below := f < 0x1p64 && uint64(f) < a
+	fb := math.Float32bits(f)
+	if m == RTP {
+		fb += b2u32(below)
+	} else {
+		fb -= b2u32(above)
 	}
-	return f
+	return math.Float32frombits(fb)
 }
 
 // Int64ToFloat64 rounds v to binary64 in mode m. Zero gives +0.
 func Int64ToFloat64(v int64, m Mode) float64 {
-	if v < 0 {
-		return Uint64ToFloat64(-uint64(v), true, m)
+	switch m {
+	case RTZ:
+		return I64ToF64RTZ(v)
+	case RTP:
+		return I64ToF64RTP(v)
+	case RTN:
+		return I64ToF64RTN(v)
 	}
-	return Uint64ToFloat64(uint64(v), false, m)
+	return I64ToF64RTE(v)
 }
 
 // Int64ToFloat32 rounds v to binary32 in mode m. Zero gives +0.
 func Int64ToFloat32(v int64, m Mode) float32 {
-	if v < 0 {
-		return Uint64ToFloat32(-uint64(v), true, m)
+	switch m {
+	case RTZ:
+		return I64ToF32RTZ(v)
+	case RTP:
+		return I64ToF32RTP(v)
+	case RTN:
+		return I64ToF32RTN(v)
 	}
-	return Uint64ToFloat32(uint64(v), false, m)
+	return I64ToF32RTE(v)
 }
 
 // Float32ToFloat64 widens x exactly. A NaN keeps its sign and payload (moved to

@@ -45,32 +45,3 @@ func ParseMode(s string) (Mode, error) {
 	}
 	return 0, fmt.Errorf("unknown rounding mode %q (want rte, rtz, rtp or rtn)", s)
 }
-
-// dir is a rounding direction on magnitudes: the modes seen from the sign of
-// the value being rounded.
-type dir uint8
-
-const (
-	nearest dir = iota
-	towardZero
-	awayFromZero
-)
-
-// magDir returns how mode m rounds the magnitude of a value of the given sign.
-func magDir(m Mode, neg bool) dir {
-	switch m {
-	case RTZ:
-		return towardZero
-	case RTP:
-		if neg {
-			return towardZero
-		}
-		return awayFromZero
-	case RTN:
-		if neg {
-			return awayFromZero
-		}
-		return towardZero
-	}
-	return nearest
-}

@@ -111,7 +111,7 @@ func toFloat(s, d kind, x, m string) string {
 		case s.signed:
 			return "round.Int64ToFloat64(" + x + ", " + m + ")"
 		default:
-			return "round.Uint64ToFloat64(" + x + ", false, " + m + ")"
+			return "round.Uint64ToFloat64(" + x + ", " + m + ")"
 		}
 	case "float":
 		switch {
@@ -122,7 +122,7 @@ func toFloat(s, d kind, x, m string) string {
 		case s.signed:
 			return "round.Int64ToFloat32(" + x + ", " + m + ")"
 		default:
-			return "round.Uint64ToFloat32(" + x + ", false, " + m + ")"
+			return "round.Uint64ToFloat32(" + x + ", " + m + ")"
 		}
 	}
 	// half: an integer of at most 32 bits is exact in float64; a wider one is
