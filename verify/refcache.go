@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,12 +17,14 @@ import (
 )
 
 // RefCache holds complete reference digests, one line of `clconv digest`
-// per conversion, so that a second full run (another platform, or a rerun)
-// needs no CPU-side exhaustive work. Safe for concurrent use.
+// per class of equivalent conversions (digest.Conversion.Representative), so
+// that a second full run (another platform, or a rerun) needs no CPU-side
+// exhaustive work. Safe for concurrent use.
 type RefCache struct {
 	mu    sync.Mutex
 	m     map[string]*digest.Result
 	dirty bool
+	base  *RefCache // consulted for what m lacks (the shipped digests)
 }
 
 // NewRefCache returns an empty cache.
@@ -30,16 +33,21 @@ func NewRefCache() *RefCache { return &RefCache{m: map[string]*digest.Result{}} 
 // LoadRefCache reads a cache file; a missing file is an empty cache. Lines
 // starting with '#' and incomplete digests are ignored.
 func LoadRefCache(path string) (*RefCache, error) {
-	rc := NewRefCache()
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return rc, nil
+		return NewRefCache(), nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return readRefCache(f, path)
+}
+
+// readRefCache reads cache lines from r; name is used in errors.
+func readRefCache(r io.Reader, name string) (*RefCache, error) {
+	rc := NewRefCache()
+	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -48,10 +56,10 @@ func LoadRefCache(path string) (*RefCache, error) {
 		}
 		r, err := ParseDigestLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 		}
 		if r.Complete() {
-			rc.m[Key(r.Conversion)] = r
+			rc.m[classKey(r.Conversion)] = r
 		}
 	}
 	return rc, sc.Err()
@@ -103,9 +111,16 @@ func (rc *RefCache) get(c digest.Conversion) *digest.Result {
 		return nil
 	}
 	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.m[Key(c)]
+	r := rc.m[classKey(c)]
+	rc.mu.Unlock()
+	if r == nil && rc.base != nil {
+		return rc.base.get(c)
+	}
+	return r
 }
+
+// classKey is the key of c's class: the Key of its representative.
+func classKey(c digest.Conversion) string { return Key(c.Representative()) }
 
 // put adds a complete digest.
 func (rc *RefCache) put(r *digest.Result) {
@@ -114,11 +129,18 @@ func (rc *RefCache) put(r *digest.Result) {
 	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	rc.m[Key(r.Conversion)] = r
+	rc.m[classKey(r.Conversion)] = r
 	rc.dirty = true
 }
 
-// Len returns the number of cached digests.
+// Has reports whether the cache (or what it falls back to) has c's class.
+func (rc *RefCache) Has(c digest.Conversion) bool { return rc.get(c) != nil }
+
+// Put adds a complete digest for its conversion's class; an incomplete one is
+// ignored.
+func (rc *RefCache) Put(r *digest.Result) { rc.put(r) }
+
+// Len returns the number of cached digests (not counting the shipped ones).
 func (rc *RefCache) Len() int {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -138,7 +160,9 @@ func (rc *RefCache) Save(path string) error {
 	all := All()
 	order := make(map[string]int, len(all))
 	for i, c := range all {
-		order[Key(c)] = i
+		if _, ok := order[classKey(c)]; !ok {
+			order[classKey(c)] = i
+		}
 	}
 	keys := make([]string, 0, len(rc.m))
 	for k := range rc.m {

@@ -74,6 +74,9 @@ type Options struct {
 	// Cache, if set, supplies complete reference digests for a full run and
 	// receives the ones computed (see RefCache).
 	Cache *RefCache
+	// NoShipped makes a full run compute every reference digest on the CPU
+	// instead of taking the shipped ones (Shipped) where Cache lacks them.
+	NoShipped bool
 	// Fault injects a device bug for tests (see Fault).
 	Fault *Fault
 	// Progress, if set, is called before each conversion (and the as_type
@@ -109,6 +112,16 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 	}
 	if o.Examples <= 0 {
 		o.Examples = 3
+	}
+	if !o.NoShipped {
+		base, err := Shipped()
+		if err != nil {
+			return nil, fmt.Errorf("the shipped reference digests: %v", err)
+		}
+		if o.Cache == nil {
+			o.Cache = NewRefCache()
+		}
+		o.Cache.base = base
 	}
 	start := time.Now()
 	ctx, err := opencl.NewContext(dev)
@@ -158,6 +171,9 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 	refsDone := make(chan struct{})
 	go func() {
 		defer close(refsDone)
+		// Equivalent conversions (digest.Conversion.Representative) over
+		// the same slices have the same reference: compute it once.
+		byClass := map[string]*refJob{}
 		for _, j := range refs {
 			select {
 			case <-stop:
@@ -165,7 +181,12 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 			default:
 			}
 			t0 := time.Now()
-			j.sums, j.impl = reference(j.c, j.slices, o.Cache)
+			if p := byClass[classKey(j.c)]; p != nil {
+				j.sums, j.impl = p.sums, p.impl
+			} else {
+				j.sums, j.impl = reference(j.c, j.slices, o.Cache)
+				byClass[classKey(j.c)] = j
+			}
 			refTime += time.Since(t0)
 			close(j.done)
 		}

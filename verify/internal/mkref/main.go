@@ -1,0 +1,69 @@
+// Command mkref computes the reference digests shipped in verify/reference.tsv:
+// one line of `clconv digest` for the representative of every class of
+// equivalent conversions (digest.Conversion.Representative), every chunk.
+// It resumes an existing output file and saves after each class, so it can
+// be stopped and rerun. Run by `go generate ./verify`.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/verify"
+)
+
+func main() {
+	out := flag.String("o", "reference.tsv", "output file (extended if it exists)")
+	srcs := flag.String("src", "", "only these comma-separated source types (default all)")
+	workers := flag.Int("workers", 0, "goroutines per digest (default: all cores)")
+	flag.Parse()
+	if err := run(*out, *srcs, *workers); err != nil {
+		fmt.Fprintln(os.Stderr, "mkref:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out, srcs string, workers int) error {
+	want := map[cltype.Kind]bool{}
+	for _, s := range strings.Split(srcs, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		k, err := cltype.ParseKind(s)
+		if err != nil || !k.Valid() {
+			return fmt.Errorf("-src: %q is not a scalar type", s)
+		}
+		want[k] = true
+	}
+	rc, err := verify.LoadRefCache(out)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	start := time.Now()
+	n := 0
+	for _, c := range verify.All() {
+		r := c.Representative()
+		k := verify.Key(r)
+		if seen[k] || len(want) > 0 && !want[c.Src] {
+			continue
+		}
+		seen[k] = true
+		if rc.Has(r) {
+			continue
+		}
+		t0 := time.Now()
+		rc.Put(digest.Compute(r, digest.Options{Workers: workers}))
+		if err := rc.Save(out); err != nil {
+			return err
+		}
+		n++
+		fmt.Fprintf(os.Stderr, "%-30s %6.1fs  (%d computed, %d classes, %.0fs)\n", k, time.Since(t0).Seconds(), n, len(seen), time.Since(start).Seconds())
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package verify
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+
+	"github.com/clconv/clconv/digest"
+)
+
+// The reference digests of every class of conversions, chunk by chunk, as
+// computed by digest.Compute: a full device run compares with these and does
+// no CPU-side exhaustive work. Regenerate with `go generate ./verify` (about
+// 45 minutes on 2 cores, 6 on 16); TestShippedReference re-derives the
+// small-source lines and checks the 32-bit ones against the exhaustive run's
+// recorded digests, and with -long recomputes a sample of the rest.
+//
+//go:generate go run ./internal/mkref -o reference.tsv
+//go:embed reference.tsv
+var shippedText string
+
+var shipped struct {
+	once sync.Once
+	rc   *RefCache
+	err  error
+}
+
+// Shipped returns the reference digests shipped inside clconv (one line per
+// class of equivalent conversions). Run consults them unless
+// Options.NoShipped is set. The cache is shared: do not add to it.
+func Shipped() (*RefCache, error) {
+	shipped.once.Do(func() {
+		shipped.rc, shipped.err = readRefCache(strings.NewReader(shippedText), "verify/reference.tsv")
+	})
+	return shipped.rc, shipped.err
+}
+
+// ShippedHas reports whether the shipped digests include c's class.
+func ShippedHas(c digest.Conversion) bool {
+	rc, err := Shipped()
+	return err == nil && rc.get(c) != nil
+}
