@@ -15,16 +15,10 @@ var _ = math.MaxInt8
 
 // clampChar saturates an integral float64 to char; NaN gives 0.
 func clampChar(r float64) int8 {
-	if r >= 0x1p7 {
-		return math.MaxInt8
+	if r != r { // NaN: rare, so a predictable branch
+		return 0
 	}
-	if r >= -0x1p7 {
-		return int8(r)
-	}
-	if r < -0x1p7 {
-		return math.MinInt8
-	}
-	return 0 // NaN
+	return int8(min(max(r, -0x1p7), 0x1p7-1))
 }
 
 // fitsChar reports whether integral r is in the range of char (false for NaN).
@@ -32,16 +26,10 @@ func fitsChar(r float64) bool { return r >= -0x1p7 && r < 0x1p7 }
 
 // clampUchar saturates an integral float64 to uchar; NaN gives 0.
 func clampUchar(r float64) uint8 {
-	if r >= 0x1p8 {
-		return math.MaxUint8
-	}
-	if r >= 0 {
-		return uint8(r)
-	}
-	if r < 0 {
+	if r != r { // NaN: rare, so a predictable branch
 		return 0
 	}
-	return 0 // NaN
+	return uint8(min(max(r, 0), 0x1p8-1))
 }
 
 // fitsUchar reports whether integral r is in the range of uchar (false for NaN).
@@ -49,16 +37,10 @@ func fitsUchar(r float64) bool { return r >= 0 && r < 0x1p8 }
 
 // clampShort saturates an integral float64 to short; NaN gives 0.
 func clampShort(r float64) int16 {
-	if r >= 0x1p15 {
-		return math.MaxInt16
+	if r != r { // NaN: rare, so a predictable branch
+		return 0
 	}
-	if r >= -0x1p15 {
-		return int16(r)
-	}
-	if r < -0x1p15 {
-		return math.MinInt16
-	}
-	return 0 // NaN
+	return int16(min(max(r, -0x1p15), 0x1p15-1))
 }
 
 // fitsShort reports whether integral r is in the range of short (false for NaN).
@@ -66,16 +48,10 @@ func fitsShort(r float64) bool { return r >= -0x1p15 && r < 0x1p15 }
 
 // clampUshort saturates an integral float64 to ushort; NaN gives 0.
 func clampUshort(r float64) uint16 {
-	if r >= 0x1p16 {
-		return math.MaxUint16
-	}
-	if r >= 0 {
-		return uint16(r)
-	}
-	if r < 0 {
+	if r != r { // NaN: rare, so a predictable branch
 		return 0
 	}
-	return 0 // NaN
+	return uint16(min(max(r, 0), 0x1p16-1))
 }
 
 // fitsUshort reports whether integral r is in the range of ushort (false for NaN).
@@ -83,16 +59,10 @@ func fitsUshort(r float64) bool { return r >= 0 && r < 0x1p16 }
 
 // clampInt saturates an integral float64 to int; NaN gives 0.
 func clampInt(r float64) int32 {
-	if r >= 0x1p31 {
-		return math.MaxInt32
+	if r != r { // NaN: rare, so a predictable branch
+		return 0
 	}
-	if r >= -0x1p31 {
-		return int32(r)
-	}
-	if r < -0x1p31 {
-		return math.MinInt32
-	}
-	return 0 // NaN
+	return int32(min(max(r, -0x1p31), 0x1p31-1))
 }
 
 // fitsInt reports whether integral r is in the range of int (false for NaN).
@@ -100,16 +70,10 @@ func fitsInt(r float64) bool { return r >= -0x1p31 && r < 0x1p31 }
 
 // clampUint saturates an integral float64 to uint; NaN gives 0.
 func clampUint(r float64) uint32 {
-	if r >= 0x1p32 {
-		return math.MaxUint32
-	}
-	if r >= 0 {
-		return uint32(r)
-	}
-	if r < 0 {
+	if r != r { // NaN: rare, so a predictable branch
 		return 0
 	}
-	return 0 // NaN
+	return uint32(min(max(r, 0), 0x1p32-1))
 }
 
 // fitsUint reports whether integral r is in the range of uint (false for NaN).

@@ -467,25 +467,24 @@ const maxClassified = 1 << 20
 const ruleUnclassified = "(rule not worked out: more than 2^20 failing inputs)"
 
 // compare checks the device's raw results got for the input bit patterns in,
-// which are lanes of width-element vectors (width 1: scalars).
+// which are lanes of width-element vectors (width 1: scalars). The library's
+// results are computed and compared on every core; only the inputs that
+// differ or are implementation-defined are then looked at one by one, in
+// input order.
 func (ch *checker) compare(check string, in, got []uint64, width int) {
 	c := ch.c
 	dk, sk := c.Op.Dst.Kind, c.Src
-	out, canon, impl := expect(c, in)
-	for j, x := range in {
-		g := got[j] & dk.Mask()
-		if impl[j] {
+	for _, f := range flagInputs(c, in, got) {
+		j, x, g := f.j, in[f.j], got[f.j]&dk.Mask()
+		if f.impl {
 			ch.impl.add(x, g, width)
 			ch.implSeen++
-			continue
-		}
-		if digest.Canonical(dk, g, false) == canon[j] {
 			continue
 		}
 		ch.res.Failing++
 		rule := ruleUnclassified
 		if ch.res.Failing <= maxClassified {
-			rule = Rule(c, x, out[j], g)
+			rule = Rule(c, x, f.out, g)
 		}
 		if ch.res.Rules == nil {
 			ch.res.Rules = map[string]uint64{}
@@ -500,18 +499,27 @@ func (ch *checker) compare(check string, in, got []uint64, width int) {
 		ch.examples = append(ch.examples, Failure{
 			Conversion: c.Op.Name(), Source: sk.String(), Check: check, Width: width, Lane: j % width,
 			Input: hexBits(sk, x), InputValue: FormatValue(sk, x),
-			Expected: hexBits(dk, out[j]), ExpValue: FormatValue(dk, out[j]),
+			Expected: hexBits(dk, f.out), ExpValue: FormatValue(dk, f.out),
 			Device: hexBits(dk, g), DevValue: FormatValue(dk, g), Rule: rule,
 		})
 	}
 }
 
-// expect returns the library's results of c for the inputs in: their bits,
-// their canonical form and whether each is implementation-defined. Large
-// inputs are converted on every core.
-func expect(c digest.Conversion, in []uint64) (out, canon []uint64, impl []bool) {
-	out, canon, impl = make([]uint64, len(in)), make([]uint64, len(in)), make([]bool, len(in))
+// flagged is an input whose device result differs from the library's
+// (out) or is implementation-defined.
+type flagged struct {
+	j    int
+	out  uint64
+	impl bool
+}
+
+// flagInputs converts in with the library on every core, compares with the
+// device's results got and returns, in input order, the inputs that differ
+// or are implementation-defined.
+func flagInputs(c digest.Conversion, in, got []uint64) []flagged {
+	dk := c.Op.Dst.Kind
 	nb := (len(in) + batchLen - 1) / batchLen
+	per := make([][]flagged, nb)
 	parallel(nb, func(next func() (int, bool)) {
 		b := batchPool.Get().(*batch)
 		defer batchPool.Put(b)
@@ -520,12 +528,20 @@ func expect(c digest.Conversion, in []uint64) (out, canon []uint64, impl []bool)
 			cnt := min(batchLen, len(in)-lo)
 			copy(b.in[:cnt], in[lo:lo+cnt])
 			b.convert(c, cnt)
-			copy(out[lo:], b.out[:cnt])
-			copy(canon[lo:], b.canon[:cnt])
-			copy(impl[lo:], b.impl[:cnt])
+			var fl []flagged
+			for j := 0; j < cnt; j++ {
+				if b.impl[j] || digest.Canonical(dk, got[lo+j]&dk.Mask(), false) != b.canon[j] {
+					fl = append(fl, flagged{lo + j, b.out[j], b.impl[j]})
+				}
+			}
+			per[i] = fl
 		}
 	})
-	return out, canon, impl
+	var all []flagged
+	for _, fl := range per {
+		all = append(all, fl...)
+	}
+	return all
 }
 
 var batchPool = sync.Pool{New: func() any { return new(batch) }}
