@@ -3,6 +3,7 @@
 package verify
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -189,5 +190,26 @@ func TestDigestKernel(t *testing.T) {
 		if c.Status != StatusPass || c.Inputs != 1<<16 || c.Slices != 1 {
 			t.Errorf("%+v", c)
 		}
+	}
+}
+
+// TestInterrupted checks that a cancelled run reports every conversion as
+// not run, is not OK, and has no failure.
+func TestInterrupted(t *testing.T) {
+	dev := testDevice(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep, err := Run(dev, Options{Quick: true, Only: "convert_int_sat float,convert_uchar short", Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted || rep.OK() || rep.AnyFailed() || rep.NotRun != 2 || rep.Passed != 0 {
+		t.Errorf("interrupted %v, OK %v, failed %v, not run %d, passed %d; want true, false, false, 2, 0",
+			rep.Interrupted, rep.OK(), rep.AnyFailed(), rep.NotRun, rep.Passed)
+	}
+	var sb strings.Builder
+	rep.WriteText(&sb)
+	if !strings.Contains(sb.String(), "INCOMPLETE: 0 conversions passed") {
+		t.Errorf("report does not say INCOMPLETE:\n%s", sb.String())
 	}
 }

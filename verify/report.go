@@ -17,7 +17,8 @@ const (
 	StatusPass        = "pass"
 	StatusFail        = "fail"
 	StatusNotTestable = "not testable"
-	StatusError       = "error" // the device could not run the check (build or runtime error)
+	StatusError       = "error"   // the device could not run the check (build or runtime error)
+	StatusNotRun      = "not run" // the run was interrupted first
 )
 
 // Report is the result of a verification run. Its JSON form is clconv
@@ -40,6 +41,10 @@ type Report struct {
 	Failed      int `json:"failed"`
 	NotTestable int `json:"not_testable"`
 	Errored     int `json:"errors"`
+	NotRun      int `json:"not_run"`
+	// Interrupted is set when the run was stopped (Options.Context) before
+	// every check ran; the report covers what finished.
+	Interrupted bool `json:"interrupted"`
 
 	Conversions []*ConvResult  `json:"conversions"`
 	Failures    []Failure      `json:"failures"` // examples, at most a few per conversion and rule
@@ -49,17 +54,21 @@ type Report struct {
 	Errors      []string       `json:"errors_text,omitempty"`
 }
 
-// OK reports whether the device passed every check that ran.
-func (r *Report) OK() bool {
+// OK reports whether the run finished and the device passed every check.
+func (r *Report) OK() bool { return !r.AnyFailed() && !r.Interrupted }
+
+// AnyFailed reports whether any check that ran failed or could not run on
+// the device.
+func (r *Report) AnyFailed() bool {
 	if r.Failed > 0 || r.Errored > 0 || len(r.Errors) > 0 {
-		return false
+		return true
 	}
 	for _, w := range r.Vectors {
 		if w.Failing > 0 {
-			return false
+			return true
 		}
 	}
-	return r.AsType == nil || r.AsType.Failing == 0
+	return r.AsType != nil && r.AsType.Failing > 0
 }
 
 // DeviceInfo is what the report says about the device.
@@ -256,11 +265,18 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 
 	verdict := "PASS"
-	if !r.OK() {
+	switch {
+	case r.AnyFailed():
 		verdict = "FAIL"
+	case r.Interrupted:
+		verdict = "INCOMPLETE"
 	}
-	fmt.Fprintf(&b, "\n%s: %d conversions passed, %d failed, %d errors, %d not testable; %d digest inputs in %.1fs (device %.1fs, reference %.1fs)\n",
-		verdict, r.Passed, r.Failed, r.Errored, r.NotTestable, r.Inputs, r.Seconds, r.DeviceSeconds, r.ReferenceSeconds)
+	notRun := ""
+	if r.Interrupted {
+		notRun = fmt.Sprintf(", %d not run (interrupted)", r.NotRun)
+	}
+	fmt.Fprintf(&b, "\n%s: %d conversions passed, %d failed, %d errors, %d not testable%s; %d digest inputs in %.1fs (device %.1fs, reference %.1fs)\n",
+		verdict, r.Passed, r.Failed, r.Errored, r.NotTestable, notRun, r.Inputs, r.Seconds, r.DeviceSeconds, r.ReferenceSeconds)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

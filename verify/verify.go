@@ -31,6 +31,7 @@
 package verify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -79,6 +80,10 @@ type Options struct {
 	NoShipped bool
 	// Fault injects a device bug for tests (see Fault).
 	Fault *Fault
+	// Context, if set, interrupts the run when done: the conversions not
+	// finished by then are reported as not run (StatusNotRun) and the
+	// report is marked Interrupted.
+	Context context.Context
 	// Progress, if set, is called before each conversion (and the as_type
 	// check) with the number done so far, the total and what starts now
 	// ("convert_int_sat_rte float"), and at the end with done == total.
@@ -166,7 +171,11 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 		return nil, fmt.Errorf("--only %q matches no conversion (patterns match \"NAME SOURCE\", e.g. \"convert_int_sat_rte float\")", o.Only)
 	}
 	stop := make(chan struct{})
-	defer close(stop)
+	defer func() {
+		if stop != nil {
+			close(stop)
+		}
+	}()
 	var refTime time.Duration
 	refsDone := make(chan struct{})
 	go func() {
@@ -206,8 +215,12 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 	for _, p := range pairs {
 		r.runPair(p)
 	}
+	if r.interrupted() {
+		close(stop)
+		stop = nil
+	}
 	<-refsDone
-	if !o.NoAsType {
+	if !o.NoAsType && !r.interrupted() {
 		r.progress("as_type")
 		rep.AsType = r.asType()
 	}
@@ -224,6 +237,8 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 			rep.NotTestable++
 		case StatusError:
 			rep.Errored++
+		case StatusNotRun:
+			rep.NotRun++
 		}
 		rep.Inputs += c.Inputs
 	}
@@ -265,10 +280,30 @@ type runner struct {
 	vecInputs map[cltype.Kind][]uint64
 	widths    map[int]*WidthResult
 	progress  func(current string) // announces the next conversion
+	rerunIn   []uint64             // rerun's buffers, kept between calls
+	rerunGot  []uint64
 }
+
+// interrupted reports whether Options.Context is done, and marks the report.
+func (r *runner) interrupted() bool {
+	if r.o.Context == nil || r.o.Context.Err() == nil {
+		return false
+	}
+	r.rep.Interrupted = true
+	return true
+}
+
+// errInterrupted stops a conversion's check when the run is interrupted.
+var errInterrupted = errors.New("interrupted")
 
 // runPair checks the conversions of one source/destination pair: one program.
 func (r *runner) runPair(p []*task) {
+	if r.interrupted() {
+		for _, t := range p {
+			t.res.Status, t.res.Reason = StatusNotRun, "the run was interrupted"
+		}
+		return
+	}
 	convs := make([]digest.Conversion, len(p))
 	for i, t := range p {
 		convs[i] = t.c
@@ -291,16 +326,22 @@ func (r *runner) runPair(p []*task) {
 	for i, t := range p {
 		r.progress(Key(t.c))
 		t.started = time.Now()
+		if r.interrupted() {
+			err = errInterrupted
+		}
 		if err == nil {
 			err = r.runConversion(kernelOp{k, uint32(i)}, t)
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, errInterrupted):
+			t.res.Status, t.res.Reason = StatusNotRun, "the run was interrupted"
+		case err != nil:
 			t.res.Status, t.res.Reason = StatusError, err.Error()
 		}
 		t.res.Seconds += time.Since(t.started).Seconds()
 	}
 	k.Release()
-	if len(r.o.Widths) > 0 {
+	if len(r.o.Widths) > 0 && !r.interrupted() {
 		if err := r.runVectors(prog, p); err != nil {
 			r.rep.Errors = append(r.rep.Errors, fmt.Sprintf("vector check %s -> %s: %v", convs[0].Src, convs[0].Op.Dst.Kind, err))
 		}
@@ -339,6 +380,9 @@ func (r *runner) runConversion(k kernelOp, t *task) error {
 		if sums[j] == t.ref.sums[j] {
 			continue
 		}
+		if r.interrupted() {
+			return errInterrupted
+		}
 		res.BadSlices++
 		before := res.Failing
 		if err := r.rerun(k, t, s); err != nil {
@@ -354,15 +398,18 @@ func (r *runner) runConversion(k kernelOp, t *task) error {
 
 // rerun compares every raw result of a slice with the library.
 func (r *runner) rerun(k kernelOp, t *task, s Slice) error {
-	const piece = 1 << 20
-	in := make([]uint64, min(piece, s.Len))
+	const piece = digest.ChunkSize
+	n := int(min(piece, s.Len))
+	if len(r.rerunIn) < n {
+		r.rerunIn, r.rerunGot = make([]uint64, n), make([]uint64, n)
+	}
 	for lo := s.Start; lo < s.Start+s.Len; lo += piece {
 		cnt := min(piece, s.Start+s.Len-lo)
-		got, err := r.dev.raw(k, lo, int(cnt))
-		if err != nil {
+		got := r.rerunGot[:cnt]
+		if err := r.dev.raw(k, lo, got); err != nil {
 			return err
 		}
-		in = in[:cnt]
+		in := r.rerunIn[:cnt]
 		parallel(int((cnt+batchLen-1)/batchLen), func(next func() (int, bool)) {
 			for i, ok := next(); ok; i, ok = next() {
 				for j := uint64(i) * batchLen; j < min(cnt, uint64(i+1)*batchLen); j++ {
@@ -588,12 +635,17 @@ func (ch *checker) finish(rep *Report) {
 
 // device runs kernels and keeps the time it was busy.
 type device struct {
-	ctx   *opencl.Context
-	dummy *opencl.Buffer
-	busy  time.Duration
+	ctx    *opencl.Context
+	dummy  *opencl.Buffer
+	rawOut *opencl.Buffer // raw's output buffer, kept for the next call
+	rawCap int            // its size in results
+	busy   time.Duration
 }
 
-func (d *device) release() { d.dummy.Release() }
+func (d *device) release() {
+	d.dummy.Release()
+	d.rawOut.Release()
+}
 
 // maxLaunch is the most inputs one digest launch covers.
 const maxLaunch = 1 << 28
@@ -666,26 +718,32 @@ func (d *device) dummyBuffer() (*opencl.Buffer, error) {
 	return d.dummy, nil
 }
 
-// raw returns the raw results of input indices base..base+n-1.
-func (d *device) raw(k kernelOp, base uint64, n int) ([]uint64, error) {
+// raw puts the raw results of input indices base..base+len(got)-1 in got.
+// The device buffer is kept for the next call: a full run of a device that
+// fails everywhere (NaN under _sat from double: every chunk) reruns
+// thousands of chunks.
+func (d *device) raw(k kernelOp, base uint64, got []uint64) error {
 	defer func(t time.Time) { d.busy += time.Since(t) }(time.Now())
 	dummy, err := d.dummyBuffer()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out, err := d.ctx.NewBuffer(8 * n)
-	if err != nil {
-		return nil, err
+	n := len(got)
+	if d.rawCap < n {
+		d.rawOut.Release()
+		d.rawOut, d.rawCap = nil, 0
+		if d.rawOut, err = d.ctx.NewBuffer(8 * n); err != nil {
+			return err
+		}
+		d.rawCap = n
 	}
-	defer out.Release()
-	if err := k.k.SetArgs(k.op, uint32(modeRaw), dummy, base, uint32(0), uint32(0), out); err != nil {
-		return nil, err
+	if err := k.k.SetArgs(k.op, uint32(modeRaw), dummy, base, uint32(0), uint32(0), d.rawOut); err != nil {
+		return err
 	}
 	if err := d.ctx.Run(k.k, n, 0); err != nil {
-		return nil, err
+		return err
 	}
-	got := make([]uint64, n)
-	return got, d.ctx.Read(out, u64Bytes(got))
+	return d.ctx.Read(d.rawOut, u64Bytes(got))
 }
 
 // list returns the raw results for the given input bit patterns.

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -37,7 +39,9 @@ the as_type rules are checked too.
 
 Implementation-defined results (float -> integer without _sat of NaN or of a
 value that rounds out of range) are summarised separately; they are never
-failures. The exit status is 1 when anything fails.
+failures. The exit status is 1 when anything fails. SIGINT or SIGTERM (Ctrl-C)
+stops a run: the report covers the conversions that finished, says
+INCOMPLETE, and the exit status is 130 unless something failed.
 
 --quick checks 2^24 inputs per 32- or 64-bit source, spread over the whole
 input space (every input of 8- and 16-bit sources).
@@ -112,7 +116,17 @@ Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 				}
 				fmt.Fprintf(os.Stderr, "verifying %s\n", dev)
 			}
+			// SIGINT or SIGTERM stops the run and prints the report of what
+			// finished (verdict INCOMPLETE, exit status 130 unless a check
+			// failed); a second signal kills it.
+			ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			o.Context = ctx
+			go func() {
+				<-ctx.Done()
+				stopSignals()
+			}()
 			rep, err := verify.Run(dev, o)
+			stopSignals()
 			if err != nil {
 				return err
 			}
@@ -142,8 +156,11 @@ Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 			if err != nil {
 				return err
 			}
-			if !rep.OK() {
+			if rep.AnyFailed() {
 				return exitStatus(1)
+			}
+			if rep.Interrupted {
+				return exitStatus(130)
 			}
 			return nil
 		},
