@@ -402,3 +402,29 @@ func TestRefCache(t *testing.T) {
 		t.Error("reference ignored the cache")
 	}
 }
+
+// TestNaNAlwaysClassified feeds a checker more failing NaN inputs than it
+// works rules out for: every one is still named by its rule, while failing
+// finite inputs past the limit are counted as unclassified.
+func TestNaNAlwaysClassified(t *testing.T) {
+	c, err := digest.Parse("convert_long_sat", "float")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &ConvResult{}
+	ch := newChecker(c, res, 3)
+	n := maxClassified + 1000
+	in, got := make([]uint64, n), make([]uint64, n)
+	for i := range in {
+		in[i] = 0x7f800001 + uint64(i) // NaNs
+		got[i] = 0x8000000000000000    // NVIDIA's result
+	}
+	ch.compare("digest", in, got, 1)
+	ch.compare("digest", []uint64{0x3f800000}, []uint64{7}, 1) // 1.0f -> 7: finite, past the limit
+	if res.Failing != uint64(n+1) {
+		t.Errorf("%d failing, want %d", res.Failing, n+1)
+	}
+	if res.Rules["NaN must convert to 0 under _sat"] != uint64(n) || res.Rules[ruleUnclassified] != 1 {
+		t.Errorf("rules %v", res.Rules)
+	}
+}
