@@ -80,3 +80,32 @@ func significandBits(k cltype.Kind) int {
 func holds(dst, src cltype.Kind) bool {
 	return dst.MinInt() <= src.MinInt() && dst.MaxUint() >= src.MaxUint()
 }
+
+// All returns every scalar conversion: each of the eleven source kinds with
+// each convert_ function of the eleven destination kinds (_sat only for
+// integer destinations, each rounding suffix and none), in the order source,
+// destination, _sat, rounding. There are 11 * 95 = 1045.
+func All() []Conversion {
+	var out []Conversion
+	for _, src := range cltype.Scalars {
+		for _, dst := range cltype.Scalars {
+			out = append(out, PairOps(src, dst)...)
+		}
+	}
+	return out
+}
+
+// PairOps returns the conversions from src to dst, in the order of All.
+func PairOps(src, dst cltype.Kind) []Conversion {
+	var out []Conversion
+	sats := []bool{false}
+	if dst.IsInteger() {
+		sats = []bool{false, true}
+	}
+	for _, sat := range sats {
+		for r := convert.Default; r <= convert.RTN; r++ {
+			out = append(out, Conversion{Op: convert.Op{Dst: cltype.Scalar(dst), Sat: sat, Round: r}, Src: src})
+		}
+	}
+	return out
+}

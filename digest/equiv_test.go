@@ -6,31 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/internal/testvals"
 )
-
-// allConversions lists every scalar conversion (as verify.All does; digest
-// cannot import verify).
-func allConversions() []digest.Conversion {
-	var out []digest.Conversion
-	for _, src := range cltype.Scalars {
-		for _, dst := range cltype.Scalars {
-			sats := []bool{false}
-			if dst.IsInteger() {
-				sats = append(sats, true)
-			}
-			for _, sat := range sats {
-				for r := convert.Default; r <= convert.RTN; r++ {
-					out = append(out, digest.Conversion{Op: convert.Op{Dst: cltype.Scalar(dst), Sat: sat, Round: r}, Src: src})
-				}
-			}
-		}
-	}
-	return out
-}
 
 func key(c digest.Conversion) string { return c.Op.Name() + " " + c.Src.String() }
 
@@ -63,7 +42,7 @@ func TestRepresentativeClasses(t *testing.T) {
 	digestOf := map[string]string{} // source + digest -> representative
 	members := map[string]int{}
 	checked := 0
-	for _, c := range allConversions() {
+	for _, c := range digest.All() {
 		r := c.Representative()
 		if r.Representative() != r {
 			t.Errorf("%s: representative %s is not its own representative", key(c), key(r))
@@ -90,7 +69,7 @@ func TestRepresentativeClasses(t *testing.T) {
 	if checked != len(recorded) {
 		t.Errorf("checked %d of %d recorded digests", checked, len(recorded))
 	}
-	t.Logf("%d conversions in %d classes; %d recorded digests checked", len(allConversions()), len(members), checked)
+	t.Logf("%d conversions in %d classes; %d recorded digests checked", len(digest.All()), len(members), checked)
 }
 
 func TestRepresentativeExamples(t *testing.T) {
@@ -127,7 +106,7 @@ func TestRepresentativeExamples(t *testing.T) {
 // which have no recorded digests.
 func TestRepresentativeSampled(t *testing.T) {
 	compared := 0
-	for _, c := range allConversions() {
+	for _, c := range digest.All() {
 		r := c.Representative()
 		if r == c {
 			continue

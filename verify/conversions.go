@@ -11,34 +11,13 @@ import (
 	"github.com/clconv/clconv/digest"
 )
 
-// All returns every scalar conversion the checker knows: each of the eleven
-// source kinds with each convert_ function of the eleven destination kinds
-// (_sat only for integer destinations, each rounding suffix and none), in
-// the order source, destination, _sat, rounding. There are 11 * 95 = 1045.
-func All() []digest.Conversion {
-	var out []digest.Conversion
-	for _, src := range cltype.Scalars {
-		for _, dst := range cltype.Scalars {
-			out = append(out, pairOps(src, dst)...)
-		}
-	}
-	return out
-}
+// All returns every scalar conversion the checker knows (digest.All): each
+// of the eleven source kinds with each convert_ function of the eleven
+// destination kinds, in the order source, destination, _sat, rounding.
+func All() []digest.Conversion { return digest.All() }
 
 // pairOps returns the conversions from src to dst.
-func pairOps(src, dst cltype.Kind) []digest.Conversion {
-	var out []digest.Conversion
-	sats := []bool{false}
-	if dst.IsInteger() {
-		sats = []bool{false, true}
-	}
-	for _, sat := range sats {
-		for r := convert.Default; r <= convert.RTN; r++ {
-			out = append(out, digest.Conversion{Op: convert.Op{Dst: cltype.Scalar(dst), Sat: sat, Round: r}, Src: src})
-		}
-	}
-	return out
-}
+func pairOps(src, dst cltype.Kind) []digest.Conversion { return digest.PairOps(src, dst) }
 
 // Key returns "name source", the string --only patterns match
 // ("convert_int_sat_rte float").
