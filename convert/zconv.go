@@ -2057,7 +2057,7 @@ func sliceUlongToUlong(dst []uint64, src []uint64, m round.Mode, sat bool) {
 
 // ulongToHalf converts ulong to half (convert_half from ulong).
 func ulongToHalf(x uint64, m round.Mode, _ bool) half.Half {
-	return half.FromFloat64(float64(x), m)
+	return half.FromFloat64(round.U64ToF64RTE(x), m)
 }
 
 func checkUlongToHalf(x uint64, m round.Mode) (half.Half, bool) {
@@ -2070,19 +2070,19 @@ func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
+			dst[i] = half.FromFloat64RTZ(round.U64ToF64RTE(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
+			dst[i] = half.FromFloat64RTP(round.U64ToF64RTE(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
+			dst[i] = half.FromFloat64RTN(round.U64ToF64RTE(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
+			dst[i] = half.FromFloat64RTE(round.U64ToF64RTE(x))
 		}
 	}
 }
@@ -2099,8 +2099,23 @@ func checkUlongToFloat(x uint64, m round.Mode) (float32, bool) {
 func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = round.Uint64ToFloat32(x, m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = round.U64ToF32RTZ(x)
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = round.U64ToF32RTP(x)
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = round.U64ToF32RTN(x)
+		}
+	default:
+		for i, x := range src {
+			dst[i] = round.U64ToF32RTE(x)
+		}
 	}
 }
 
@@ -2116,8 +2131,23 @@ func checkUlongToDouble(x uint64, m round.Mode) (float64, bool) {
 func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat
-	for i, x := range src {
-		dst[i] = round.Uint64ToFloat64(x, m)
+	switch m {
+	case round.RTZ:
+		for i, x := range src {
+			dst[i] = round.U64ToF64RTZ(x)
+		}
+	case round.RTP:
+		for i, x := range src {
+			dst[i] = round.U64ToF64RTP(x)
+		}
+	case round.RTN:
+		for i, x := range src {
+			dst[i] = round.U64ToF64RTN(x)
+		}
+	default:
+		for i, x := range src {
+			dst[i] = round.U64ToF64RTE(x)
+		}
 	}
 }
 

@@ -107,39 +107,82 @@ func Integral(x float64, m Mode) float64 {
 
 // Uint64ToFloat64 rounds a to binary64 in mode m.
 func Uint64ToFloat64(a uint64, m Mode) float64 {
-	f := float64(a) // correctly rounded to nearest even by Go on every platform
-	if m == RTE || a>>53 == 0 {
-		return f
+	switch m {
+	case RTZ:
+		return U64ToF64RTZ(a)
+	case RTP:
+		return U64ToF64RTP(a)
+	case RTN:
+		return U64ToF64RTN(a)
 	}
-	// f is an integer in [2^53, 2^64]; compare it with a exactly. For a
-	// positive value rtz and rtn both round down.
-	above := f >= 0x1p64 || uint64(f) > a
-	below := f < 0x1p64 && uint64(f) < a
-	fb := math.Float64bits(f)
-	if m == RTP {
-		fb += b2u64(below)
-	} else {
-		fb -= b2u64(above)
-	}
-	return math.Float64frombits(fb)
+	return U64ToF64RTE(a)
 }
 
 // Uint64ToFloat32 rounds a to binary32 in mode m.
 func Uint64ToFloat32(a uint64, m Mode) float32 {
-	f := float32(a)
-	if m == RTE || a>>24 == 0 {
-		return f
+	switch m {
+	case RTZ:
+		return U64ToF32RTZ(a)
+	case RTP:
+		return U64ToF32RTP(a)
+	case RTN:
+		return U64ToF32RTN(a)
 	}
-	above := f >= 0x1p64 || uint64(f) > a
-	below := f < 0x1p64 && uint64(f) < a
-	fb := math.Float32bits(f)
-	if m == RTP {
-		fb += b2u32(below)
-	} else {
-		fb -= b2u32(above)
-	}
-	return math.Float32frombits(fb)
+	return U64ToF32RTE(a)
 }
+
+// halveU64 maps a to a non-negative int64 that rounds like it: a itself
+// below 2^63, otherwise a/2 with the lost bit ORed into bit 0 (a sticky bit:
+// 63 bits still hold more than a float64's 53 plus a round bit, so every
+// mode rounds x exactly as it rounds a/2). s is 1 when a was halved. Go's
+// own uint64 -> float conversions branch on the top bit, which random data
+// mispredicts; this has no branch.
+func halveU64(a uint64) (x int64, s uint64) {
+	s = a >> 63
+	return int64(a>>s | a&s), s
+}
+
+// U64ToF64RTE is Uint64ToFloat64 in mode RTE.
+func U64ToF64RTE(a uint64) float64 {
+	x, s := halveU64(a)
+	return math.Float64frombits(math.Float64bits(I64ToF64RTE(x)) + s<<52) // x2 when halved
+}
+
+// U64ToF64RTZ is Uint64ToFloat64 in mode RTZ (and RTN: a is not negative).
+func U64ToF64RTZ(a uint64) float64 {
+	x, s := halveU64(a)
+	return math.Float64frombits(math.Float64bits(I64ToF64RTZ(x)) + s<<52)
+}
+
+// U64ToF64RTP is Uint64ToFloat64 in mode RTP.
+func U64ToF64RTP(a uint64) float64 {
+	x, s := halveU64(a)
+	return math.Float64frombits(math.Float64bits(I64ToF64RTP(x)) + s<<52)
+}
+
+// U64ToF64RTN is Uint64ToFloat64 in mode RTN, which is RTZ for a non-negative value.
+func U64ToF64RTN(a uint64) float64 { return U64ToF64RTZ(a) }
+
+// U64ToF32RTE is Uint64ToFloat32 in mode RTE.
+func U64ToF32RTE(a uint64) float32 {
+	x, s := halveU64(a)
+	return math.Float32frombits(math.Float32bits(I64ToF32RTE(x)) + uint32(s)<<23)
+}
+
+// U64ToF32RTZ is Uint64ToFloat32 in mode RTZ (and RTN: a is not negative).
+func U64ToF32RTZ(a uint64) float32 {
+	x, s := halveU64(a)
+	return math.Float32frombits(math.Float32bits(I64ToF32RTZ(x)) + uint32(s)<<23)
+}
+
+// U64ToF32RTP is Uint64ToFloat32 in mode RTP.
+func U64ToF32RTP(a uint64) float32 {
+	x, s := halveU64(a)
+	return math.Float32frombits(math.Float32bits(I64ToF32RTP(x)) + uint32(s)<<23)
+}
+
+// U64ToF32RTN is Uint64ToFloat32 in mode RTN, which is RTZ for a non-negative value.
+func U64ToF32RTN(a uint64) float32 { return U64ToF32RTZ(a) }
 
 // Int64ToFloat64 rounds v to binary64 in mode m. Zero gives +0.
 func Int64ToFloat64(v int64, m Mode) float64 {

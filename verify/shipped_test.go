@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 var (
 	long        = flag.Bool("long", false, "recompute one shipped reference line in seven in full")
 	shippedFull = flag.Bool("shipped.all", false, "recompute every shipped reference line in full (about 45 minutes on 2 cores)")
+	shippedSrc  = flag.String("shipped.src", "", "recompute in full the shipped reference lines of these comma-separated source types")
 )
 
 // TestShippedReference checks the reference digests embedded in the binary
@@ -22,7 +24,8 @@ var (
 // line recomputed; every 32-bit-source conversion's digest, implementation-
 // defined and NaN counts equal to those the exhaustive run recorded
 // independently (convert/testdata/exhaustive_digests.tsv). With -long one line
-// in seven is recomputed in full, with -shipped.all every line.
+// in seven is recomputed in full, with -shipped.all every line, with
+// -shipped.src=ulong,double those of the sources named.
 func TestShippedReference(t *testing.T) {
 	rc, err := Shipped()
 	if err != nil {
@@ -74,7 +77,7 @@ func TestShippedReference(t *testing.T) {
 			s := lines[n]
 			r := s.Conversion
 			switch {
-			case *shippedFull || *long && n%7 == 0 || s.N <= digest.ChunkSize:
+			case *shippedFull || *long && n%7 == 0 || s.N <= digest.ChunkSize || slices.Contains(strings.Split(*shippedSrc, ","), r.Src.String()):
 				if testing.Short() && s.N > digest.ChunkSize {
 					continue
 				}

@@ -128,6 +128,10 @@ func toFloat(s, d kind, x, m string) string {
 	// half: an integer of at most 32 bits is exact in float64; a wider one is
 	// either exact too or so large that every mode gives the overflow result,
 	// which depends only on the sign, so float64's own rounding cannot change it.
+	if s.bits == 64 && !s.signed {
+		// Go's uint64 -> float64 branches on the top bit.
+		return "half.FromFloat64(round.U64ToF64RTE(" + x + "), " + m + ")"
+	}
 	return "half.FromFloat64(float64(" + x + "), " + m + ")"
 }
 
@@ -308,6 +312,10 @@ func main() {
 						prim, perMode = "round.Int64ToFloat64(", "round.I64ToF64"
 					case strings.Contains(e, "round.Int64ToFloat32("):
 						prim, perMode = "round.Int64ToFloat32(", "round.I64ToF32"
+					case strings.Contains(e, "round.Uint64ToFloat64("):
+						prim, perMode = "round.Uint64ToFloat64(", "round.U64ToF64"
+					case strings.Contains(e, "round.Uint64ToFloat32("):
+						prim, perMode = "round.Uint64ToFloat32(", "round.U64ToF32"
 					}
 					if prim != "" {
 						// One loop per mode, each calling its own branch-free primitive.
