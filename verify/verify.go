@@ -171,11 +171,9 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 		return nil, fmt.Errorf("--only %q matches no conversion (patterns match \"NAME SOURCE\", e.g. \"convert_int_sat_rte float\")", o.Only)
 	}
 	stop := make(chan struct{})
-	defer func() {
-		if stop != nil {
-			close(stop)
-		}
-	}()
+	var stopOnce sync.Once
+	halt := func() { stopOnce.Do(func() { close(stop) }) }
+	defer halt()
 	var refTime time.Duration
 	refsDone := make(chan struct{})
 	go func() {
@@ -216,8 +214,7 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 		r.runPair(p)
 	}
 	if r.interrupted() {
-		close(stop)
-		stop = nil
+		halt() // the reference goroutine stops at its next conversion
 	}
 	<-refsDone
 	if !o.NoAsType && !r.interrupted() {
