@@ -4,8 +4,6 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
-
-	"github.com/clconv/clconv/digest"
 )
 
 // The reference digests of every class of conversions, chunk by chunk, as
@@ -34,10 +32,4 @@ func Shipped() (*RefCache, error) {
 		shipped.rc, shipped.err = readRefCache(strings.NewReader(shippedText), "verify/reference.tsv")
 	})
 	return shipped.rc, shipped.err
-}
-
-// ShippedHas reports whether the shipped digests include c's class.
-func ShippedHas(c digest.Conversion) bool {
-	rc, err := Shipped()
-	return err == nil && rc.get(c) != nil
 }
