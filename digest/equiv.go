@@ -60,20 +60,9 @@ func exactConversion(src, dst cltype.Kind) bool {
 		if src.IsSigned() {
 			valueBits--
 		}
-		return valueBits <= significandBits(dst)
+		return valueBits <= dst.Format().Prec
 	}
 	return false // floating to integer: fractions are rounded
-}
-
-// significandBits returns the precision of a floating kind, implicit bit included.
-func significandBits(k cltype.Kind) int {
-	switch k {
-	case cltype.Half:
-		return 11
-	case cltype.Float:
-		return 24
-	}
-	return 53
 }
 
 // holds reports whether integer kind dst holds every value of integer kind src.
