@@ -2,10 +2,13 @@ package convert_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/round"
 )
@@ -68,5 +71,89 @@ func BenchmarkSlice(b *testing.B) {
 				convert.Slice(src, i32, m)
 			}
 		})
+	}
+}
+
+// BenchmarkBranchFree measures the branch-free forms of double -> int and
+// ulong -> float next to the branching forms they replaced (kept here as
+// baselines) on 16 Ki of the digest's 64-bit samples, which mix in-range and
+// out-of-range values and set the top bit of the ulongs at random. In this
+// isolated loop the branching forms win (docs/PERFORMANCE.md says why);
+// inside digest.Compute the branch-free ones do.
+func BenchmarkBranchFree(b *testing.B) {
+	const n = 1 << 14
+	d := make([]float64, n)
+	u := make([]uint64, n)
+	for i := range d {
+		d[i] = math.Float64frombits(digest.Input(cltype.Double, uint64(i)))
+		u[i] = digest.Input(cltype.Ulong, uint64(i))
+	}
+	i32 := make([]int32, n)
+	f32 := make([]float32, n)
+	b.Run("double-int-sat-rtz/branching", func(b *testing.B) {
+		for b.Loop() {
+			for i, x := range d {
+				i32[i] = branchingClampInt(math.Trunc(x))
+			}
+		}
+	})
+	b.Run("double-int-sat-rtz/clconv", func(b *testing.B) {
+		for b.Loop() {
+			convert.SliceSat(i32, d, round.RTZ)
+		}
+	})
+	b.Run("ulong-float-rtz/branching", func(b *testing.B) {
+		for b.Loop() {
+			for i, x := range u {
+				f32[i] = branchingUint64ToFloat32RTZ(x)
+			}
+		}
+	})
+	b.Run("ulong-float-rtz/clconv", func(b *testing.B) {
+		for b.Loop() {
+			convert.Slice(f32, u, round.RTZ)
+		}
+	})
+}
+
+// branchingClampInt is the clamp clconv generated before it used MINSD/MAXSD.
+func branchingClampInt(r float64) int32 {
+	if r >= 0x1p31 {
+		return math.MaxInt32
+	}
+	if r >= -0x1p31 {
+		return int32(r)
+	}
+	if r < -0x1p31 {
+		return math.MinInt32
+	}
+	return 0
+}
+
+// branchingUint64ToFloat32RTZ is the uint64 -> float rtz clconv had before
+// halving with a sticky bit: Go's conversions, which branch on the top bit.
+func branchingUint64ToFloat32RTZ(a uint64) float32 {
+	f := float32(a)
+	if a>>24 == 0 {
+		return f
+	}
+	if f >= 0x1p64 || uint64(f) > a {
+		return math.Float32frombits(math.Float32bits(f) - 1)
+	}
+	return f
+}
+
+// TestBranchingBaselines keeps the benchmark's baselines honest: they give
+// clconv's results on the benchmark's inputs.
+func TestBranchingBaselines(t *testing.T) {
+	for i := uint64(0); i < 1<<16; i++ {
+		x := math.Float64frombits(digest.Input(cltype.Double, i))
+		if got, want := branchingClampInt(math.Trunc(x)), convert.ToSat[int32](x, round.RTZ); got != want {
+			t.Fatalf("double %v: baseline %d, clconv %d", x, got, want)
+		}
+		a := digest.Input(cltype.Ulong, i)
+		if got, want := branchingUint64ToFloat32RTZ(a), convert.To[float32](a, round.RTZ); got != want {
+			t.Fatalf("ulong %#x: baseline %v, clconv %v", a, got, want)
+		}
 	}
 }

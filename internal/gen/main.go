@@ -204,7 +204,8 @@ func main() {
 		p("func clamp%s(r float64) %s {", d.fn, d.goT)
 		if d.bits < 64 {
 			// Both limits are doubles: clamp with MINSD/MAXSD instead of
-			// branches that random inputs mispredict (4x faster).
+			// branches that random inputs mispredict (BenchmarkBranchFree,
+			// docs/PERFORMANCE.md).
 			p("if r != r { // NaN: rare, so a predictable branch")
 			p("return 0")
 			p("}")
