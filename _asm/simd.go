@@ -48,12 +48,14 @@ type op = func(...Op)
 
 // Embedded-rounding forms, by mode.
 var (
-	cvtps2dqZ = map[string]func(a, k, b Op){"RTE": VCVTPS2DQ_RN_SAE_Z, "RTZ": VCVTPS2DQ_RZ_SAE_Z, "RTP": VCVTPS2DQ_RU_SAE_Z, "RTN": VCVTPS2DQ_RD_SAE_Z}
-	cvtps2dq  = map[string]op{"RTE": VCVTPS2DQ_RN_SAE, "RTZ": VCVTPS2DQ_RZ_SAE, "RTP": VCVTPS2DQ_RU_SAE, "RTN": VCVTPS2DQ_RD_SAE}
-	cvtps2udq = map[string]func(a, k, b Op){"RTE": VCVTPS2UDQ_RN_SAE_Z, "RTZ": VCVTPS2UDQ_RZ_SAE_Z, "RTP": VCVTPS2UDQ_RU_SAE_Z, "RTN": VCVTPS2UDQ_RD_SAE_Z}
-	cvtdq2ps  = map[string]op{"RTE": VCVTDQ2PS_RN_SAE, "RTZ": VCVTDQ2PS_RZ_SAE, "RTP": VCVTDQ2PS_RU_SAE, "RTN": VCVTDQ2PS_RD_SAE}
-	cvtudq2ps = map[string]op{"RTE": VCVTUDQ2PS_RN_SAE, "RTZ": VCVTUDQ2PS_RZ_SAE, "RTP": VCVTUDQ2PS_RU_SAE, "RTN": VCVTUDQ2PS_RD_SAE}
-	cvtpd2ps  = map[string]op{"RTE": VCVTPD2PS_RN_SAE, "RTZ": VCVTPD2PS_RZ_SAE, "RTP": VCVTPD2PS_RU_SAE, "RTN": VCVTPD2PS_RD_SAE}
+	cvtps2dqZ  = map[string]func(a, k, b Op){"RTE": VCVTPS2DQ_RN_SAE_Z, "RTZ": VCVTPS2DQ_RZ_SAE_Z, "RTP": VCVTPS2DQ_RU_SAE_Z, "RTN": VCVTPS2DQ_RD_SAE_Z}
+	cvtps2dq   = map[string]op{"RTE": VCVTPS2DQ_RN_SAE, "RTZ": VCVTPS2DQ_RZ_SAE, "RTP": VCVTPS2DQ_RU_SAE, "RTN": VCVTPS2DQ_RD_SAE}
+	cvtps2udq  = map[string]func(a, k, b Op){"RTE": VCVTPS2UDQ_RN_SAE_Z, "RTZ": VCVTPS2UDQ_RZ_SAE_Z, "RTP": VCVTPS2UDQ_RU_SAE_Z, "RTN": VCVTPS2UDQ_RD_SAE_Z}
+	cvtdq2ps   = map[string]op{"RTE": VCVTDQ2PS_RN_SAE, "RTZ": VCVTDQ2PS_RZ_SAE, "RTP": VCVTDQ2PS_RU_SAE, "RTN": VCVTDQ2PS_RD_SAE}
+	cvtudq2ps  = map[string]op{"RTE": VCVTUDQ2PS_RN_SAE, "RTZ": VCVTUDQ2PS_RZ_SAE, "RTP": VCVTUDQ2PS_RU_SAE, "RTN": VCVTUDQ2PS_RD_SAE}
+	cvtpd2dqZ  = map[string]func(a, k, b Op){"RTE": VCVTPD2DQ_RN_SAE_Z, "RTZ": VCVTPD2DQ_RZ_SAE_Z, "RTP": VCVTPD2DQ_RU_SAE_Z, "RTN": VCVTPD2DQ_RD_SAE_Z}
+	cvtpd2udqZ = map[string]func(a, k, b Op){"RTE": VCVTPD2UDQ_RN_SAE_Z, "RTZ": VCVTPD2UDQ_RZ_SAE_Z, "RTP": VCVTPD2UDQ_RU_SAE_Z, "RTN": VCVTPD2UDQ_RD_SAE_Z}
+	cvtpd2ps   = map[string]op{"RTE": VCVTPD2PS_RN_SAE, "RTZ": VCVTPD2PS_RZ_SAE, "RTP": VCVTPD2PS_RU_SAE, "RTN": VCVTPD2PS_RD_SAE}
 )
 
 // Comparison predicates of VCMPPS/VCMPPD (ordered, quiet: false for NaN).
@@ -180,6 +182,14 @@ func bcstZ(v uint32) reg.VecVirtual {
 	MOVL(U32(v), r)
 	z := ZMM()
 	VPBROADCASTD(r, z)
+	return z
+}
+
+func bcstZ64(v uint64) reg.VecVirtual {
+	r := GP64()
+	MOVQ(U64(v), r)
+	z := ZMM()
+	VPBROADCASTQ(r, z)
 	return z
 }
 
@@ -571,6 +581,80 @@ func doubleToFloatPair() *pair {
 	return p
 }
 
+// double -> int, uint. Clamping above in binary64 before rounding is exact
+// because MAX is an integer (rounding is monotonic), and it keeps values
+// just below MAX + 1 that round up to it (2147483647.5 in rtp) in range.
+// Below the range the conversions give the integer indefinite, which is MIN
+// for int; uint converts only where 0 < x, so NaN, -0 and negatives give 0.
+func doubleToIntPair(d kind) *pair {
+	p := &pair{s: kDouble, d: d, variants: modes, block: map[string]int{"AVX512": 16, "AVX2": 8}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
+	p.setup["AVX512"] = func(string) {
+		if d.signed {
+			c.hi = bcstZ64(math.Float64bits(math.MaxInt32))
+		} else {
+			c.zero = ZMM()
+			VPXORD(c.zero, c.zero, c.zero)
+		}
+	}
+	p.gen["AVX512"] = func(m string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x, v, k := ZMM(), YMM(), K()
+			if d.signed {
+				// VMINPD with hi first returns x when x is NaN; the
+				// ordered mask then gives it 0.
+				VMINPD(in(64*j), c.hi, x)
+				VCMPPD(U8(cmpORD), x, x, k)
+				cvtpd2dqZ[m](x, k, v)
+			} else {
+				// Above the range VCVTPD2UDQ gives 0xffffffff, which is MAX.
+				VMOVUPD(in(64*j), x)
+				VCMPPD(U8(cmpLT), x, c.zero, k)
+				cvtpd2udqZ[m](x, k, v)
+			}
+			store(v, out(32*j))
+		}
+	}
+	p.setup["AVX2"] = func(string) {
+		if d.signed {
+			c.hi = bcstY64(math.Float64bits(math.MaxInt32))
+		} else {
+			c.hi = bcstY64(math.Float64bits(math.MaxUint32))
+			c.c31d = bcstY64(math.Float64bits(0x1p31))
+			c.sign = bcstX(0x80000000)
+			c.zero = YMM()
+			VPXOR(c.zero, c.zero, c.zero)
+		}
+	}
+	// VROUNDPD rounds exactly in the immediate's mode; the clamped integral
+	// value then converts exactly with truncation.
+	p.gen["AVX2"] = func(m string, in, out func(int) Mem) {
+		imm := U8(roundImm[m] | 8)
+		for h := 0; h < 2; h++ {
+			r, t, v := YMM(), YMM(), XMM()
+			VROUNDPD(imm, in(32*h), r)
+			if d.signed {
+				// t = min(r, MAX), NaN cleared to +0 by the ordered mask;
+				// below -2^31 the indefinite 0x80000000 is already MIN.
+				ord := YMM()
+				VMINPD(r, c.hi, t)
+				VCMPPD(U8(cmpORD), r, r, ord)
+				VANDPD(ord, t, t)
+				VCVTTPD2DQY(t, v)
+			} else {
+				// t = min(max(r, 0), MAX) (NaN -> 0), converted as the
+				// signed t - 2^31 (exact) with the top bit flipped back.
+				VMAXPD(c.zero, r, t)
+				VMINPD(t, c.hi, t)
+				VSUBPD(c.c31d, t, t)
+				VCVTTPD2DQY(t, v)
+				VPXOR(c.sign, v, v)
+			}
+			VMOVDQU(v, out(16*h))
+		}
+	}
+	return p
+}
+
 // float -> half: VCVTPS2PH rounds in the immediate's mode, keeps subnormals
 // (DAZ is off) and turns a NaN into sign | quiet | the high payload bits.
 func floatToHalfPair() *pair {
@@ -742,6 +826,7 @@ func pairs() []*pair {
 		ps = append(ps, floatToIntPair(d))
 	}
 	ps = append(ps, intToFloatPair(kInt), intToFloatPair(kUint), doubleToFloatPair(), floatToHalfPair(), halfToFloatPair())
+	ps = append(ps, doubleToIntPair(kInt), doubleToIntPair(kUint))
 	for _, s := range []kind{kChar, kUchar, kShort, kUshort} {
 		ps = append(ps, smallToPair(s, kInt), smallToPair(s, kFloat))
 	}

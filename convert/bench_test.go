@@ -77,9 +77,10 @@ func BenchmarkSlice(b *testing.B) {
 // BenchmarkBranchFree measures the branch-free forms of double -> int and
 // ulong -> float next to the branching forms they replaced (kept here as
 // baselines) on 16 Ki of the digest's 64-bit samples, which mix in-range and
-// out-of-range values and set the top bit of the ulongs at random. In this
-// isolated loop the branching forms win (docs/PERFORMANCE.md says why);
-// inside digest.Compute the branch-free ones do.
+// out-of-range values and set the top bit of the ulongs at random. double ->
+// int runs in each SIMD tier: "clconv-go" is the pure Go loop (other
+// architectures, purego builds, the tails of the SIMD kernels).
+// docs/PERFORMANCE.md has the numbers.
 func BenchmarkBranchFree(b *testing.B) {
 	const n = 1 << 14
 	d := make([]float64, n)
@@ -97,11 +98,15 @@ func BenchmarkBranchFree(b *testing.B) {
 			}
 		}
 	})
-	b.Run("double-int-sat-rtz/clconv", func(b *testing.B) {
-		for b.Loop() {
-			convert.SliceSat(i32, d, round.RTZ)
-		}
-	})
+	for _, tier := range convert.SIMDTiers() {
+		b.Run("double-int-sat-rtz/clconv-"+tier, func(b *testing.B) {
+			prev, _ := convert.SetSIMD(tier)
+			defer convert.SetSIMD(prev)
+			for b.Loop() {
+				convert.SliceSat(i32, d, round.RTZ)
+			}
+		})
+	}
 	b.Run("ulong-float-rtz/branching", func(b *testing.B) {
 		for b.Loop() {
 			for i, x := range u {

@@ -99,8 +99,10 @@ var simdExhaustive = flag.Bool("simd.exhaustive", false, "compare every SIMD ker
 
 // TestSIMDExhaustive (with -simd.exhaustive; minutes on two cores) runs every
 // kernel of every tier whose source is float, int or uint over all 2^32
-// inputs, in every variant, and requires the bits of the pure Go slice
-// kernels (which TestEdges, TestRandom and the recorded exhaustive digests tie
+// inputs, and every double-source kernel over 2^32 inputs that take every
+// value of the top 32 bits (every sign, exponent and 20 leading fraction bits)
+// with hashed low bits, in every variant, and requires the bits of the pure
+// Go slice kernels (which TestEdges, TestRandom and the recorded exhaustive digests tie
 // to the reference). Kernels are called directly, so all tiers, the AVX-512
 // streaming kernels included, are compared in one pass; the Go kernels run
 // with simdLevel set to the pure Go tier for the whole test.
@@ -125,7 +127,7 @@ func TestSIMDExhaustive(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatal(name, err1, err2)
 		}
-		if src.Bits() != 32 {
+		if src.Bits() != 32 && src != cltype.Double {
 			continue
 		}
 		for v := range 4 {
@@ -159,9 +161,9 @@ func TestSIMDExhaustive(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			in := make([]uint32, batch)
+			in64 := make([]uint64, batch)
 			want := make([]byte, 4*batch)
 			out := make([]byte, 4*batch) // 256 KiB: page-aligned, as the streaming kernels need
-			src := unsafe.Pointer(&in[0])
 			for {
 				base := next.Add(batch) - batch
 				if base >= 1<<32 || fails.Load() > 20 {
@@ -172,9 +174,14 @@ func TestSIMDExhaustive(t *testing.T) {
 				}
 				for j := range in {
 					in[j] = uint32(base) + uint32(j)
+					in64[j] = uint64(in[j])<<32 | uint64(in[j]*0x9e3779b9^in[j]>>7)
 				}
 				for _, r := range runs {
 					size := batch * r.dst.Size()
+					src, input := unsafe.Pointer(&in[0]), func(j int) uint64 { return uint64(in[j]) }
+					if r.src == cltype.Double {
+						src, input = unsafe.Pointer(&in64[0]), func(j int) uint64 { return in64[j] }
+					}
 					convertSlice(r.dst, r.src, unsafe.Pointer(&want[0]), src, batch, r.m, r.sat)
 					for tier, k := range r.k {
 						if k == nil {
@@ -189,7 +196,7 @@ func TestSIMDExhaustive(t *testing.T) {
 						for j := range batch {
 							got, w := loadBits(out, r.dst, j), loadBits(want, r.dst, j)
 							if got != w && fails.Add(1) <= 20 {
-								t.Errorf("%s tier %d %s sat=%v: input %#x: got %#x, Go %#x", r.name, tier, r.m, r.sat, in[j], got, w)
+								t.Errorf("%s tier %d %s sat=%v: input %#x: got %#x, Go %#x", r.name, tier, r.m, r.sat, input(j), got, w)
 							}
 						}
 					}

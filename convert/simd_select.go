@@ -12,11 +12,11 @@ import (
 //go:generate go run -C ../_asm . -pkg convert -out ../convert/zsimd_amd64.s -stubs ../convert/zsimd_amd64.go -hooks ../convert/zsimd_hooks_amd64.go -other ../convert/zsimd_hooks_other.go
 
 // The hot conversions (float <-> the integer types, int/uint/double -> float,
-// float <-> half, the 8- and 16-bit integers <-> int and float) have SIMD
-// kernels on amd64, generated with avo from _asm/ into zsimd_amd64.s. The
-// generated slice kernels of zconv.go call a per-pair hook (zsimd_hooks_*.go)
-// that converts a leading part of the slice with the selected tier; the Go
-// loop converts the rest. Every tier gives the same bits as the pure Go code
+// double -> int/uint, float <-> half, the 8- and 16-bit integers <-> int and
+// float) have SIMD kernels on amd64, generated with avo from _asm/ into
+// zsimd_amd64.s. The generated slice kernels of zconv.go call a per-pair hook
+// (zsimd_hooks_*.go) that converts a leading part of the slice with the
+// selected tier; the Go loop converts the rest. Every tier gives the same bits as the pure Go code
 // and the reference (internal/ref); the tests force each tier in turn.
 
 // simdTier is an instruction-set tier of the slice kernels.
@@ -89,8 +89,9 @@ type Pair struct{ Src, Dst cltype.Kind }
 
 // SIMDPairs lists the conversions that have SIMD kernels (on amd64, outside
 // purego builds): float to and from the 8-, 16- and 32-bit integers, int,
-// uint and double to float, float to and from half, and int to the 8- and
-// 16-bit integers. Every other conversion runs the pure Go kernel.
+// uint and double to float, float to and from half, int to the 8- and 16-bit
+// integers, and double to int and uint. Every other conversion runs the pure
+// Go kernel.
 func SIMDPairs() []Pair {
 	F, D, H, I := cltype.Float, cltype.Double, cltype.Half, cltype.Int
 	small := []cltype.Kind{cltype.Char, cltype.Uchar, cltype.Short, cltype.Ushort}
@@ -98,7 +99,7 @@ func SIMDPairs() []Pair {
 	for _, k := range append(small, I, cltype.Uint) {
 		ps = append(ps, Pair{F, k})
 	}
-	ps = append(ps, Pair{I, F}, Pair{cltype.Uint, F}, Pair{D, F}, Pair{F, H}, Pair{H, F})
+	ps = append(ps, Pair{I, F}, Pair{cltype.Uint, F}, Pair{D, F}, Pair{F, H}, Pair{H, F}, Pair{D, I}, Pair{D, cltype.Uint})
 	for _, k := range small {
 		ps = append(ps, Pair{k, I}, Pair{k, F}, Pair{I, k})
 	}

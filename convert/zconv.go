@@ -24,6 +24,52 @@ func clampChar(r float64) int8 {
 // fitsChar reports whether integral r is in the range of char (false for NaN).
 func fitsChar(r float64) bool { return r >= -0x1p7 && r < 0x1p7 }
 
+// toCharRTZ converts float64 x to char in mode rtz, saturating; NaN gives 0.
+func toCharRTZ(x float64) int8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int8(min(max(x, -0x1p7), 0x1p7-1))
+}
+
+// toCharRTN converts float64 x to char in mode rtn, saturating; NaN gives 0.
+func toCharRTN(x float64) int8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int8(math.Floor(min(max(x, -0x1p7), 0x1p7-1)))
+}
+
+// toCharRTP converts float64 x to char in mode rtp, saturating; NaN gives 0.
+func toCharRTP(x float64) int8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int8(math.Ceil(min(max(x, -0x1p7), 0x1p7-1)))
+}
+
+// toCharRTE converts float64 x to char in mode rte, saturating; NaN gives 0.
+func toCharRTE(x float64) int8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int8(math.RoundToEven(min(max(x, -0x1p7), 0x1p7-1)))
+}
+
+// fitBoundsChar returns the open interval (lo, hi) of the float64 values that
+// round to a value in the range of char in mode m.
+func fitBoundsChar(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1.02p+07, 0x1p+07 // MIN-1, MAX+1
+	case round.RTN:
+		return -0x1.0000000000001p+07, 0x1p+07 // below MIN, MAX+1
+	case round.RTP:
+		return -0x1.02p+07, 0x1.fc00000000001p+06 // MIN-1, above MAX
+	}
+	return -0x1.0100000000001p+07, 0x1.fep+06 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
+
 // clampUchar saturates an integral float64 to uchar; NaN gives 0.
 func clampUchar(r float64) uint8 {
 	if r != r { // NaN: rare, so a predictable branch
@@ -34,6 +80,52 @@ func clampUchar(r float64) uint8 {
 
 // fitsUchar reports whether integral r is in the range of uchar (false for NaN).
 func fitsUchar(r float64) bool { return r >= 0 && r < 0x1p8 }
+
+// toUcharRTZ converts float64 x to uchar in mode rtz, saturating; NaN gives 0.
+func toUcharRTZ(x float64) uint8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint8(min(max(x, 0), 0x1p8-1))
+}
+
+// toUcharRTN converts float64 x to uchar in mode rtn, saturating; NaN gives 0.
+func toUcharRTN(x float64) uint8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint8(math.Floor(min(max(x, 0), 0x1p8-1)))
+}
+
+// toUcharRTP converts float64 x to uchar in mode rtp, saturating; NaN gives 0.
+func toUcharRTP(x float64) uint8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint8(math.Ceil(min(max(x, 0), 0x1p8-1)))
+}
+
+// toUcharRTE converts float64 x to uchar in mode rte, saturating; NaN gives 0.
+func toUcharRTE(x float64) uint8 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint8(math.RoundToEven(min(max(x, 0), 0x1p8-1)))
+}
+
+// fitBoundsUchar returns the open interval (lo, hi) of the float64 values that
+// round to a value in the range of uchar in mode m.
+func fitBoundsUchar(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+00, 0x1p+08 // MIN-1, MAX+1
+	case round.RTN:
+		return -0x1p-1074, 0x1p+08 // below MIN, MAX+1
+	case round.RTP:
+		return -0x1p+00, 0x1.fe00000000001p+07 // MIN-1, above MAX
+	}
+	return -0x1.0000000000001p-01, 0x1.ffp+07 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
 
 // clampShort saturates an integral float64 to short; NaN gives 0.
 func clampShort(r float64) int16 {
@@ -46,6 +138,52 @@ func clampShort(r float64) int16 {
 // fitsShort reports whether integral r is in the range of short (false for NaN).
 func fitsShort(r float64) bool { return r >= -0x1p15 && r < 0x1p15 }
 
+// toShortRTZ converts float64 x to short in mode rtz, saturating; NaN gives 0.
+func toShortRTZ(x float64) int16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int16(min(max(x, -0x1p15), 0x1p15-1))
+}
+
+// toShortRTN converts float64 x to short in mode rtn, saturating; NaN gives 0.
+func toShortRTN(x float64) int16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int16(math.Floor(min(max(x, -0x1p15), 0x1p15-1)))
+}
+
+// toShortRTP converts float64 x to short in mode rtp, saturating; NaN gives 0.
+func toShortRTP(x float64) int16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int16(math.Ceil(min(max(x, -0x1p15), 0x1p15-1)))
+}
+
+// toShortRTE converts float64 x to short in mode rte, saturating; NaN gives 0.
+func toShortRTE(x float64) int16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int16(math.RoundToEven(min(max(x, -0x1p15), 0x1p15-1)))
+}
+
+// fitBoundsShort returns the open interval (lo, hi) of the float64 values that
+// round to a value in the range of short in mode m.
+func fitBoundsShort(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1.0002p+15, 0x1p+15 // MIN-1, MAX+1
+	case round.RTN:
+		return -0x1.0000000000001p+15, 0x1p+15 // below MIN, MAX+1
+	case round.RTP:
+		return -0x1.0002p+15, 0x1.fffc000000001p+14 // MIN-1, above MAX
+	}
+	return -0x1.0001000000001p+15, 0x1.fffep+14 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
+
 // clampUshort saturates an integral float64 to ushort; NaN gives 0.
 func clampUshort(r float64) uint16 {
 	if r != r { // NaN: rare, so a predictable branch
@@ -56,6 +194,52 @@ func clampUshort(r float64) uint16 {
 
 // fitsUshort reports whether integral r is in the range of ushort (false for NaN).
 func fitsUshort(r float64) bool { return r >= 0 && r < 0x1p16 }
+
+// toUshortRTZ converts float64 x to ushort in mode rtz, saturating; NaN gives 0.
+func toUshortRTZ(x float64) uint16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint16(min(max(x, 0), 0x1p16-1))
+}
+
+// toUshortRTN converts float64 x to ushort in mode rtn, saturating; NaN gives 0.
+func toUshortRTN(x float64) uint16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint16(math.Floor(min(max(x, 0), 0x1p16-1)))
+}
+
+// toUshortRTP converts float64 x to ushort in mode rtp, saturating; NaN gives 0.
+func toUshortRTP(x float64) uint16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint16(math.Ceil(min(max(x, 0), 0x1p16-1)))
+}
+
+// toUshortRTE converts float64 x to ushort in mode rte, saturating; NaN gives 0.
+func toUshortRTE(x float64) uint16 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint16(math.RoundToEven(min(max(x, 0), 0x1p16-1)))
+}
+
+// fitBoundsUshort returns the open interval (lo, hi) of the float64 values that
+// round to a value in the range of ushort in mode m.
+func fitBoundsUshort(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+00, 0x1p+16 // MIN-1, MAX+1
+	case round.RTN:
+		return -0x1p-1074, 0x1p+16 // below MIN, MAX+1
+	case round.RTP:
+		return -0x1p+00, 0x1.fffe000000001p+15 // MIN-1, above MAX
+	}
+	return -0x1.0000000000001p-01, 0x1.ffffp+15 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
 
 // clampInt saturates an integral float64 to int; NaN gives 0.
 func clampInt(r float64) int32 {
@@ -68,6 +252,52 @@ func clampInt(r float64) int32 {
 // fitsInt reports whether integral r is in the range of int (false for NaN).
 func fitsInt(r float64) bool { return r >= -0x1p31 && r < 0x1p31 }
 
+// toIntRTZ converts float64 x to int in mode rtz, saturating; NaN gives 0.
+func toIntRTZ(x float64) int32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int32(min(max(x, -0x1p31), 0x1p31-1))
+}
+
+// toIntRTN converts float64 x to int in mode rtn, saturating; NaN gives 0.
+func toIntRTN(x float64) int32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int32(math.Floor(min(max(x, -0x1p31), 0x1p31-1)))
+}
+
+// toIntRTP converts float64 x to int in mode rtp, saturating; NaN gives 0.
+func toIntRTP(x float64) int32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int32(math.Ceil(min(max(x, -0x1p31), 0x1p31-1)))
+}
+
+// toIntRTE converts float64 x to int in mode rte, saturating; NaN gives 0.
+func toIntRTE(x float64) int32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return int32(math.RoundToEven(min(max(x, -0x1p31), 0x1p31-1)))
+}
+
+// fitBoundsInt returns the open interval (lo, hi) of the float64 values that
+// round to a value in the range of int in mode m.
+func fitBoundsInt(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1.00000002p+31, 0x1p+31 // MIN-1, MAX+1
+	case round.RTN:
+		return -0x1.0000000000001p+31, 0x1p+31 // below MIN, MAX+1
+	case round.RTP:
+		return -0x1.00000002p+31, 0x1.fffffffc00001p+30 // MIN-1, above MAX
+	}
+	return -0x1.0000000100001p+31, 0x1.fffffffep+30 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
+
 // clampUint saturates an integral float64 to uint; NaN gives 0.
 func clampUint(r float64) uint32 {
 	if r != r { // NaN: rare, so a predictable branch
@@ -78,6 +308,52 @@ func clampUint(r float64) uint32 {
 
 // fitsUint reports whether integral r is in the range of uint (false for NaN).
 func fitsUint(r float64) bool { return r >= 0 && r < 0x1p32 }
+
+// toUintRTZ converts float64 x to uint in mode rtz, saturating; NaN gives 0.
+func toUintRTZ(x float64) uint32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint32(min(max(x, 0), 0x1p32-1))
+}
+
+// toUintRTN converts float64 x to uint in mode rtn, saturating; NaN gives 0.
+func toUintRTN(x float64) uint32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint32(math.Floor(min(max(x, 0), 0x1p32-1)))
+}
+
+// toUintRTP converts float64 x to uint in mode rtp, saturating; NaN gives 0.
+func toUintRTP(x float64) uint32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint32(math.Ceil(min(max(x, 0), 0x1p32-1)))
+}
+
+// toUintRTE converts float64 x to uint in mode rte, saturating; NaN gives 0.
+func toUintRTE(x float64) uint32 {
+	if x != x { // NaN: rare, so a predictable branch
+		return 0
+	}
+	return uint32(math.RoundToEven(min(max(x, 0), 0x1p32-1)))
+}
+
+// fitBoundsUint returns the open interval (lo, hi) of the float64 values that
+// round to a value in the range of uint in mode m.
+func fitBoundsUint(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+00, 0x1p+32 // MIN-1, MAX+1
+	case round.RTN:
+		return -0x1p-1074, 0x1p+32 // below MIN, MAX+1
+	case round.RTP:
+		return -0x1p+00, 0x1.fffffffe00001p+31 // MIN-1, above MAX
+	}
+	return -0x1.0000000000001p-01, 0x1.ffffffffp+31 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
 
 // clampLong saturates an integral float64 to long; NaN gives 0.
 func clampLong(r float64) int64 {
@@ -2167,19 +2443,19 @@ func sliceHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampChar(math.Trunc(x.Float64()))
+			dst[i] = toCharRTZ(x.Float64())
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampChar(math.Floor(x.Float64()))
+			dst[i] = toCharRTN(x.Float64())
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampChar(math.Ceil(x.Float64()))
+			dst[i] = toCharRTP(x.Float64())
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampChar(round.Integral(x.Float64(), round.RTE))
+			dst[i] = toCharRTE(x.Float64())
 		}
 	}
 }
@@ -2200,19 +2476,19 @@ func sliceHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Trunc(x.Float64()))
+			dst[i] = toUcharRTZ(x.Float64())
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Floor(x.Float64()))
+			dst[i] = toUcharRTN(x.Float64())
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Ceil(x.Float64()))
+			dst[i] = toUcharRTP(x.Float64())
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUchar(round.Integral(x.Float64(), round.RTE))
+			dst[i] = toUcharRTE(x.Float64())
 		}
 	}
 }
@@ -2233,19 +2509,19 @@ func sliceHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampShort(math.Trunc(x.Float64()))
+			dst[i] = toShortRTZ(x.Float64())
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampShort(math.Floor(x.Float64()))
+			dst[i] = toShortRTN(x.Float64())
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampShort(math.Ceil(x.Float64()))
+			dst[i] = toShortRTP(x.Float64())
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampShort(round.Integral(x.Float64(), round.RTE))
+			dst[i] = toShortRTE(x.Float64())
 		}
 	}
 }
@@ -2266,19 +2542,19 @@ func sliceHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Trunc(x.Float64()))
+			dst[i] = toUshortRTZ(x.Float64())
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Floor(x.Float64()))
+			dst[i] = toUshortRTN(x.Float64())
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Ceil(x.Float64()))
+			dst[i] = toUshortRTP(x.Float64())
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUshort(round.Integral(x.Float64(), round.RTE))
+			dst[i] = toUshortRTE(x.Float64())
 		}
 	}
 }
@@ -2299,19 +2575,19 @@ func sliceHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampInt(math.Trunc(x.Float64()))
+			dst[i] = toIntRTZ(x.Float64())
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampInt(math.Floor(x.Float64()))
+			dst[i] = toIntRTN(x.Float64())
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampInt(math.Ceil(x.Float64()))
+			dst[i] = toIntRTP(x.Float64())
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampInt(round.Integral(x.Float64(), round.RTE))
+			dst[i] = toIntRTE(x.Float64())
 		}
 	}
 }
@@ -2332,19 +2608,19 @@ func sliceHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUint(math.Trunc(x.Float64()))
+			dst[i] = toUintRTZ(x.Float64())
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUint(math.Floor(x.Float64()))
+			dst[i] = toUintRTN(x.Float64())
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUint(math.Ceil(x.Float64()))
+			dst[i] = toUintRTP(x.Float64())
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUint(round.Integral(x.Float64(), round.RTE))
+			dst[i] = toUintRTE(x.Float64())
 		}
 	}
 }
@@ -2485,19 +2761,19 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampChar(math.Trunc(float64(x)))
+			dst[i] = toCharRTZ(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampChar(math.Floor(float64(x)))
+			dst[i] = toCharRTN(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampChar(math.Ceil(float64(x)))
+			dst[i] = toCharRTP(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampChar(round.Integral(float64(x), round.RTE))
+			dst[i] = toCharRTE(float64(x))
 		}
 	}
 }
@@ -2520,19 +2796,19 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Trunc(float64(x)))
+			dst[i] = toUcharRTZ(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Floor(float64(x)))
+			dst[i] = toUcharRTN(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Ceil(float64(x)))
+			dst[i] = toUcharRTP(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUchar(round.Integral(float64(x), round.RTE))
+			dst[i] = toUcharRTE(float64(x))
 		}
 	}
 }
@@ -2555,19 +2831,19 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampShort(math.Trunc(float64(x)))
+			dst[i] = toShortRTZ(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampShort(math.Floor(float64(x)))
+			dst[i] = toShortRTN(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampShort(math.Ceil(float64(x)))
+			dst[i] = toShortRTP(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampShort(round.Integral(float64(x), round.RTE))
+			dst[i] = toShortRTE(float64(x))
 		}
 	}
 }
@@ -2590,19 +2866,19 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Trunc(float64(x)))
+			dst[i] = toUshortRTZ(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Floor(float64(x)))
+			dst[i] = toUshortRTN(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Ceil(float64(x)))
+			dst[i] = toUshortRTP(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUshort(round.Integral(float64(x), round.RTE))
+			dst[i] = toUshortRTE(float64(x))
 		}
 	}
 }
@@ -2625,19 +2901,19 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampInt(math.Trunc(float64(x)))
+			dst[i] = toIntRTZ(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampInt(math.Floor(float64(x)))
+			dst[i] = toIntRTN(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampInt(math.Ceil(float64(x)))
+			dst[i] = toIntRTP(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampInt(round.Integral(float64(x), round.RTE))
+			dst[i] = toIntRTE(float64(x))
 		}
 	}
 }
@@ -2660,19 +2936,19 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUint(math.Trunc(float64(x)))
+			dst[i] = toUintRTZ(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUint(math.Floor(float64(x)))
+			dst[i] = toUintRTN(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUint(math.Ceil(float64(x)))
+			dst[i] = toUintRTP(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUint(round.Integral(float64(x), round.RTE))
+			dst[i] = toUintRTE(float64(x))
 		}
 	}
 }
@@ -2826,19 +3102,19 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampChar(math.Trunc(x))
+			dst[i] = toCharRTZ(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampChar(math.Floor(x))
+			dst[i] = toCharRTN(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampChar(math.Ceil(x))
+			dst[i] = toCharRTP(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampChar(round.Integral(x, round.RTE))
+			dst[i] = toCharRTE(x)
 		}
 	}
 }
@@ -2859,19 +3135,19 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Trunc(x))
+			dst[i] = toUcharRTZ(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Floor(x))
+			dst[i] = toUcharRTN(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUchar(math.Ceil(x))
+			dst[i] = toUcharRTP(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUchar(round.Integral(x, round.RTE))
+			dst[i] = toUcharRTE(x)
 		}
 	}
 }
@@ -2892,19 +3168,19 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampShort(math.Trunc(x))
+			dst[i] = toShortRTZ(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampShort(math.Floor(x))
+			dst[i] = toShortRTN(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampShort(math.Ceil(x))
+			dst[i] = toShortRTP(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampShort(round.Integral(x, round.RTE))
+			dst[i] = toShortRTE(x)
 		}
 	}
 }
@@ -2925,19 +3201,19 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Trunc(x))
+			dst[i] = toUshortRTZ(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Floor(x))
+			dst[i] = toUshortRTN(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUshort(math.Ceil(x))
+			dst[i] = toUshortRTP(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUshort(round.Integral(x, round.RTE))
+			dst[i] = toUshortRTE(x)
 		}
 	}
 }
@@ -2954,23 +3230,25 @@ func checkDoubleToInt(x float64, m round.Mode) (int32, bool) {
 
 func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampInt(math.Trunc(x))
+			dst[i] = toIntRTZ(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampInt(math.Floor(x))
+			dst[i] = toIntRTN(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampInt(math.Ceil(x))
+			dst[i] = toIntRTP(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampInt(round.Integral(x, round.RTE))
+			dst[i] = toIntRTE(x)
 		}
 	}
 }
@@ -2987,23 +3265,25 @@ func checkDoubleToUint(x float64, m round.Mode) (uint32, bool) {
 
 func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = clampUint(math.Trunc(x))
+			dst[i] = toUintRTZ(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = clampUint(math.Floor(x))
+			dst[i] = toUintRTN(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = clampUint(math.Ceil(x))
+			dst[i] = toUintRTP(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = clampUint(round.Integral(x, round.RTE))
+			dst[i] = toUintRTE(x)
 		}
 	}
 }
@@ -3172,10 +3452,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 		switch dst {
 		case cltype.Char:
 			dd := unsafe.Slice((*int8)(d), n)
+			sliceHalfToChar(dd, ss, m, sat)
+			lo, hi := fitBoundsChar(m)
 			for i, x := range ss {
-				r := round.Integral(x.Float64(), m)
-				dd[i] = clampChar(r)
-				f := !fitsChar(r)
+				v := x.Float64()
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3184,10 +3465,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uchar:
 			dd := unsafe.Slice((*uint8)(d), n)
+			sliceHalfToUchar(dd, ss, m, sat)
+			lo, hi := fitBoundsUchar(m)
 			for i, x := range ss {
-				r := round.Integral(x.Float64(), m)
-				dd[i] = clampUchar(r)
-				f := !fitsUchar(r)
+				v := x.Float64()
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3196,10 +3478,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Short:
 			dd := unsafe.Slice((*int16)(d), n)
+			sliceHalfToShort(dd, ss, m, sat)
+			lo, hi := fitBoundsShort(m)
 			for i, x := range ss {
-				r := round.Integral(x.Float64(), m)
-				dd[i] = clampShort(r)
-				f := !fitsShort(r)
+				v := x.Float64()
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3208,10 +3491,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Ushort:
 			dd := unsafe.Slice((*uint16)(d), n)
+			sliceHalfToUshort(dd, ss, m, sat)
+			lo, hi := fitBoundsUshort(m)
 			for i, x := range ss {
-				r := round.Integral(x.Float64(), m)
-				dd[i] = clampUshort(r)
-				f := !fitsUshort(r)
+				v := x.Float64()
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3220,10 +3504,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Int:
 			dd := unsafe.Slice((*int32)(d), n)
+			sliceHalfToInt(dd, ss, m, sat)
+			lo, hi := fitBoundsInt(m)
 			for i, x := range ss {
-				r := round.Integral(x.Float64(), m)
-				dd[i] = clampInt(r)
-				f := !fitsInt(r)
+				v := x.Float64()
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3232,10 +3517,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uint:
 			dd := unsafe.Slice((*uint32)(d), n)
+			sliceHalfToUint(dd, ss, m, sat)
+			lo, hi := fitBoundsUint(m)
 			for i, x := range ss {
-				r := round.Integral(x.Float64(), m)
-				dd[i] = clampUint(r)
-				f := !fitsUint(r)
+				v := x.Float64()
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3272,19 +3558,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 		switch dst {
 		case cltype.Char:
 			dd := unsafe.Slice((*int8)(d), n)
-			k := simdFloatToChar(dd, ss, m, sat)
-			for i, x := range ss[:k] {
-				f := !fitsChar(round.Integral(float64(x), m))
-				bad[i] = f
-				if f {
-					count++
-				}
-			}
-			for i := k; i < n; i++ {
-				x := ss[i]
-				r := round.Integral(float64(x), m)
-				dd[i] = clampChar(r)
-				f := !fitsChar(r)
+			sliceFloatToChar(dd, ss, m, sat)
+			lo, hi := fitBoundsChar(m)
+			for i, x := range ss {
+				v := float64(x)
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3293,19 +3571,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uchar:
 			dd := unsafe.Slice((*uint8)(d), n)
-			k := simdFloatToUchar(dd, ss, m, sat)
-			for i, x := range ss[:k] {
-				f := !fitsUchar(round.Integral(float64(x), m))
-				bad[i] = f
-				if f {
-					count++
-				}
-			}
-			for i := k; i < n; i++ {
-				x := ss[i]
-				r := round.Integral(float64(x), m)
-				dd[i] = clampUchar(r)
-				f := !fitsUchar(r)
+			sliceFloatToUchar(dd, ss, m, sat)
+			lo, hi := fitBoundsUchar(m)
+			for i, x := range ss {
+				v := float64(x)
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3314,19 +3584,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Short:
 			dd := unsafe.Slice((*int16)(d), n)
-			k := simdFloatToShort(dd, ss, m, sat)
-			for i, x := range ss[:k] {
-				f := !fitsShort(round.Integral(float64(x), m))
-				bad[i] = f
-				if f {
-					count++
-				}
-			}
-			for i := k; i < n; i++ {
-				x := ss[i]
-				r := round.Integral(float64(x), m)
-				dd[i] = clampShort(r)
-				f := !fitsShort(r)
+			sliceFloatToShort(dd, ss, m, sat)
+			lo, hi := fitBoundsShort(m)
+			for i, x := range ss {
+				v := float64(x)
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3335,19 +3597,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Ushort:
 			dd := unsafe.Slice((*uint16)(d), n)
-			k := simdFloatToUshort(dd, ss, m, sat)
-			for i, x := range ss[:k] {
-				f := !fitsUshort(round.Integral(float64(x), m))
-				bad[i] = f
-				if f {
-					count++
-				}
-			}
-			for i := k; i < n; i++ {
-				x := ss[i]
-				r := round.Integral(float64(x), m)
-				dd[i] = clampUshort(r)
-				f := !fitsUshort(r)
+			sliceFloatToUshort(dd, ss, m, sat)
+			lo, hi := fitBoundsUshort(m)
+			for i, x := range ss {
+				v := float64(x)
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3356,19 +3610,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Int:
 			dd := unsafe.Slice((*int32)(d), n)
-			k := simdFloatToInt(dd, ss, m, sat)
-			for i, x := range ss[:k] {
-				f := !fitsInt(round.Integral(float64(x), m))
-				bad[i] = f
-				if f {
-					count++
-				}
-			}
-			for i := k; i < n; i++ {
-				x := ss[i]
-				r := round.Integral(float64(x), m)
-				dd[i] = clampInt(r)
-				f := !fitsInt(r)
+			sliceFloatToInt(dd, ss, m, sat)
+			lo, hi := fitBoundsInt(m)
+			for i, x := range ss {
+				v := float64(x)
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3377,19 +3623,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uint:
 			dd := unsafe.Slice((*uint32)(d), n)
-			k := simdFloatToUint(dd, ss, m, sat)
-			for i, x := range ss[:k] {
-				f := !fitsUint(round.Integral(float64(x), m))
-				bad[i] = f
-				if f {
-					count++
-				}
-			}
-			for i := k; i < n; i++ {
-				x := ss[i]
-				r := round.Integral(float64(x), m)
-				dd[i] = clampUint(r)
-				f := !fitsUint(r)
+			sliceFloatToUint(dd, ss, m, sat)
+			lo, hi := fitBoundsUint(m)
+			for i, x := range ss {
+				v := float64(x)
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3426,10 +3664,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 		switch dst {
 		case cltype.Char:
 			dd := unsafe.Slice((*int8)(d), n)
+			sliceDoubleToChar(dd, ss, m, sat)
+			lo, hi := fitBoundsChar(m)
 			for i, x := range ss {
-				r := round.Integral(x, m)
-				dd[i] = clampChar(r)
-				f := !fitsChar(r)
+				v := x
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3438,10 +3677,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uchar:
 			dd := unsafe.Slice((*uint8)(d), n)
+			sliceDoubleToUchar(dd, ss, m, sat)
+			lo, hi := fitBoundsUchar(m)
 			for i, x := range ss {
-				r := round.Integral(x, m)
-				dd[i] = clampUchar(r)
-				f := !fitsUchar(r)
+				v := x
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3450,10 +3690,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Short:
 			dd := unsafe.Slice((*int16)(d), n)
+			sliceDoubleToShort(dd, ss, m, sat)
+			lo, hi := fitBoundsShort(m)
 			for i, x := range ss {
-				r := round.Integral(x, m)
-				dd[i] = clampShort(r)
-				f := !fitsShort(r)
+				v := x
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3462,10 +3703,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Ushort:
 			dd := unsafe.Slice((*uint16)(d), n)
+			sliceDoubleToUshort(dd, ss, m, sat)
+			lo, hi := fitBoundsUshort(m)
 			for i, x := range ss {
-				r := round.Integral(x, m)
-				dd[i] = clampUshort(r)
-				f := !fitsUshort(r)
+				v := x
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3474,10 +3716,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Int:
 			dd := unsafe.Slice((*int32)(d), n)
+			sliceDoubleToInt(dd, ss, m, sat)
+			lo, hi := fitBoundsInt(m)
 			for i, x := range ss {
-				r := round.Integral(x, m)
-				dd[i] = clampInt(r)
-				f := !fitsInt(r)
+				v := x
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++
@@ -3486,10 +3729,11 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Uint:
 			dd := unsafe.Slice((*uint32)(d), n)
+			sliceDoubleToUint(dd, ss, m, sat)
+			lo, hi := fitBoundsUint(m)
 			for i, x := range ss {
-				r := round.Integral(x, m)
-				dd[i] = clampUint(r)
-				f := !fitsUint(r)
+				v := x
+				f := !(v > lo && v < hi)
 				bad[i] = f
 				if f {
 					count++

@@ -414,6 +414,86 @@ func halfToFloatAVX2(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToFloatAVX512(dst *byte, src *byte, n int) int
 
+// doubleToIntRTEAVX2 converts the first n &^ 7 elements (double->int RTE) and returns their count.
+//
+//go:noescape
+func doubleToIntRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToIntRTZAVX2 converts the first n &^ 7 elements (double->int RTZ) and returns their count.
+//
+//go:noescape
+func doubleToIntRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToIntRTPAVX2 converts the first n &^ 7 elements (double->int RTP) and returns their count.
+//
+//go:noescape
+func doubleToIntRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToIntRTNAVX2 converts the first n &^ 7 elements (double->int RTN) and returns their count.
+//
+//go:noescape
+func doubleToIntRTNAVX2(dst *byte, src *byte, n int) int
+
+// doubleToIntRTEAVX512 converts the first n &^ 15 elements (double->int RTE) and returns their count.
+//
+//go:noescape
+func doubleToIntRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToIntRTZAVX512 converts the first n &^ 15 elements (double->int RTZ) and returns their count.
+//
+//go:noescape
+func doubleToIntRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToIntRTPAVX512 converts the first n &^ 15 elements (double->int RTP) and returns their count.
+//
+//go:noescape
+func doubleToIntRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToIntRTNAVX512 converts the first n &^ 15 elements (double->int RTN) and returns their count.
+//
+//go:noescape
+func doubleToIntRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUintRTEAVX2 converts the first n &^ 7 elements (double->uint RTE) and returns their count.
+//
+//go:noescape
+func doubleToUintRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUintRTZAVX2 converts the first n &^ 7 elements (double->uint RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUintRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUintRTPAVX2 converts the first n &^ 7 elements (double->uint RTP) and returns their count.
+//
+//go:noescape
+func doubleToUintRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUintRTNAVX2 converts the first n &^ 7 elements (double->uint RTN) and returns their count.
+//
+//go:noescape
+func doubleToUintRTNAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUintRTEAVX512 converts the first n &^ 15 elements (double->uint RTE) and returns their count.
+//
+//go:noescape
+func doubleToUintRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUintRTZAVX512 converts the first n &^ 15 elements (double->uint RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUintRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUintRTPAVX512 converts the first n &^ 15 elements (double->uint RTP) and returns their count.
+//
+//go:noescape
+func doubleToUintRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUintRTNAVX512 converts the first n &^ 15 elements (double->uint RTN) and returns their count.
+//
+//go:noescape
+func doubleToUintRTNAVX512(dst *byte, src *byte, n int) int
+
 // charToIntAVX2 converts the first n &^ 15 elements (char->int ) and returns their count.
 //
 //go:noescape
@@ -778,6 +858,46 @@ func floatToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToFloatAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTEAVX512NT converts the first n &^ 15 elements (double->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTZAVX512NT converts the first n &^ 15 elements (double->int RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTPAVX512NT converts the first n &^ 15 elements (double->int RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTNAVX512NT converts the first n &^ 15 elements (double->int RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUintRTEAVX512NT converts the first n &^ 15 elements (double->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUintRTZAVX512NT converts the first n &^ 15 elements (double->uint RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUintRTPAVX512NT converts the first n &^ 15 elements (double->uint RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUintRTNAVX512NT converts the first n &^ 15 elements (double->uint RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTNAVX512NT(dst *byte, src *byte, n int) int
 
 // charToIntAVX512NT converts the first n &^ 31 elements (char->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //

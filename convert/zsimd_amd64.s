@@ -3077,6 +3077,558 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToIntRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToIntRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VROUNDPD    $0x08, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, (AX)(BX*4)
+	VROUNDPD    $0x08, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToIntRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VROUNDPD    $0x0b, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, (AX)(BX*4)
+	VROUNDPD    $0x0b, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToIntRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VROUNDPD    $0x0a, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, (AX)(BX*4)
+	VROUNDPD    $0x0a, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToIntRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VROUNDPD    $0x09, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, (AX)(BX*4)
+	VROUNDPD    $0x09, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVDQU     X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToIntRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RN_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RN_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToIntRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToIntRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RU_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RU_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToIntRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RD_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RD_SAE.Z Z1, K1, Y1
+	VMOVDQU            Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUintRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VROUNDPD    $0x08, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, (AX)(BX*4)
+	VROUNDPD    $0x08, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUintRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VROUNDPD    $0x0b, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, (AX)(BX*4)
+	VROUNDPD    $0x0b, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUintRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VROUNDPD    $0x0a, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, (AX)(BX*4)
+	VROUNDPD    $0x0a, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUintRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VROUNDPD    $0x09, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, (AX)(BX*4)
+	VROUNDPD    $0x09, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVDQU     X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToUintRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RN_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RN_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToUintRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToUintRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RU_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RU_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·doubleToUintRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RD_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RD_SAE.Z Z1, K1, Y1
+	VMOVDQU             Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToIntAVX2(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2
 TEXT ·charToIntAVX2(SB), NOSPLIT, $0-32
@@ -5206,6 +5758,250 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToIntRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RN_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RN_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToIntRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToIntRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RU_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RU_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToIntRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMINPD             (CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RD_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, (AX)(BX*4)
+	VMINPD             64(CX)(BX*8), Z0, Z1
+	VCMPPD             $0x07, Z1, Z1, K1
+	VCVTPD2DQ.RD_SAE.Z Z1, K1, Y1
+	VMOVNTDQ           Y1, 32(AX)(BX*4)
+	ADDQ               $0x00000010, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToUintRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RN_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RN_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToUintRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RZ_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToUintRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RU_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RU_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·doubleToUintRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-16, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RD_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, (AX)(BX*4)
+	VMOVUPD             64(CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UDQ.RD_SAE.Z Z1, K1, Y1
+	VMOVNTDQ            Y1, 32(AX)(BX*4)
+	ADDQ                $0x00000010, BX
+	CMPQ                BX, DX
+	JB                  loop
 
 done:
 	SFENCE

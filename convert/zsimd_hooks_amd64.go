@@ -244,6 +244,48 @@ func simdHalfToFloat(dst []float32, src []half.Half, m round.Mode, sat bool) int
 	return simdRun(&simdHalfToFloatKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
 
+var simdDoubleToIntKernels = simdKernels{
+	1: {doubleToIntRTEAVX2, doubleToIntRTZAVX2, doubleToIntRTPAVX2, doubleToIntRTNAVX2},         // AVX2
+	2: {doubleToIntRTEAVX512, doubleToIntRTZAVX512, doubleToIntRTPAVX512, doubleToIntRTNAVX512}, // AVX512
+}
+
+var simdDoubleToIntKernelsNT = [4]simdKernel{doubleToIntRTEAVX512NT, doubleToIntRTZAVX512NT, doubleToIntRTPAVX512NT, doubleToIntRTNAVX512NT}
+
+// simdDoubleToInt converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 8 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = doubleToInt(src[i], m, sat)
+		}
+		return h + simdDoubleToIntKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToIntKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToUintKernels = simdKernels{
+	1: {doubleToUintRTEAVX2, doubleToUintRTZAVX2, doubleToUintRTPAVX2, doubleToUintRTNAVX2},         // AVX2
+	2: {doubleToUintRTEAVX512, doubleToUintRTZAVX512, doubleToUintRTPAVX512, doubleToUintRTNAVX512}, // AVX512
+}
+
+var simdDoubleToUintKernelsNT = [4]simdKernel{doubleToUintRTEAVX512NT, doubleToUintRTZAVX512NT, doubleToUintRTPAVX512NT, doubleToUintRTNAVX512NT}
+
+// simdDoubleToUint converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 8 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = doubleToUint(src[i], m, sat)
+		}
+		return h + simdDoubleToUintKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToUintKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
 var simdCharToIntKernels = simdKernels{
 	1: {charToIntAVX2},   // AVX2
 	2: {charToIntAVX512}, // AVX512
@@ -509,6 +551,8 @@ var simdPairKernels = map[string]*simdKernels{
 	"DoubleToFloat": &simdDoubleToFloatKernels,
 	"FloatToHalf":   &simdFloatToHalfKernels,
 	"HalfToFloat":   &simdHalfToFloatKernels,
+	"DoubleToInt":   &simdDoubleToIntKernels,
+	"DoubleToUint":  &simdDoubleToUintKernels,
 	"CharToInt":     &simdCharToIntKernels,
 	"CharToFloat":   &simdCharToFloatKernels,
 	"UcharToInt":    &simdUcharToIntKernels,
@@ -536,6 +580,8 @@ var simdPairNTKernels = map[string]*[4]simdKernel{
 	"DoubleToFloat": &simdDoubleToFloatKernelsNT,
 	"FloatToHalf":   &simdFloatToHalfKernelsNT,
 	"HalfToFloat":   &simdHalfToFloatKernelsNT,
+	"DoubleToInt":   &simdDoubleToIntKernelsNT,
+	"DoubleToUint":  &simdDoubleToUintKernelsNT,
 	"CharToInt":     &simdCharToIntKernelsNT,
 	"CharToFloat":   &simdCharToFloatKernelsNT,
 	"UcharToInt":    &simdUcharToIntKernelsNT,

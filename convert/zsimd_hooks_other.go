@@ -35,6 +35,10 @@ func simdFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) int
 
 func simdHalfToFloat(dst []float32, src []half.Half, m round.Mode, sat bool) int { return 0 }
 
+func simdDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) int { return 0 }
+
 func simdCharToInt(dst []int32, src []int8, m round.Mode, sat bool) int { return 0 }
 
 func simdCharToFloat(dst []float32, src []int8, m round.Mode, sat bool) int { return 0 }

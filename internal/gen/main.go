@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"go/format"
 	"log"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -65,6 +67,7 @@ var simdPairs = map[string]bool{
 	"CharToInt": true, "UcharToInt": true, "ShortToInt": true, "UshortToInt": true,
 	"CharToFloat": true, "UcharToFloat": true, "ShortToFloat": true, "UshortToFloat": true,
 	"IntToChar": true, "IntToUchar": true, "IntToShort": true, "IntToUshort": true,
+	"DoubleToInt": true, "DoubleToUint": true,
 }
 
 var buf bytes.Buffer
@@ -222,6 +225,47 @@ func main() {
 		p("// fits%s reports whether integral r is in the range of %s (false for NaN).", d.fn, d.cl)
 		p("func fits%s(r float64) bool { return r >= %s && r < %s }", d.fn, d.lo, d.hiExcl)
 		p("")
+		if d.bits < 64 {
+			// The slice loops clamp before they round: MIN and MAX are
+			// integers and rounding is monotonic, so this equals rounding
+			// then clamping, and the rounding's result (ROUNDSD writes only
+			// the low half of its register) no longer waits on the
+			// previous element's clamp. rtz needs no rounding at all: the
+			// conversion truncates (BenchmarkBranchFree).
+			for _, mm := range []struct{ m, fn string }{{"RTZ", ""}, {"RTN", "math.Floor"}, {"RTP", "math.Ceil"}, {"RTE", "math.RoundToEven"}} {
+				p("// to%s%s converts float64 x to %s in mode %s, saturating; NaN gives 0.", d.fn, mm.m, d.cl, strings.ToLower(mm.m))
+				p("func to%s%s(x float64) %s {", d.fn, mm.m, d.goT)
+				p("if x != x { // NaN: rare, so a predictable branch")
+				p("return 0")
+				p("}")
+				clamped := fmt.Sprintf("min(max(x, %s), %s-1)", d.lo, d.hiExcl)
+				if mm.fn != "" {
+					clamped = mm.fn + "(" + clamped + ")"
+				}
+				p("return %s(%s)", d.goT, clamped)
+				p("}")
+				p("")
+			}
+			// The flagging kernels test the source against the open
+			// interval of the values whose rounded value fits: exact
+			// comparisons in binary64, and NaN fails both.
+			lo, hi := float64(d.minI()), float64(d.maxU())
+			hex := func(v float64) string { return strconv.FormatFloat(v, 'x', -1, 64) }
+			p("// fitBounds%s returns the open interval (lo, hi) of the float64 values that", d.fn)
+			p("// round to a value in the range of %s in mode m.", d.cl)
+			p("func fitBounds%s(m round.Mode) (lo, hi float64) {", d.fn)
+			p("switch m {")
+			p("case round.RTZ:")
+			p("return %s, %s // MIN-1, MAX+1", hex(lo-1), hex(hi+1))
+			p("case round.RTN:")
+			p("return %s, %s // below MIN, MAX+1", hex(math.Nextafter(lo, math.Inf(-1))), hex(hi+1))
+			p("case round.RTP:")
+			p("return %s, %s // MIN-1, above MAX", hex(lo-1), hex(math.Nextafter(hi, math.Inf(1))))
+			p("}")
+			p("return %s, %s // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)", hex(math.Nextafter(lo-0.5, math.Inf(-1))), hex(hi+0.5))
+			p("}")
+			p("")
+		}
 	}
 
 	for _, s := range kinds {
@@ -287,12 +331,21 @@ func main() {
 			case s.float && !d.float:
 				p("_ = sat // clconv's out-of-range result is the saturated one either way")
 				p("switch m {")
-				for _, mm := range []struct{ m, fn string }{{"RTZ", "math.Trunc"}, {"RTN", "math.Floor"}, {"RTP", "math.Ceil"}} {
-					p("case round.%s:", mm.m)
-					p("for i, x := range src { dst[i] = clamp%s(%s(%s)) }", d.fn, mm.fn, f64(s, "x"))
+				if d.bits < 64 {
+					for _, mm := range []string{"RTZ", "RTN", "RTP"} {
+						p("case round.%s:", mm)
+						p("for i, x := range src { dst[i] = to%s%s(%s) }", d.fn, mm, f64(s, "x"))
+					}
+					p("default:")
+					p("for i, x := range src { dst[i] = to%sRTE(%s) }", d.fn, f64(s, "x"))
+				} else {
+					for _, mm := range []struct{ m, fn string }{{"RTZ", "math.Trunc"}, {"RTN", "math.Floor"}, {"RTP", "math.Ceil"}} {
+						p("case round.%s:", mm.m)
+						p("for i, x := range src { dst[i] = clamp%s(%s(%s)) }", d.fn, mm.fn, f64(s, "x"))
+					}
+					p("default:")
+					p("for i, x := range src { dst[i] = clamp%s(round.Integral(%s, round.RTE)) }", d.fn, f64(s, "x"))
 				}
-				p("default:")
-				p("for i, x := range src { dst[i] = clamp%s(round.Integral(%s, round.RTE)) }", d.fn, f64(s, "x"))
 				p("}")
 			default:
 				p("_ = sat")
@@ -368,6 +421,20 @@ func main() {
 			}
 			p("case cltype.%s:", d.fn)
 			p("dd := unsafe.Slice((*%s)(d), n)", d.goT)
+			if d.bits < 64 {
+				// Convert with the slice kernel (SIMD where there is one),
+				// then flag by comparing the source with fitBounds.
+				p("slice%sTo%s(dd, ss, m, sat)", s.fn, d.fn)
+				p("lo, hi := fitBounds%s(m)", d.fn)
+				p("for i, x := range ss {")
+				p("v := %s", f64(s, "x"))
+				p("f := !(v > lo && v < hi)")
+				p("bad[i] = f")
+				p("if f { count++ }")
+				p("}")
+				p("return count")
+				continue
+			}
 			if name := s.fn + "To" + d.fn; simdPairs[name] {
 				// SIMD converts a leading part; flag it separately.
 				p("k := simd%s(dd, ss, m, sat)", name)
