@@ -55,6 +55,10 @@ var (
 	cvtudq2ps  = map[string]op{"RTE": VCVTUDQ2PS_RN_SAE, "RTZ": VCVTUDQ2PS_RZ_SAE, "RTP": VCVTUDQ2PS_RU_SAE, "RTN": VCVTUDQ2PS_RD_SAE}
 	cvtpd2dqZ  = map[string]func(a, k, b Op){"RTE": VCVTPD2DQ_RN_SAE_Z, "RTZ": VCVTPD2DQ_RZ_SAE_Z, "RTP": VCVTPD2DQ_RU_SAE_Z, "RTN": VCVTPD2DQ_RD_SAE_Z}
 	cvtpd2udqZ = map[string]func(a, k, b Op){"RTE": VCVTPD2UDQ_RN_SAE_Z, "RTZ": VCVTPD2UDQ_RZ_SAE_Z, "RTP": VCVTPD2UDQ_RU_SAE_Z, "RTN": VCVTPD2UDQ_RD_SAE_Z}
+	cvtqq2ps   = map[string]op{"RTE": VCVTQQ2PS_RN_SAE, "RTZ": VCVTQQ2PS_RZ_SAE, "RTP": VCVTQQ2PS_RU_SAE, "RTN": VCVTQQ2PS_RD_SAE}
+	cvtqq2pd   = map[string]op{"RTE": VCVTQQ2PD_RN_SAE, "RTZ": VCVTQQ2PD_RZ_SAE, "RTP": VCVTQQ2PD_RU_SAE, "RTN": VCVTQQ2PD_RD_SAE}
+	cvtuqq2ps  = map[string]op{"RTE": VCVTUQQ2PS_RN_SAE, "RTZ": VCVTUQQ2PS_RZ_SAE, "RTP": VCVTUQQ2PS_RU_SAE, "RTN": VCVTUQQ2PS_RD_SAE}
+	cvtuqq2pd  = map[string]op{"RTE": VCVTUQQ2PD_RN_SAE, "RTZ": VCVTUQQ2PD_RZ_SAE, "RTP": VCVTUQQ2PD_RU_SAE, "RTN": VCVTUQQ2PD_RD_SAE}
 	cvtpd2ps   = map[string]op{"RTE": VCVTPD2PS_RN_SAE, "RTZ": VCVTPD2PS_RZ_SAE, "RTP": VCVTPD2PS_RU_SAE, "RTN": VCVTPD2PS_RD_SAE}
 )
 
@@ -85,6 +89,8 @@ var (
 	kHalf   = kind{"Half", "half.Half", 2, true, 0}
 	kFloat  = kind{"Float", "float32", 4, true, 0}
 	kDouble = kind{"Double", "float64", 8, true, 0}
+	kLong   = kind{"Long", "int64", 8, true, 0}
+	kUlong  = kind{"Ulong", "uint64", 8, false, 0}
 )
 
 // pair is one hot conversion: its kernels per tier and variant. A variant is
@@ -655,6 +661,39 @@ func doubleToIntPair(d kind) *pair {
 	return p
 }
 
+// long, ulong -> float, double: AVX-512 DQ converts 64-bit integers with the
+// mode embedded, and 0 gives +0 in every mode, which is clconv's rule. AVX2
+// has no 64-bit integer conversion, so these pairs have no AVX2 kernels: the
+// hooks convert nothing in that tier and the Go loops (round.I64ToF32RTZ and
+// friends) do all of it.
+func longToFloatPair(s, d kind) *pair {
+	p := &pair{s: s, d: d, variants: modes, block: map[string]int{"AVX512": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
+	p.gen["AVX512"] = func(m string, in, out func(int) Mem) {
+		for j := 0; j < 2; j++ {
+			x := ZMM()
+			VMOVDQU64(in(64*j), x)
+			if d.size == 4 {
+				f := YMM()
+				if s.signed {
+					cvtqq2ps[m](x, f)
+				} else {
+					cvtuqq2ps[m](x, f)
+				}
+				store(f, out(32*j))
+			} else {
+				f := ZMM()
+				if s.signed {
+					cvtqq2pd[m](x, f)
+				} else {
+					cvtuqq2pd[m](x, f)
+				}
+				store(f, out(64*j))
+			}
+		}
+	}
+	return p
+}
+
 // float -> half: VCVTPS2PH rounds in the immediate's mode, keeps subnormals
 // (DAZ is off) and turns a NaN into sign | quiet | the high payload bits.
 func floatToHalfPair() *pair {
@@ -827,6 +866,9 @@ func pairs() []*pair {
 	}
 	ps = append(ps, intToFloatPair(kInt), intToFloatPair(kUint), doubleToFloatPair(), floatToHalfPair(), halfToFloatPair())
 	ps = append(ps, doubleToIntPair(kInt), doubleToIntPair(kUint))
+	for _, src := range []kind{kLong, kUlong} {
+		ps = append(ps, longToFloatPair(src, kFloat), longToFloatPair(src, kDouble))
+	}
 	for _, s := range []kind{kChar, kUchar, kShort, kUshort} {
 		ps = append(ps, smallToPair(s, kInt), smallToPair(s, kFloat))
 	}
@@ -850,6 +892,9 @@ func main() {
 	permData()
 	for _, p := range ps {
 		for _, t := range tiers {
+			if p.gen[t] == nil {
+				continue // no kernels in this tier: the Go loop converts
+			}
 			for _, v := range p.variants {
 				kernel(p, t, v)
 			}
@@ -875,7 +920,14 @@ func writeHooks(ps []*pair, amd64, other string) {
 	for _, p := range ps {
 		kn := "simd" + p.name() + "Kernels"
 		fmt.Fprintf(&b, "var %s = simdKernels{\n", kn)
+		minBlock := 0
 		for ti, t := range tiers {
+			if p.gen[t] == nil {
+				continue
+			}
+			if minBlock == 0 || p.block[t] < minBlock {
+				minBlock = p.block[t]
+			}
 			fmt.Fprintf(&b, "%d: {", ti+1)
 			for _, v := range p.variants {
 				fmt.Fprintf(&b, "%s, ", kernelName(p, t, v))
@@ -897,7 +949,7 @@ func writeHooks(ps []*pair, amd64, other string) {
 		}
 		fmt.Fprintf(&b, "// simd%s converts a leading part of src with the selected tier and returns its length.\n", p.name())
 		fmt.Fprintf(&b, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int {\n", p.name(), p.d.goT, p.s.goT)
-		fmt.Fprintf(&b, "if len(src) < %d { // shorter than any tier's block\nreturn 0\n}\n", min(p.block["AVX2"], p.block["AVX512"]))
+		fmt.Fprintf(&b, "if len(src) < %d { // shorter than any tier's block\nreturn 0\n}\n", minBlock)
 		fmt.Fprintf(&b, "if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), %d); ok {\n", p.d.size)
 		fmt.Fprintf(&b, "for i := range h { dst[i] = %s(src[i], m, sat) }\n", scalarName(p))
 		fmt.Fprintf(&b, "return h + %sNT[%s]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)\n}\n", kn, idx)

@@ -77,9 +77,9 @@ func BenchmarkSlice(b *testing.B) {
 // BenchmarkBranchFree measures the branch-free forms of double -> int and
 // ulong -> float next to the branching forms they replaced (kept here as
 // baselines) on 16 Ki of the digest's 64-bit samples, which mix in-range and
-// out-of-range values and set the top bit of the ulongs at random. double ->
-// int runs in each SIMD tier: "clconv-go" is the pure Go loop (other
-// architectures, purego builds, the tails of the SIMD kernels).
+// out-of-range values and set the top bit of the ulongs at random. clconv runs
+// in each SIMD tier: "clconv-go" is the pure Go loop (other architectures,
+// purego builds, the tails of the SIMD kernels; for ulong also the AVX2 tier).
 // docs/PERFORMANCE.md has the numbers.
 func BenchmarkBranchFree(b *testing.B) {
 	const n = 1 << 14
@@ -114,11 +114,15 @@ func BenchmarkBranchFree(b *testing.B) {
 			}
 		}
 	})
-	b.Run("ulong-float-rtz/clconv", func(b *testing.B) {
-		for b.Loop() {
-			convert.Slice(f32, u, round.RTZ)
-		}
-	})
+	for _, tier := range convert.SIMDTiers() {
+		b.Run("ulong-float-rtz/clconv-"+tier, func(b *testing.B) {
+			prev, _ := convert.SetSIMD(tier)
+			defer convert.SetSIMD(prev)
+			for b.Loop() {
+				convert.Slice(f32, u, round.RTZ)
+			}
+		})
+	}
 }
 
 // branchingClampInt is the clamp clconv generated before it used MINSD/MAXSD.

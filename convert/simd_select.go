@@ -12,8 +12,8 @@ import (
 //go:generate go run -C ../_asm . -pkg convert -out ../convert/zsimd_amd64.s -stubs ../convert/zsimd_amd64.go -hooks ../convert/zsimd_hooks_amd64.go -other ../convert/zsimd_hooks_other.go
 
 // The hot conversions (float <-> the integer types, int/uint/double -> float,
-// double -> int/uint, float <-> half, the 8- and 16-bit integers <-> int and
-// float) have SIMD kernels on amd64, generated with avo from _asm/ into
+// double -> int/uint, long/ulong -> float/double, float <-> half, the 8- and
+// 16-bit integers <-> int and float) have SIMD kernels on amd64, generated with avo from _asm/ into
 // zsimd_amd64.s. The generated slice kernels of zconv.go call a per-pair hook
 // (zsimd_hooks_*.go) that converts a leading part of the slice with the
 // selected tier; the Go loop converts the rest. Every tier gives the same bits as the pure Go code
@@ -90,8 +90,9 @@ type Pair struct{ Src, Dst cltype.Kind }
 // SIMDPairs lists the conversions that have SIMD kernels (on amd64, outside
 // purego builds): float to and from the 8-, 16- and 32-bit integers, int,
 // uint and double to float, float to and from half, int to the 8- and 16-bit
-// integers, and double to int and uint. Every other conversion runs the pure
-// Go kernel.
+// integers, double to int and uint, and long and ulong to float and double
+// (AVX-512 only: AVX2 has no 64-bit integer conversions). Every other
+// conversion runs the pure Go kernel.
 func SIMDPairs() []Pair {
 	F, D, H, I := cltype.Float, cltype.Double, cltype.Half, cltype.Int
 	small := []cltype.Kind{cltype.Char, cltype.Uchar, cltype.Short, cltype.Ushort}
@@ -100,6 +101,9 @@ func SIMDPairs() []Pair {
 		ps = append(ps, Pair{F, k})
 	}
 	ps = append(ps, Pair{I, F}, Pair{cltype.Uint, F}, Pair{D, F}, Pair{F, H}, Pair{H, F}, Pair{D, I}, Pair{D, cltype.Uint})
+	for _, k := range []cltype.Kind{cltype.Long, cltype.Ulong} {
+		ps = append(ps, Pair{k, F}, Pair{k, D})
+	}
 	for _, k := range small {
 		ps = append(ps, Pair{k, I}, Pair{k, F}, Pair{I, k})
 	}

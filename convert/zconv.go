@@ -2086,6 +2086,8 @@ func checkLongToFloat(x int64, m round.Mode) (float32, bool) {
 
 func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -2118,6 +2120,8 @@ func checkLongToDouble(x int64, m round.Mode) (float64, bool) {
 
 func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -2374,6 +2378,8 @@ func checkUlongToFloat(x uint64, m round.Mode) (float32, bool) {
 
 func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToFloat(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -2406,6 +2412,8 @@ func checkUlongToDouble(x uint64, m round.Mode) (float64, bool) {
 
 func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:

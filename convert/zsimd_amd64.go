@@ -494,6 +494,86 @@ func doubleToUintRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToUintRTNAVX512(dst *byte, src *byte, n int) int
 
+// longToFloatRTEAVX512 converts the first n &^ 15 elements (long->float RTE) and returns their count.
+//
+//go:noescape
+func longToFloatRTEAVX512(dst *byte, src *byte, n int) int
+
+// longToFloatRTZAVX512 converts the first n &^ 15 elements (long->float RTZ) and returns their count.
+//
+//go:noescape
+func longToFloatRTZAVX512(dst *byte, src *byte, n int) int
+
+// longToFloatRTPAVX512 converts the first n &^ 15 elements (long->float RTP) and returns their count.
+//
+//go:noescape
+func longToFloatRTPAVX512(dst *byte, src *byte, n int) int
+
+// longToFloatRTNAVX512 converts the first n &^ 15 elements (long->float RTN) and returns their count.
+//
+//go:noescape
+func longToFloatRTNAVX512(dst *byte, src *byte, n int) int
+
+// longToDoubleRTEAVX512 converts the first n &^ 15 elements (long->double RTE) and returns their count.
+//
+//go:noescape
+func longToDoubleRTEAVX512(dst *byte, src *byte, n int) int
+
+// longToDoubleRTZAVX512 converts the first n &^ 15 elements (long->double RTZ) and returns their count.
+//
+//go:noescape
+func longToDoubleRTZAVX512(dst *byte, src *byte, n int) int
+
+// longToDoubleRTPAVX512 converts the first n &^ 15 elements (long->double RTP) and returns their count.
+//
+//go:noescape
+func longToDoubleRTPAVX512(dst *byte, src *byte, n int) int
+
+// longToDoubleRTNAVX512 converts the first n &^ 15 elements (long->double RTN) and returns their count.
+//
+//go:noescape
+func longToDoubleRTNAVX512(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTEAVX512 converts the first n &^ 15 elements (ulong->float RTE) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTEAVX512(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTZAVX512 converts the first n &^ 15 elements (ulong->float RTZ) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTZAVX512(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTPAVX512 converts the first n &^ 15 elements (ulong->float RTP) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTPAVX512(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTNAVX512 converts the first n &^ 15 elements (ulong->float RTN) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTNAVX512(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTEAVX512 converts the first n &^ 15 elements (ulong->double RTE) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTEAVX512(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTZAVX512 converts the first n &^ 15 elements (ulong->double RTZ) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTZAVX512(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTPAVX512 converts the first n &^ 15 elements (ulong->double RTP) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTPAVX512(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTNAVX512 converts the first n &^ 15 elements (ulong->double RTN) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTNAVX512(dst *byte, src *byte, n int) int
+
 // charToIntAVX2 converts the first n &^ 15 elements (char->int ) and returns their count.
 //
 //go:noescape
@@ -898,6 +978,86 @@ func doubleToUintRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUintRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTEAVX512NT converts the first n &^ 15 elements (long->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTZAVX512NT converts the first n &^ 15 elements (long->float RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTPAVX512NT converts the first n &^ 15 elements (long->float RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTNAVX512NT converts the first n &^ 15 elements (long->float RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// longToDoubleRTEAVX512NT converts the first n &^ 15 elements (long->double RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// longToDoubleRTZAVX512NT converts the first n &^ 15 elements (long->double RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// longToDoubleRTPAVX512NT converts the first n &^ 15 elements (long->double RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// longToDoubleRTNAVX512NT converts the first n &^ 15 elements (long->double RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTEAVX512NT converts the first n &^ 15 elements (ulong->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTZAVX512NT converts the first n &^ 15 elements (ulong->float RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTPAVX512NT converts the first n &^ 15 elements (ulong->float RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTNAVX512NT converts the first n &^ 15 elements (ulong->float RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTEAVX512NT converts the first n &^ 15 elements (ulong->double RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTZAVX512NT converts the first n &^ 15 elements (ulong->double RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTPAVX512NT converts the first n &^ 15 elements (ulong->double RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTNAVX512NT converts the first n &^ 15 elements (ulong->double RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTNAVX512NT(dst *byte, src *byte, n int) int
 
 // charToIntAVX512NT converts the first n &^ 31 elements (char->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //

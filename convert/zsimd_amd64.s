@@ -3629,6 +3629,422 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToFloatRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToFloatRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RN_SAE Z0, Y0
+	VMOVDQU          Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RN_SAE Z0, Y0
+	VMOVDQU          Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToFloatRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToFloatRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RZ_SAE Z0, Y0
+	VMOVDQU          Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RZ_SAE Z0, Y0
+	VMOVDQU          Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToFloatRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToFloatRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RU_SAE Z0, Y0
+	VMOVDQU          Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RU_SAE Z0, Y0
+	VMOVDQU          Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToFloatRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToFloatRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RD_SAE Z0, Y0
+	VMOVDQU          Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RD_SAE Z0, Y0
+	VMOVDQU          Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToDoubleRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RN_SAE Z0, Z0
+	VMOVDQU64        Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RN_SAE Z0, Z0
+	VMOVDQU64        Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToDoubleRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RZ_SAE Z0, Z0
+	VMOVDQU64        Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RZ_SAE Z0, Z0
+	VMOVDQU64        Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToDoubleRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RU_SAE Z0, Z0
+	VMOVDQU64        Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RU_SAE Z0, Z0
+	VMOVDQU64        Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·longToDoubleRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RD_SAE Z0, Z0
+	VMOVDQU64        Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RD_SAE Z0, Z0
+	VMOVDQU64        Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToFloatRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RN_SAE Z0, Y0
+	VMOVDQU           Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RN_SAE Z0, Y0
+	VMOVDQU           Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToFloatRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RZ_SAE Z0, Y0
+	VMOVDQU           Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RZ_SAE Z0, Y0
+	VMOVDQU           Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToFloatRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RU_SAE Z0, Y0
+	VMOVDQU           Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RU_SAE Z0, Y0
+	VMOVDQU           Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToFloatRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RD_SAE Z0, Y0
+	VMOVDQU           Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RD_SAE Z0, Y0
+	VMOVDQU           Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToDoubleRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RN_SAE Z0, Z0
+	VMOVDQU64         Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RN_SAE Z0, Z0
+	VMOVDQU64         Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToDoubleRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RZ_SAE Z0, Z0
+	VMOVDQU64         Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RZ_SAE Z0, Z0
+	VMOVDQU64         Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToDoubleRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RU_SAE Z0, Z0
+	VMOVDQU64         Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RU_SAE Z0, Z0
+	VMOVDQU64         Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·ulongToDoubleRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RD_SAE Z0, Z0
+	VMOVDQU64         Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RD_SAE Z0, Z0
+	VMOVDQU64         Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToIntAVX2(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2
 TEXT ·charToIntAVX2(SB), NOSPLIT, $0-32
@@ -6002,6 +6418,438 @@ loop:
 	ADDQ                $0x00000010, BX
 	CMPQ                BX, DX
 	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RN_SAE Z0, Y0
+	VMOVNTDQ         Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RN_SAE Z0, Y0
+	VMOVNTDQ         Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToFloatRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RZ_SAE Z0, Y0
+	VMOVNTDQ         Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RZ_SAE Z0, Y0
+	VMOVNTDQ         Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RU_SAE Z0, Y0
+	VMOVNTDQ         Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RU_SAE Z0, Y0
+	VMOVNTDQ         Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PS.RD_SAE Z0, Y0
+	VMOVNTDQ         Y0, (AX)(BX*4)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PS.RD_SAE Z0, Y0
+	VMOVNTDQ         Y0, 32(AX)(BX*4)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToDoubleRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RN_SAE Z0, Z0
+	VMOVNTDQ         Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RN_SAE Z0, Z0
+	VMOVNTDQ         Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToDoubleRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RZ_SAE Z0, Z0
+	VMOVNTDQ         Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RZ_SAE Z0, Z0
+	VMOVNTDQ         Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToDoubleRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RU_SAE Z0, Z0
+	VMOVNTDQ         Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RU_SAE Z0, Z0
+	VMOVNTDQ         Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·longToDoubleRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64        (CX)(BX*8), Z0
+	VCVTQQ2PD.RD_SAE Z0, Z0
+	VMOVNTDQ         Z0, (AX)(BX*8)
+	VMOVDQU64        64(CX)(BX*8), Z0
+	VCVTQQ2PD.RD_SAE Z0, Z0
+	VMOVNTDQ         Z0, 64(AX)(BX*8)
+	ADDQ             $0x00000010, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RN_SAE Z0, Y0
+	VMOVNTDQ          Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RN_SAE Z0, Y0
+	VMOVNTDQ          Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RZ_SAE Z0, Y0
+	VMOVNTDQ          Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RZ_SAE Z0, Y0
+	VMOVNTDQ          Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RU_SAE Z0, Y0
+	VMOVNTDQ          Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RU_SAE Z0, Y0
+	VMOVNTDQ          Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PS.RD_SAE Z0, Y0
+	VMOVNTDQ          Y0, (AX)(BX*4)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PS.RD_SAE Z0, Y0
+	VMOVNTDQ          Y0, 32(AX)(BX*4)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToDoubleRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RN_SAE Z0, Z0
+	VMOVNTDQ          Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RN_SAE Z0, Z0
+	VMOVNTDQ          Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToDoubleRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RZ_SAE Z0, Z0
+	VMOVNTDQ          Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RZ_SAE Z0, Z0
+	VMOVNTDQ          Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToDoubleRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RU_SAE Z0, Z0
+	VMOVNTDQ          Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RU_SAE Z0, Z0
+	VMOVNTDQ          Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·ulongToDoubleRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64         (CX)(BX*8), Z0
+	VCVTUQQ2PD.RD_SAE Z0, Z0
+	VMOVNTDQ          Z0, (AX)(BX*8)
+	VMOVDQU64         64(CX)(BX*8), Z0
+	VCVTUQQ2PD.RD_SAE Z0, Z0
+	VMOVNTDQ          Z0, 64(AX)(BX*8)
+	ADDQ              $0x00000010, BX
+	CMPQ              BX, DX
+	JB                loop
 
 done:
 	SFENCE

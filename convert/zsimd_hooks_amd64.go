@@ -286,6 +286,86 @@ func simdDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) int {
 	return simdRun(&simdDoubleToUintKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
 
+var simdLongToFloatKernels = simdKernels{
+	2: {longToFloatRTEAVX512, longToFloatRTZAVX512, longToFloatRTPAVX512, longToFloatRTNAVX512}, // AVX512
+}
+
+var simdLongToFloatKernelsNT = [4]simdKernel{longToFloatRTEAVX512NT, longToFloatRTZAVX512NT, longToFloatRTPAVX512NT, longToFloatRTNAVX512NT}
+
+// simdLongToFloat converts a leading part of src with the selected tier and returns its length.
+func simdLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 16 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = longToFloat(src[i], m, sat)
+		}
+		return h + simdLongToFloatKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToFloatKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToDoubleKernels = simdKernels{
+	2: {longToDoubleRTEAVX512, longToDoubleRTZAVX512, longToDoubleRTPAVX512, longToDoubleRTNAVX512}, // AVX512
+}
+
+var simdLongToDoubleKernelsNT = [4]simdKernel{longToDoubleRTEAVX512NT, longToDoubleRTZAVX512NT, longToDoubleRTPAVX512NT, longToDoubleRTNAVX512NT}
+
+// simdLongToDouble converts a leading part of src with the selected tier and returns its length.
+func simdLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 16 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = longToDouble(src[i], m, sat)
+		}
+		return h + simdLongToDoubleKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToDoubleKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToFloatKernels = simdKernels{
+	2: {ulongToFloatRTEAVX512, ulongToFloatRTZAVX512, ulongToFloatRTPAVX512, ulongToFloatRTNAVX512}, // AVX512
+}
+
+var simdUlongToFloatKernelsNT = [4]simdKernel{ulongToFloatRTEAVX512NT, ulongToFloatRTZAVX512NT, ulongToFloatRTPAVX512NT, ulongToFloatRTNAVX512NT}
+
+// simdUlongToFloat converts a leading part of src with the selected tier and returns its length.
+func simdUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 16 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = ulongToFloat(src[i], m, sat)
+		}
+		return h + simdUlongToFloatKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToFloatKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToDoubleKernels = simdKernels{
+	2: {ulongToDoubleRTEAVX512, ulongToDoubleRTZAVX512, ulongToDoubleRTPAVX512, ulongToDoubleRTNAVX512}, // AVX512
+}
+
+var simdUlongToDoubleKernelsNT = [4]simdKernel{ulongToDoubleRTEAVX512NT, ulongToDoubleRTZAVX512NT, ulongToDoubleRTPAVX512NT, ulongToDoubleRTNAVX512NT}
+
+// simdUlongToDouble converts a leading part of src with the selected tier and returns its length.
+func simdUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 16 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ulongToDouble(src[i], m, sat)
+		}
+		return h + simdUlongToDoubleKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToDoubleKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
 var simdCharToIntKernels = simdKernels{
 	1: {charToIntAVX2},   // AVX2
 	2: {charToIntAVX512}, // AVX512
@@ -553,6 +633,10 @@ var simdPairKernels = map[string]*simdKernels{
 	"HalfToFloat":   &simdHalfToFloatKernels,
 	"DoubleToInt":   &simdDoubleToIntKernels,
 	"DoubleToUint":  &simdDoubleToUintKernels,
+	"LongToFloat":   &simdLongToFloatKernels,
+	"LongToDouble":  &simdLongToDoubleKernels,
+	"UlongToFloat":  &simdUlongToFloatKernels,
+	"UlongToDouble": &simdUlongToDoubleKernels,
 	"CharToInt":     &simdCharToIntKernels,
 	"CharToFloat":   &simdCharToFloatKernels,
 	"UcharToInt":    &simdUcharToIntKernels,
@@ -582,6 +666,10 @@ var simdPairNTKernels = map[string]*[4]simdKernel{
 	"HalfToFloat":   &simdHalfToFloatKernelsNT,
 	"DoubleToInt":   &simdDoubleToIntKernelsNT,
 	"DoubleToUint":  &simdDoubleToUintKernelsNT,
+	"LongToFloat":   &simdLongToFloatKernelsNT,
+	"LongToDouble":  &simdLongToDoubleKernelsNT,
+	"UlongToFloat":  &simdUlongToFloatKernelsNT,
+	"UlongToDouble": &simdUlongToDoubleKernelsNT,
 	"CharToInt":     &simdCharToIntKernelsNT,
 	"CharToFloat":   &simdCharToFloatKernelsNT,
 	"UcharToInt":    &simdUcharToIntKernelsNT,

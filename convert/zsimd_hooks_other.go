@@ -39,6 +39,14 @@ func simdDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) int { r
 
 func simdDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) int { return 0 }
 
+func simdLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) int { return 0 }
+
 func simdCharToInt(dst []int32, src []int8, m round.Mode, sat bool) int { return 0 }
 
 func simdCharToFloat(dst []float32, src []int8, m round.Mode, sat bool) int { return 0 }

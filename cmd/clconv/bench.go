@@ -263,6 +263,9 @@ func benchInput(k cltype.Kind, n int) []byte {
 			*(*int32)(unsafe.Add(p, 4*i)) = int32(x * 1e5)
 		case cltype.Short, cltype.Ushort:
 			*(*int16)(unsafe.Add(p, 2*i)) = int16(x)
+		case cltype.Long, cltype.Ulong:
+			// Beyond 2^53 (most values), so that every mode rounds.
+			*(*int64)(unsafe.Add(p, 8*i)) = int64(x * 1e15)
 		default:
 			b[i] = byte(int(x))
 		}

@@ -68,6 +68,7 @@ var simdPairs = map[string]bool{
 	"CharToFloat": true, "UcharToFloat": true, "ShortToFloat": true, "UshortToFloat": true,
 	"IntToChar": true, "IntToUchar": true, "IntToShort": true, "IntToUshort": true,
 	"DoubleToInt": true, "DoubleToUint": true,
+	"LongToFloat": true, "LongToDouble": true, "UlongToFloat": true, "UlongToDouble": true,
 }
 
 var buf bytes.Buffer
