@@ -668,27 +668,19 @@ func doubleToIntPair(d kind) *pair {
 // friends) do all of it.
 func longToFloatPair(s, d kind) *pair {
 	p := &pair{s: s, d: d, variants: modes, block: map[string]int{"AVX512": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
+	cvt := map[[2]bool]map[string]op{
+		{true, false}: cvtqq2ps, {false, false}: cvtuqq2ps, // to float
+		{true, true}: cvtqq2pd, {false, true}: cvtuqq2pd, // to double
+	}[[2]bool{s.signed, d.size == 8}]
 	p.gen["AVX512"] = func(m string, in, out func(int) Mem) {
 		for j := 0; j < 2; j++ {
-			x := ZMM()
-			VMOVDQU64(in(64*j), x)
-			if d.size == 4 {
-				f := YMM()
-				if s.signed {
-					cvtqq2ps[m](x, f)
-				} else {
-					cvtuqq2ps[m](x, f)
-				}
-				store(f, out(32*j))
-			} else {
-				f := ZMM()
-				if s.signed {
-					cvtqq2pd[m](x, f)
-				} else {
-					cvtuqq2pd[m](x, f)
-				}
-				store(f, out(64*j))
+			x, f := ZMM(), YMM() // 8 floats fill a ymm, 8 doubles a zmm
+			if d.size == 8 {
+				f = ZMM()
 			}
+			VMOVDQU64(in(64*j), x)
+			cvt[m](x, f)
+			store(f, out(8*d.size*j))
 		}
 	}
 	return p

@@ -91,6 +91,18 @@ func BenchmarkBranchFree(b *testing.B) {
 	}
 	i32 := make([]int32, n)
 	f32 := make([]float32, n)
+	// eachTier runs f as name/clconv-TIER in every SIMD tier.
+	eachTier := func(name string, f func()) {
+		for _, tier := range convert.SIMDTiers() {
+			b.Run(name+"/clconv-"+tier, func(b *testing.B) {
+				prev, _ := convert.SetSIMD(tier)
+				defer convert.SetSIMD(prev)
+				for b.Loop() {
+					f()
+				}
+			})
+		}
+	}
 	b.Run("double-int-sat-rtz/branching", func(b *testing.B) {
 		for b.Loop() {
 			for i, x := range d {
@@ -98,15 +110,7 @@ func BenchmarkBranchFree(b *testing.B) {
 			}
 		}
 	})
-	for _, tier := range convert.SIMDTiers() {
-		b.Run("double-int-sat-rtz/clconv-"+tier, func(b *testing.B) {
-			prev, _ := convert.SetSIMD(tier)
-			defer convert.SetSIMD(prev)
-			for b.Loop() {
-				convert.SliceSat(i32, d, round.RTZ)
-			}
-		})
-	}
+	eachTier("double-int-sat-rtz", func() { convert.SliceSat(i32, d, round.RTZ) })
 	b.Run("ulong-float-rtz/branching", func(b *testing.B) {
 		for b.Loop() {
 			for i, x := range u {
@@ -114,15 +118,7 @@ func BenchmarkBranchFree(b *testing.B) {
 			}
 		}
 	})
-	for _, tier := range convert.SIMDTiers() {
-		b.Run("ulong-float-rtz/clconv-"+tier, func(b *testing.B) {
-			prev, _ := convert.SetSIMD(tier)
-			defer convert.SetSIMD(prev)
-			for b.Loop() {
-				convert.Slice(f32, u, round.RTZ)
-			}
-		})
-	}
+	eachTier("ulong-float-rtz", func() { convert.Slice(f32, u, round.RTZ) })
 }
 
 // branchingClampInt is the clamp clconv generated before it used MINSD/MAXSD.
