@@ -4,12 +4,11 @@ import (
 	"context"
 	"io"
 	"math"
-	"strconv"
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/half"
-	"github.com/clconv/clconv/internal/numfmt"
+	"github.com/clconv/clconv/value"
 )
 
 // Value is one element: its kind and bit pattern (zero-extended).
@@ -20,31 +19,7 @@ type Value struct {
 
 // String formats v exactly: integers in decimal, floating values in the
 // shortest decimal that reads back to the same value ("inf", "-inf", "nan").
-func (v Value) String() string {
-	k := v.Kind
-	switch {
-	case k.IsInteger() && k.IsSigned():
-		sh := 64 - k.Bits()
-		return strconv.FormatInt(int64(v.Bits<<sh)>>sh, 10)
-	case k.IsInteger():
-		return strconv.FormatUint(v.Bits, 10)
-	case k == cltype.Half:
-		return half.FromBits(uint16(v.Bits)).String()
-	}
-	f := v.Float64()
-	switch {
-	case math.IsNaN(f):
-		if math.Signbit(f) {
-			return "-nan"
-		}
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return string(numfmt.AppendShortest(nil, f, k.Bits()))
-}
+func (v Value) String() string { return string(value.AppendScalar(nil, v.Bits, v.Kind)) }
 
 // Float64 returns v as a float64 (exact for every floating kind and for
 // integers below 2^53 in magnitude).

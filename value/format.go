@@ -37,7 +37,7 @@ func AppendFormat(b []byte, v Value, bits bool) []byte {
 		if bits {
 			b = appendHex(b, v.Lanes[i], v.Type.Kind)
 		} else {
-			b = appendElem(b, v.Lanes[i], v.Type.Kind)
+			b = AppendScalar(b, v.Lanes[i], v.Type.Kind)
 		}
 	}
 	if v.Type.N > 1 {
@@ -56,7 +56,11 @@ func appendHex(b []byte, x uint64, k cltype.Kind) []byte {
 	return append(b, h...)
 }
 
-func appendElem(b []byte, x uint64, k cltype.Kind) []byte {
+// AppendScalar appends the value of the bit pattern x (zero-extended) of
+// scalar kind k as clconv prints it: integers in decimal, floating values in
+// the shortest decimal that reads back to the same value, and infinities and
+// NaNs as OpenCL's printf names them ("inf", "-inf", "nan", "-nan").
+func AppendScalar(b []byte, x uint64, k cltype.Kind) []byte {
 	switch k {
 	case cltype.Bool:
 		return strconv.AppendBool(b, x != 0)

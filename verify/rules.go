@@ -10,8 +10,8 @@ import (
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/half"
-	"github.com/clconv/clconv/internal/numfmt"
 	"github.com/clconv/clconv/round"
+	"github.com/clconv/clconv/value"
 )
 
 // hexBits formats a bit pattern at the width of kind k ("0x7fc00000").
@@ -38,39 +38,12 @@ func floatValue(k cltype.Kind, b uint64) float64 {
 // decimal, floating values in their shortest decimal form followed by the
 // exact hexadecimal form ("2.1474835e+09 (0x1.fffffep+30)"), "nan", "-inf".
 func FormatValue(k cltype.Kind, b uint64) string {
-	if k.IsInteger() {
-		if k.IsSigned() {
-			return strconv.FormatInt(signExtend(k, b), 10)
-		}
-		return strconv.FormatUint(b&k.Mask(), 10)
+	b &= k.Mask()
+	s := string(value.AppendScalar(nil, b, k))
+	if f := floatValue(k, b); k.IsFloat() && f != 0 && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		s += " (" + strconv.FormatFloat(f, 'x', -1, 64) + ")"
 	}
-	f := floatValue(k, b)
-	switch {
-	case math.IsNaN(f):
-		if math.Signbit(f) {
-			return "-nan"
-		}
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0"
-		}
-		return "0"
-	}
-	var dec string
-	switch k {
-	case cltype.Half:
-		dec = half.Half(b).String()
-	case cltype.Float:
-		dec = string(numfmt.AppendShortest(nil, f, 32))
-	default:
-		dec = string(numfmt.AppendShortest(nil, f, 64))
-	}
-	return dec + " (" + strconv.FormatFloat(f, 'x', -1, 64) + ")"
+	return s
 }
 
 // exact returns the exact value of a finite input.
