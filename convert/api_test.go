@@ -231,11 +231,11 @@ func FuzzBits(f *testing.F) {
 		}
 		in := unsafe.Slice((*byte)(unsafe.Pointer(new(uint64))), 8)
 		outB := unsafe.Slice((*byte)(unsafe.Pointer(new(uint64))), 8)
-		store(in, src, 0, bits)
+		convert.StoreBits(in, src, 0, bits)
 		if err := convert.Bytes(dst, src, outB[:dst.Size()], in[:src.Size()], mode, sat); err != nil {
 			t.Fatal(err)
 		}
-		if got := load(outB, dst, 0); got != out {
+		if got := convert.LoadBits(outB, dst, 0); got != out {
 			t.Fatalf("slice %#x, scalar %#x", got, out)
 		}
 	})

@@ -179,7 +179,7 @@ func exhaustive(t *testing.T, src cltype.Kind) []string {
 				for base := lo; base < lo+chunk; base += uint64(cnt) {
 					for j := 0; j < cnt; j++ {
 						in[j] = digest.Input(src, base+uint64(j))
-						store(inB, src, j, in[j])
+						convert.StoreBits(inB, src, j, in[j])
 					}
 					for ci, c := range convs {
 						dst := outB[:cnt*c.dst.Size()]
@@ -192,7 +192,7 @@ func exhaustive(t *testing.T, src cltype.Kind) []string {
 						for j := 0; j < cnt; j++ {
 							x := in[j]
 							want, wantImpl := ref.Convert(c.dst, src, x, c.m, c.sat)
-							got := load(outB, c.dst, j)
+							got := convert.LoadBits(outB, c.dst, j)
 							gotImpl := src.IsFloat() && c.dst.IsInteger() && bad[j]
 							if got != want || gotImpl != wantImpl {
 								if failures.Add(1) <= 20 {
@@ -234,19 +234,6 @@ func exhaustive(t *testing.T, src cltype.Kind) []string {
 		}
 	}
 	return lines
-}
-
-func load(b []byte, k cltype.Kind, j int) uint64 {
-	p := unsafe.Pointer(&b[0])
-	switch k.Size() {
-	case 1:
-		return uint64(*(*uint8)(unsafe.Add(p, j)))
-	case 2:
-		return uint64(*(*uint16)(unsafe.Add(p, 2*j)))
-	case 4:
-		return uint64(*(*uint32)(unsafe.Add(p, 4*j)))
-	}
-	return *(*uint64)(unsafe.Add(p, 8*j))
 }
 
 // TestRecordedDigests recomputes recorded digests with package digest (the

@@ -58,7 +58,7 @@ func (c *checker) run(src cltype.Kind, vals []uint64) {
 func (c *checker) batch(src cltype.Kind, vals []uint64) {
 	n := len(vals)
 	for j, v := range vals {
-		store(c.inB, src, j, v)
+		convert.StoreBits(c.inB, src, j, v)
 	}
 	for _, dst := range cltype.Scalars {
 		for _, m := range round.Modes {
@@ -81,7 +81,7 @@ func (c *checker) batch(src cltype.Kind, vals []uint64) {
 					// BytesFlag marks the inputs that do not fit, with or
 					// without sat: the reference's non-saturated impl flag.
 					_, outOfRange := ref.Convert(dst, src, v, m, false)
-					sl := load(c.outB, dst, j)
+					sl := convert.LoadBits(c.outB, dst, j)
 					flagged := src.IsFloat() && dst.IsInteger() && c.bad[j]
 					if sl != want || flagged != outOfRange {
 						c.errorf("slice kernel %s: %s 0x%x %s sat=%v: got %#x flagged=%v, reference %#x out of range=%v", dst, src, v, m, sat, sl, flagged, want, outOfRange)
@@ -95,20 +95,6 @@ func (c *checker) batch(src cltype.Kind, vals []uint64) {
 				}
 			}
 		}
-	}
-}
-
-func store(b []byte, k cltype.Kind, j int, v uint64) {
-	p := unsafe.Pointer(&b[0])
-	switch k.Size() {
-	case 1:
-		*(*uint8)(unsafe.Add(p, j)) = uint8(v)
-	case 2:
-		*(*uint16)(unsafe.Add(p, 2*j)) = uint16(v)
-	case 4:
-		*(*uint32)(unsafe.Add(p, 4*j)) = uint32(v)
-	default:
-		*(*uint64)(unsafe.Add(p, 8*j)) = v
 	}
 }
 
@@ -184,7 +170,7 @@ func TestSliceLengths(t *testing.T) {
 					outB[i] = 0xa5
 				}
 				for j, v := range vals {
-					store(inB[off*src.Size():], src, j, v)
+					convert.StoreBits(inB[off*src.Size():], src, j, v)
 				}
 				m := round.Modes[n%4]
 				sat := n%3 == 0 && dst.IsInteger()
@@ -193,7 +179,7 @@ func TestSliceLengths(t *testing.T) {
 				}
 				for j, v := range vals {
 					want, _ := convert.Bits(dst, src, v, m, sat)
-					if got := load(outB[off*dst.Size():], dst, j); got != want {
+					if got := convert.LoadBits(outB[off*dst.Size():], dst, j); got != want {
 						t.Fatalf("%s->%s n=%d j=%d: got %#x want %#x", src, dst, n, j, got, want)
 					}
 				}

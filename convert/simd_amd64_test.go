@@ -201,7 +201,7 @@ func TestSIMDExhaustive(t *testing.T) {
 							continue
 						}
 						for j := range batch {
-							got, w := loadBits(out, r.dst, j), loadBits(want, r.dst, j)
+							got, w := LoadBits(out, r.dst, j), LoadBits(want, r.dst, j)
 							if got != w && fails.Add(1) <= 20 {
 								t.Errorf("%s tier %d %s sat=%v: input %#x: got %#x, Go %#x", r.name, tier, r.m, r.sat, input(j), got, w)
 							}
@@ -237,7 +237,7 @@ func TestSIMDStream(t *testing.T) {
 		}
 		inB := make([]byte, (n+4)*src.Size())
 		for j, x := range in {
-			storeBits(inB, src, j, x)
+			StoreBits(inB, src, j, x)
 		}
 		outB := make([]byte, (n+4)*dst.Size())
 		offs := []int{0, 1, 2, 3}
@@ -258,7 +258,7 @@ func TestSIMDStream(t *testing.T) {
 						continue // the head, the tail and a sample of the rest
 					}
 					want, _ := convertBits(dst, src, in[off+j], m, sat)
-					if got := loadBits(outB[off*dst.Size():], dst, j); got != want {
+					if got := LoadBits(outB[off*dst.Size():], dst, j); got != want {
 						if fails++; fails <= 3 {
 							t.Errorf("%s %s sat=%v off=%d element %d: input %#x: got %#x, Go %#x", name, m, sat, off, j, in[off+j], got, want)
 						}
@@ -267,31 +267,4 @@ func TestSIMDStream(t *testing.T) {
 			}
 		}
 	}
-}
-
-func storeBits(b []byte, k cltype.Kind, j int, v uint64) {
-	p := unsafe.Pointer(&b[0])
-	switch k.Size() {
-	case 1:
-		*(*uint8)(unsafe.Add(p, j)) = uint8(v)
-	case 2:
-		*(*uint16)(unsafe.Add(p, 2*j)) = uint16(v)
-	case 4:
-		*(*uint32)(unsafe.Add(p, 4*j)) = uint32(v)
-	default:
-		*(*uint64)(unsafe.Add(p, 8*j)) = v
-	}
-}
-
-func loadBits(b []byte, k cltype.Kind, j int) uint64 {
-	p := unsafe.Pointer(&b[0])
-	switch k.Size() {
-	case 1:
-		return uint64(*(*uint8)(unsafe.Add(p, j)))
-	case 2:
-		return uint64(*(*uint16)(unsafe.Add(p, 2*j)))
-	case 4:
-		return uint64(*(*uint32)(unsafe.Add(p, 4*j)))
-	}
-	return *(*uint64)(unsafe.Add(p, 8*j))
 }

@@ -56,7 +56,7 @@ var benchData = func() func(k cltype.Kind, n int) []byte {
 			default:
 				v = uint64(int64(x))
 			}
-			store(b, k, i, v)
+			convert.StoreBits(b, k, i, v)
 		}
 		cache[k] = b
 		return b[:n*k.Size()]

@@ -125,7 +125,7 @@ func TestSIMDReference(t *testing.T) {
 			outB := make([]byte, n*p.dst.Size())
 			bad := make([]bool, n)
 			for j, v := range vals {
-				store(inB, p.src, j, v)
+				convert.StoreBits(inB, p.src, j, v)
 			}
 			for _, v := range variants(p.dst) {
 				fails := 0
@@ -146,7 +146,7 @@ func TestSIMDReference(t *testing.T) {
 					for j, x := range vals {
 						want, impl := ref.Convert(p.dst, p.src, x, v.m, v.sat)
 						_, outOfRange := ref.Convert(p.dst, p.src, x, v.m, false)
-						got := load(outB, p.dst, j)
+						got := convert.LoadBits(outB, p.dst, j)
 						if got != want || (flagged && bad[j] != (outOfRange || impl)) {
 							if fails++; fails <= 5 {
 								t.Errorf("%s->%s %s sat=%v flag=%v: input %#x: got %#x (flag %v), reference %#x (out of range %v)",
@@ -180,14 +180,14 @@ func TestSIMDLengths(t *testing.T) {
 						outB[i] = 0xa5
 					}
 					for j, x := range vals {
-						store(inB[off*p.src.Size():], p.src, j, x)
+						convert.StoreBits(inB[off*p.src.Size():], p.src, j, x)
 					}
 					if err := convert.Bytes(p.dst, p.src, outB[off*p.dst.Size():(off+n)*p.dst.Size()], inB[off*p.src.Size():(off+n)*p.src.Size()], v.m, v.sat); err != nil {
 						t.Fatal(err)
 					}
 					for j, x := range vals {
 						want, _ := ref.Convert(p.dst, p.src, x, v.m, v.sat)
-						if got := load(outB[off*p.dst.Size():], p.dst, j); got != want {
+						if got := convert.LoadBits(outB[off*p.dst.Size():], p.dst, j); got != want {
 							t.Fatalf("%s->%s %s sat=%v n=%d off=%d j=%d: input %#x: got %#x, reference %#x", p.src, p.dst, v.m, v.sat, n, off, j, x, got, want)
 						}
 					}
