@@ -159,3 +159,22 @@ func (d *Device) String() string {
 }
 
 func splitExtensions(s string) []string { return strings.Fields(s) }
+
+// FirstDevice returns the first device of the first platform that has one,
+// or nil and no error where no platform has a device.
+func FirstDevice() (*Device, error) {
+	ps, err := Platforms()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		ds, err := p.Devices()
+		if err != nil {
+			return nil, err
+		}
+		if len(ds) > 0 {
+			return ds[0], nil
+		}
+	}
+	return nil, nil
+}

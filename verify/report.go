@@ -75,23 +75,34 @@ func (r *Report) AnyFailed() bool {
 type DeviceInfo struct {
 	Platform        string `json:"platform"`
 	PlatformVersion string `json:"platform_version"`
-	Name            string `json:"name"`
-	Vendor          string `json:"vendor"`
-	Type            string `json:"type"`
-	Version         string `json:"version"`
-	Driver          string `json:"driver"`
-	OpenCLC         string `json:"opencl_c"`
-	FP64            bool   `json:"fp64"`
-	FP16            bool   `json:"fp16"`
-	Single          string `json:"single_fp_config"`
-	Double          string `json:"double_fp_config"`
-	Half            string `json:"half_fp_config"`
+	DeviceFacts
+}
+
+// DeviceFacts are the facts about a device that decide what clconv verify
+// can check there; clconv devices --json lists them too.
+type DeviceFacts struct {
+	Name    string `json:"name"`
+	Vendor  string `json:"vendor"`
+	Type    string `json:"type"`
+	Version string `json:"version"`
+	Driver  string `json:"driver"`
+	OpenCLC string `json:"opencl_c"`
+	FP64    bool   `json:"fp64"`
+	FP16    bool   `json:"fp16"`
+	Single  string `json:"single_fp_config"`
+	Double  string `json:"double_fp_config"`
+	Half    string `json:"half_fp_config"`
+}
+
+// FactsOf returns the facts of device d.
+func FactsOf(d *opencl.Device) DeviceFacts {
+	return DeviceFacts{Name: d.Name, Vendor: d.Vendor, Type: d.Type, Version: d.Version, Driver: d.DriverVersion,
+		OpenCLC: d.OpenCLCVersion, FP64: d.FP64(), FP16: d.FP16(), Single: d.Single.String(), Double: d.Double.String(),
+		Half: d.Half.String()}
 }
 
 func deviceInfo(d *opencl.Device) DeviceInfo {
-	i := DeviceInfo{Name: d.Name, Vendor: d.Vendor, Type: d.Type, Version: d.Version, Driver: d.DriverVersion,
-		OpenCLC: d.OpenCLCVersion, FP64: d.FP64(), FP16: d.FP16(), Single: d.Single.String(), Double: d.Double.String(),
-		Half: d.Half.String()}
+	i := DeviceInfo{DeviceFacts: FactsOf(d)}
 	if d.Platform != nil {
 		i.Platform, i.PlatformVersion = d.Platform.Name, d.Platform.Version
 	}

@@ -107,27 +107,19 @@ func gib(n uint64) string {
 	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
 }
 
+// deviceJSON is one device (or a platform whose devices could not be listed)
+// in clconv devices --json.
 type deviceJSON struct {
-	Platform        int      `json:"platform"`
-	PlatformName    string   `json:"platform_name"`
-	PlatformVersion string   `json:"platform_version"`
-	Device          int      `json:"device"`
-	Name            string   `json:"name"`
-	Vendor          string   `json:"vendor"`
-	Type            string   `json:"type"`
-	Version         string   `json:"version"`
-	Driver          string   `json:"driver"`
-	OpenCLC         string   `json:"opencl_c"`
-	FP64            bool     `json:"fp64"`
-	FP16            bool     `json:"fp16"`
-	Single          string   `json:"single_fp_config"`
-	Double          string   `json:"double_fp_config"`
-	Half            string   `json:"half_fp_config"`
-	ComputeUnits    int      `json:"compute_units"`
-	GlobalMem       uint64   `json:"global_mem"`
-	Testable        int      `json:"testable_conversions"`
-	Extensions      []string `json:"extensions"`
-	Error           string   `json:"error,omitempty"`
+	Platform        int    `json:"platform"`
+	PlatformName    string `json:"platform_name"`
+	PlatformVersion string `json:"platform_version"`
+	Device          int    `json:"device"`
+	verify.DeviceFacts
+	ComputeUnits int      `json:"compute_units"`
+	GlobalMem    uint64   `json:"global_mem"`
+	Testable     int      `json:"testable_conversions"`
+	Extensions   []string `json:"extensions"`
+	Error        string   `json:"error,omitempty"`
 }
 
 func writeDevicesJSON(w io.Writer, ps []*opencl.Platform) error {
@@ -141,9 +133,8 @@ func writeDevicesJSON(w io.Writer, ps []*opencl.Platform) error {
 		for _, d := range ds {
 			n, _ := testable(d)
 			out = append(out, deviceJSON{Platform: p.Index, PlatformName: p.Name, PlatformVersion: p.Version,
-				Device: d.Index, Name: d.Name, Vendor: d.Vendor, Type: d.Type, Version: d.Version, Driver: d.DriverVersion,
-				OpenCLC: d.OpenCLCVersion, FP64: d.FP64(), FP16: d.FP16(), Single: d.Single.String(), Double: d.Double.String(),
-				Half: d.Half.String(), ComputeUnits: d.ComputeUnits, GlobalMem: d.GlobalMem, Testable: n, Extensions: d.Extensions})
+				Device: d.Index, DeviceFacts: verify.FactsOf(d), ComputeUnits: d.ComputeUnits, GlobalMem: d.GlobalMem,
+				Testable: n, Extensions: d.Extensions})
 		}
 	}
 	e := json.NewEncoder(w)
