@@ -3,16 +3,13 @@ package convert_test
 import (
 	"flag"
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/benchdata"
 	"github.com/clconv/clconv/round"
 )
 
@@ -26,75 +23,20 @@ var hotSizes = []struct {
 	n    int
 }{{"l2", 1 << 15}, {"mem", 1 << 24}}
 
-// benchData returns n elements of kind k, the same on every call: normally
-// distributed floats around 0 with a spread of 1000 (in and out of the small
-// integer ranges), the same values rounded for the integer sources.
+// benchData returns n elements of kind k (benchdata.Input, as clconv bench
+// converts), cached: the first call makes at least 16 Mi elements.
 var benchData = func() func(k cltype.Kind, n int) []byte {
 	var mu sync.Mutex
 	cache := map[cltype.Kind][]byte{}
 	return func(k cltype.Kind, n int) []byte {
 		mu.Lock()
 		defer mu.Unlock()
-		if b := cache[k]; len(b) >= n*k.Size() {
-			return b[:n*k.Size()]
+		if b := cache[k]; len(b) < n*k.Size() {
+			cache[k] = benchdata.Input(k, max(n, 1<<24))
 		}
-		count := max(n, 1<<24)
-		b := make([]byte, count*k.Size())
-		r := rand.New(rand.NewPCG(1, 2))
-		for i := range count {
-			x := r.NormFloat64() * 1000
-			var v uint64
-			switch k {
-			case cltype.Float:
-				v = uint64(math.Float32bits(float32(x)))
-			case cltype.Double:
-				v = math.Float64bits(x)
-			case cltype.Half:
-				v = uint64(half.FromFloat64(x, round.RTE))
-			case cltype.Int, cltype.Uint:
-				v = uint64(int64(x * 1e5))
-			default:
-				v = uint64(int64(x))
-			}
-			convert.StoreBits(b, k, i, v)
-		}
-		cache[k] = b
-		return b[:n*k.Size()]
+		return cache[k][:n*k.Size()]
 	}
 }()
-
-// benchVariant is one benchmarked form of a pair.
-type benchVariant struct {
-	name string
-	m    round.Mode
-	sat  bool
-}
-
-func benchVariants(p simdPair) []benchVariant {
-	switch {
-	case p.src.IsInteger() && p.dst.IsInteger():
-		if p.src.Size() < p.dst.Size() {
-			return []benchVariant{{"exact", round.RTE, false}}
-		}
-		return []benchVariant{{"wrap", round.RTE, false}, {"sat", round.RTE, true}}
-	case p.src.IsInteger() && p.src.Size() <= 2, p.src == cltype.Half:
-		return []benchVariant{{"exact", round.RTE, false}}
-	}
-	var vs []benchVariant
-	for _, sat := range []bool{false, true} {
-		if sat && p.dst.IsFloat() {
-			continue
-		}
-		for _, m := range round.Modes {
-			name := m.String()
-			if sat {
-				name = "sat-" + name
-			}
-			vs = append(vs, benchVariant{name, m, sat})
-		}
-	}
-	return vs
-}
 
 func benchTiers(b *testing.B) []string {
 	switch *hotTiers {
@@ -128,9 +70,9 @@ func BenchmarkHot(b *testing.B) {
 							copy(to, from)
 						}
 					})
-					for _, v := range benchVariants(p) {
+					for _, v := range benchdata.Variants(p.src, p.dst) {
 						for _, tier := range benchTiers(b) {
-							b.Run(v.name+"/"+tier, func(b *testing.B) {
+							b.Run(v.Short+"/"+tier, func(b *testing.B) {
 								prev, err := convert.SetSIMD(tier)
 								if err != nil {
 									b.Skip(err)
@@ -138,7 +80,7 @@ func BenchmarkHot(b *testing.B) {
 								defer convert.SetSIMD(prev)
 								b.SetBytes(total)
 								for b.Loop() {
-									convert.Bytes(p.dst, p.src, dst, src, v.m, v.sat)
+									convert.Bytes(p.dst, p.src, dst, src, v.Mode, v.Sat)
 								}
 							})
 						}
@@ -164,31 +106,18 @@ func BenchmarkHotParallel(b *testing.B) {
 				to := make([]byte, total/2)
 				b.SetBytes(total)
 				for b.Loop() {
-					parallelCopy(to, from)
+					benchdata.ParallelCopy(to, from)
 				}
 			})
-			v := benchVariants(p)[0]
-			b.Run(v.name, func(b *testing.B) {
+			v := benchdata.Variants(p.src, p.dst)[0]
+			b.Run(v.Short, func(b *testing.B) {
 				b.SetBytes(total)
 				for b.Loop() {
-					convert.BytesParallel(p.dst, p.src, dst, src, v.m, v.sat)
+					convert.BytesParallel(p.dst, p.src, dst, src, v.Mode, v.Sat)
 				}
 			})
 		})
 	}
-}
-
-// parallelCopy copies src to dst in GOMAXPROCS parts at once, as BytesParallel
-// splits its work.
-func parallelCopy(dst, src []byte) {
-	w := runtime.GOMAXPROCS(0)
-	part := (len(src)/w + 63) &^ 63
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(src); lo += part {
-		hi := min(lo+part, len(src))
-		wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
-	}
-	wg.Wait()
 }
 
 // BenchmarkSmall measures the fixed cost of the SIMD hooks on slices too

@@ -9,15 +9,11 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
-	"unsafe"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/image/font"
@@ -27,8 +23,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/half"
-	"github.com/clconv/clconv/round"
+	"github.com/clconv/clconv/internal/benchdata"
 )
 
 func init() { subcommands = append(subcommands, newBenchCmd) }
@@ -120,39 +115,6 @@ time other processes take on a busy machine; --fastest=false keeps the mean.
 	return cmd
 }
 
-// benchVariant is one convert_ function of a pair.
-type benchVariant struct {
-	name string
-	m    round.Mode
-	sat  bool
-}
-
-func benchVariants(p convert.Pair) []benchVariant {
-	op := func(sat bool, r convert.Rounding) string {
-		return convert.Op{Dst: cltype.Scalar(p.Dst), Sat: sat, Round: r}.Name()
-	}
-	switch {
-	case p.Src.IsInteger() && p.Dst.IsInteger():
-		if p.Src.Size() < p.Dst.Size() {
-			return []benchVariant{{op(false, convert.Default), round.RTE, false}}
-		}
-		return []benchVariant{{op(false, convert.Default), round.RTE, false}, {op(true, convert.Default), round.RTE, true}}
-	case p.Src.IsInteger() && p.Src.Size() <= 2, p.Src == cltype.Half:
-		// Exact in every mode.
-		return []benchVariant{{op(false, convert.Default), round.RTE, false}}
-	}
-	var vs []benchVariant
-	for _, sat := range []bool{false, true} {
-		if sat && p.Dst.IsFloat() {
-			continue
-		}
-		for _, m := range round.Modes {
-			vs = append(vs, benchVariant{op(sat, convert.Suffix(m)), m, sat})
-		}
-	}
-	return vs
-}
-
 func runBench(o benchOptions, progress io.Writer) ([]benchRow, error) {
 	if o.tier == "list" {
 		return nil, fmt.Errorf("tiers on this machine: %s", strings.Join(convert.SIMDTiers(), ", "))
@@ -191,7 +153,7 @@ func runBench(o benchOptions, progress io.Writer) ([]benchRow, error) {
 	for _, size := range o.sizes {
 		n := benchSizes[size]
 		for _, p := range pairs {
-			src := benchInput(p.Src, n)
+			src := benchdata.Input(p.Src, n)
 			dst := make([]byte, n*p.Dst.Size())
 			moved := float64(n * (p.Src.Size() + p.Dst.Size()))
 			from := make([]byte, int(moved)/2)
@@ -199,19 +161,19 @@ func runBench(o benchOptions, progress io.Writer) ([]benchRow, error) {
 			to := make([]byte, len(from))
 			cp := func() {
 				if o.parallel {
-					parallelCopy(to, from)
+					benchdata.ParallelCopy(to, from)
 				} else {
 					copy(to, from)
 				}
 			}
-			vs := benchVariants(p)
+			vs := benchdata.Variants(p.Src, p.Dst)
 			copyT := make([]time.Duration, 0, o.repeat)
 			simdT := make([][]time.Duration, len(vs))
 			goT := make([][]time.Duration, len(vs))
 			for range o.repeat {
 				copyT = append(copyT, timeOp(cp, o.minTime, o.fastest))
 				for i, v := range vs {
-					f := func() { conv(p.Dst, p.Src, dst, src, v.m, v.sat) }
+					f := func() { conv(p.Dst, p.Src, dst, src, v.Mode, v.Sat) }
 					convert.SetSIMD(o.tier)
 					simdT[i] = append(simdT[i], timeOp(f, o.minTime, o.fastest))
 					convert.SetSIMD("go")
@@ -223,7 +185,7 @@ func runBench(o benchOptions, progress io.Writer) ([]benchRow, error) {
 			for i, v := range vs {
 				t := median(simdT[i]).Seconds()
 				r := benchRow{
-					Conversion:    v.name,
+					Conversion:    v.Name(p.Dst),
 					Source:        p.Src.String(),
 					Size:          size,
 					GElemPerS:     float64(n) / t / 1e9,
@@ -240,37 +202,6 @@ func runBench(o benchOptions, progress io.Writer) ([]benchRow, error) {
 	}
 	fmt.Fprint(progress, "\r\033[K")
 	return rows, nil
-}
-
-// benchInput returns n elements of kind k: normally distributed around 0
-// with a spread of 1000, so that small integer destinations see values in and
-// out of range; integer sources get the values rounded (scaled up for int
-// and uint).
-func benchInput(k cltype.Kind, n int) []byte {
-	b := make([]byte, n*k.Size())
-	r := rand.New(rand.NewPCG(1, 2))
-	p := unsafe.Pointer(unsafe.SliceData(b))
-	for i := range n {
-		x := r.NormFloat64() * 1000
-		switch k {
-		case cltype.Float:
-			*(*float32)(unsafe.Add(p, 4*i)) = float32(x)
-		case cltype.Double:
-			*(*float64)(unsafe.Add(p, 8*i)) = x
-		case cltype.Half:
-			*(*half.Half)(unsafe.Add(p, 2*i)) = half.FromFloat64(x, round.RTE)
-		case cltype.Int, cltype.Uint:
-			*(*int32)(unsafe.Add(p, 4*i)) = int32(x * 1e5)
-		case cltype.Short, cltype.Ushort:
-			*(*int16)(unsafe.Add(p, 2*i)) = int16(x)
-		case cltype.Long, cltype.Ulong:
-			// Beyond 2^53 (most values), so that every mode rounds.
-			*(*int64)(unsafe.Add(p, 8*i)) = int64(x * 1e15)
-		default:
-			b[i] = byte(int(x))
-		}
-	}
-	return b
 }
 
 // timeOp returns the time of one call of f in one measurement of at least
@@ -424,17 +355,4 @@ func writeBenchPNG(path string, rows []benchRow, o benchOptions) error {
 		return err
 	}
 	return f.Close()
-}
-
-// parallelCopy copies src to dst in GOMAXPROCS parts at once, as
-// convert.BytesParallel splits its work.
-func parallelCopy(dst, src []byte) {
-	w := runtime.GOMAXPROCS(0)
-	part := (len(src)/w + 63) &^ 63
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(src); lo += part {
-		hi := min(lo+part, len(src))
-		wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
-	}
-	wg.Wait()
 }
