@@ -181,51 +181,43 @@ func kernel(p *pair, tier, variant string) {
 
 // Constants. The kernels keep them in registers, broadcast before the loop.
 
-func f32(x float32) uint32 { return math.Float32bits(x) }
+// f32 is the bit pattern of x, for bcst.
+func f32(x float32) uint64 { return uint64(math.Float32bits(x)) }
 
-func bcstZ(v uint32) reg.VecVirtual {
-	r := GP32()
-	MOVL(U32(v), r)
-	z := ZMM()
-	VPBROADCASTD(r, z)
-	return z
-}
-
-func bcstZ64(v uint64) reg.VecVirtual {
-	r := GP64()
-	MOVQ(U64(v), r)
-	z := ZMM()
-	VPBROADCASTQ(r, z)
-	return z
-}
-
-func bcstY(v uint32) reg.VecVirtual {
-	r := GP32()
-	MOVL(U32(v), r)
+// bcst broadcasts v, an element of elem bytes (4 or 8), to every lane of a
+// new register of width bytes (16, 32 or 64). AVX-512 broadcasts from a
+// general register; the narrower forms go through an xmm.
+func bcst(v uint64, elem, width int) reg.VecVirtual {
+	var r reg.GPVirtual
+	if elem == 4 {
+		r = GP32()
+		MOVL(U32(uint32(v)), r)
+	} else {
+		r = GP64()
+		MOVQ(U64(v), r)
+	}
+	broadcast := VPBROADCASTD
+	if elem == 8 {
+		broadcast = VPBROADCASTQ
+	}
+	if width == 64 {
+		z := ZMM()
+		broadcast(r, z)
+		return z
+	}
 	x := XMM()
-	VMOVD(r, x)
+	if elem == 4 {
+		VMOVD(r, x)
+	} else {
+		VMOVQ(r, x)
+	}
+	if width == 16 {
+		broadcast(x, x)
+		return x
+	}
 	y := YMM()
-	VPBROADCASTD(x, y)
+	broadcast(x, y)
 	return y
-}
-
-func bcstY64(v uint64) reg.VecVirtual {
-	r := GP64()
-	MOVQ(U64(v), r)
-	x := XMM()
-	VMOVQ(r, x)
-	y := YMM()
-	VPBROADCASTQ(x, y)
-	return y
-}
-
-func bcstX(v uint32) reg.VecVirtual {
-	r := GP32()
-	MOVL(U32(v), r)
-	x := XMM()
-	VMOVD(r, x)
-	VPBROADCASTD(x, x)
-	return x
 }
 
 // Permutations that put the lanes of VPACK* results back in element order.
@@ -275,23 +267,23 @@ func floatToIntPair(d kind) *pair {
 	p.setup["AVX512"] = func(string) {
 		switch d.size {
 		case 1:
-			c.hi = bcstZ(f32(d.hi))
+			c.hi = bcst(f32(d.hi), 4, 64)
 			c.perm = ZMM()
 			VMOVDQU32(permB512, c.perm)
 		case 2:
-			c.hi = bcstZ(f32(d.hi))
+			c.hi = bcst(f32(d.hi), 4, 64)
 			c.perm = ZMM()
 			VMOVDQU64(permQ512, c.perm)
 		}
 		if d.signed && d.size <= 2 {
-			c.fix = bcstZ(fixNaNToZero)
+			c.fix = bcst(fixNaNToZero, 4, 64)
 		}
 		switch d.size {
 		case 1, 2:
 		default:
 			if d.signed {
-				c.c31 = bcstZ(f32(0x1p31))
-				c.cmax = bcstZ(math.MaxInt32)
+				c.c31 = bcst(f32(0x1p31), 4, 64)
+				c.cmax = bcst(math.MaxInt32, 4, 64)
 			} else {
 				c.zero = ZMM()
 				VPXORD(c.zero, c.zero, c.zero)
@@ -370,16 +362,16 @@ func floatToIntPair(d kind) *pair {
 	p.setup["AVX2"] = func(string) {
 		switch d.size {
 		case 1:
-			c.hi = bcstY(f32(d.hi))
+			c.hi = bcst(f32(d.hi), 4, 32)
 			c.perm = YMM()
 			VMOVDQU(permB256, c.perm)
 		case 2:
-			c.hi = bcstY(f32(d.hi))
+			c.hi = bcst(f32(d.hi), 4, 32)
 		default:
-			c.c31 = bcstY(f32(0x1p31))
+			c.c31 = bcst(f32(0x1p31), 4, 32)
 			if !d.signed {
-				c.c32 = bcstY(f32(0x1p32))
-				c.sign = bcstY(0x80000000)
+				c.c32 = bcst(f32(0x1p32), 4, 32)
+				c.sign = bcst(0x80000000, 4, 32)
 				c.zero = YMM()
 				VPXOR(c.zero, c.zero, c.zero)
 			}
@@ -509,7 +501,7 @@ func d2f(d reg.VecVirtual, m string) reg.VecVirtual {
 
 func d2fSetup(m string) {
 	if m == "RTZ" {
-		c.abs = bcstY64(0x7fffffffffffffff)
+		c.abs = bcst(0x7fffffffffffffff, 8, 32)
 	}
 }
 
@@ -531,8 +523,8 @@ func intToFloatPair(s kind) *pair {
 	p.setup["AVX2"] = func(m string) {
 		d2fSetup(m)
 		if !s.signed {
-			c.sign = bcstX(0x80000000)
-			c.c31d = bcstY64(math.Float64bits(0x1p31))
+			c.sign = bcst(0x80000000, 4, 16)
+			c.c31d = bcst(math.Float64bits(0x1p31), 8, 32)
 		}
 	}
 	// Every int and uint is exact in binary64, so rounding it once to
@@ -596,7 +588,7 @@ func doubleToIntPair(d kind) *pair {
 	p := &pair{s: kDouble, d: d, variants: modes, block: map[string]int{"AVX512": 16, "AVX2": 8}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
 	p.setup["AVX512"] = func(string) {
 		if d.signed {
-			c.hi = bcstZ64(math.Float64bits(math.MaxInt32))
+			c.hi = bcst(math.Float64bits(math.MaxInt32), 8, 64)
 		} else {
 			c.zero = ZMM()
 			VPXORD(c.zero, c.zero, c.zero)
@@ -622,11 +614,11 @@ func doubleToIntPair(d kind) *pair {
 	}
 	p.setup["AVX2"] = func(string) {
 		if d.signed {
-			c.hi = bcstY64(math.Float64bits(math.MaxInt32))
+			c.hi = bcst(math.Float64bits(math.MaxInt32), 8, 32)
 		} else {
-			c.hi = bcstY64(math.Float64bits(math.MaxUint32))
-			c.c31d = bcstY64(math.Float64bits(0x1p31))
-			c.sign = bcstX(0x80000000)
+			c.hi = bcst(math.Float64bits(math.MaxUint32), 8, 32)
+			c.c31d = bcst(math.Float64bits(0x1p31), 8, 32)
+			c.sign = bcst(0x80000000, 4, 16)
 			c.zero = YMM()
 			VPXOR(c.zero, c.zero, c.zero)
 		}
@@ -801,7 +793,7 @@ func intToSmallPair(d kind) *pair {
 	}
 	p.setup["AVX2"] = func(v string) {
 		if v == "Wrap" {
-			c.mask = bcstY(uint32(1)<<(8*d.size) - 1)
+			c.mask = bcst(1<<(8*d.size)-1, 4, 32)
 		}
 		if d.size == 1 {
 			c.perm = YMM()
