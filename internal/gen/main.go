@@ -355,22 +355,19 @@ func main() {
 					p("copy(dst, src)")
 				} else {
 					e := toFloat(s, d, "x", "m")
+					// The mode-taking primitive in e and the prefix of its
+					// per-mode forms (round.F64ToF32RTZ, ...).
 					prim, perMode := "", ""
-					switch {
-					case strings.Contains(e, "half.FromFloat32("):
-						prim, perMode = "half.FromFloat32(", "half.FromFloat32"
-					case strings.Contains(e, "round.Float64ToFloat32("):
-						prim, perMode = "round.Float64ToFloat32(", "round.F64ToF32"
-					case strings.Contains(e, "half.FromFloat64("):
-						prim, perMode = "half.FromFloat64(", "half.FromFloat64"
-					case strings.Contains(e, "round.Int64ToFloat64("):
-						prim, perMode = "round.Int64ToFloat64(", "round.I64ToF64"
-					case strings.Contains(e, "round.Int64ToFloat32("):
-						prim, perMode = "round.Int64ToFloat32(", "round.I64ToF32"
-					case strings.Contains(e, "round.Uint64ToFloat64("):
-						prim, perMode = "round.Uint64ToFloat64(", "round.U64ToF64"
-					case strings.Contains(e, "round.Uint64ToFloat32("):
-						prim, perMode = "round.Uint64ToFloat32(", "round.U64ToF32"
+					for _, pm := range [][2]string{
+						{"half.FromFloat32", "half.FromFloat32"}, {"round.Float64ToFloat32", "round.F64ToF32"},
+						{"half.FromFloat64", "half.FromFloat64"}, {"round.Int64ToFloat64", "round.I64ToF64"},
+						{"round.Int64ToFloat32", "round.I64ToF32"}, {"round.Uint64ToFloat64", "round.U64ToF64"},
+						{"round.Uint64ToFloat32", "round.U64ToF32"},
+					} {
+						if strings.Contains(e, pm[0]+"(") {
+							prim, perMode = pm[0]+"(", pm[1]
+							break
+						}
 					}
 					if prim != "" {
 						// One loop per mode, each calling its own branch-free primitive.
