@@ -247,6 +247,39 @@ var c struct {
 	hi, perm, zero, c31, c32, cmax, sign, abs, c31d, mask, fix reg.VecVirtual
 }
 
+// narrow packs dword vectors into d's elements, in element order, and
+// returns the result: four vectors to bytes (a dword-to-word pack, a
+// word-to-byte pack, then VPERMD by c.perm), two to words (one pack, then a
+// qword permutation: c.perm in zmm, an immediate in ymm). The signed packs
+// saturate to the signed range, the unsigned ones to the unsigned range;
+// sw and sb choose them for the word and the byte step.
+func narrow(x []reg.VecVirtual, d kind, sw, sb bool) reg.VecVirtual {
+	vec := YMM
+	if x[0].Size() == 64 {
+		vec = ZMM
+	}
+	packW, packB := VPACKUSDW, VPACKUSWB
+	if sw {
+		packW = VPACKSSDW
+	}
+	if sb {
+		packB = VPACKSSWB
+	}
+	o, a := vec(), vec()
+	packW(x[1], x[0], a)
+	if d.size == 1 {
+		b, w := vec(), vec()
+		packW(x[3], x[2], b)
+		packB(b, a, w)
+		VPERMD(w, c.perm, o)
+	} else if a.Size() == 64 {
+		VPERMQ(a, c.perm, o)
+	} else {
+		VPERMQ(U8(0xd8), a, o)
+	}
+	return o
+}
+
 // fixNaNToZero is the VFIXUPIMMPS table that maps QNaN and SNaN (token
 // classes 0 and 1) to +0 (response 8) and every other class to the source
 // unchanged (response 1).
@@ -315,27 +348,8 @@ func floatToIntPair(d kind) *pair {
 					cvtps2dq[m](t, v[j])
 				}
 			}
-			o := ZMM()
-			if d.size == 1 {
-				a, b, w := ZMM(), ZMM(), ZMM()
-				VPACKSSDW(v[1], v[0], a)
-				VPACKSSDW(v[3], v[2], b)
-				if d.signed {
-					VPACKSSWB(b, a, w)
-				} else {
-					VPACKUSWB(b, a, w)
-				}
-				VPERMD(w, c.perm, o)
-			} else {
-				a := ZMM()
-				if d.signed {
-					VPACKSSDW(v[1], v[0], a)
-				} else {
-					VPACKUSDW(v[1], v[0], a)
-				}
-				VPERMQ(a, c.perm, o)
-			}
-			store(o, out(0))
+			// Bytes: the signed word pack keeps the sign for the byte pack.
+			store(narrow(v, d, d.signed || d.size == 1, d.signed), out(0))
 		default:
 			for j := 0; j < 2; j++ {
 				x, v, k := ZMM(), ZMM(), K()
@@ -398,27 +412,7 @@ func floatToIntPair(d kind) *pair {
 				}
 				VCVTTPS2DQ(t, v[j])
 			}
-			o := YMM()
-			if d.size == 1 {
-				a, b, w := YMM(), YMM(), YMM()
-				VPACKSSDW(v[1], v[0], a)
-				VPACKSSDW(v[3], v[2], b)
-				if d.signed {
-					VPACKSSWB(b, a, w)
-				} else {
-					VPACKUSWB(b, a, w)
-				}
-				VPERMD(w, c.perm, o)
-			} else {
-				a := YMM()
-				if d.signed {
-					VPACKSSDW(v[1], v[0], a)
-				} else {
-					VPACKUSDW(v[1], v[0], a)
-				}
-				VPERMQ(U8(0xd8), a, o)
-			}
-			VMOVDQU(o, out(0))
+			VMOVDQU(narrow(v, d, d.signed || d.size == 1, d.signed), out(0))
 		default:
 			for j := 0; j < 2; j++ {
 				r, v := YMM(), YMM()
@@ -814,31 +808,8 @@ func intToSmallPair(d kind) *pair {
 				VMOVDQU(in(32*j), x[j])
 			}
 		}
-		o := YMM()
-		if d.size == 1 {
-			a, b, w := YMM(), YMM(), YMM()
-			pack := VPACKSSDW
-			if v == "Wrap" {
-				pack = VPACKUSDW
-			}
-			pack(x[1], x[0], a)
-			pack(x[3], x[2], b)
-			if v == "Sat" && d.signed {
-				VPACKSSWB(b, a, w)
-			} else {
-				VPACKUSWB(b, a, w)
-			}
-			VPERMD(w, c.perm, o)
-		} else {
-			a := YMM()
-			if v == "Sat" && d.signed {
-				VPACKSSDW(x[1], x[0], a)
-			} else {
-				VPACKUSDW(x[1], x[0], a)
-			}
-			VPERMQ(U8(0xd8), a, o)
-		}
-		VMOVDQU(o, out(0))
+		sat := v == "Sat"
+		VMOVDQU(narrow(x, d, sat && (d.signed || d.size == 1), sat && d.signed), out(0))
 	}
 	return p
 }
