@@ -27,8 +27,8 @@ const (
 	// maxEvalDepth bounds how deep evaluation may recurse in Go: calls
 	// times the expression depth of their bodies (a function whose body
 	// holds a long chain like 1 + 1 + ... + f(n) cannot recurse as deep as
-	// a small one).
-	maxEvalDepth = 1 << 18
+	// a small one). Like maxChain, it is sized for js/wasm's stack.
+	maxEvalDepth = 1 << 14
 )
 
 // variable is a declared variable: a global (a slot of the Interp's

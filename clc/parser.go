@@ -18,8 +18,11 @@ const maxDepth = 1000
 // maxChain bounds the operators of one statement that the parser's loops
 // chain (a + b + c ..., a, b, ..., x.y.z ..., x++++): each makes the tree
 // one level deeper without nesting in the source, and the checker and the
-// evaluator recurse on the tree.
-const maxChain = 1 << 17
+// evaluator recurse on the tree. The bound is set by the smallest default
+// stack of a Go port: js/wasm under node, where V8's stack of about 1 MB
+// holds some 30000 Go frames and a deeper recursion is a segmentation fault,
+// not an error (TestStackLimits).
+const maxChain = 1 << 13
 
 // parser is a recursive-descent parser over the preprocessor's tokens, with
 // precedence climbing for binary operators. It stops at the first error: an

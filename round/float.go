@@ -1,6 +1,9 @@
 package round
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The directed-mode primitives below start from the hardware's nearest result
 // f and step its bit pattern by at most one unit. Stepping a bit pattern by one
@@ -164,10 +167,7 @@ func U64ToF64RTP(a uint64) float64 {
 func U64ToF64RTN(a uint64) float64 { return U64ToF64RTZ(a) }
 
 // U64ToF32RTE is Uint64ToFloat32 in mode RTE.
-func U64ToF32RTE(a uint64) float32 {
-	x, s := halveU64(a)
-	return math.Float32frombits(math.Float32bits(I64ToF32RTE(x)) + uint32(s)<<23)
-}
+func U64ToF32RTE(a uint64) float32 { return u64ToF32RTE(a) }
 
 // U64ToF32RTZ is Uint64ToFloat32 in mode RTZ (and RTN: a is not negative).
 func U64ToF32RTZ(a uint64) float32 {
@@ -264,11 +264,37 @@ func I64ToF64RTN(v int64) float64 {
 }
 
 // I64ToF32RTE is Int64ToFloat32 in mode RTE.
-func I64ToF32RTE(v int64) float32 { return float32(v) }
+//
+// It does not use Go's float32(v): on 386, arm and mips Go lowers that to
+// runtime.int64tofloat32, whose sticky bit lands on the rounding bit for
+// 2^46 <= |v| < 2^48 and rounds half of those values wrongly
+// (../shared/docs/PORTS.md). Instead |v| is cut to 26 significant bits with
+// a sticky bit (u64ToF32RTE), which every port converts exactly.
+func I64ToF32RTE(v int64) float32 {
+	s := uint64(v) >> 63
+	u := (uint64(v) ^ -s) + s // |v|; MinInt64 gives 2^63
+	return math.Float32frombits(math.Float32bits(u64ToF32RTE(u)) | uint32(s)<<31)
+}
+
+// u64ToF32RTE rounds u to the nearest binary32, ties to even, from
+// operations whose results every Go port computes exactly: integer shifts, an
+// int64 -> float64 conversion of a value below 2^26 (exact), one
+// float64 -> float32 rounding (IEEE 754's, in hardware or softfloat) and a
+// multiplication by a power of two (exact: at most 2^64, far from overflow
+// and from the subnormals). The 26 bits kept are the 24 of the significand,
+// the rounding bit and a sticky bit ORed from everything below, so the one
+// rounding sees exactly what it would see on u.
+func u64ToF32RTE(u uint64) float32 {
+	sh := max(bits.Len64(u)-26, 0)
+	mask := uint64(1)<<sh - 1
+	r := u>>sh | b2u64(u&mask != 0)
+	f := float32(float64(int64(r)))
+	return f * math.Float32frombits(uint32(127+sh)<<23)
+}
 
 // I64ToF32RTZ is Int64ToFloat32 in mode RTZ.
 func I64ToF32RTZ(v int64) float32 {
-	f := float32(v)
+	f := I64ToF32RTE(v)
 	above, below := cmpI64(float64(f), v)
 	s := uint32(uint64(v) >> 63)
 	return math.Float32frombits(math.Float32bits(f) - ((1-s)*uint32(above) | s*uint32(below)))
@@ -276,7 +302,7 @@ func I64ToF32RTZ(v int64) float32 {
 
 // I64ToF32RTP is Int64ToFloat32 in mode RTP.
 func I64ToF32RTP(v int64) float32 {
-	f := float32(v)
+	f := I64ToF32RTE(v)
 	_, below := cmpI64(float64(f), v)
 	s := uint32(uint64(v) >> 63)
 	b := uint32(below)
@@ -285,7 +311,7 @@ func I64ToF32RTP(v int64) float32 {
 
 // I64ToF32RTN is Int64ToFloat32 in mode RTN.
 func I64ToF32RTN(v int64) float32 {
-	f := float32(v)
+	f := I64ToF32RTE(v)
 	above, _ := cmpI64(float64(f), v)
 	s := uint32(uint64(v) >> 63)
 	a := uint32(above)

@@ -72,33 +72,35 @@ func AppendScalar(b []byte, x uint64, k cltype.Kind) []byte {
 	case cltype.Half:
 		return append(b, half.Half(x).String()...)
 	case cltype.Float:
-		f := math.Float32frombits(uint32(x))
-		if s, ok := special(float64(f)); ok {
+		// Classified by its bits: widening a NaN to float64 would let the
+		// hardware rewrite it (RISC-V makes every NaN the positive canonical
+		// one; MIPS's legacy encoding takes 0x7fc00000 for a signaling NaN).
+		if s, ok := special(x>>31&1 != 0, x>>23&0xff == 0xff, x&(1<<23-1) != 0); ok {
 			return append(b, s...)
 		}
-		return numfmt.AppendShortest(b, float64(f), 32)
+		return numfmt.AppendShortest(b, float64(math.Float32frombits(uint32(x))), 32)
 	case cltype.Double:
-		f := math.Float64frombits(x)
-		if s, ok := special(f); ok {
+		if s, ok := special(x>>63 != 0, x>>52&0x7ff == 0x7ff, x&(1<<52-1) != 0); ok {
 			return append(b, s...)
 		}
-		return numfmt.AppendShortest(b, f, 64)
+		return numfmt.AppendShortest(b, math.Float64frombits(x), 64)
 	}
 	return append(b, '?')
 }
 
-// special names infinities and NaNs the way OpenCL's printf does.
-func special(f float64) (string, bool) {
+// special names infinities and NaNs the way OpenCL's printf does, from a
+// value's sign, whether its exponent field is all ones and whether its
+// fraction is nonzero.
+func special(neg, maxExp, frac bool) (string, bool) {
 	switch {
-	case math.IsNaN(f):
-		if math.Signbit(f) {
-			return "-nan", true
-		}
+	case !maxExp:
+		return "", false
+	case frac && neg:
+		return "-nan", true
+	case frac:
 		return "nan", true
-	case math.IsInf(f, 1):
-		return "inf", true
-	case math.IsInf(f, -1):
+	case neg:
 		return "-inf", true
 	}
-	return "", false
+	return "inf", true
 }
