@@ -1,9 +1,6 @@
 package round
 
-import (
-	"math"
-	"math/bits"
-)
+import "math"
 
 // The directed-mode primitives below start from the hardware's nearest result
 // f and step its bit pattern by at most one unit. Stepping a bit pattern by one
@@ -268,28 +265,32 @@ func I64ToF64RTN(v int64) float64 {
 // It does not use Go's float32(v): on 386, arm and mips Go lowers that to
 // runtime.int64tofloat32, whose sticky bit lands on the rounding bit for
 // 2^46 <= |v| < 2^48 and rounds half of those values wrongly
-// (../shared/docs/PORTS.md). Instead |v| is cut to 26 significant bits with
-// a sticky bit (u64ToF32RTE), which every port converts exactly.
+// (../shared/docs/PORTS.md). Instead |v| is rounded to odd first
+// (u64ToF32RTE), which every port then converts exactly.
 func I64ToF32RTE(v int64) float32 {
-	s := uint64(v) >> 63
-	u := (uint64(v) ^ -s) + s // |v|; MinInt64 gives 2^63
-	return math.Float32frombits(math.Float32bits(u64ToF32RTE(u)) | uint32(s)<<31)
+	// As u64ToF32RTE, in two's complement: v>>11 is the floor of v/2^11,
+	// and ORing the sticky bit into it rounds to odd for either sign.
+	big := b2u64(uint64(v+1<<37) >= 1<<38) // |v| >= 2^37 (v+2^37 wraps for v near MaxInt64: still big)
+	sh := 11 * big
+	w := v>>sh | int64(big&b2u64(v&0x7ff != 0))
+	return float32(float64(w) * math.Float64frombits((1023+sh)<<52))
 }
 
 // u64ToF32RTE rounds u to the nearest binary32, ties to even, from
 // operations whose results every Go port computes exactly: integer shifts, an
-// int64 -> float64 conversion of a value below 2^26 (exact), one
-// float64 -> float32 rounding (IEEE 754's, in hardware or softfloat) and a
-// multiplication by a power of two (exact: at most 2^64, far from overflow
-// and from the subnormals). The 26 bits kept are the 24 of the significand,
-// the rounding bit and a sticky bit ORed from everything below, so the one
-// rounding sees exactly what it would see on u.
+// int64 -> float64 conversion of a value below 2^53 (exact), a multiplication
+// by a power of two (exact) and one float64 -> float32 rounding (IEEE 754's,
+// in hardware or softfloat). Below 2^37, u is exact in float64 and rounds once.
+// From 2^37 up, u is first rounded to odd at bit 11 (its bits above 11, with
+// bit 11 ORed with a sticky bit from the 11 below): that keeps at most 53
+// bits, and the odd grid is at least four times finer than binary32's spacing
+// there (2^13 from 2^37 up), which is all rounding to odd needs to make the
+// second rounding equal the direct one (Boldo and Melquiond, IEEE TC 2008).
 func u64ToF32RTE(u uint64) float32 {
-	sh := max(bits.Len64(u)-26, 0)
-	mask := uint64(1)<<sh - 1
-	r := u>>sh | b2u64(u&mask != 0)
-	f := float32(float64(int64(r)))
-	return f * math.Float32frombits(uint32(127+sh)<<23)
+	big := b2u64(u >= 1<<37)
+	sh := 11 * big
+	w := u>>sh | big&b2u64(u&0x7ff != 0)
+	return float32(float64(int64(w)) * math.Float64frombits((1023+sh)<<52))
 }
 
 // I64ToF32RTZ is Int64ToFloat32 in mode RTZ.
