@@ -49,6 +49,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/round"
 )
 
@@ -178,15 +179,24 @@ func Bits(dst, src cltype.Kind, bits uint64, m round.Mode, sat bool) (out uint64
 }
 
 // Bytes converts the little-endian elements of src (kind sk) into dst (kind
-// dk). len(src) must be a multiple of sk's size, dst must hold exactly as many
-// elements of dk, and both must be aligned to their element size (as buffers
-// from make are).
+// dk), written little-endian, on every host. len(src) must be a multiple of
+// sk's size, dst must hold exactly as many elements of dk, and both must be
+// aligned to their element size (as buffers from make are). dst and src must
+// not overlap unless they are the same memory (kinds of the same size). On a
+// big-endian host the elements go through a small scratch buffer in chunks,
+// byte-swapped on the way in and out; a little-endian host converts the
+// buffers directly, with no copy.
 func Bytes(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool) error {
 	n, err := checkBuffers(dk, sk, dst, src)
 	if err != nil || n == 0 {
 		return err
 	}
-	convertSlice(dk, sk, unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), n, m, sat)
+	d, s := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
+	if byteorder.BigEndian {
+		convertSwapped(dk, sk, d, s, n, m, sat, nil)
+		return nil
+	}
+	convertSlice(dk, sk, d, s, n, m, sat)
 	return nil
 }
 
@@ -202,7 +212,47 @@ func BytesFlag(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool, bad 
 	if len(bad) < n {
 		return 0, fmt.Errorf("convert: flag slice has %d entries, want %d", len(bad), n)
 	}
-	return convertSliceFlag(dk, sk, unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), n, m, sat, bad), nil
+	d, s := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
+	if byteorder.BigEndian {
+		return convertSwapped(dk, sk, d, s, n, m, sat, bad[:n]), nil
+	}
+	return convertSliceFlag(dk, sk, d, s, n, m, sat, bad), nil
+}
+
+// swapChunk is the number of elements convertSwapped byte-swaps and converts
+// at a time: 16 KiB of scratch for 8-byte sources, which stays in L1 cache
+// with the destination chunk.
+const swapChunk = 2048
+
+// convertSwapped converts n elements stored in the byte order opposite to the
+// host's (little-endian ones on a big-endian host, the case Bytes uses it for)
+// into elements of that same order, through the host-order kernels: each chunk
+// of the source is byte-swapped into scratch, converted into the destination
+// and swapped there in place. With bad it flags like convertSliceFlag and
+// returns the count. d and s may be the same memory: each chunk of the source
+// is read before that chunk of the destination is written.
+func convertSwapped(dk, sk cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, sat bool, bad []bool) int {
+	var scratch [swapChunk]uint64
+	ss, ds := sk.Size(), dk.Size()
+	count := 0
+	for lo := 0; lo < n; lo += swapChunk {
+		k := min(swapChunk, n-lo)
+		sp, dp := unsafe.Add(s, lo*ss), unsafe.Add(d, lo*ds)
+		if ss > 1 {
+			tmp := unsafe.Pointer(&scratch)
+			byteorder.SwapCopy(unsafe.Slice((*byte)(tmp), k*ss), unsafe.Slice((*byte)(sp), k*ss), ss)
+			sp = tmp
+		}
+		if bad != nil {
+			count += convertSliceFlag(dk, sk, dp, sp, k, m, sat, bad[lo:lo+k])
+		} else {
+			convertSlice(dk, sk, dp, sp, k, m, sat)
+		}
+		if ds > 1 {
+			byteorder.Swap(unsafe.Slice((*byte)(dp), k*ds), ds)
+		}
+	}
+	return count
 }
 
 // checkBuffers validates Bytes' arguments and returns the element count.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/round"
 )
 
@@ -306,11 +307,20 @@ func (s *scratch) run(c Conversion, lo, hi uint64) (sum, impl, nan uint64) {
 		fill(s.src, sk, base, cnt)
 		src := asBytes(s.src, cnt*sk.Size())
 		dst := asBytes(s.dst, cnt*dk.Size())
+		// fill and accumulate work in host order, convert's byte API in
+		// little-endian: big-endian hosts swap on the way in and out (the
+		// branch is a constant, compiled away elsewhere).
+		if byteorder.BigEndian {
+			byteorder.Swap(src, sk.Size())
+		}
 		if flag {
 			k, _ := convert.BytesFlag(dk, sk, dst, src, m, false, s.bad)
 			impl += uint64(k)
 		} else if err := convert.Bytes(dk, sk, dst, src, m, c.Op.Sat); err != nil {
 			panic(err) // buffers are ours: cannot happen
+		}
+		if byteorder.BigEndian {
+			byteorder.Swap(dst, dk.Size())
 		}
 		t, nn := s.accumulate(dk, base, cnt, flag)
 		sum += t

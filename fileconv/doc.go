@@ -11,8 +11,9 @@
 // between the reader, the workers and the writer, so memory stays constant
 // however large the file is. Elements are converted independently, so C and
 // Fortran order need nothing but keeping the fortran_order flag; big-endian
-// input is byte-swapped in the worker before conversion. Output is always
-// little-endian.
+// input is byte-swapped in the worker before conversion. Raw input is
+// little-endian, and output is always little-endian ('<' in a .npy header), on
+// every host: a big-endian host swaps in the worker and inside convert.Bytes.
 //
 // # The .npy parser
 //

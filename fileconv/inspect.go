@@ -8,6 +8,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/value"
 )
 
@@ -132,6 +133,8 @@ func scanFloats(s *summary, k cltype.Kind, n int, at func(i int) float64, bitsAt
 	}
 }
 
+// scan summarises the n elements of kind k in b, which hold them in the
+// host's byte order (Inspect swaps little- or big-endian input to it first).
 func (s *summary) scan(k cltype.Kind, b []byte, n int) {
 	if n == 0 {
 		return
@@ -194,8 +197,9 @@ func Inspect(ctx context.Context, src io.Reader, opt InspectOptions) (*Summary, 
 		chunkElems: chunkElems(opt.ChunkBytes, k.Size(), 0),
 		ssize:      k.Size(),
 		work: func(c *chunk) {
-			if in.info.BigEndian {
-				byteSwap(c.src, k.Size())
+			if in.info.BigEndian != byteorder.BigEndian {
+				// scan reads the elements in the host's byte order.
+				byteorder.Swap(c.src, k.Size())
 			}
 			c.sum = summary{}
 			c.sum.scan(k, c.src, c.n)

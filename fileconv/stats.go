@@ -7,6 +7,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/round"
 )
 
@@ -96,7 +97,8 @@ type (
 	float interface{ float32 | float64 }
 )
 
-// view returns the first n elements of b as a []T (b is aligned).
+// view returns the first n elements of b as a []T (b is aligned and holds
+// them in the host's byte order).
 func view[T any](b []byte, n int) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
@@ -133,9 +135,19 @@ func minNormal(k cltype.Kind) float64 {
 
 // classify adds to s the classification of n elements: src (kind sk) and
 // their converted values dst (kind dk), converted in mode m with or without
-// saturation. The loops are instantiated per Go element type; half, which Go
-// does not have, goes through float32 (exactly).
+// saturation, both little-endian as convert.Bytes reads and writes them. The
+// loops are instantiated per Go element type; half, which Go does not have,
+// goes through float32 (exactly).
 func (s *Stats) classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode, sat bool) {
+	if byteorder.BigEndian {
+		// The typed views below read the host's byte order: swap both
+		// buffers to it (they are in cache, just converted) and back.
+		src, dst = src[:n*sk.Size()], dst[:n*dk.Size()]
+		byteorder.Swap(src, sk.Size())
+		byteorder.Swap(dst, dk.Size())
+		defer byteorder.Swap(src, sk.Size())
+		defer byteorder.Swap(dst, dk.Size())
+	}
 	s.Count += int64(n)
 	if sk == cltype.Half {
 		// Widening half to float32 is exact and every statistic depends on

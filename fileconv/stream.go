@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"os"
 	"runtime"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/round"
 )
 
@@ -396,27 +396,6 @@ func chunkElems(chunkBytes, a, b int) int {
 	return max(chunkBytes/max(a, b, 1), 1)
 }
 
-// byteSwap reverses the bytes of each size-byte element of b in place.
-func byteSwap(b []byte, size int) {
-	switch size {
-	case 2:
-		s := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/2)
-		for i, v := range s {
-			s[i] = bits.ReverseBytes16(v)
-		}
-	case 4:
-		s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
-		for i, v := range s {
-			s[i] = bits.ReverseBytes32(v)
-		}
-	case 8:
-		s := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/8)
-		for i, v := range s {
-			s[i] = bits.ReverseBytes64(v)
-		}
-	}
-}
-
 // Convert converts the array read from src and writes it to dst: a .npy file
 // keeps its shape and memory order, and raw input becomes a one-dimensional
 // array. The output is little-endian. When the output is .npy and the input's
@@ -478,7 +457,8 @@ func Convert(ctx context.Context, dst io.Writer, src io.Reader, opt Options) (*R
 	m, sat := opt.Mode, opt.Sat
 	p.work = func(c *chunk) {
 		if in.info.BigEndian {
-			byteSwap(c.src, ssize)
+			// convert.Bytes reads little-endian elements.
+			byteorder.Swap(c.src, ssize)
 		}
 		if !opt.Stats {
 			c.err = convert.Bytes(dk, sk, c.dst, c.src, m, sat)

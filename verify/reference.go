@@ -7,6 +7,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/internal/byteorder"
 )
 
 // Slice is a run of consecutive input indices [Start, Start+Len) of a
@@ -128,11 +129,18 @@ func (b *batch) convert(c digest.Conversion, cnt int) uint64 {
 	src := unsafe.Slice((*byte)(unsafe.Pointer(&b.src[0])), cnt*sk.Size())
 	dst := unsafe.Slice((*byte)(unsafe.Pointer(&b.dst[0])), cnt*dk.Size())
 	clear(b.impl[:cnt])
+	if byteorder.BigEndian { // pack and unpack use host order, convert's byte API little-endian
+		byteorder.Swap(src, sk.Size())
+		defer byteorder.Swap(src, sk.Size())
+	}
 	var n int
 	if hasImplDefined(c) {
 		n, _ = convert.BytesFlag(dk, sk, dst, src, c.Mode(), false, b.impl[:cnt])
 	} else if err := convert.Bytes(dk, sk, dst, src, c.Mode(), c.Op.Sat); err != nil {
 		panic(err) // our own buffers: cannot happen
+	}
+	if byteorder.BigEndian {
+		byteorder.Swap(dst, dk.Size())
 	}
 	unpack(dk, b.out[:cnt], b.dst[:])
 	for j := 0; j < cnt; j++ {

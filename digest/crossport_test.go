@@ -1,0 +1,196 @@
+package digest_test
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/internal/ref"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/crossport.txt from this host's results")
+
+// crossPort is the fixed list of the cross-port test: at least one conversion
+// per source type, with chunks (2^24 inputs each; chunk k of a 32-bit source
+// holds the inputs whose top byte is k) chosen to hold NaNs, infinities,
+// overflow, ties and subnormals. The 64-bit sources' chunks are samples of
+// every exponent or bit length (digest.Input), which include the 47- and
+// 48-bit integers that Go's own int64->float32 rounds wrongly on 32-bit ports.
+var crossPort = []struct{ chunks, conv, src string }{
+	{"", "convert_short_sat", "char"},
+	{"", "convert_half_rtp", "char"},
+	{"", "convert_half", "uchar"},
+	{"", "convert_char_sat_rte", "short"},
+	{"", "convert_half_rtz", "short"},
+	{"", "convert_uchar_sat", "ushort"},
+	{"", "convert_half_rtn", "ushort"},
+	{"", "convert_float", "half"},
+	{"", "convert_double", "half"},
+	{"", "convert_int_sat_rte", "half"},
+	{"", "convert_uchar", "half"},
+	{"0,75,128,255", "convert_float_rte", "int"},
+	{"0,255", "convert_half_rtp", "int"},
+	{"1,255", "convert_float_rtn", "uint"},
+	{"0,63,64,79,127,128,207,255", "convert_int_sat_rte", "float"},
+	{"67,127,255", "convert_uchar", "float"},
+	{"0,51,56,71,127,255", "convert_half", "float"},
+	{"0,127,255", "convert_double", "float"},
+	{"0,128", "convert_float_rtz", "double"},
+	{"2", "convert_long_sat_rtp", "double"},
+	{"3", "convert_half_rte", "double"},
+	{"4", "convert_uint", "double"},
+	{"0,1", "convert_float", "long"},
+	{"2", "convert_double_rtn", "long"},
+	{"3", "convert_half", "long"},
+	{"0,1", "convert_float_rtp", "ulong"},
+	{"2", "convert_double", "ulong"},
+	{"5", "convert_int_sat", "ulong"},
+}
+
+const crossPortFile = "testdata/crossport.txt"
+
+// TestCrossPort computes the digests of crossPort and compares them with the
+// lines recorded in testdata/crossport.txt (on amd64, where the exhaustive
+// tests prove every conversion): every Go port must print the same lines.
+// scripts/ports.sh runs it under qemu-user and node. go test -run TestCrossPort
+// -update rewrites the file.
+func TestCrossPort(t *testing.T) {
+	var out strings.Builder
+	out.WriteString("# The lines `clconv digest` prints for these conversions, on every Go port.\n")
+	out.WriteString("# Recorded by `go test ./digest -run TestCrossPort -update`; each line follows its command.\n")
+	for _, c := range crossPort {
+		conv, err := digest.Parse(c.conv, c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o digest.Options
+		args := c.conv + " " + c.src
+		if c.chunks != "" {
+			if o.Chunks, err = digest.ParseChunks(c.chunks, digest.Chunks(conv.Src)); err != nil {
+				t.Fatal(err)
+			}
+			args = "--chunks " + c.chunks + " " + args
+		}
+		fmt.Fprintf(&out, "# clconv digest %s\n%s\n", args, digest.Compute(conv, o).Line())
+	}
+	if *update {
+		if err := os.WriteFile(crossPortFile, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := readLines(crossPortFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("%s has %d lines, the list makes %d: run go test -run TestCrossPort -update on amd64", crossPortFile, len(want), len(got))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("%s:%d (%s):\n got %s\nwant %s", crossPortFile, i+1, want[max(i-1, 0)], got[i], want[i])
+		}
+	}
+}
+
+func readLines(name string) ([]string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines, sc.Err()
+}
+
+// TestCrossPortReference recomputes every chunk digest of testdata/crossport.txt
+// with the integer-only reference (internal/ref) instead of the conversion
+// kernels, so that the recorded lines are proven, not merely repeated.
+func TestCrossPortReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("recomputes 41 chunks of 2^24 inputs with the scalar reference; runs without -short")
+	}
+	want, err := readLines(crossPortFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := map[string]string{} // command -> line
+	for i := 0; i+1 < len(want); i++ {
+		if cmd, ok := strings.CutPrefix(want[i], "# clconv digest "); ok {
+			recorded[cmd] = want[i+1]
+		}
+	}
+	for _, c := range crossPort {
+		conv, err := digest.Parse(c.conv, c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := c.conv + " " + c.src
+		chunks := make([]int, digest.Chunks(conv.Src))
+		for k := range chunks {
+			chunks[k] = k
+		}
+		if c.chunks != "" {
+			cmd = "--chunks " + c.chunks + " " + cmd
+			chunks, _ = digest.ParseChunks(c.chunks, len(chunks))
+		}
+		line, ok := recorded[cmd]
+		if !ok {
+			t.Errorf("%s: not recorded", cmd)
+			continue
+		}
+		if got := referenceLine(conv, chunks); got != line {
+			t.Errorf("clconv digest %s:\nreference %s\n recorded %s", cmd, got, line)
+		}
+	}
+}
+
+// referenceLine computes a digest.Result from internal/ref, chunks in parallel.
+func referenceLine(c digest.Conversion, chunks []int) string {
+	n := digest.N(c.Src)
+	r := &digest.Result{Conversion: c, N: n, Chunks: make([]uint64, digest.Chunks(c.Src)), Done: make([]bool, digest.Chunks(c.Src))}
+	dk, m := c.Op.Dst.Kind, c.Mode()
+	type part struct{ sum, impl, nan uint64 }
+	parts := make([]part, len(chunks))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for j, k := range chunks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			lo := uint64(k) * digest.ChunkSize
+			hi := min(lo+digest.ChunkSize, n)
+			var p part
+			for i := lo; i < hi; i++ {
+				out, impl := ref.Convert(dk, c.Src, digest.Input(c.Src, i), m, c.Op.Sat)
+				if impl {
+					p.impl++
+				} else if digest.IsNaN(dk, out) {
+					p.nan++
+				}
+				p.sum += digest.Term(i, digest.Canonical(dk, out, impl))
+			}
+			parts[j] = p
+		}()
+	}
+	wg.Wait()
+	for j, k := range chunks {
+		r.Chunks[k], r.Done[k] = parts[j].sum, true
+		r.Impl += parts[j].impl
+		r.NaN += parts[j].nan
+	}
+	return r.Line()
+}
