@@ -181,7 +181,8 @@ func Bits(dst, src cltype.Kind, bits uint64, m round.Mode, sat bool) (out uint64
 // Bytes converts the little-endian elements of src (kind sk) into dst (kind
 // dk), written little-endian, on every host. len(src) must be a multiple of
 // sk's size, dst must hold exactly as many elements of dk, and both must be
-// aligned to their element size (as buffers from make are). dst and src must
+// aligned as Go aligns their element type (to its size, or to 4 bytes for
+// 8-byte elements on 32-bit ports; buffers from make are). dst and src must
 // not overlap unless they are the same memory (kinds of the same size). On a
 // big-endian host the elements go through a small scratch buffer in chunks,
 // byte-swapped on the way in and out; a little-endian host converts the
@@ -255,6 +256,11 @@ func convertSwapped(dk, sk cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode
 	return count
 }
 
+// goAlign is the alignment Go gives an element of kind k: its size, except
+// that 8-byte values are 4-byte aligned on 32-bit ports (386, arm, mips),
+// where Go itself loads them as two words.
+func goAlign(k cltype.Kind) uintptr { return min(uintptr(k.Size()), unsafe.Alignof(uint64(0))) }
+
 // checkBuffers validates Bytes' arguments and returns the element count.
 func checkBuffers(dk, sk cltype.Kind, dst, src []byte) (int, error) {
 	if !dk.Valid() || !sk.Valid() {
@@ -267,8 +273,8 @@ func checkBuffers(dk, sk cltype.Kind, dst, src []byte) (int, error) {
 	if len(dst) != n*dk.Size() {
 		return 0, fmt.Errorf("convert: destination has %d bytes, want %d for %d %s", len(dst), n*dk.Size(), n, dk)
 	}
-	if n > 0 && (uintptr(unsafe.Pointer(unsafe.SliceData(src)))%uintptr(sk.Size()) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%uintptr(dk.Size()) != 0) {
-		return 0, fmt.Errorf("convert: buffers must be aligned to their element size")
+	if n > 0 && (uintptr(unsafe.Pointer(unsafe.SliceData(src)))%goAlign(sk) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%goAlign(dk) != 0) {
+		return 0, fmt.Errorf("convert: buffers must be aligned for their element type")
 	}
 	return n, nil
 }
