@@ -265,7 +265,7 @@ func I64ToF64RTN(v int64) float64 {
 // It does not use Go's float32(v): on 386, arm and mips Go lowers that to
 // runtime.int64tofloat32, whose sticky bit lands on the rounding bit for
 // 2^46 <= |v| < 2^48 and rounds half of those values wrongly
-// (../shared/docs/PORTS.md). Instead |v| is rounded to odd first
+// (docs/PORTS.md). Instead |v| is rounded to odd first
 // (u64ToF32RTE), which every port then converts exactly.
 func I64ToF32RTE(v int64) float32 {
 	// As u64ToF32RTE, in two's complement: v>>11 is the floor of v/2^11,
