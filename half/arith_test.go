@@ -213,6 +213,15 @@ func TestArithExhaustive(t *testing.T) {
 	}
 }
 
+// bits4 gives the bit patterns of r, for printing with %#04x (Half's own %x
+// formats the value as a hexadecimal float).
+func bits4(r [4]half.Half) (b [4]uint16) {
+	for i, h := range r {
+		b[i] = uint16(h)
+	}
+	return b
+}
+
 func exhaustiveCheck(op bigref.Op, a, b half.Half, vals []float64) string {
 	x, y := vals[a], vals[b]
 	var v float64
@@ -235,7 +244,7 @@ func exhaustiveCheck(op bigref.Op, a, b half.Half, vals []float64) string {
 		}
 	}
 	bad := func(why string) string {
-		return fmt.Sprintf("%v %#04x %#04x: %#04x (rte rtz rtp rtn): %s", op, uint16(a), uint16(b), r, why)
+		return fmt.Sprintf("%v %#04x %#04x: %#04x (rte rtz rtp rtn): %s", op, uint16(a), uint16(b), bits4(r), why)
 	}
 	if v != v {
 		first := half.QNaN
@@ -270,7 +279,7 @@ func exhaustiveCheck(op bigref.Op, a, b half.Half, vals []float64) string {
 			}
 		}
 		if r != want {
-			return bad(fmt.Sprintf("zero sign, want %#04x", want))
+			return bad(fmt.Sprintf("zero sign, want %#04x", bits4(want)))
 		}
 		return ""
 	}

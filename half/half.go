@@ -6,12 +6,24 @@ package half
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/clconv/clconv/internal/numfmt"
 	"github.com/clconv/clconv/round"
 )
 
 // Half is the bit pattern of an IEEE 754 binary16 value.
+//
+// Go's == and < on Half compare bit patterns, not numbers: +0 != -0, a NaN
+// equals any NaN with the same bits, and < puts every negative value after
+// every positive one and orders negatives backwards. For numeric order use
+// [Compare] or [Less] (the order of [cmp.Compare] on floats), and for IEEE
+// comparison (NaN unequal to everything, -0 == +0) compare h.Float64().
+//
+// Half implements [fmt.Formatter] and formats as Go formats a float of the
+// same value ("%.2f", "%e", "%x", ...); %v and Println print the shortest
+// decimal that reads back to the same Half. [Half.String] spells infinities
+// and NaNs OpenCL's way ("inf", "-nan") where fmt prints "+Inf" and "NaN".
 type Half uint16
 
 // Notable values.
@@ -35,6 +47,9 @@ func (h Half) IsNaN() bool { return h&0x7c00 == 0x7c00 && h&0x3ff != 0 }
 
 // IsInf reports whether h is an infinity.
 func (h Half) IsInf() bool { return h&0x7fff == 0x7c00 }
+
+// IsFinite reports whether h is neither an infinity nor a NaN.
+func (h Half) IsFinite() bool { return h&0x7c00 != 0x7c00 }
 
 // Signbit reports whether the sign bit of h is set.
 func (h Half) Signbit() bool { return h&0x8000 != 0 }
@@ -84,7 +99,9 @@ func (h Half) Float32() float32 {
 }
 
 // String formats h in the shortest decimal form that reads back to the same
-// value: "0.1", "-0", "inf", "-inf", "nan", "-nan".
+// value: "0.1", "-0", "inf", "-inf", "nan", "-nan". Of two shortest forms it
+// gives the one nearer h. Unlike Printf's %v it spells infinities and NaNs
+// OpenCL's way, keeping the NaN's sign.
 func (h Half) String() string {
 	if h.IsNaN() {
 		if h.Signbit() {
@@ -98,15 +115,57 @@ func (h Half) String() string {
 		}
 		return "inf"
 	}
+	// The float64 nearest a decimal of at most 5 digits has those digits
+	// as its shortest form (65504 prints as 65500, as NumPy prints it).
+	return string(numfmt.AppendShortest(nil, h.shortest(), 64))
+}
+
+// shortest returns, for a finite h, the float64 nearest the shortest decimal
+// that rounds to nearest even back to h; of two such decimals, the one nearer
+// h (the even one on a tie).
+func (h Half) shortest() float64 {
 	f := h.Float64()
+	if f == 0 {
+		return f
+	}
+	var buf [32]byte
 	for prec := 1; prec < 17; prec++ {
-		v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', prec, 64), 64)
+		e := strconv.AppendFloat(buf[:0], f, 'e', prec-1, 64)
+		v, _ := strconv.ParseFloat(string(e), 64)
 		if FromFloat64(v, round.RTE) == h {
-			// v is the double nearest a decimal of prec digits, so
-			// its shortest form has those digits (65504 prints as
-			// 65500, as NumPy prints it).
-			return string(numfmt.AppendShortest(nil, v, 64))
+			return v
+		}
+		// Below a power of two the halves lie half as far apart as
+		// above it, so where the nearest decimal falls short towards
+		// zero, the next one out may still read back (0.015625 = 0x2400
+		// reads back from 0.01563 but not from 0.01562).
+		if h&0x3ff == 0 && math.Abs(v) < math.Abs(f) {
+			if w, ok := nextOut(e); ok && FromFloat64(w, round.RTE) == h {
+				return w
+			}
 		}
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return f
+}
+
+// nextOut parses the decimal [-]d.ddd…e±x written by strconv's 'e' format
+// with its last digit one unit further from zero.
+func nextOut(e []byte) (float64, bool) {
+	mant, exp, ok := strings.Cut(string(e), "e")
+	x, err := strconv.Atoi(exp)
+	if !ok || err != nil {
+		return 0, false
+	}
+	neg := strings.HasPrefix(mant, "-")
+	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
+	n, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	d := strconv.FormatUint(n+1, 10) + "e" + strconv.Itoa(x-(len(digits)-1))
+	if neg {
+		d = "-" + d
+	}
+	v, err := strconv.ParseFloat(d, 64)
+	return v, err == nil
 }

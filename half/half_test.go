@@ -77,7 +77,9 @@ func significantDigits(s string) int {
 
 func TestSpecialStrings(t *testing.T) {
 	for h, want := range map[half.Half]string{half.PosInf: "inf", half.NegInf: "-inf", half.QNaN: "nan", 0xfe00: "-nan",
-		0x8000: "-0", 0: "0", half.MaxHalf: "65500", half.MinSub: "6e-08", 0x3c00: "1", 0x2e66: "0.1"} {
+		0x8000: "-0", 0: "0", half.MaxHalf: "65500", half.MinSub: "6e-08", 0x3c00: "1", 0x2e66: "0.1",
+		// 2^-6 = 0.015625 reads back from 0.01563 but not from 0.01562.
+		0x2400: "0.01563", 0xa400: "-0.01563"} {
 		if got := h.String(); got != want {
 			t.Errorf("%#04x.String() = %q, want %q", uint16(h), got, want)
 		}
@@ -104,6 +106,6 @@ func ExampleFromFloat64() {
 	// Output:
 	// rte: 0x7bff 65500
 	// rtz: 0x7bff 65500
-	// rtp: 0x7c00 inf
+	// rtp: 0x7c00 +Inf
 	// rtn: 0x7bff 65500
 }
