@@ -451,7 +451,7 @@ func floatToIntPair(d kind) *pair {
 // d2f rounds four binary64 values to binary32 in mode m (AVX2): the
 // hardware's round-to-nearest result, stepped by one unit of its bit pattern
 // where the exact comparison of its widened value with the source says the
-// mode rounds the other way (as round.F64ToF32RTZ and friends do).
+// mode rounds the other way (as permode.F64ToF32RTZ and friends do).
 func d2f(d reg.VecVirtual, m string) reg.VecVirtual {
 	f := XMM()
 	VCVTPD2PSY(d, f)
@@ -650,7 +650,7 @@ func doubleToIntPair(d kind) *pair {
 // long, ulong -> float, double: AVX-512 DQ converts 64-bit integers with the
 // mode embedded, and 0 gives +0 in every mode, which is clconv's rule. AVX2
 // has no 64-bit integer conversion, so these pairs have no AVX2 kernels: the
-// hooks convert nothing in that tier and the Go loops (round.I64ToF32RTZ and
+// hooks convert nothing in that tier and the Go loops (permode.I64ToF32RTZ and
 // friends) do all of it.
 func longToFloatPair(s, d kind) *pair {
 	p := &pair{s: s, d: d, variants: modes, block: map[string]int{"AVX512": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
@@ -861,6 +861,12 @@ func main() {
 			kernel(p, "AVX512", v)
 		}
 	}
+	nt = false
+	for _, sc := range scans {
+		for _, t := range tiers {
+			scanKernel(sc, t)
+		}
+	}
 	Generate()
 }
 
@@ -935,4 +941,175 @@ func writeHooks(ps []*pair, amd64, other string) {
 			log.Fatal(err)
 		}
 	}
+}
+
+// A scan is a range scan of convert.SliceChecked: a read-only pass that
+// finds the first block of a source slice holding an element outside a
+// closed interval [lo, hi]. Its kernels take the bounds as arguments (convert
+// computes them per conversion and mode) and return the count of leading
+// elements in whole blocks that lie inside; they stop at the first block with
+// one outside, which the Go code then searches.
+//
+// They test an element by clamping it to the interval and comparing the bits
+// of the result with the element's: VMAXPS(lo, x) then VMINPS(., hi), OR-ing
+// x ^ clamped into an accumulator that must stay zero. Two min/max and one
+// ternary logic instruction per vector, where two compares into mask
+// registers ran at half the speed of the conversion kernels. x is the second
+// operand of VMAXPS, which returns it for NaN and for equal zeros (so +0 and
+// -0 are both inside an interval from -0); VMINPS then returns hi for a NaN,
+// whose bits differ.
+type scan struct {
+	name   string // name fragment: "F32", "F64Finite", "I32"
+	goT    string // Go type of the bounds
+	size   int    // element size in bytes
+	float  bool   // compare as floats (NaN is outside)
+	finite bool   // also admit infinities and NaN (floating destinations: only finite values overflow)
+}
+
+var scans = []scan{
+	{"F32", "float32", 4, true, false},
+	{"F32Finite", "float32", 4, true, true},
+	{"F64", "float64", 8, true, false},
+	{"F64Finite", "float64", 8, true, true},
+	{"I32", "int32", 4, false, false},
+}
+
+// fixNonFiniteToZero is the VFIXUPIMMPS/PD table that maps QNaN, SNaN, -inf
+// and +inf (token classes 0, 1, 4 and 5) to +0 (response 8) and every other
+// class to the source unchanged (response 1).
+const fixNonFiniteToZero = 0x11881188
+
+// ternOrXor is the VPTERNLOGD immediate of a | (b ^ c).
+const ternOrXor = 0xf6
+
+// scanKernel emits scan<name><tier>: four vectors per iteration, their
+// differences from the clamped values OR-ed together and tested once.
+func scanKernel(sc scan, tier string) {
+	width := 64
+	if tier == "AVX2" {
+		width = 32
+	}
+	lanes := width / sc.size
+	block := 4 * lanes
+	name := "scan" + sc.name + tier
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(src *byte, n int, lo, hi %s) int", sc.goT))
+	what := "lo <= x <= hi"
+	if sc.finite {
+		what += " or x is infinite or NaN"
+	}
+	Doc(fmt.Sprintf("%s returns the count of the leading elements of the first n &^ %d, in blocks of %d, for which %s; it stops at the first block with an element outside.", name, block-1, block, what))
+	Pragma("noescape")
+	src := Load(Param("src"), GP64())
+	n := Load(Param("n"), GP64())
+	i := GP64()
+	XORQ(i, i)
+	ANDQ(I32(-int32(block)), n)
+	JZ(LabelRef("done"))
+	vec := func() reg.VecVirtual {
+		if width == 64 {
+			return ZMM()
+		}
+		return YMM()
+	}
+	lo, hi := vec(), vec()
+	for _, b := range []struct {
+		name string
+		v    reg.VecVirtual
+	}{{"lo", lo}, {"hi", hi}} {
+		switch {
+		case sc.size == 8:
+			x := Load(Param(b.name), XMM())
+			VBROADCASTSD(x, b.v)
+		case sc.float:
+			x := Load(Param(b.name), XMM())
+			VBROADCASTSS(x, b.v)
+		case width == 64:
+			r := Load(Param(b.name), GP32())
+			VPBROADCASTD(r, b.v)
+		default:
+			r := Load(Param(b.name), GP32())
+			x := XMM()
+			VMOVD(r, x)
+			VPBROADCASTD(x, b.v)
+		}
+	}
+	var fix, inf, abs reg.VecVirtual
+	if sc.finite {
+		if tier == "AVX512" {
+			fix = bcst(fixNonFiniteToZero, sc.size, 64)
+		} else if sc.size == 8 {
+			inf = bcst(math.Float64bits(math.Inf(1)), 8, 32)
+			abs = bcst(math.MaxInt64, 8, 32)
+		} else {
+			inf = bcst(f32(float32(math.Inf(1))), 4, 32)
+			abs = bcst(math.MaxInt32, 4, 32)
+		}
+	}
+	maxOp, minOp := VMAXPS, VMINPS
+	switch {
+	case !sc.float:
+		maxOp, minOp = VPMAXSD, VPMINSD
+	case sc.size == 8:
+		maxOp, minOp = VMAXPD, VMINPD
+	}
+	Label("loop")
+	in := func(j int) Mem { return Mem{Base: src, Index: i, Scale: uint8(sc.size), Disp: j * width} }
+	acc := vec()
+	for j := 0; j < 4; j++ {
+		x, t := vec(), vec()
+		if width == 64 {
+			VMOVDQU64(in(j), x)
+		} else {
+			VMOVDQU(in(j), x)
+		}
+		if sc.finite {
+			// Infinities and NaN become +0, which is inside.
+			if tier == "AVX512" {
+				if sc.size == 8 {
+					VFIXUPIMMPD(U8(0), fix, x, x)
+				} else {
+					VFIXUPIMMPS(U8(0), fix, x, x)
+				}
+			} else {
+				and, cmp := VANDPS, VCMPPS
+				if sc.size == 8 {
+					and, cmp = VANDPD, VCMPPD
+				}
+				f := YMM()
+				and(abs, x, f)
+				cmp(U8(cmpLT), inf, f, f) // |x| < inf: finite
+				and(f, x, x)
+			}
+		}
+		maxOp(x, lo, t) // max(lo, x): x for NaN and equal zeros
+		minOp(hi, t, t) // min(t, hi): hi for NaN
+		switch {
+		case j == 0:
+			if width == 64 {
+				VPXORD(t, x, acc)
+			} else {
+				VPXOR(t, x, acc)
+			}
+		case width == 64:
+			VPTERNLOGD(U8(ternOrXor), t, x, acc) // acc |= x ^ t
+		default:
+			VPXOR(t, x, t)
+			VPOR(t, acc, acc)
+		}
+	}
+	if width == 64 {
+		k := K()
+		VPTESTMD(acc, acc, k)
+		KORTESTW(k, k)
+	} else {
+		VPTEST(acc, acc)
+	}
+	JNZ(LabelRef("done"))
+	ADDQ(U32(block), i)
+	CMPQ(i, n)
+	JB(LabelRef("loop"))
+	Label("done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }

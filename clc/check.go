@@ -2,8 +2,10 @@ package clc
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/clconv/clconv/clc/internal/syntax"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/round"
@@ -31,12 +33,12 @@ type scope struct {
 // changes nothing).
 type funcDef struct {
 	fn        *function
-	pos       Pos // of the name in the definition
+	pos       syntax.Pos // of the name in the definition
 	params    []*variable
 	body      []stmt
 	nslots    int
 	exprDepth int
-	end       Pos
+	end       syntax.Pos
 }
 
 // topItem is a statement at top level: x (an expression statement, whose
@@ -44,7 +46,7 @@ type funcDef struct {
 type topItem struct {
 	s     stmt
 	x     expr
-	pos   Pos
+	pos   syntax.Pos
 	label string
 	vars  []*variable
 }
@@ -54,7 +56,7 @@ type checker struct {
 	nglobals int            // the next global slot
 	newVars  []*variable    // globals declared by this input, in order
 	defs     []funcDef
-	called   map[*function]Pos
+	called   map[*function]syntax.Pos
 
 	scope *scope // the innermost block scope; nil at file scope
 	fn    *function
@@ -75,20 +77,20 @@ func newChecker(globals map[string]any, nglobals int, warn func(*Error), repl bo
 	for k, v := range globals {
 		g[k] = v
 	}
-	c := &checker{globals: g, nglobals: nglobals, called: make(map[*function]Pos), warn: warn, repl: repl}
+	c := &checker{globals: g, nglobals: nglobals, called: make(map[*function]syntax.Pos), warn: warn, repl: repl}
 	c.slots = &c.topSlots
 	return c
 }
 
 // errorf reports an error and abandons the current statement.
-func (c *checker) errorf(pos Pos, format string, args ...any) {
-	c.errs = append(c.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
+	c.errs = append(c.errs, errorAt(pos, fmt.Sprintf(format, args...)))
 	panic(checkBailout{})
 }
 
-func (c *checker) warnf(pos Pos, format string, args ...any) {
+func (c *checker) warnf(pos syntax.Pos, format string, args ...any) {
 	if c.warn != nil {
-		c.warn(&Error{Pos: pos, Msg: fmt.Sprintf(format, args...), Warning: true})
+		c.warn(warningAt(pos, fmt.Sprintf(format, args...)))
 	}
 }
 
@@ -108,7 +110,7 @@ func (c *checker) guard(f func()) (ok bool) {
 }
 
 // checkFile checks a parsed input and returns its top-level items.
-func (c *checker) checkFile(f *File) (items []topItem) {
+func (c *checker) checkFile(f *syntax.File) (items []topItem) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isBail := r.(checkBailout); !isBail {
@@ -119,16 +121,16 @@ func (c *checker) checkFile(f *File) (items []topItem) {
 	for _, it := range f.Items {
 		c.guard(func() {
 			switch it := it.(type) {
-			case *FuncDecl:
+			case *syntax.FuncDecl:
 				c.funcDecl(it)
-			case *DeclStmt:
+			case *syntax.DeclStmt:
 				t := topItem{pos: it.DeclPos}
 				t.s, t.vars = c.decl(it)
 				items = append(items, t)
-			case *ExprStmt:
+			case *syntax.ExprStmt:
 				x := c.expr(it.X)
 				items = append(items, topItem{x: x, pos: it.X.Pos(), label: assignLabel(it.X)})
-			case Stmt:
+			case syntax.Stmt:
 				items = append(items, topItem{s: c.stmt(it), pos: it.Pos()})
 			}
 		})
@@ -140,7 +142,7 @@ func (c *checker) checkFile(f *File) (items []topItem) {
 		}
 		for fn, pos := range c.called {
 			if !fn.defined && !defined[fn] {
-				c.errs = append(c.errs, &Error{Pos: pos, Msg: fmt.Sprintf("function %s is declared (at %v) but never defined", fn.name, fn.pos)})
+				c.errs = append(c.errs, errorAt(pos, fmt.Sprintf("function %s is declared (at %v) but never defined", fn.name, fn.pos)))
 			}
 		}
 	}
@@ -149,19 +151,19 @@ func (c *checker) checkFile(f *File) (items []topItem) {
 
 // assignLabel returns what the REPL shows before " = " for an expression
 // statement: the assigned-to expression, or "" for other expressions.
-func assignLabel(x Expr) string {
+func assignLabel(x syntax.Expr) string {
 	for {
-		p, ok := x.(*ParenExpr)
+		p, ok := x.(*syntax.ParenExpr)
 		if !ok {
 			break
 		}
 		x = p.X
 	}
 	switch x := x.(type) {
-	case *AssignExpr:
-		return ExprString(x.X)
-	case *IncDecExpr:
-		return ExprString(x.X)
+	case *syntax.AssignExpr:
+		return syntax.ExprString(x.X)
+	case *syntax.IncDecExpr:
+		return syntax.ExprString(x.X)
 	}
 	return ""
 }
@@ -185,7 +187,7 @@ func isBuiltinName(name string) bool {
 	return err == nil
 }
 
-func (c *checker) declareVar(name *Ident, t cltype.Type, isConst bool) *variable {
+func (c *checker) declareVar(name *syntax.Ident, t cltype.Type, isConst bool) *variable {
 	if isBuiltinName(name.Name) {
 		c.errorf(name.NamePos, "%s is the name of a built-in function", name.Name)
 	}
@@ -221,7 +223,7 @@ func (c *checker) pushScope() { c.scope = &scope{parent: c.scope, objs: make(map
 func (c *checker) popScope() { c.scope = c.scope.parent }
 
 // funcDecl checks a function definition or prototype.
-func (c *checker) funcDecl(d *FuncDecl) {
+func (c *checker) funcDecl(d *syntax.FuncDecl) {
 	name := d.Name.Name
 	if isBuiltinName(name) {
 		c.errorf(d.Name.NamePos, "%s is the name of a built-in function", name)
@@ -307,7 +309,7 @@ func (c *checker) hasDef(fn *function) bool {
 	return false
 }
 
-func (c *checker) stmtList(list []Stmt) []stmt {
+func (c *checker) stmtList(list []syntax.Stmt) []stmt {
 	var out []stmt
 	for _, s := range list {
 		c.guard(func() {
@@ -319,34 +321,34 @@ func (c *checker) stmtList(list []Stmt) []stmt {
 	return out
 }
 
-func (c *checker) stmt(s Stmt) stmt {
+func (c *checker) stmt(s syntax.Stmt) stmt {
 	switch s := s.(type) {
-	case *DeclStmt:
+	case *syntax.DeclStmt:
 		st, _ := c.decl(s)
 		return st
-	case *ExprStmt:
+	case *syntax.ExprStmt:
 		return &exprStmt{x: c.expr(s.X), pos: s.X.Pos()}
-	case *BlockStmt:
+	case *syntax.BlockStmt:
 		c.pushScope()
 		defer c.popScope()
 		return &blockStmt{list: c.stmtList(s.List)}
-	case *IfStmt:
+	case *syntax.IfStmt:
 		st := &ifStmt{cond: c.condition(s.Cond, "if"), pos: s.If}
 		st.then = c.scoped(s.Then)
 		if s.Else != nil {
 			st.otherwise = c.scoped(s.Else)
 		}
 		return st
-	case *WhileStmt:
+	case *syntax.WhileStmt:
 		st := &loopStmt{cond: c.condition(s.Cond, "while"), pos: s.While}
 		st.body = c.loopBody(s.Body)
 		return st
-	case *DoStmt:
+	case *syntax.DoStmt:
 		st := &loopStmt{doWhile: true, pos: s.Do}
 		st.body = c.loopBody(s.Body)
 		st.cond = c.condition(s.Cond, "do-while")
 		return st
-	case *ForStmt:
+	case *syntax.ForStmt:
 		c.pushScope()
 		defer c.popScope()
 		st := &loopStmt{pos: s.For}
@@ -361,7 +363,7 @@ func (c *checker) stmt(s Stmt) stmt {
 		}
 		st.body = c.loopBody(s.Body)
 		return st
-	case *BranchStmt:
+	case *syntax.BranchStmt:
 		if c.loops == 0 {
 			c.errorf(s.TokPos, "%s outside a loop", s.Tok)
 		}
@@ -369,9 +371,9 @@ func (c *checker) stmt(s Stmt) stmt {
 			return &branchStmt{fl: flowBreak}
 		}
 		return &branchStmt{fl: flowContinue}
-	case *ReturnStmt:
+	case *syntax.ReturnStmt:
 		return c.returnStmt(s)
-	case *EmptyStmt:
+	case *syntax.EmptyStmt:
 		return emptyStmt{}
 	}
 	c.errorf(s.Pos(), "unsupported statement %T", s)
@@ -380,13 +382,13 @@ func (c *checker) stmt(s Stmt) stmt {
 
 // scoped checks the body of if or a loop, which is a block scope of its own
 // even without braces (C99 6.8.4p3).
-func (c *checker) scoped(s Stmt) stmt {
+func (c *checker) scoped(s syntax.Stmt) stmt {
 	c.pushScope()
 	defer c.popScope()
 	return c.stmt(s)
 }
 
-func (c *checker) loopBody(s Stmt) stmt {
+func (c *checker) loopBody(s syntax.Stmt) stmt {
 	c.loops++
 	defer func() { c.loops-- }()
 	return c.scoped(s)
@@ -394,7 +396,7 @@ func (c *checker) loopBody(s Stmt) stmt {
 
 // condition checks the controlling expression of if, while, do or for,
 // which must be a scalar.
-func (c *checker) condition(x Expr, what string) expr {
+func (c *checker) condition(x syntax.Expr, what string) expr {
 	e := c.expr(x)
 	t := e.typ()
 	if isVoid(t) || t.N > 1 {
@@ -407,7 +409,7 @@ func (c *checker) condition(x Expr, what string) expr {
 	return e
 }
 
-func (c *checker) returnStmt(s *ReturnStmt) stmt {
+func (c *checker) returnStmt(s *syntax.ReturnStmt) stmt {
 	if c.fn == nil {
 		c.errorf(s.Return, "return outside a function")
 	}
@@ -430,7 +432,7 @@ func (c *checker) returnStmt(s *ReturnStmt) stmt {
 
 // decl checks a declaration; it declares every variable even when an
 // initializer has an error, so that later statements do not cascade.
-func (c *checker) decl(d *DeclStmt) (stmt, []*variable) {
+func (c *checker) decl(d *syntax.DeclStmt) (stmt, []*variable) {
 	if d.Type.IsVoid() {
 		c.errorf(d.Type.NamePos, "variable %s declared void", d.Specs[0].Name.Name)
 	}
@@ -462,7 +464,7 @@ func (c *checker) decl(d *DeclStmt) (stmt, []*variable) {
 // freely, a scalar to a vector by conversion and widening, never between
 // different vector types or from a vector to a scalar. what names the place
 // for messages ("initializing c"); name, if set, is the variable declared.
-func (c *checker) implicitConv(x expr, t cltype.Type, pos Pos, mode round.Mode, what, name string) expr {
+func (c *checker) implicitConv(x expr, t cltype.Type, pos syntax.Pos, mode round.Mode, what, name string) expr {
 	xt := x.typ()
 	switch {
 	case isVoid(xt):
@@ -483,7 +485,7 @@ func (c *checker) implicitConv(x expr, t cltype.Type, pos Pos, mode round.Mode, 
 }
 
 // promote applies the integer promotions to a scalar operand.
-func (c *checker) promote(x expr, pos Pos) expr {
+func (c *checker) promote(x expr, pos syntax.Pos) expr {
 	t := x.typ()
 	if p := promoteType(t); p != t {
 		return &castExpr{typed: typed{p}, x: x, pos: pos, what: "promotion to"}
@@ -491,56 +493,56 @@ func (c *checker) promote(x expr, pos Pos) expr {
 	return x
 }
 
-func (c *checker) expr(x Expr) expr {
+func (c *checker) expr(x syntax.Expr) expr {
 	c.depth++
 	c.maxDepth = max(c.maxDepth, c.depth)
 	defer func() { c.depth-- }()
 	switch x := x.(type) {
-	case *BasicLit:
+	case *syntax.BasicLit:
 		return &constExpr{typed{x.Value.Type}, x.Value}
-	case *StringLit:
+	case *syntax.StringLit:
 		c.errorf(x.ValuePos, "string literals are not supported")
-	case *Ident:
+	case *syntax.Ident:
 		return c.ident(x)
-	case *ParenExpr:
+	case *syntax.ParenExpr:
 		return c.expr(x.X)
-	case *UnaryExpr:
+	case *syntax.UnaryExpr:
 		return c.unary(x)
-	case *IncDecExpr:
+	case *syntax.IncDecExpr:
 		return c.incDec(x)
-	case *BinaryExpr:
-		if x.Op == COMMA {
+	case *syntax.BinaryExpr:
+		if x.Op == syntax.COMMA {
 			a, b := c.expr(x.X), c.expr(x.Y)
 			return &commaExpr{typed{b.typ()}, a, b}
 		}
 		return c.binary(x.Op, x.OpPos, x.Mode, c.expr(x.X), c.expr(x.Y))
-	case *AssignExpr:
+	case *syntax.AssignExpr:
 		return c.assign(x)
-	case *CondExpr:
+	case *syntax.CondExpr:
 		return c.cond(x)
-	case *CastExpr:
+	case *syntax.CastExpr:
 		return c.cast(x)
-	case *VectorLit:
+	case *syntax.VectorLit:
 		return c.vectorLit(x)
-	case *CallExpr:
+	case *syntax.CallExpr:
 		return c.call(x)
-	case *SelectorExpr:
+	case *syntax.SelectorExpr:
 		return c.selector(x)
-	case *SizeofExpr:
+	case *syntax.SizeofExpr:
 		return c.sizeof(x)
 	}
 	c.errorf(x.Pos(), "unsupported expression %T", x)
 	return nil
 }
 
-func fromMacro(x *Ident) string {
+func fromMacro(x *syntax.Ident) string {
 	if x.Macro != "" && x.Macro != x.Name {
 		return fmt.Sprintf(" (from the expansion of macro %s)", x.Macro)
 	}
 	return ""
 }
 
-func (c *checker) ident(x *Ident) expr {
+func (c *checker) ident(x *syntax.Ident) expr {
 	switch o := c.lookup(x.Name).(type) {
 	case *variable:
 		return &varExpr{typed{o.t}, o}
@@ -550,48 +552,48 @@ func (c *checker) ident(x *Ident) expr {
 	if isBuiltinName(x.Name) {
 		c.errorf(x.NamePos, "%s is a function; call it as %s(x)", x.Name, x.Name)
 	}
-	if x.Name == roundingModeMacro.name {
-		c.errorf(x.NamePos, "unknown identifier %q: it is defined only after #pragma OPENCL EXTENSION %s : enable", x.Name, selectExt)
+	if x.Name == syntax.ModeMacro {
+		c.errorf(x.NamePos, "unknown identifier %q: it is defined only after #pragma OPENCL EXTENSION %s : enable", x.Name, syntax.SelectExt)
 	}
 	c.errorf(x.NamePos, "unknown identifier %q%s", x.Name, fromMacro(x))
 	return nil
 }
 
-var binaryOps = map[TokenKind]value.BinaryOp{
-	ADD: value.Add, SUB: value.Sub, MUL: value.Mul, QUO: value.Div, REM: value.Rem,
-	SHL: value.Shl, SHR: value.Shr, AND: value.And, OR: value.Or, XOR: value.Xor,
+var binaryOps = map[syntax.TokenKind]value.BinaryOp{
+	syntax.ADD: value.Add, syntax.SUB: value.Sub, syntax.MUL: value.Mul, syntax.QUO: value.Div, syntax.REM: value.Rem,
+	syntax.SHL: value.Shl, syntax.SHR: value.Shr, syntax.AND: value.And, syntax.OR: value.Or, syntax.XOR: value.Xor,
 }
 
 // compoundOps maps a compound assignment to its binary operator.
-var compoundOps = map[TokenKind]TokenKind{
-	ADD_ASSIGN: ADD, SUB_ASSIGN: SUB, MUL_ASSIGN: MUL, QUO_ASSIGN: QUO, REM_ASSIGN: REM,
-	SHL_ASSIGN: SHL, SHR_ASSIGN: SHR, AND_ASSIGN: AND, OR_ASSIGN: OR, XOR_ASSIGN: XOR,
+var compoundOps = map[syntax.TokenKind]syntax.TokenKind{
+	syntax.ADD_ASSIGN: syntax.ADD, syntax.SUB_ASSIGN: syntax.SUB, syntax.MUL_ASSIGN: syntax.MUL, syntax.QUO_ASSIGN: syntax.QUO, syntax.REM_ASSIGN: syntax.REM,
+	syntax.SHL_ASSIGN: syntax.SHL, syntax.SHR_ASSIGN: syntax.SHR, syntax.AND_ASSIGN: syntax.AND, syntax.OR_ASSIGN: syntax.OR, syntax.XOR_ASSIGN: syntax.XOR,
 }
 
-func (c *checker) unary(x *UnaryExpr) expr {
+func (c *checker) unary(x *syntax.UnaryExpr) expr {
 	e := c.expr(x.X)
 	t := e.typ()
 	if isVoid(t) {
 		c.errorf(x.OpPos, "operator %v needs an operand, got a void expression", x.Op)
 	}
 	switch x.Op {
-	case NOT:
+	case syntax.NOT:
 		return &notExpr{typed{truthType(t)}, e}
-	case TILDE:
+	case syntax.TILDE:
 		e = c.promote(e, x.OpPos)
 		if !e.typ().Kind.IsInteger() {
 			c.errorf(x.OpPos, "operator ~ needs an integer operand, got %v", e.typ())
 		}
-		return &unaryExpr{typed{e.typ()}, TILDE, e, x.OpPos}
-	case SUB:
+		return &unaryExpr{typed{e.typ()}, syntax.TILDE, e, x.OpPos}
+	case syntax.SUB:
 		e = c.promote(e, x.OpPos)
-		return &unaryExpr{typed{e.typ()}, SUB, e, x.OpPos}
+		return &unaryExpr{typed{e.typ()}, syntax.SUB, e, x.OpPos}
 	}
 	return c.promote(e, x.OpPos) // unary +
 }
 
 // lvalue returns x as something to assign to, or reports why it is not.
-func (c *checker) lvalue(x expr, node Expr, what string) lvalue {
+func (c *checker) lvalue(x expr, node syntax.Expr, what string) lvalue {
 	switch v := x.(type) {
 	case *varExpr:
 		if v.v.isConst {
@@ -602,25 +604,25 @@ func (c *checker) lvalue(x expr, node Expr, what string) lvalue {
 		seen := 0
 		for _, i := range v.idx {
 			if seen&(1<<i) != 0 {
-				c.errorf(node.Pos(), "cannot %s %s: it repeats a component", what, ExprString(node))
+				c.errorf(node.Pos(), "cannot %s %s: it repeats a component", what, syntax.ExprString(node))
 			}
 			seen |= 1 << i
 		}
 		inner := node
-		if sel, ok := node.(*SelectorExpr); ok {
+		if sel, ok := node.(*syntax.SelectorExpr); ok {
 			inner = unparen(sel.X)
 		}
 		c.lvalue(v.x, inner, what)
 		return v
 	}
-	c.errorf(node.Pos(), "cannot %s %s: it is not a variable", what, ExprString(node))
+	c.errorf(node.Pos(), "cannot %s %s: it is not a variable", what, syntax.ExprString(node))
 	return nil
 }
 
 // unparen strips parentheses, for messages about lvalues.
-func unparen(x Expr) Expr {
+func unparen(x syntax.Expr) syntax.Expr {
 	for {
-		p, ok := x.(*ParenExpr)
+		p, ok := x.(*syntax.ParenExpr)
 		if !ok {
 			return x
 		}
@@ -628,7 +630,7 @@ func unparen(x Expr) Expr {
 	}
 }
 
-func (c *checker) incDec(x *IncDecExpr) expr {
+func (c *checker) incDec(x *syntax.IncDecExpr) expr {
 	e := c.expr(x.X)
 	t := e.typ()
 	if isVoid(t) || t.Kind == cltype.Bool {
@@ -641,25 +643,25 @@ func (c *checker) incDec(x *IncDecExpr) expr {
 	// x ± 1 with 1 of x's element type, so that a vector's element type
 	// does not change (a plain int 1 would outrank a char vector).
 	one := value.FromInt64(t.Kind, 1)
-	op := ADD
-	if x.Op == DEC {
-		op = SUB
+	op := syntax.ADD
+	if x.Op == syntax.DEC {
+		op = syntax.SUB
 	}
 	next := c.binary(op, x.OpPos, x.Mode, e, &constExpr{typed{one.Type}, one})
 	next = c.implicitConv(next, t, x.OpPos, x.Mode, "operator "+x.Op.String(), "")
 	return &incDecExpr{typed{t}, lv, next, x.Postfix}
 }
 
-func (c *checker) assign(x *AssignExpr) expr {
+func (c *checker) assign(x *syntax.AssignExpr) expr {
 	lhs := c.expr(x.X)
 	if _, ok := lhs.(lvalue); !ok {
-		c.errorf(x.OpPos, "cannot assign to %s: it is not a variable", ExprString(unparen(x.X)))
+		c.errorf(x.OpPos, "cannot assign to %s: it is not a variable", syntax.ExprString(unparen(x.X)))
 	}
 	lv := c.lvalue(lhs, unparen(x.X), "assign to")
 	t := lhs.typ()
 	rhs := c.expr(x.Y)
-	what := "assigning to " + ExprString(unparen(x.X))
-	if x.Op != ASSIGN {
+	what := "assigning to " + syntax.ExprString(unparen(x.X))
+	if x.Op != syntax.ASSIGN {
 		rhs = c.binary(compoundOps[x.Op], x.OpPos, x.Mode, lhs, rhs)
 		return &assignExpr{typed{t}, lv, c.implicitConv(rhs, t, x.OpPos, x.Mode, what, "")}
 	}
@@ -667,22 +669,22 @@ func (c *checker) assign(x *AssignExpr) expr {
 }
 
 // binary types a binary operator by OpenCL C's rules (6.3) and builds it.
-func (c *checker) binary(op TokenKind, pos Pos, mode round.Mode, x, y expr) expr {
+func (c *checker) binary(op syntax.TokenKind, pos syntax.Pos, mode round.Mode, x, y expr) expr {
 	xt, yt := x.typ(), y.typ()
 	if isVoid(xt) || isVoid(yt) {
 		c.errorf(pos, "invalid operands to %v: %s and %s", op, typeString(xt), typeString(yt))
 	}
 	switch op {
-	case ADD, SUB, MUL, QUO:
+	case syntax.ADD, syntax.SUB, syntax.MUL, syntax.QUO:
 		x, y, t := c.arithOperands(op, pos, mode, x, y)
 		return &arithExpr{typed{t}, binaryOps[op], x, y, mode, pos}
-	case REM, AND, OR, XOR:
+	case syntax.REM, syntax.AND, syntax.OR, syntax.XOR:
 		if px, py := promoteType(xt), promoteType(yt); px.Kind.IsFloat() || py.Kind.IsFloat() {
 			c.errorf(pos, "invalid operands to %v: %v and %v (it needs integers)", op, px, py)
 		}
 		x, y, t := c.arithOperands(op, pos, mode, x, y)
 		return &arithExpr{typed{t}, binaryOps[op], x, y, mode, pos}
-	case SHL, SHR:
+	case syntax.SHL, syntax.SHR:
 		x, y = c.promote(x, pos), c.promote(y, pos)
 		xt, yt = x.typ(), y.typ()
 		if xt.Kind.IsFloat() || yt.Kind.IsFloat() {
@@ -698,10 +700,10 @@ func (c *checker) binary(op TokenKind, pos Pos, mode round.Mode, x, y expr) expr
 			c.errorf(pos, "invalid operands to %v: %v and %v (vector operands must have the same number of elements)", op, xt, yt)
 		}
 		return &arithExpr{typed{xt}, binaryOps[op], x, y, mode, pos}
-	case EQL, NEQ, LSS, GTR, LEQ, GEQ:
+	case syntax.EQL, syntax.NEQ, syntax.LSS, syntax.GTR, syntax.LEQ, syntax.GEQ:
 		x, y, t := c.arithOperands(op, pos, mode, x, y)
 		return &compareExpr{typed{truthType(t)}, op, x, y}
-	case LAND, LOR:
+	case syntax.LAND, syntax.LOR:
 		if xt.N == 1 && yt.N == 1 {
 			return &logicalExpr{typed{cltype.Scalar(cltype.Int)}, op, x, y}
 		}
@@ -716,7 +718,7 @@ func (c *checker) binary(op TokenKind, pos Pos, mode round.Mode, x, y expr) expr
 // comparison operator to one type: the usual arithmetic conversions for two
 // scalars; for a vector and a scalar, the scalar converted to the element
 // type and widened (if its rank allows); two vectors must have the same type.
-func (c *checker) arithOperands(op TokenKind, pos Pos, mode round.Mode, x, y expr) (expr, expr, cltype.Type) {
+func (c *checker) arithOperands(op syntax.TokenKind, pos syntax.Pos, mode round.Mode, x, y expr) (expr, expr, cltype.Type) {
 	xt, yt := x.typ(), y.typ()
 	switch {
 	case xt.N == 1 && yt.N == 1:
@@ -735,14 +737,14 @@ func (c *checker) arithOperands(op TokenKind, pos Pos, mode round.Mode, x, y exp
 
 // widen converts the scalar s to the vector type vt for a binary operator
 // whose operand types are a and b.
-func (c *checker) widen(op TokenKind, pos Pos, mode round.Mode, s expr, vt, a, b cltype.Type) expr {
+func (c *checker) widen(op syntax.TokenKind, pos syntax.Pos, mode round.Mode, s expr, vt, a, b cltype.Type) expr {
 	if scalarRankTooHigh(s.typ().Kind, vt.Kind) {
 		c.errorf(pos, "invalid operands to %v: %v and %v: the scalar's type has a greater rank than the vector's element type, which OpenCL C forbids; make the scalar a %v (a cast, or a constant with the right suffix)", op, a, b, vt.Kind)
 	}
 	return &castExpr{typed: typed{vt}, x: s, mode: mode, pos: pos, what: "conversion to"}
 }
 
-func (c *checker) convertTo(x expr, t cltype.Type, pos Pos, mode round.Mode) expr {
+func (c *checker) convertTo(x expr, t cltype.Type, pos syntax.Pos, mode round.Mode) expr {
 	if x.typ() == t {
 		return x
 	}
@@ -750,7 +752,7 @@ func (c *checker) convertTo(x expr, t cltype.Type, pos Pos, mode round.Mode) exp
 }
 
 // cond types c ? x : y (OpenCL C 6.3.i).
-func (c *checker) cond(x *CondExpr) expr {
+func (c *checker) cond(x *syntax.CondExpr) expr {
 	ce := c.expr(x.Cond)
 	ct := ce.typ()
 	if isVoid(ct) {
@@ -765,13 +767,13 @@ func (c *checker) cond(x *CondExpr) expr {
 	case isVoid(at) || isVoid(bt):
 		c.errorf(x.Question, "incompatible operand types %s and %s in ?:", typeString(at), typeString(bt))
 	case at.N == 1 && bt.N == 1:
-		a, b, t = c.arithOperands(QUESTION, x.Question, x.Mode, a, b)
+		a, b, t = c.arithOperands(syntax.QUESTION, x.Question, x.Mode, a, b)
 	case at == bt:
 		t = at
 	case at.N > 1 && bt.N > 1:
 		c.errorf(x.Question, "incompatible operand types %v and %v in ?: (vector operands must have the same type)", at, bt)
 	default:
-		a, b, t = c.arithOperands(QUESTION, x.Question, x.Mode, a, b)
+		a, b, t = c.arithOperands(syntax.QUESTION, x.Question, x.Mode, a, b)
 	}
 	if ct.N == 1 {
 		return &condExpr{typed{t}, ce, a, b}
@@ -792,7 +794,7 @@ func (c *checker) cond(x *CondExpr) expr {
 	return &condExpr{typed{t}, ce, a, b}
 }
 
-func (c *checker) cast(x *CastExpr) expr {
+func (c *checker) cast(x *syntax.CastExpr) expr {
 	e := c.expr(x.X)
 	et := e.typ()
 	if x.Type.IsVoid() {
@@ -812,7 +814,7 @@ func (c *checker) cast(x *CastExpr) expr {
 	return &castExpr{typed: typed{t}, x: e, mode: x.Mode, pos: x.Lparen, what: "cast to"}
 }
 
-func (c *checker) vectorLit(x *VectorLit) expr {
+func (c *checker) vectorLit(x *syntax.VectorLit) expr {
 	t := x.Type.Type
 	lit := &vecLitExpr{typed: typed{t}}
 	n := 0
@@ -842,7 +844,7 @@ func (c *checker) vectorLit(x *VectorLit) expr {
 }
 
 // selector types a swizzle (OpenCL C 6.1.7).
-func (c *checker) selector(x *SelectorExpr) expr {
+func (c *checker) selector(x *syntax.SelectorExpr) expr {
 	base := c.expr(x.X)
 	bt := base.typ()
 	if isVoid(bt) || bt.N == 1 {
@@ -898,10 +900,11 @@ func swizzle(sel string, n int) ([]int, string) {
 			return nil, "no element numbers after s"
 		}
 		for _, ch := range []byte(sel[1:]) {
-			if !isHex(ch) {
+			u, err := strconv.ParseUint(string(ch), 16, 8)
+			if err != nil {
 				return nil, fmt.Sprintf("%q is not an element number (0-9, a-f)", ch)
 			}
-			i := int(hexVal(ch))
+			i := int(u)
 			if i >= n {
 				return nil, fmt.Sprintf("element %c is past the end of a %d-element vector", ch, n)
 			}
@@ -938,7 +941,7 @@ func swizzle(sel string, n int) ([]int, string) {
 	return idx, ""
 }
 
-func (c *checker) sizeof(x *SizeofExpr) expr {
+func (c *checker) sizeof(x *syntax.SizeofExpr) expr {
 	var t cltype.Type
 	if x.Type != nil {
 		t = x.Type.Type
@@ -959,7 +962,7 @@ func (c *checker) sizeof(x *SizeofExpr) expr {
 	return &constExpr{typed{cltype.Scalar(cltype.Ulong)}, value.FromUint64(cltype.Ulong, uint64(t.Size()))}
 }
 
-func (c *checker) call(x *CallExpr) expr {
+func (c *checker) call(x *syntax.CallExpr) expr {
 	name := x.Fun.Name
 	switch o := c.lookup(name).(type) {
 	case *variable:
@@ -1000,11 +1003,11 @@ func (c *checker) call(x *CallExpr) expr {
 		}
 		return &anyAllExpr{typed{cltype.Scalar(cltype.Int)}, name == "all", arg}
 	}
-	e := &Error{Pos: x.Fun.NamePos, Msg: fmt.Sprintf("call to undeclared function %q%s", name, fromMacro(x.Fun))}
-	if i := strings.Index(name, roundingModeMacro.name); i >= 0 {
+	e := errorAt(x.Fun.NamePos, fmt.Sprintf("call to undeclared function %q%s", name, fromMacro(x.Fun)))
+	if i := strings.Index(name, syntax.ModeMacro); i >= 0 {
 		prefix := strings.TrimSuffix(name[:i], "_") + "_"
 		e.Note = "note: ## pasted the name __ROUNDING_MODE__, not the rounding mode (the operands of ## are not macro-expanded)\n" +
-			strings.TrimPrefix(roundingModeNote(x.Fun.Macro, prefix), "note: ")
+			strings.TrimPrefix(syntax.RoundingModeNote(x.Fun.Macro, prefix), "note: ")
 		if x.Fun.Macro == "" {
 			e.Note = strings.ReplaceAll(e.Note, "#define  XCAT", "#define foo XCAT")
 		}
@@ -1014,7 +1017,7 @@ func (c *checker) call(x *CallExpr) expr {
 }
 
 // oneArg checks and returns the single argument of a built-in.
-func (c *checker) oneArg(x *CallExpr) (expr, Pos) {
+func (c *checker) oneArg(x *syntax.CallExpr) (expr, syntax.Pos) {
 	if len(x.Args) != 1 {
 		c.errorf(x.Lparen, "%s takes 1 argument, got %d", x.Fun.Name, len(x.Args))
 	}
@@ -1027,7 +1030,7 @@ func (c *checker) oneArg(x *CallExpr) (expr, Pos) {
 
 // selectCall checks the built-in select(a, b, c): a and b of one type, c an
 // integer of the same element count and element size.
-func (c *checker) selectCall(x *CallExpr) expr {
+func (c *checker) selectCall(x *syntax.CallExpr) expr {
 	if len(x.Args) != 3 {
 		c.errorf(x.Lparen, "select takes 3 arguments, got %d", len(x.Args))
 	}
@@ -1050,7 +1053,7 @@ func (c *checker) selectCall(x *CallExpr) expr {
 	return &selectExpr{typed{at}, e[0], e[1], e[2]}
 }
 
-func (c *checker) userCall(fn *function, x *CallExpr) expr {
+func (c *checker) userCall(fn *function, x *syntax.CallExpr) expr {
 	if len(x.Args) != len(fn.params) {
 		c.errorf(x.Lparen, "%s takes %d argument%s, got %d", fn.name, len(fn.params), plural(len(fn.params)), len(x.Args))
 	}
@@ -1064,4 +1067,11 @@ func (c *checker) userCall(fn *function, x *CallExpr) expr {
 		c.called[fn] = x.Fun.NamePos
 	}
 	return call
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -2,27 +2,24 @@
 // checks and runs OpenCL C snippets over package value, so that every
 // conversion and every floating operation it performs is the library's own.
 //
-// The stages follow a compiler's, each in its own file:
+// The stages follow a compiler's:
 //
-//   - token.go, lexer.go: tokens with positions; comments, line splices,
-//     character constants and string literals;
-//   - pp.go, ppexpr.go: the C99 preprocessor (#define with # and ##, #undef,
-//     #if/#ifdef/#ifndef/#elif/#else/#endif, #pragma, #error) with
-//     Prosser's hide-set expansion, the predefined macros (INT_MAX,
-//     FLT_MAX, INFINITY, __OPENCL_VERSION__, true, ...), and the rounding
-//     mode of #pragma OPENCL SELECT_ROUNDING_MODE, which it stamps on every
-//     token (Token.Mode) and which __ROUNDING_MODE__ names;
-//   - ast.go, parser.go: the syntax tree and a recursive-descent parser
-//     (precedence climbing for binary operators);
+//   - internal/syntax: tokens, the C99 preprocessor (#define with # and ##,
+//     #if and friends, #pragma, #error, the predefined macros such as
+//     INT_MAX, FLT_MAX and __OPENCL_VERSION__, and the rounding mode of
+//     #pragma OPENCL SELECT_ROUNDING_MODE, which __ROUNDING_MODE__ names),
+//     the syntax tree and a recursive-descent parser;
 //   - types.go, check.go: OpenCL C's typing rules (integer promotions, the
 //     usual arithmetic conversions, scalar widening with its rank rule,
 //     vector comparison results, implicit conversions, swizzles), name
 //     resolution and the errors a compiler reports, all before anything
 //     runs; the output is a typed tree with every conversion explicit;
 //   - exec.go: that tree's evaluation, bounded by a step limit and a call
-//     depth;
-//   - interp.go (Interp: files and REPL inputs, with state) and eval.go
-//     (Evaluator: one expression, as clconv eval uses it).
+//     depth.
+//
+// The API is small: an Interp runs files (Run) and REPL inputs (Exec) with
+// state kept between them and reports the variables they declare (Vars);
+// an Evaluator evaluates one expression, as clconv eval does.
 //
 // Diagnostics are *Error values that print as "file:line:col: message" and
 // quote the source line with a caret (Error.Detail); functions that can

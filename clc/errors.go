@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clconv/clconv/clc/internal/syntax"
 )
 
 // Error is a diagnostic at a source position: an error, or a warning when
@@ -26,6 +28,51 @@ type Error struct {
 	// ended inside a block, a comment, an argument list or an #if): the
 	// REPL then reads another line instead of reporting it.
 	incomplete bool
+}
+
+// Pos is a position in a source: file name, byte offset, line and column
+// (both 1-based; the column counts bytes, as go/token does).
+type Pos struct {
+	File   string
+	Offset int
+	Line   int
+	Col    int
+}
+
+// IsValid reports whether p is a real position (Line > 0).
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String returns "file:line:col", or "line:col" when the file has no name.
+func (p Pos) String() string { return syntax.Pos(p).String() }
+
+// errorAt returns an error at pos, a position in the syntax tree.
+func errorAt(pos syntax.Pos, msg string) *Error { return &Error{Pos: Pos(pos), Msg: msg} }
+
+// warningAt returns a warning at pos.
+func warningAt(pos syntax.Pos, msg string) *Error {
+	return &Error{Pos: Pos(pos), Msg: msg, Warning: true}
+}
+
+// fromSyntax converts a diagnostic of the preprocessor or the parser.
+func fromSyntax(e *syntax.Error) *Error {
+	return &Error{Pos: Pos(e.Pos), Msg: e.Msg, Warning: e.Warning, Note: e.Note, incomplete: e.Incomplete}
+}
+
+// fromSyntaxList converts the parser's diagnostics.
+func fromSyntaxList(l syntax.ErrorList) ErrorList {
+	out := make(ErrorList, len(l))
+	for i, e := range l {
+		out[i] = fromSyntax(e)
+	}
+	return out
+}
+
+// syntaxWarn adapts warn to the preprocessor's warnings; nil stays nil.
+func syntaxWarn(warn func(*Error)) func(*syntax.Error) {
+	if warn == nil {
+		return nil
+	}
+	return func(w *syntax.Error) { warn(fromSyntax(w)) }
 }
 
 // IsIncomplete reports whether err says that the source ended too early
@@ -136,11 +183,8 @@ func (e *Error) setLine(src string) {
 // how many more there are.
 type ErrorList []*Error
 
-// Add appends an error at pos.
-func (l *ErrorList) Add(pos Pos, msg string) { *l = append(*l, &Error{Pos: pos, Msg: msg}) }
-
-// Sort sorts the list by file, then offset.
-func (l ErrorList) Sort() {
+// sort sorts the list by file, then offset.
+func (l ErrorList) sort() {
 	sort.SliceStable(l, func(i, j int) bool {
 		a, b := l[i].Pos, l[j].Pos
 		if a.File != b.File {
@@ -169,14 +213,6 @@ func (l ErrorList) Unwrap() []error {
 		errs[i] = e
 	}
 	return errs
-}
-
-// Err returns nil for an empty list and the list otherwise.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
 }
 
 // withSource fills in the source lines of the diagnostics in err (an *Error or

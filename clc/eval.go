@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/clconv/clconv/clc/internal/syntax"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
@@ -33,9 +34,9 @@ func (ev *Evaluator) EvalString(file, src string) (value.Value, error) {
 			ev.Warn(w)
 		}
 	}
-	x, err := parseExpr(file, src, newPPState(ev.Mode), warn)
-	if err != nil {
-		return value.Value{}, err
+	x, errs := syntax.ParseExpr(file, src, syntax.NewState(ev.Mode), syntaxWarn(warn))
+	if errs != nil {
+		return value.Value{}, withSource(fromSyntaxList(errs), file, src)
 	}
 	v, err := ev.eval(x, warn)
 	if err != nil {
@@ -44,14 +45,9 @@ func (ev *Evaluator) EvalString(file, src string) (value.Value, error) {
 	return v, nil
 }
 
-// Eval evaluates x. Each operation rounds in the mode recorded where it was
-// parsed (ParseExpr records rte unless the source selects another), so Mode
-// does not apply here. The error, if any, is an *Error.
-func (ev *Evaluator) Eval(x Expr) (value.Value, error) {
-	return ev.eval(x, ev.Warn)
-}
-
-func (ev *Evaluator) eval(x Expr, warn func(*Error)) (value.Value, error) {
+// eval checks and evaluates x. Each operation rounds in the mode recorded
+// where it was parsed. The error, if any, is an *Error.
+func (ev *Evaluator) eval(x syntax.Expr, warn func(*Error)) (value.Value, error) {
 	c := newChecker(nil, 0, warn, false)
 	var e expr
 	if !c.guard(func() { e = c.expr(x) }) || len(c.errs) > 0 {
@@ -64,20 +60,20 @@ func (ev *Evaluator) eval(x Expr, warn func(*Error)) (value.Value, error) {
 	return e.eval(m)
 }
 
-func errorf(pos Pos, format string, args ...any) error {
-	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+func errorf(pos syntax.Pos, format string, args ...any) error {
+	return errorAt(pos, fmt.Sprintf(format, args...))
 }
 
 // wrap turns an error from package value into an *Error at pos.
-func wrap(pos Pos, err error) error {
+func wrap(pos syntax.Pos, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
 		return err
 	}
-	return &Error{Pos: pos, Msg: err.Error()}
+	return errorAt(pos, err.Error())
 }
 
-func wrapErr(pos Pos, err error) error {
+func wrapErr(pos syntax.Pos, err error) error {
 	if err == nil {
 		return nil
 	}

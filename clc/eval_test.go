@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clconv/clconv/clc/internal/syntax"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
@@ -327,9 +328,9 @@ func TestNestingLimit(t *testing.T) {
 	if _, err = ev.EvalString("t", ok); err != nil {
 		t.Errorf("200 parentheses: %v", err)
 	}
-	long := "1" + strings.Repeat(" + 1", maxChain) // a long flat chain is fine
-	if v, err := ev.EvalString("t", long); err != nil || v.Int64(0) != maxChain+1 {
-		t.Errorf("a %d-term sum = %v, %v", maxChain+1, v, err)
+	long := "1" + strings.Repeat(" + 1", syntax.MaxChain) // a long flat chain is fine
+	if v, err := ev.EvalString("t", long); err != nil || v.Int64(0) != syntax.MaxChain+1 {
+		t.Errorf("a %d-term sum = %v, %v", syntax.MaxChain+1, v, err)
 	}
 }
 

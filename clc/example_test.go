@@ -66,3 +66,26 @@ func ExampleInterp_Exec() {
 	// (int)42
 	// (float2)(0.5, 42)
 }
+
+func ExampleEvaluator_EvalString() {
+	var ev clc.Evaluator
+	for _, src := range []string{
+		"convert_uchar4_sat_rte((float4)(-5.0f, 254.5f, 254.6f, 1.2e9f))",
+		"as_float(0x3dcccccd)",
+		"convert_int2((int4)(1))",
+	} {
+		v, err := ev.EvalString("<expr>", src)
+		var e *clc.Error
+		if errors.As(err, &e) {
+			fmt.Println(e.Detail())
+			continue
+		}
+		fmt.Println(v)
+	}
+	// Output:
+	// (uchar4)(0, 254, 255, 255)
+	// (float)0.1
+	// <expr>:1:14: convert_int2 needs a 2-element operand, got int4
+	// convert_int2((int4)(1))
+	//              ^
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/clconv/clconv/clc/internal/syntax"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/round"
@@ -39,13 +40,13 @@ type variable struct {
 	isConst bool
 	global  bool
 	slot    int
-	pos     Pos
+	pos     syntax.Pos
 }
 
 // function is a user-defined function.
 type function struct {
 	name    string
-	pos     Pos
+	pos     syntax.Pos
 	result  cltype.Type // void: the zero Type
 	params  []*variable
 	body    []stmt
@@ -53,7 +54,7 @@ type function struct {
 	nslots  int
 	// exprDepth is the deepest nesting of expressions in the body.
 	exprDepth int
-	end       Pos // the closing brace of the body
+	end       syntax.Pos // the closing brace of the body
 	mode      round.Mode
 }
 
@@ -81,22 +82,22 @@ type machine struct {
 	depth    int   // calls in progress
 	evalLoad int   // their bodies' expression depths, summed
 	warn     func(*Error)
-	warned   map[Pos]bool
+	warned   map[syntax.Pos]bool
 	cancel   <-chan struct{}
 	ret      value.Value
 }
 
 // step counts one unit of work and fails when the budget is spent or the
 // run was cancelled.
-func (m *machine) step(pos Pos) error {
+func (m *machine) step(pos syntax.Pos) error {
 	m.steps--
 	if m.steps < 0 {
-		return &Error{Pos: pos, Msg: "execution limit reached (an endless loop?); raise it with --max-steps"}
+		return errorAt(pos, "execution limit reached (an endless loop?); raise it with --max-steps")
 	}
 	if m.cancel != nil && m.steps&1023 == 0 {
 		select {
 		case <-m.cancel:
-			return &Error{Pos: pos, Msg: "interrupted"}
+			return errorAt(pos, "interrupted")
 		default:
 		}
 	}
@@ -104,15 +105,15 @@ func (m *machine) step(pos Pos) error {
 }
 
 // warnOnce reports a warning once per source position and run.
-func (m *machine) warnOnce(pos Pos, format string, args ...any) {
+func (m *machine) warnOnce(pos syntax.Pos, format string, args ...any) {
 	if m.warn == nil || m.warned[pos] {
 		return
 	}
 	if m.warned == nil {
-		m.warned = make(map[Pos]bool)
+		m.warned = make(map[syntax.Pos]bool)
 	}
 	m.warned[pos] = true
-	m.warn(&Error{Pos: pos, Msg: fmt.Sprintf(format, args...), Warning: true})
+	m.warn(warningAt(pos, fmt.Sprintf(format, args...)))
 }
 
 func (m *machine) load(v *variable) value.Value {
@@ -203,7 +204,7 @@ type castExpr struct {
 	typed
 	x    expr
 	mode round.Mode
-	pos  Pos
+	pos  syntax.Pos
 	what string // "cast to" or "conversion to", for warnings
 }
 
@@ -230,7 +231,7 @@ type convertExpr struct {
 	x    expr
 	op   convert.Op
 	mode round.Mode
-	pos  Pos
+	pos  syntax.Pos
 }
 
 func (x *convertExpr) eval(m *machine) (value.Value, error) {
@@ -268,7 +269,7 @@ func laneList(t cltype.Type, impl value.LaneMask) string {
 type asExpr struct {
 	typed
 	x   expr
-	pos Pos
+	pos syntax.Pos
 }
 
 func (x *asExpr) eval(m *machine) (value.Value, error) {
@@ -287,7 +288,7 @@ type arithExpr struct {
 	op   value.BinaryOp
 	x, y expr
 	mode round.Mode
-	pos  Pos
+	pos  syntax.Pos
 }
 
 func (x *arithExpr) eval(m *machine) (value.Value, error) {
@@ -306,9 +307,9 @@ func (x *arithExpr) eval(m *machine) (value.Value, error) {
 // unaryExpr is - or ~ on a promoted operand.
 type unaryExpr struct {
 	typed
-	op  TokenKind
+	op  syntax.TokenKind
 	x   expr
-	pos Pos
+	pos syntax.Pos
 }
 
 func (x *unaryExpr) eval(m *machine) (value.Value, error) {
@@ -316,7 +317,7 @@ func (x *unaryExpr) eval(m *machine) (value.Value, error) {
 	if err != nil {
 		return v, err
 	}
-	if x.op == SUB {
+	if x.op == syntax.SUB {
 		v, err = value.Neg(v)
 	} else {
 		v, err = value.Complement(v)
@@ -357,7 +358,7 @@ func (x *notExpr) eval(m *machine) (value.Value, error) {
 // compareExpr is a relational or equality operator on operands of one type.
 type compareExpr struct {
 	typed
-	op   TokenKind
+	op   syntax.TokenKind
 	x, y expr
 }
 
@@ -380,13 +381,13 @@ func (x *compareExpr) eval(m *machine) (value.Value, error) {
 // compare applies a relational or equality operator to element i of two
 // values of one type. Comparisons with NaN are false, except != which is
 // true (IEEE 754). Every half, float and double is exactly a float64.
-func compare(op TokenKind, a, b value.Value, i int) bool {
+func compare(op syntax.TokenKind, a, b value.Value, i int) bool {
 	var lt, eq bool
 	switch k := a.Type.Kind; {
 	case k.IsFloat():
 		fa, fb := a.Float64(i), b.Float64(i)
 		if math.IsNaN(fa) || math.IsNaN(fb) {
-			return op == NEQ
+			return op == syntax.NEQ
 		}
 		lt, eq = fa < fb, fa == fb
 	case k.IsSigned():
@@ -397,15 +398,15 @@ func compare(op TokenKind, a, b value.Value, i int) bool {
 		lt, eq = ua < ub, ua == ub
 	}
 	switch op {
-	case EQL:
+	case syntax.EQL:
 		return eq
-	case NEQ:
+	case syntax.NEQ:
 		return !eq
-	case LSS:
+	case syntax.LSS:
 		return lt
-	case GTR:
+	case syntax.GTR:
 		return !lt && !eq
-	case LEQ:
+	case syntax.LEQ:
 		return lt || eq
 	}
 	return !lt // GEQ
@@ -415,7 +416,7 @@ func compare(op TokenKind, a, b value.Value, i int) bool {
 // decide; on vectors it works lane by lane on both.
 type logicalExpr struct {
 	typed
-	op   TokenKind
+	op   syntax.TokenKind
 	x, y expr
 }
 
@@ -427,7 +428,7 @@ func (x *logicalExpr) eval(m *machine) (value.Value, error) {
 	r := value.Value{Type: x.t}
 	if x.t.N == 1 {
 		ta := a.Bool(0)
-		if ta == (x.op == LOR) {
+		if ta == (x.op == syntax.LOR) {
 			r.Lanes[0] = boolLane(x.t, ta)
 			return r, nil
 		}
@@ -443,7 +444,7 @@ func (x *logicalExpr) eval(m *machine) (value.Value, error) {
 		return b, err
 	}
 	for i := range x.t.N {
-		if x.op == LAND {
+		if x.op == syntax.LAND {
 			r.Lanes[i] = boolLane(x.t, a.Bool(i) && b.Bool(i))
 		} else {
 			r.Lanes[i] = boolLane(x.t, a.Bool(i) || b.Bool(i))
@@ -574,7 +575,7 @@ type callExpr struct {
 	typed
 	fn   *function
 	args []expr
-	pos  Pos
+	pos  syntax.Pos
 }
 
 func (x *callExpr) eval(m *machine) (value.Value, error) {
@@ -702,7 +703,7 @@ func execList(m *machine, list []stmt) (flow, error) {
 type declStmt struct {
 	v    *variable
 	init expr // nil: zero
-	pos  Pos
+	pos  syntax.Pos
 }
 
 func (s *declStmt) exec(m *machine) (flow, error) {
@@ -722,7 +723,7 @@ func (s *declStmt) exec(m *machine) (flow, error) {
 
 type exprStmt struct {
 	x   expr
-	pos Pos
+	pos syntax.Pos
 	// report, if set, receives the value (the REPL shows it).
 	report func(value.Value)
 }
@@ -745,7 +746,7 @@ func (s *blockStmt) exec(m *machine) (flow, error) { return execList(m, s.list) 
 type ifStmt struct {
 	cond            expr
 	then, otherwise stmt
-	pos             Pos
+	pos             syntax.Pos
 }
 
 func (s *ifStmt) exec(m *machine) (flow, error) {
@@ -772,7 +773,7 @@ type loopStmt struct {
 	post    expr // or nil
 	body    stmt
 	doWhile bool
-	pos     Pos
+	pos     syntax.Pos
 }
 
 func (s *loopStmt) exec(m *machine) (flow, error) {

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clconv/clconv/clc/internal/syntax"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
@@ -33,7 +34,7 @@ type Interp struct {
 	// receives.
 	Cancel <-chan struct{}
 
-	pp      *ppState
+	pp      *syntax.State
 	globals map[string]any
 	vars    []*variable
 	values  []value.Value
@@ -67,7 +68,7 @@ type Result struct {
 
 func (in *Interp) init() {
 	if in.pp == nil {
-		in.pp = newPPState(in.Mode)
+		in.pp = syntax.NewState(in.Mode)
 		in.globals = make(map[string]any)
 	}
 }
@@ -95,7 +96,7 @@ func (in *Interp) Exec(file string, line int, src string) ([]Result, error) {
 func (in *Interp) Vars() []Var {
 	out := make([]Var, len(in.vars))
 	for i, v := range in.vars {
-		out[i] = Var{Name: v.name, Type: v.t, Value: in.values[v.slot], Pos: v.pos}
+		out[i] = Var{Name: v.name, Type: v.t, Value: in.values[v.slot], Pos: Pos(v.pos)}
 	}
 	return out
 }
@@ -104,14 +105,13 @@ func (in *Interp) Vars() []Var {
 // inputs so far.
 func (in *Interp) RoundingMode() round.Mode {
 	in.init()
-	return in.pp.mode
+	return in.pp.Mode()
 }
 
 // MacroDefined reports whether a macro of that name is defined.
 func (in *Interp) MacroDefined(name string) bool {
 	in.init()
-	_, ok := in.pp.macros[name]
-	return ok
+	return in.pp.Defined(name)
 }
 
 func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, error) {
@@ -129,9 +129,10 @@ func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, 
 			in.Warn(w)
 		}
 	}
-	st := in.pp.clone()
-	f, err := parseFile(file, line, src, st, collect, repl)
-	if err != nil {
+	st := in.pp.Clone()
+	f, errs := syntax.ParseFile(file, line, src, st, syntaxWarn(collect), repl)
+	if errs != nil {
+		err := withSource(fromSyntaxList(errs), file, src)
 		if !IsIncomplete(err) {
 			deliver()
 		}
@@ -141,7 +142,7 @@ func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, 
 	items := c.checkFile(f)
 	deliver()
 	if len(c.errs) > 0 {
-		c.errs.Sort()
+		c.errs.sort()
 		return nil, in.withLines(c.errs, cur)
 	}
 

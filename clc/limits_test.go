@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/clconv/clconv/clc/internal/syntax"
 )
 
 // TestStackLimits runs the deepest programs the limits allow, and one step
@@ -28,22 +30,22 @@ func TestStackLimits(t *testing.T) {
 		return fmt.Sprintf("int f(int n) { return n <= 0 ? 0 : %s + f(n - 1); }\nint r = f(%d);", chain(k), calls)
 	}
 	// Each parenthesis is a few levels of the parser's recursion (the
-	// precedence ladder), so fewer than maxDepth of them fit.
+	// precedence ladder), so fewer than syntax.MaxDepth of them fit.
 	const maxParens = 330
 	cases := []struct {
 		name, src, err string // err "" means the program must run
 	}{
-		{"longest chain", "int x = " + chain(maxChain) + ";", ""},
-		{"chain past the limit", "int x = " + chain(maxChain+1) + ";", "statement too long"},
+		{"longest chain", "int x = " + chain(syntax.MaxChain) + ";", ""},
+		{"chain past the limit", "int x = " + chain(syntax.MaxChain+1) + ";", "statement too long"},
 		{"deepest parentheses", "int x = " + nest(maxParens, "1") + ";", ""},
 		{"parentheses past the limit", "int x = " + nest(maxParens+20, "1") + ";", "nested too deeply"},
-		{"deepest parentheses around the longest chain", "int x = " + nest(maxParens, chain(maxChain-1)) + ";", ""},
-		{"deepest blocks", "int x = 0;\nvoid g() " + block(maxDepth-8, "x = 1;") + "\nint y = (g(), x);", ""},
-		{"deepest ifs", "int x = 0;\nvoid g() { " + ifs(maxDepth-8, "x = 1;") + " }\nint y = (g(), x);", ""},
+		{"deepest parentheses around the longest chain", "int x = " + nest(maxParens, chain(syntax.MaxChain-1)) + ";", ""},
+		{"deepest blocks", "int x = 0;\nvoid g() " + block(syntax.MaxDepth-8, "x = 1;") + "\nint y = (g(), x);", ""},
+		{"deepest ifs", "int x = 0;\nvoid g() { " + ifs(syntax.MaxDepth-8, "x = 1;") + " }\nint y = (g(), x);", ""},
 		{"deepest recursion", recurse(1, maxCallDepth-1), ""},
 		{"recursion past the limit", recurse(1, maxCallDepth+5), "calls nested too deeply"},
 		{"long body, deep recursion", recurse(200, maxEvalDepth/200), "calls nested too deeply"},
-		{"longest body, one call", "int f(int n) { return " + chain(maxChain-1) + " + n; }\nint r = f(1);", ""},
+		{"longest body, one call", "int f(int n) { return " + chain(syntax.MaxChain-1) + " + n; }\nint r = f(1);", ""},
 		{"deepest macros", "#define I(x) x\nint x = " + strings.Repeat("I(", 200) + "1" + strings.Repeat(")", 200) + ";", ""},
 		{"deepest #if expression", "#if " + nest(maxParens, "1") + "\nint x = 1;\n#endif", ""},
 	}

@@ -240,26 +240,3 @@ func FuzzBits(f *testing.F) {
 		}
 	})
 }
-
-func ExampleTo() {
-	fmt.Println(convert.To[int32](float32(-2.5), round.RTE))
-	fmt.Println(convert.To[int32](float32(-2.5), round.RTN))
-	fmt.Println(convert.To[float32](int32(16777217), round.RTP))
-	// Output:
-	// -2
-	// -3
-	// 1.6777218e+07
-}
-
-func ExampleSliceSat() {
-	dst := make([]uint8, 4)
-	convert.SliceSat(dst, []float32{-5.0, 254.5, 254.6, 1.2e9}, round.RTE)
-	fmt.Println(dst)
-	// Output: [0 254 255 255]
-}
-
-func ExampleToChecked() {
-	_, err := convert.ToChecked[uint8](float32(300), round.RTE)
-	fmt.Println(err)
-	// Output: convert: element 0: 300 is NaN or out of range for uchar (rounded rte)
-}

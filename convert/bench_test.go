@@ -5,11 +5,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/round"
 )
 
@@ -93,10 +95,10 @@ func BenchmarkBranchFree(b *testing.B) {
 	f32 := make([]float32, n)
 	// eachTier runs f as name/clconv-TIER in every SIMD tier.
 	eachTier := func(name string, f func()) {
-		for _, tier := range convert.SIMDTiers() {
+		for _, tier := range kernels.SIMDTiers() {
 			b.Run(name+"/clconv-"+tier, func(b *testing.B) {
-				prev, _ := convert.SetSIMD(tier)
-				defer convert.SetSIMD(prev)
+				prev, _ := kernels.SetSIMD(tier)
+				defer kernels.SetSIMD(prev)
 				for b.Loop() {
 					f()
 				}
@@ -161,4 +163,93 @@ func TestBranchingBaselines(t *testing.T) {
 			t.Fatalf("ulong %#x: baseline %v, clconv %v", a, got, want)
 		}
 	}
+}
+
+// inRangeInputs returns n random bit patterns of kind src, uniform over the
+// middle 98% of the values that convert to dst without an error (in every
+// mode), so that SliceChecked finds nothing to report and no branch can learn
+// the data.
+func inRangeInputs(src, dst cltype.Kind, n int) []uint64 {
+	limit := func(k cltype.Kind) (lo, hi float64) {
+		switch k {
+		case cltype.Half:
+			return -65000, 65000
+		case cltype.Float:
+			return -3e38, 3e38
+		case cltype.Double:
+			return -1e308, 1e308
+		}
+		return float64(k.MinInt()), float64(k.MaxUint())
+	}
+	slo, shi := limit(src)
+	dlo, dhi := limit(dst)
+	lo, hi := max(slo, dlo)*0.98, min(shi, dhi)*0.98
+	r := rand.New(rand.NewPCG(uint64(src), uint64(dst)))
+	out := make([]uint64, n)
+	for i := range out {
+		x := lo + (hi-lo)*r.Float64()
+		out[i], _ = convert.Bits(src, cltype.Double, math.Float64bits(x), round.RTZ, true)
+	}
+	return out
+}
+
+// BenchmarkChecked measures SliceChecked against SliceSat in the same run on
+// every hot pair (those with SIMD kernels), in rte, on 1 Mi random elements
+// that all convert without an error:
+//
+//	go test ./convert -run - -bench Checked -count 5 | benchstat -col /check -
+func BenchmarkChecked(b *testing.B) {
+	const n = 1 << 20
+	for _, p := range kernels.SIMDPairs() {
+		b.Run(fmt.Sprintf("%s-%s", p.Src, p.Dst), func(b *testing.B) {
+			typedPair(p.Src, p.Dst).bench(b, inRangeInputs(p.Src, p.Dst, n), round.RTE)
+		})
+	}
+}
+
+// BenchmarkNamedTypes measures the hot slice paths and a scalar conversion
+// with Go's own types and with types defined on them in the same run: a
+// generic instantiation is shared by types with the same underlying type, so
+// the figures must match.
+func BenchmarkNamedTypes(b *testing.B) {
+	type Celsius float32
+	type Sample uint8
+	const n = 1 << 14
+	src := randomFloats(n)
+	named := unsafe.Slice((*Celsius)(unsafe.Pointer(&src[0])), n)
+	u8 := make([]uint8, n)
+	s8 := unsafe.Slice((*Sample)(unsafe.Pointer(&u8[0])), n)
+	h := make([]half.Half, n)
+	b.Run("float-uchar/types=go", func(b *testing.B) {
+		for b.Loop() {
+			convert.SliceSat(u8, src, round.RTE)
+		}
+	})
+	b.Run("float-uchar/types=named", func(b *testing.B) {
+		for b.Loop() {
+			convert.SliceSat(s8, named, round.RTE)
+		}
+	})
+	b.Run("float-half/types=go", func(b *testing.B) {
+		for b.Loop() {
+			convert.Slice(h, src, round.RTE)
+		}
+	})
+	b.Run("float-half/types=named", func(b *testing.B) {
+		for b.Loop() {
+			convert.Slice(h, named, round.RTE)
+		}
+	})
+	var sink int16
+	b.Run("scalar-float-short/types=go", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			sink += convert.To[int16](src[i&(n-1)], round.RTE)
+		}
+	})
+	b.Run("scalar-float-short/types=named", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			sink += convert.To[int16](named[i&(n-1)], round.RTE)
+		}
+	})
+	_ = sink
 }

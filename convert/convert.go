@@ -28,13 +28,40 @@
 // the bits unchanged. _sat is meaningless for floating destinations: ParseName
 // rejects it, and the typed API ignores it.
 //
+// # Checked conversions
+//
+// ToChecked and SliceChecked convert as ToSat and SliceSat do and return an
+// error when a value did not survive the conversion apart from rounding:
+//
+//   - NaN to an integer type (CauseNaN);
+//   - a value whose rounded value (in the conversion's mode) is above an
+//     integer type's MAX or below its MIN, +-infinity included (CauseTooLarge,
+//     CauseTooSmall);
+//   - a finite value that overflows a floating type (CauseOverflow): IEEE 754's
+//     overflow, where the value rounded in the mode as if the exponent range
+//     were unbounded is larger in magnitude than the type's largest finite
+//     value MAX. The result is then infinity in rte, in rtp above MAX and in
+//     rtn below -MAX, and +-MAX in rtz, in rtp below -MAX and in rtn above
+//     MAX, which is still an error: 1e6 to half in rtz gives 65504 and an
+//     error, while 65519 to half in rtz gives 65504 without one (that is
+//     rounding, as 2.7 to int in rtz gives 2).
+//
+// Everything else converts without an error: NaN to a floating type stays NaN,
+// +-infinity to a floating type stays infinite, and underflow (a tiny value
+// that becomes a subnormal or zero) is rounding, as 0.4 to int gives 0. The
+// error is a *RangeError, and errors.Is(err, ErrRange) reports it.
+//
 // # API
 //
 // Typed Go callers use the generic functions To, ToSat, ToChecked and their
 // slice forms Slice, SliceSat and SliceChecked over the Number types (Go's
-// fixed-size numeric types and half.Half). Tools that know types only at run
-// time use Bits (one value as raw bits) and Bytes (little-endian buffers), or
-// the vector-aware package value. Op and ParseName describe convert_ names.
+// fixed-size numeric types, the types defined on them, and half.Half), with a
+// rounding Mode: round.Mode, whose constants round.RTE .. round.RTN this
+// package repeats as RTE .. RTN. Tools that know types only at run time use
+// Bits (one value as raw bits) and Bytes (little-endian buffers), or the
+// vector-aware package value. Op and ParseName describe convert_ names; their
+// rounding suffix is a RoundingSuffix (NoSuffix, SuffixRTE, ...), which
+// EffectiveMode turns into a Mode.
 //
 // All per-type-pair code is generated from one table by internal/gen
 // (go generate); the fast paths take rounding from the hardware's
@@ -53,96 +80,105 @@ import (
 	"github.com/clconv/clconv/round"
 )
 
+// Mode is a rounding mode: the same type as round.Mode, so that either
+// package's constants serve every function of both.
+type Mode = round.Mode
+
+// The four rounding modes, the same constants as round's: RTE (to nearest,
+// ties to even), RTZ (toward zero), RTP (toward +infinity) and RTN (toward
+// -infinity). OpenCL's default is RTZ to integer types and RTE to floating
+// types.
+const (
+	RTE = round.RTE
+	RTZ = round.RTZ
+	RTP = round.RTP
+	RTN = round.RTN
+)
+
 // Number is the set of Go types that stand for OpenCL C scalars: int8 (char),
 // uint8 (uchar), int16 (short), uint16 (ushort), int32 (int), uint32 (uint),
-// int64 (long), uint64 (ulong), half.Half, float32 and float64.
+// int64 (long), uint64 (ulong), float32 (float), float64 (double) and
+// half.Half (half), and every type whose underlying type is one of Go's ten,
+// such as type Celsius float32, which stands for the same OpenCL type as its
+// underlying type. half.Half, whose underlying type is uint16, is the one
+// exception: it stands for half, and every other type with underlying type
+// uint16 stands for ushort, a type defined on half.Half included (its
+// underlying type is uint16 too). KindOf tells which.
 type Number interface {
-	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | half.Half | float32 | float64
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
 }
 
-// KindOf returns the OpenCL kind that Go type T stands for.
+// KindOf returns the OpenCL kind that Go type T stands for (see Number).
+// It costs a few instructions: the size, signedness and floating-point-ness
+// of T are constants in each instantiation, and only a 2-byte unsigned T
+// compares its type with half.Half.
 func KindOf[T Number]() cltype.Kind {
-	var z T
-	switch any(z).(type) {
-	case int8:
-		return cltype.Char
-	case uint8:
+	var one T = 1
+	float := one/2 != 0
+	signed := one-2 < 0
+	switch unsafe.Sizeof(one) {
+	case 1:
+		if signed {
+			return cltype.Char
+		}
 		return cltype.Uchar
-	case int16:
-		return cltype.Short
-	case uint16:
+	case 2:
+		if signed {
+			return cltype.Short
+		}
+		if _, ok := any((*T)(nil)).(*half.Half); ok {
+			return cltype.Half
+		}
 		return cltype.Ushort
-	case int32:
-		return cltype.Int
-	case uint32:
+	case 4:
+		switch {
+		case float:
+			return cltype.Float
+		case signed:
+			return cltype.Int
+		}
 		return cltype.Uint
-	case int64:
-		return cltype.Long
-	case uint64:
-		return cltype.Ulong
-	case half.Half:
-		return cltype.Half
-	case float32:
-		return cltype.Float
-	case float64:
-		return cltype.Double
 	}
-	panic("unreachable")
+	switch {
+	case float:
+		return cltype.Double
+	case signed:
+		return cltype.Long
+	}
+	return cltype.Ulong
 }
 
 // To converts x to D in mode m without saturation: convert_<D>_<m>(x). For an
-// integer destination pass round.RTZ to get OpenCL's default (no suffix).
+// integer destination pass RTZ to get OpenCL's default (no suffix).
 // Out-of-range or NaN floating inputs give the saturated result (see the
 // package documentation).
-func To[D, S Number](x S, m round.Mode) D {
+func To[D, S Number](x S, m Mode) D {
 	var d D
 	convertOne(KindOf[D](), KindOf[S](), unsafe.Pointer(&d), unsafe.Pointer(&x), m, false)
 	return d
 }
 
 // ToSat converts x to D in mode m with saturation: convert_<D>_sat_<m>(x).
-func ToSat[D, S Number](x S, m round.Mode) D {
+func ToSat[D, S Number](x S, m Mode) D {
 	var d D
 	convertOne(KindOf[D](), KindOf[S](), unsafe.Pointer(&d), unsafe.Pointer(&x), m, true)
 	return d
-}
-
-// RangeError reports a value that does not fit its destination type.
-type RangeError struct {
-	Index int         // position in the slice (0 for a scalar)
-	Value any         // the source value
-	Dst   cltype.Kind // the destination type
-	Mode  round.Mode
-}
-
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("convert: element %d: %v is NaN or out of range for %s (rounded %s)", e.Index, e.Value, e.Dst, e.Mode)
-}
-
-// ToChecked converts x to D in mode m and returns an error when x is NaN or its
-// rounded value is outside D's range (the result is then the saturated value).
-func ToChecked[D, S Number](x S, m round.Mode) (D, error) {
-	var d D
-	if !convertChecked(KindOf[D](), KindOf[S](), unsafe.Pointer(&d), unsafe.Pointer(&x), m) {
-		return d, &RangeError{Value: x, Dst: KindOf[D](), Mode: m}
-	}
-	return d, nil
 }
 
 // Slice converts min(len(dst), len(src)) elements of src into dst in mode m
 // without saturation and returns that count, like copy. dst and src must not
 // overlap unless they are the same memory and the same size of element.
 // It does not allocate.
-func Slice[D, S Number](dst []D, src []S, m round.Mode) int {
+func Slice[D, S Number](dst []D, src []S, m Mode) int {
 	return slice(dst, src, m, false)
 }
 
 // SliceSat is Slice with saturation (convert_<D>_sat_<m>).
-func SliceSat[D, S Number](dst []D, src []S, m round.Mode) int {
+func SliceSat[D, S Number](dst []D, src []S, m Mode) int {
 	return slice(dst, src, m, true)
 }
 
-func slice[D, S Number](dst []D, src []S, m round.Mode, sat bool) int {
+func slice[D, S Number](dst []D, src []S, m Mode, sat bool) int {
 	n := min(len(dst), len(src))
 	if n == 0 {
 		return 0
@@ -151,30 +187,12 @@ func slice[D, S Number](dst []D, src []S, m round.Mode, sat bool) int {
 	return n
 }
 
-// SliceChecked converts like SliceSat but returns a *RangeError for the first
-// element that is NaN or out of range; dst then holds every element converted
-// (saturated where out of range) and n is the count processed.
-func SliceChecked[D, S Number](dst []D, src []S, m round.Mode) (int, error) {
-	n := min(len(dst), len(src))
-	dk, sk := KindOf[D](), KindOf[S]()
-	var bad *RangeError
-	for i := 0; i < n; i++ {
-		if !convertChecked(dk, sk, unsafe.Pointer(&dst[i]), unsafe.Pointer(&src[i]), m) && bad == nil {
-			bad = &RangeError{Index: i, Value: src[i], Dst: dk, Mode: m}
-		}
-	}
-	if bad != nil {
-		return n, bad
-	}
-	return n, nil
-}
-
 // Bits converts one value of kind src, given as its bit pattern zero-extended
 // to 64 bits, to kind dst and returns the result's bit pattern zero-extended.
 // implDefined reports a non-saturated float->integer conversion whose rounded
 // value is NaN or out of range: OpenCL leaves its result implementation-defined
 // and clconv returns the saturated value. Both kinds must be valid.
-func Bits(dst, src cltype.Kind, bits uint64, m round.Mode, sat bool) (out uint64, implDefined bool) {
+func Bits(dst, src cltype.Kind, bits uint64, m Mode, sat bool) (out uint64, implDefined bool) {
 	return convertBits(dst, src, bits, m, sat)
 }
 
@@ -187,7 +205,7 @@ func Bits(dst, src cltype.Kind, bits uint64, m round.Mode, sat bool) (out uint64
 // big-endian host the elements go through a small scratch buffer in chunks,
 // byte-swapped on the way in and out; a little-endian host converts the
 // buffers directly, with no copy.
-func Bytes(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool) error {
+func Bytes(dk, sk cltype.Kind, dst, src []byte, m Mode, sat bool) error {
 	n, err := checkBuffers(dk, sk, dst, src)
 	if err != nil || n == 0 {
 		return err
@@ -201,11 +219,12 @@ func Bytes(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool) error {
 	return nil
 }
 
-// BytesFlag is Bytes that also, for a floating source and an integer
+// bytesFlag is Bytes that also, for a floating source and an integer
 // destination, sets bad[i] for each element whose rounded value is NaN or out
 // of range (the implementation-defined inputs of a non-saturated conversion)
-// and returns their count. bad must have one entry per element.
-func BytesFlag(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool, bad []bool) (int, error) {
+// and returns their count. bad must have one entry per element. clconv's own
+// packages call it as internal/kernels.BytesFlag.
+func bytesFlag(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool, bad []bool) (int, error) {
 	n, err := checkBuffers(dk, sk, dst, src)
 	if err != nil || n == 0 {
 		return 0, err

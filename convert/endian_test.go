@@ -166,7 +166,7 @@ func TestBytesLittleEndianLiterals(t *testing.T) {
 			case "Bytes":
 				err = Bytes(tt.dst, tt.src, out, in, round.RTE, false)
 			case "BytesFlag":
-				_, err = BytesFlag(tt.dst, tt.src, out, in, round.RTE, false, make([]bool, len(tt.in)/tt.src.Size()))
+				_, err = bytesFlag(tt.dst, tt.src, out, in, round.RTE, false, make([]bool, len(tt.in)/tt.src.Size()))
 			default:
 				err = BytesParallel(tt.dst, tt.src, out, in, round.RTE, false)
 			}
@@ -201,7 +201,7 @@ func TestBytesLittleEndian(t *testing.T) {
 
 		clear(out)
 		bad := make([]bool, n)
-		count, err := BytesFlag(c.dst, c.src, out, in, c.m, c.sat, bad)
+		count, err := bytesFlag(c.dst, c.src, out, in, c.m, c.sat, bad)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/internal/ref"
 	"github.com/clconv/clconv/round"
 )
@@ -77,7 +78,7 @@ func allOps(dst cltype.Kind) []convert.Op {
 		sats = append(sats, true)
 	}
 	for _, sat := range sats {
-		for r := convert.Default; r <= convert.RTN; r++ {
+		for r := convert.NoSuffix; r <= convert.SuffixRTN; r++ {
 			ops = append(ops, convert.Op{Dst: cltype.Scalar(dst), Sat: sat, Round: r})
 		}
 	}
@@ -183,7 +184,7 @@ func exhaustive(t *testing.T, src cltype.Kind) []string {
 					}
 					for ci, c := range convs {
 						dst := outB[:cnt*c.dst.Size()]
-						n, err := convert.BytesFlag(c.dst, src, dst, inB[:cnt*src.Size()], c.m, c.sat, bad)
+						n, err := kernels.BytesFlag(c.dst, src, dst, inB[:cnt*src.Size()], c.m, c.sat, bad)
 						if err != nil {
 							panic(err)
 						}

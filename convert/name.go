@@ -8,48 +8,61 @@ import (
 	"github.com/clconv/clconv/round"
 )
 
-// Rounding is a conversion's rounding suffix: none (Default) or one of the four modes.
-type Rounding uint8
+// RoundingSuffix is the rounding suffix of a convert_ function name:
+// NoSuffix ("convert_int") or one of SuffixRTE .. SuffixRTN
+// ("convert_int_rte"). It is what ParseName reads and Op.Name writes, not a
+// rounding mode: a conversion without a suffix rounds toward zero to an
+// integer type and in the current mode to a floating type (EffectiveMode
+// resolves it). The functions that convert take a Mode (round.Mode), whose
+// constants are RTE, RTZ, RTP and RTN.
+type RoundingSuffix uint8
 
-// Rounding suffixes. Default means rtz to integer destinations and the current
-// rounding mode (rte unless SELECT_ROUNDING_MODE chose another) to floating ones.
+// The rounding suffixes.
 const (
-	Default Rounding = iota
-	RTE
-	RTZ
-	RTP
-	RTN
+	NoSuffix  RoundingSuffix = iota // no suffix: rtz to integers, the current mode to floating types
+	SuffixRTE                       // _rte
+	SuffixRTZ                       // _rtz
+	SuffixRTP                       // _rtp
+	SuffixRTN                       // _rtn
 )
 
-// Suffix returns Rounding r for the explicit mode m.
-func Suffix(m round.Mode) Rounding { return Rounding(m) + 1 }
+// SuffixOf returns the suffix that names mode m (SuffixRTE for RTE).
+func SuffixOf(m Mode) RoundingSuffix { return RoundingSuffix(m) + 1 }
 
-// String returns "" for Default and "rte".."rtn" otherwise.
-func (r Rounding) String() string {
-	if r == Default {
+// Mode returns the mode that suffix r names, and false for NoSuffix.
+func (r RoundingSuffix) Mode() (Mode, bool) {
+	if r == NoSuffix {
+		return RTE, false
+	}
+	return Mode(r - 1), true
+}
+
+// String returns "" for NoSuffix and "rte".."rtn" otherwise.
+func (r RoundingSuffix) String() string {
+	if r == NoSuffix {
 		return ""
 	}
-	return round.Mode(r - 1).String()
+	return Mode(r - 1).String()
 }
 
 // Op is one convert_ function: destination type, saturation and rounding suffix.
 type Op struct {
 	Dst   cltype.Type
 	Sat   bool
-	Round Rounding
+	Round RoundingSuffix
 }
 
 // Mode returns the rounding mode op uses when the current mode is cur:
 // the suffix's mode if it has one, rtz to integers, cur to floating types.
-func (op Op) Mode(cur round.Mode) round.Mode {
+func (op Op) Mode(cur Mode) Mode {
 	return EffectiveMode(op.Dst.Kind, op.Round, cur)
 }
 
 // EffectiveMode resolves a rounding suffix for destination kind dst under the
 // current mode cur (OpenCL: float->integer without a suffix is always rtz).
-func EffectiveMode(dst cltype.Kind, r Rounding, cur round.Mode) round.Mode {
-	if r != Default {
-		return round.Mode(r - 1)
+func EffectiveMode(dst cltype.Kind, r RoundingSuffix, cur Mode) Mode {
+	if m, ok := r.Mode(); ok {
+		return m
 	}
 	if dst.IsFloat() {
 		return cur
@@ -65,7 +78,7 @@ func (op Op) Name() string {
 	if op.Sat {
 		b.WriteString("_sat")
 	}
-	if op.Round != Default {
+	if op.Round != NoSuffix {
 		b.WriteString("_")
 		b.WriteString(op.Round.String())
 	}
@@ -81,6 +94,7 @@ type NameError struct {
 	Reason string
 }
 
+// Error returns "NAME: REASON".
 func (e *NameError) Error() string { return fmt.Sprintf("%s: %s", e.Name, e.Reason) }
 
 // ParseName parses a convert_ function name such as "convert_uchar4_sat_rte".
@@ -122,7 +136,7 @@ func ParseName(name string) (Op, error) {
 				return bad("more than one rounding suffix")
 			}
 			m, _ := round.ParseMode(p)
-			op.Round = Suffix(m)
+			op.Round = SuffixOf(m)
 			seenRound = true
 		default:
 			return bad("unknown modifier %q (want _sat, _rte, _rtz, _rtp or _rtn)", "_"+p)

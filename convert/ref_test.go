@@ -8,6 +8,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/internal/ref"
 	"github.com/clconv/clconv/internal/testvals"
 	"github.com/clconv/clconv/round"
@@ -66,7 +67,7 @@ func (c *checker) batch(src cltype.Kind, vals []uint64) {
 				if sat && dst.IsFloat() {
 					continue
 				}
-				k, err := convert.BytesFlag(dst, src, c.outB[:n*dst.Size()], c.inB[:n*src.Size()], m, sat, c.bad)
+				k, err := kernels.BytesFlag(dst, src, c.outB[:n*dst.Size()], c.inB[:n*src.Size()], m, sat, c.bad)
 				if err != nil {
 					c.t.Fatal(err)
 				}

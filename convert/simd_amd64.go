@@ -2,24 +2,7 @@
 
 package convert
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/cpu"
-)
-
-// simdBest picks the best tier from CPUID (x/sys/cpu also checks that the OS
-// saves the wider registers).
-func simdBest() simdTier {
-	x := cpu.X86
-	switch {
-	case x.HasAVX512F && x.HasAVX512BW && x.HasAVX512DQ && x.HasAVX512VL:
-		return tierAVX512
-	case x.HasAVX2 && x.HasF16C && x.HasFMA:
-		return tierAVX2
-	}
-	return tierGo
-}
+import "unsafe"
 
 // simdKernel converts the first n &^ (block-1) elements from src to dst and
 // returns that count (block is the kernel's unrolled width, 8 to 64).
@@ -30,7 +13,7 @@ type simdKernel func(dst, src *byte, n int) int
 type simdKernels [numTiers][4]simdKernel
 
 func simdRun(k *simdKernels, variant int, dst, src *byte, n int) int {
-	f := k[simdLevel.Load()][variant]
+	f := k[simdLevel()][variant]
 	if f == nil {
 		return 0
 	}
@@ -48,7 +31,7 @@ const simdStreamBytes = 1 << 21
 // size to dst, and how many leading elements it must convert in Go to reach
 // 64-byte alignment.
 func simdStream(dst unsafe.Pointer, n, size int) (head int, ok bool) {
-	if simdTier(simdLevel.Load()) != tierAVX512 || n*size < simdStreamBytes || uintptr(dst)%uintptr(size) != 0 {
+	if simdLevel() != tierAVX512 || n*size < simdStreamBytes || uintptr(dst)%uintptr(size) != 0 {
 		return 0, false
 	}
 	return int(-uintptr(dst)&63) / size, true

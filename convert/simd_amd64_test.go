@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/internal/testvals"
 	"github.com/clconv/clconv/round"
 )
@@ -26,13 +27,13 @@ func TestSIMDKernelsWired(t *testing.T) {
 	if simdBest() == tierGo {
 		t.Skip("no SIMD tier in this build or on this CPU")
 	}
-	if len(simdPairKernels) != len(SIMDPairs()) {
-		t.Errorf("%d pairs with SIMD kernels, SIMDPairs lists %d", len(simdPairKernels), len(SIMDPairs()))
+	if len(simdPairKernels) != len(kernels.SIMDPairs()) {
+		t.Errorf("%d pairs with SIMD kernels, kernels.SIMDPairs lists %d", len(simdPairKernels), len(kernels.SIMDPairs()))
 	}
-	for _, p := range SIMDPairs() {
+	for _, p := range kernels.SIMDPairs() {
 		name := strings.ToUpper(p.Src.String()[:1]) + p.Src.String()[1:] + "To" + strings.ToUpper(p.Dst.String()[:1]) + p.Dst.String()[1:]
 		if simdPairKernels[name] == nil {
-			t.Errorf("SIMDPairs lists %s, which has no kernels", name)
+			t.Errorf("kernels.SIMDPairs lists %s, which has no kernels", name)
 		}
 	}
 	dst := make([]byte, 256*8+64)
@@ -86,11 +87,11 @@ func TestSIMDKernelsWired(t *testing.T) {
 // The hooks convert nothing in the pure Go tier and a multiple of the block
 // otherwise.
 func TestSIMDHookTiers(t *testing.T) {
-	defer simdLevel.Store(simdLevel.Load())
+	defer kernels.SetLevel(simdLevel())
 	src := make([]float32, 1000)
 	dst := make([]uint8, 1000)
 	for tier := tierGo; tier <= simdBest(); tier++ {
-		simdLevel.Store(int32(tier))
+		kernels.SetLevel(tier)
 		n := simdFloatToUchar(dst, src, 0, true)
 		if want := map[simdTier]int{tierGo: 0, tierAVX2: 992, tierAVX512: 960}[tier]; n != want {
 			t.Errorf("%s: hook converted %d of 1000, want %d", tier, n, want)
@@ -108,13 +109,13 @@ var simdExhaustive = flag.Bool("simd.exhaustive", false, "compare every SIMD ker
 // Go slice kernels (which TestEdges, TestRandom and the recorded exhaustive digests tie
 // to the reference). Kernels are called directly, so all tiers, the AVX-512
 // streaming kernels included, are compared in one pass; the Go kernels run
-// with simdLevel set to the pure Go tier for the whole test.
+// with the pure Go tier selected for the whole test.
 func TestSIMDExhaustive(t *testing.T) {
 	if !*simdExhaustive {
 		t.Skip("needs -simd.exhaustive")
 	}
-	defer simdLevel.Store(simdLevel.Load())
-	simdLevel.Store(int32(tierGo))
+	defer kernels.SetLevel(simdLevel())
+	kernels.SetLevel(tierGo)
 	type run struct {
 		name     string
 		src, dst cltype.Kind
@@ -223,8 +224,8 @@ func TestSIMDStream(t *testing.T) {
 	if simdBest() != tierAVX512 {
 		t.Skip("no AVX-512")
 	}
-	defer simdLevel.Store(simdLevel.Load())
-	simdLevel.Store(int32(tierAVX512))
+	defer kernels.SetLevel(simdLevel())
+	kernels.SetLevel(tierAVX512)
 	r := rand.New(rand.NewPCG(5, 5))
 	for name := range simdPairKernels {
 		i := strings.Index(name, "To")

@@ -10,6 +10,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/internal/benchdata"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/round"
 )
 
@@ -41,9 +42,9 @@ var benchData = func() func(k cltype.Kind, n int) []byte {
 func benchTiers(b *testing.B) []string {
 	switch *hotTiers {
 	case "":
-		return convert.SIMDTiers()[:1]
+		return kernels.SIMDTiers()[:1]
 	case "all":
-		return convert.SIMDTiers()
+		return kernels.SIMDTiers()
 	}
 	return strings.Split(*hotTiers, ",")
 }
@@ -66,11 +67,11 @@ func BenchmarkHot(b *testing.B) {
 					for _, v := range benchdata.Variants(p.src, p.dst) {
 						for _, tier := range benchTiers(b) {
 							b.Run(v.Short+"/"+tier, func(b *testing.B) {
-								prev, err := convert.SetSIMD(tier)
+								prev, err := kernels.SetSIMD(tier)
 								if err != nil {
 									b.Skip(err)
 								}
-								defer convert.SetSIMD(prev)
+								defer kernels.SetSIMD(prev)
 								b.SetBytes(total)
 								for b.Loop() {
 									convert.Bytes(p.dst, p.src, dst, src, v.Mode, v.Sat)
@@ -125,10 +126,10 @@ func BenchmarkSmall(b *testing.B) {
 	src := randomFloats(64)
 	dst := make([]uint8, 64)
 	for _, n := range []int{1, 8, 31, 64} {
-		for _, tier := range []string{convert.SIMDTiers()[0], "go"} {
+		for _, tier := range []string{kernels.SIMDTiers()[0], "go"} {
 			b.Run(fmt.Sprintf("float-uchar-sat-rte/n=%d/%s", n, tier), func(b *testing.B) {
-				prev, _ := convert.SetSIMD(tier)
-				defer convert.SetSIMD(prev)
+				prev, _ := kernels.SetSIMD(tier)
+				defer kernels.SetSIMD(prev)
 				for b.Loop() {
 					convert.SliceSat(dst[:n], src[:n], round.RTE)
 				}

@@ -21,14 +21,14 @@ const parallelMinBytes = 1 << 20
 // are converted on the calling goroutine, with no overhead beyond a division.
 // Conversions out of cache are bound by memory bandwidth, which one core does
 // not saturate on most machines.
-func SliceParallel[D, S Number](dst []D, src []S, m round.Mode) int {
+func SliceParallel[D, S Number](dst []D, src []S, m Mode) int {
 	n := min(len(dst), len(src))
 	parallel(KindOf[D](), KindOf[S](), unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), n, m, false, false)
 	return n
 }
 
 // SliceSatParallel is SliceSat using up to GOMAXPROCS goroutines, like SliceParallel.
-func SliceSatParallel[D, S Number](dst []D, src []S, m round.Mode) int {
+func SliceSatParallel[D, S Number](dst []D, src []S, m Mode) int {
 	n := min(len(dst), len(src))
 	parallel(KindOf[D](), KindOf[S](), unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), n, m, true, false)
 	return n
@@ -36,7 +36,7 @@ func SliceSatParallel[D, S Number](dst []D, src []S, m round.Mode) int {
 
 // BytesParallel is Bytes using up to GOMAXPROCS goroutines, like SliceParallel.
 // Its buffers are little-endian on every host, as Bytes'.
-func BytesParallel(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool) error {
+func BytesParallel(dk, sk cltype.Kind, dst, src []byte, m Mode, sat bool) error {
 	n, err := checkBuffers(dk, sk, dst, src)
 	if err != nil || n == 0 {
 		return err

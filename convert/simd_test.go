@@ -11,6 +11,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/internal/ref"
 	"github.com/clconv/clconv/internal/testvals"
 	"github.com/clconv/clconv/round"
@@ -21,7 +22,7 @@ var simdFlag = flag.String("simd", "", "run every test with this SIMD tier (go, 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if *simdFlag != "" {
-		if _, err := convert.SetSIMD(*simdFlag); err != nil {
+		if _, err := kernels.SetSIMD(*simdFlag); err != nil {
 			println(err.Error())
 			os.Exit(2)
 		}
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 
 // simdPairs are the conversions with SIMD kernels (issue 4's hot pairs).
 var simdPairs = func() (ps []simdPair) {
-	for _, p := range convert.SIMDPairs() {
+	for _, p := range kernels.SIMDPairs() {
 		ps = append(ps, simdPair{p.Src, p.Dst})
 	}
 	return ps
@@ -41,13 +42,13 @@ type simdPair struct{ src, dst cltype.Kind }
 
 // forTiers runs f once with each SIMD tier this machine has, pure Go included.
 func forTiers(t *testing.T, f func(t *testing.T)) {
-	prev := convert.SIMD()
-	defer convert.SetSIMD(prev)
-	for _, tier := range convert.SIMDTiers() {
+	prev := kernels.SIMD()
+	defer kernels.SetSIMD(prev)
+	for _, tier := range kernels.SIMDTiers() {
 		if *simdFlag != "" && tier != *simdFlag {
 			continue
 		}
-		if _, err := convert.SetSIMD(tier); err != nil {
+		if _, err := kernels.SetSIMD(tier); err != nil {
 			t.Fatal(err)
 		}
 		t.Run(tier, f)
@@ -136,7 +137,7 @@ func TestSIMDReference(t *testing.T) {
 					clear(outB)
 					var err error
 					if flagged {
-						_, err = convert.BytesFlag(p.dst, p.src, outB, inB, v.m, v.sat, bad)
+						_, err = kernels.BytesFlag(p.dst, p.src, outB, inB, v.m, v.sat, bad)
 					} else {
 						err = convert.Bytes(p.dst, p.src, outB, inB, v.m, v.sat)
 					}
@@ -223,14 +224,14 @@ func TestSIMDTypedSlice(t *testing.T) {
 }
 
 func TestSetSIMD(t *testing.T) {
-	tiers := convert.SIMDTiers()
+	tiers := kernels.SIMDTiers()
 	if tiers[len(tiers)-1] != "go" {
 		t.Errorf("SIMDTiers() = %v: the last is not go", tiers)
 	}
-	if convert.SIMD() != tiers[0] && *simdFlag == "" {
-		t.Errorf("SIMD() = %s, want the best tier %s", convert.SIMD(), tiers[0])
+	if kernels.SIMD() != tiers[0] && *simdFlag == "" {
+		t.Errorf("SIMD() = %s, want the best tier %s", kernels.SIMD(), tiers[0])
 	}
-	if _, err := convert.SetSIMD("avx9000"); err == nil {
+	if _, err := kernels.SetSIMD("avx9000"); err == nil {
 		t.Error("SetSIMD accepted an unknown tier")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/permode"
 	"github.com/clconv/clconv/round"
 )
 
@@ -70,6 +71,20 @@ func fitBoundsChar(m round.Mode) (lo, hi float64) {
 	return -0x1.0100000000001p+07, 0x1.fep+06 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
 }
 
+// fitBoundsCharF32 is fitBoundsChar for float32 sources: x > lo && x < hi
+// in binary32 exactly when float64(x) lies in fitBoundsChar's interval.
+func fitBoundsCharF32(m round.Mode) (lo, hi float32) {
+	switch m {
+	case round.RTZ:
+		return -0x1.02p+07, 0x1p+07
+	case round.RTN:
+		return -0x1.000002p+07, 0x1p+07
+	case round.RTP:
+		return -0x1.02p+07, 0x1.fc0002p+06
+	}
+	return -0x1.010002p+07, 0x1.fep+06
+}
+
 // clampUchar saturates an integral float64 to uchar; NaN gives 0.
 func clampUchar(r float64) uint8 {
 	if r != r { // NaN: rare, so a predictable branch
@@ -125,6 +140,20 @@ func fitBoundsUchar(m round.Mode) (lo, hi float64) {
 		return -0x1p+00, 0x1.fe00000000001p+07 // MIN-1, above MAX
 	}
 	return -0x1.0000000000001p-01, 0x1.ffp+07 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
+
+// fitBoundsUcharF32 is fitBoundsUchar for float32 sources: x > lo && x < hi
+// in binary32 exactly when float64(x) lies in fitBoundsUchar's interval.
+func fitBoundsUcharF32(m round.Mode) (lo, hi float32) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+00, 0x1p+08
+	case round.RTN:
+		return -0x1p-149, 0x1p+08
+	case round.RTP:
+		return -0x1p+00, 0x1.fe0002p+07
+	}
+	return -0x1.000002p-01, 0x1.ffp+07
 }
 
 // clampShort saturates an integral float64 to short; NaN gives 0.
@@ -184,6 +213,20 @@ func fitBoundsShort(m round.Mode) (lo, hi float64) {
 	return -0x1.0001000000001p+15, 0x1.fffep+14 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
 }
 
+// fitBoundsShortF32 is fitBoundsShort for float32 sources: x > lo && x < hi
+// in binary32 exactly when float64(x) lies in fitBoundsShort's interval.
+func fitBoundsShortF32(m round.Mode) (lo, hi float32) {
+	switch m {
+	case round.RTZ:
+		return -0x1.0002p+15, 0x1p+15
+	case round.RTN:
+		return -0x1.000002p+15, 0x1p+15
+	case round.RTP:
+		return -0x1.0002p+15, 0x1.fffc02p+14
+	}
+	return -0x1.000102p+15, 0x1.fffep+14
+}
+
 // clampUshort saturates an integral float64 to ushort; NaN gives 0.
 func clampUshort(r float64) uint16 {
 	if r != r { // NaN: rare, so a predictable branch
@@ -239,6 +282,20 @@ func fitBoundsUshort(m round.Mode) (lo, hi float64) {
 		return -0x1p+00, 0x1.fffe000000001p+15 // MIN-1, above MAX
 	}
 	return -0x1.0000000000001p-01, 0x1.ffffp+15 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
+}
+
+// fitBoundsUshortF32 is fitBoundsUshort for float32 sources: x > lo && x < hi
+// in binary32 exactly when float64(x) lies in fitBoundsUshort's interval.
+func fitBoundsUshortF32(m round.Mode) (lo, hi float32) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+00, 0x1p+16
+	case round.RTN:
+		return -0x1p-149, 0x1p+16
+	case round.RTP:
+		return -0x1p+00, 0x1.fffe02p+15
+	}
+	return -0x1.000002p-01, 0x1.ffffp+15
 }
 
 // clampInt saturates an integral float64 to int; NaN gives 0.
@@ -298,6 +355,20 @@ func fitBoundsInt(m round.Mode) (lo, hi float64) {
 	return -0x1.0000000100001p+31, 0x1.fffffffep+30 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
 }
 
+// fitBoundsIntF32 is fitBoundsInt for float32 sources: x > lo && x < hi
+// in binary32 exactly when float64(x) lies in fitBoundsInt's interval.
+func fitBoundsIntF32(m round.Mode) (lo, hi float32) {
+	switch m {
+	case round.RTZ:
+		return -0x1.000002p+31, 0x1p+31
+	case round.RTN:
+		return -0x1.000002p+31, 0x1p+31
+	case round.RTP:
+		return -0x1.000002p+31, 0x1p+31
+	}
+	return -0x1.000002p+31, 0x1p+31
+}
+
 // clampUint saturates an integral float64 to uint; NaN gives 0.
 func clampUint(r float64) uint32 {
 	if r != r { // NaN: rare, so a predictable branch
@@ -355,6 +426,20 @@ func fitBoundsUint(m round.Mode) (lo, hi float64) {
 	return -0x1.0000000000001p-01, 0x1.ffffffffp+31 // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)
 }
 
+// fitBoundsUintF32 is fitBoundsUint for float32 sources: x > lo && x < hi
+// in binary32 exactly when float64(x) lies in fitBoundsUint's interval.
+func fitBoundsUintF32(m round.Mode) (lo, hi float32) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+00, 0x1p+32
+	case round.RTN:
+		return -0x1p-149, 0x1p+32
+	case round.RTP:
+		return -0x1p+00, 0x1p+32
+	}
+	return -0x1.000002p-01, 0x1p+32
+}
+
 // clampLong saturates an integral float64 to long; NaN gives 0.
 func clampLong(r float64) int64 {
 	if r >= 0x1p63 {
@@ -389,6 +474,122 @@ func clampUlong(r float64) uint64 {
 // fitsUlong reports whether integral r is in the range of ulong (false for NaN).
 func fitsUlong(r float64) bool { return r >= 0 && r < 0x1p64 }
 
+// finiteBoundsUshortToHalf returns the closed interval [lo, hi] of the ushort values
+// that convert to half in mode m without overflow.
+func finiteBoundsUshortToHalf(m round.Mode) (lo, hi uint16) {
+	switch m {
+	case round.RTZ:
+		return 0, 65535
+	case round.RTN:
+		return 0, 65535
+	case round.RTP:
+		return 0, 65504
+	}
+	return 0, 65519
+}
+
+// finiteBoundsIntToHalf returns the closed interval [lo, hi] of the int values
+// that convert to half in mode m without overflow.
+func finiteBoundsIntToHalf(m round.Mode) (lo, hi int32) {
+	switch m {
+	case round.RTZ:
+		return -65535, 65535
+	case round.RTN:
+		return -65504, 65535
+	case round.RTP:
+		return -65535, 65504
+	}
+	return -65519, 65519
+}
+
+// finiteBoundsUintToHalf returns the closed interval [lo, hi] of the uint values
+// that convert to half in mode m without overflow.
+func finiteBoundsUintToHalf(m round.Mode) (lo, hi uint32) {
+	switch m {
+	case round.RTZ:
+		return 0, 65535
+	case round.RTN:
+		return 0, 65535
+	case round.RTP:
+		return 0, 65504
+	}
+	return 0, 65519
+}
+
+// finiteBoundsLongToHalf returns the closed interval [lo, hi] of the long values
+// that convert to half in mode m without overflow.
+func finiteBoundsLongToHalf(m round.Mode) (lo, hi int64) {
+	switch m {
+	case round.RTZ:
+		return -65535, 65535
+	case round.RTN:
+		return -65504, 65535
+	case round.RTP:
+		return -65535, 65504
+	}
+	return -65519, 65519
+}
+
+// finiteBoundsUlongToHalf returns the closed interval [lo, hi] of the ulong values
+// that convert to half in mode m without overflow.
+func finiteBoundsUlongToHalf(m round.Mode) (lo, hi uint64) {
+	switch m {
+	case round.RTZ:
+		return 0, 65535
+	case round.RTN:
+		return 0, 65535
+	case round.RTP:
+		return 0, 65504
+	}
+	return 0, 65519
+}
+
+// finiteBoundsFloatToHalf returns the open interval (lo, hi) of the finite float values
+// that convert to half in mode m without overflow.
+func finiteBoundsFloatToHalf(m round.Mode) (lo, hi float32) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+16, 0x1p+16 // -(MAX+ulp), MAX+ulp
+	case round.RTN:
+		return -0x1.ffc002p+15, 0x1p+16 // at least -MAX, MAX+ulp
+	case round.RTP:
+		return -0x1p+16, 0x1.ffc002p+15 // -(MAX+ulp), at most MAX
+	}
+	return -0x1.ffep+15, 0x1.ffep+15 // MAX+ulp/2, a tie to even MAX+ulp
+}
+
+// finiteBoundsDoubleToHalf returns the open interval (lo, hi) of the finite double values
+// that convert to half in mode m without overflow.
+func finiteBoundsDoubleToHalf(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+16, 0x1p+16 // -(MAX+ulp), MAX+ulp
+	case round.RTN:
+		return -0x1.ffc0000000001p+15, 0x1p+16 // at least -MAX, MAX+ulp
+	case round.RTP:
+		return -0x1p+16, 0x1.ffc0000000001p+15 // -(MAX+ulp), at most MAX
+	}
+	return -0x1.ffep+15, 0x1.ffep+15 // MAX+ulp/2, a tie to even MAX+ulp
+}
+
+// finiteBoundsDoubleToFloat returns the open interval (lo, hi) of the finite double values
+// that convert to float in mode m without overflow.
+func finiteBoundsDoubleToFloat(m round.Mode) (lo, hi float64) {
+	switch m {
+	case round.RTZ:
+		return -0x1p+128, 0x1p+128 // -(MAX+ulp), MAX+ulp
+	case round.RTN:
+		return -0x1.fffffe0000001p+127, 0x1p+128 // at least -MAX, MAX+ulp
+	case round.RTP:
+		return -0x1p+128, 0x1.fffffe0000001p+127 // -(MAX+ulp), at most MAX
+	}
+	return -0x1.ffffffp+127, 0x1.ffffffp+127 // MAX+ulp/2, a tie to even MAX+ulp
+}
+
+// nonFinite reports whether v is an infinity or NaN: v-v is NaN for
+// both and +0 for every finite v.
+func nonFinite(v float64) bool { return v-v != 0 }
+
 // charToChar converts char to char (convert_char from char).
 func charToChar(x int8, _ round.Mode, sat bool) int8 {
 	return int8(x)
@@ -416,6 +617,18 @@ func charToUchar(x int8, _ round.Mode, sat bool) uint8 {
 
 func checkCharToUchar(x int8, m round.Mode) (uint8, bool) {
 	return charToUchar(x, m, true), x >= 0
+}
+
+// firstBadCharToUchar returns the index of the first element of src that
+// checkCharToUchar rejects, or -1.
+func firstBadCharToUchar(src []int8, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) {
@@ -458,6 +671,18 @@ func charToUshort(x int8, _ round.Mode, sat bool) uint16 {
 
 func checkCharToUshort(x int8, m round.Mode) (uint16, bool) {
 	return charToUshort(x, m, true), x >= 0
+}
+
+// firstBadCharToUshort returns the index of the first element of src that
+// checkCharToUshort rejects, or -1.
+func firstBadCharToUshort(src []int8, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) {
@@ -504,6 +729,18 @@ func checkCharToUint(x int8, m round.Mode) (uint32, bool) {
 	return charToUint(x, m, true), x >= 0
 }
 
+// firstBadCharToUint returns the index of the first element of src that
+// checkCharToUint rejects, or -1.
+func firstBadCharToUint(src []int8, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -544,6 +781,18 @@ func charToUlong(x int8, _ round.Mode, sat bool) uint64 {
 
 func checkCharToUlong(x int8, m round.Mode) (uint64, bool) {
 	return charToUlong(x, m, true), x >= 0
+}
+
+// firstBadCharToUlong returns the index of the first element of src that
+// checkCharToUlong rejects, or -1.
+func firstBadCharToUlong(src []int8, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) {
@@ -637,6 +886,18 @@ func ucharToChar(x uint8, _ round.Mode, sat bool) int8 {
 
 func checkUcharToChar(x uint8, m round.Mode) (int8, bool) {
 	return ucharToChar(x, m, true), x <= math.MaxInt8
+}
+
+// firstBadUcharToChar returns the index of the first element of src that
+// checkUcharToChar rejects, or -1.
+func firstBadUcharToChar(src []uint8, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt8) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) {
@@ -853,6 +1114,18 @@ func checkShortToChar(x int16, m round.Mode) (int8, bool) {
 	return shortToChar(x, m, true), x >= math.MinInt8 && x <= math.MaxInt8
 }
 
+// firstBadShortToChar returns the index of the first element of src that
+// checkShortToChar rejects, or -1.
+func firstBadShortToChar(src []int16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= math.MinInt8 && x <= math.MaxInt8) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceShortToChar(dst []int8, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -876,6 +1149,18 @@ func shortToUchar(x int16, _ round.Mode, sat bool) uint8 {
 
 func checkShortToUchar(x int16, m round.Mode) (uint8, bool) {
 	return shortToUchar(x, m, true), x >= 0 && x <= math.MaxUint8
+}
+
+// firstBadShortToUchar returns the index of the first element of src that
+// checkShortToUchar rejects, or -1.
+func firstBadShortToUchar(src []int16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0 && x <= math.MaxUint8) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) {
@@ -918,6 +1203,18 @@ func shortToUshort(x int16, _ round.Mode, sat bool) uint16 {
 
 func checkShortToUshort(x int16, m round.Mode) (uint16, bool) {
 	return shortToUshort(x, m, true), x >= 0
+}
+
+// firstBadShortToUshort returns the index of the first element of src that
+// checkShortToUshort rejects, or -1.
+func firstBadShortToUshort(src []int16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) {
@@ -964,6 +1261,18 @@ func checkShortToUint(x int16, m round.Mode) (uint32, bool) {
 	return shortToUint(x, m, true), x >= 0
 }
 
+// firstBadShortToUint returns the index of the first element of src that
+// checkShortToUint rejects, or -1.
+func firstBadShortToUint(src []int16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1004,6 +1313,18 @@ func shortToUlong(x int16, _ round.Mode, sat bool) uint64 {
 
 func checkShortToUlong(x int16, m round.Mode) (uint64, bool) {
 	return shortToUlong(x, m, true), x >= 0
+}
+
+// firstBadShortToUlong returns the index of the first element of src that
+// checkShortToUlong rejects, or -1.
+func firstBadShortToUlong(src []int16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) {
@@ -1099,6 +1420,18 @@ func checkUshortToChar(x uint16, m round.Mode) (int8, bool) {
 	return ushortToChar(x, m, true), x <= math.MaxInt8
 }
 
+// firstBadUshortToChar returns the index of the first element of src that
+// checkUshortToChar rejects, or -1.
+func firstBadUshortToChar(src []uint16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt8) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1124,6 +1457,18 @@ func checkUshortToUchar(x uint16, m round.Mode) (uint8, bool) {
 	return ushortToUchar(x, m, true), x <= math.MaxUint8
 }
 
+// firstBadUshortToUchar returns the index of the first element of src that
+// checkUshortToUchar rejects, or -1.
+func firstBadUshortToUchar(src []uint16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxUint8) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1147,6 +1492,18 @@ func ushortToShort(x uint16, _ round.Mode, sat bool) int16 {
 
 func checkUshortToShort(x uint16, m round.Mode) (int16, bool) {
 	return ushortToShort(x, m, true), x <= math.MaxInt16
+}
+
+// firstBadUshortToShort returns the index of the first element of src that
+// checkUshortToShort rejects, or -1.
+func firstBadUshortToShort(src []uint16, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt16) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) {
@@ -1255,7 +1612,21 @@ func ushortToHalf(x uint16, m round.Mode, _ bool) half.Half {
 }
 
 func checkUshortToHalf(x uint16, m round.Mode) (half.Half, bool) {
-	return ushortToHalf(x, m, false), true
+	lo, hi := finiteBoundsUshortToHalf(m)
+	return ushortToHalf(x, m, false), x >= lo && x <= hi
+}
+
+// firstBadUshortToHalf returns the index of the first element of src that
+// checkUshortToHalf rejects, or -1.
+func firstBadUshortToHalf(src []uint16, m round.Mode) int {
+	lo, hi := finiteBoundsUshortToHalf(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if x < lo || x > hi {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) {
@@ -1329,6 +1700,19 @@ func checkIntToChar(x int32, m round.Mode) (int8, bool) {
 	return intToChar(x, m, true), x >= math.MinInt8 && x <= math.MaxInt8
 }
 
+// firstBadIntToChar returns the index of the first element of src that
+// checkIntToChar rejects, or -1.
+func firstBadIntToChar(src []int32, m round.Mode) int {
+	lo, hi := int32(math.MinInt8), int32(math.MaxInt8)
+	for i := scanInt32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x >= math.MinInt8 && x <= math.MaxInt8) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceIntToChar(dst []int8, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdIntToChar(dst, src, m, sat)
@@ -1354,6 +1738,19 @@ func intToUchar(x int32, _ round.Mode, sat bool) uint8 {
 
 func checkIntToUchar(x int32, m round.Mode) (uint8, bool) {
 	return intToUchar(x, m, true), x >= 0 && x <= math.MaxUint8
+}
+
+// firstBadIntToUchar returns the index of the first element of src that
+// checkIntToUchar rejects, or -1.
+func firstBadIntToUchar(src []int32, m round.Mode) int {
+	lo, hi := int32(0), int32(math.MaxUint8)
+	for i := scanInt32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0 && x <= math.MaxUint8) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceIntToUchar(dst []uint8, src []int32, m round.Mode, sat bool) {
@@ -1383,6 +1780,19 @@ func checkIntToShort(x int32, m round.Mode) (int16, bool) {
 	return intToShort(x, m, true), x >= math.MinInt16 && x <= math.MaxInt16
 }
 
+// firstBadIntToShort returns the index of the first element of src that
+// checkIntToShort rejects, or -1.
+func firstBadIntToShort(src []int32, m round.Mode) int {
+	lo, hi := int32(math.MinInt16), int32(math.MaxInt16)
+	for i := scanInt32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x >= math.MinInt16 && x <= math.MaxInt16) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceIntToShort(dst []int16, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdIntToShort(dst, src, m, sat)
@@ -1408,6 +1818,19 @@ func intToUshort(x int32, _ round.Mode, sat bool) uint16 {
 
 func checkIntToUshort(x int32, m round.Mode) (uint16, bool) {
 	return intToUshort(x, m, true), x >= 0 && x <= math.MaxUint16
+}
+
+// firstBadIntToUshort returns the index of the first element of src that
+// checkIntToUshort rejects, or -1.
+func firstBadIntToUshort(src []int32, m round.Mode) int {
+	lo, hi := int32(0), int32(math.MaxUint16)
+	for i := scanInt32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0 && x <= math.MaxUint16) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceIntToUshort(dst []uint16, src []int32, m round.Mode, sat bool) {
@@ -1454,6 +1877,18 @@ func checkIntToUint(x int32, m round.Mode) (uint32, bool) {
 	return intToUint(x, m, true), x >= 0
 }
 
+// firstBadIntToUint returns the index of the first element of src that
+// checkIntToUint rejects, or -1.
+func firstBadIntToUint(src []int32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1496,6 +1931,18 @@ func checkIntToUlong(x int32, m round.Mode) (uint64, bool) {
 	return intToUlong(x, m, true), x >= 0
 }
 
+// firstBadIntToUlong returns the index of the first element of src that
+// checkIntToUlong rejects, or -1.
+func firstBadIntToUlong(src []int32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1515,7 +1962,21 @@ func intToHalf(x int32, m round.Mode, _ bool) half.Half {
 }
 
 func checkIntToHalf(x int32, m round.Mode) (half.Half, bool) {
-	return intToHalf(x, m, false), true
+	lo, hi := finiteBoundsIntToHalf(m)
+	return intToHalf(x, m, false), x >= lo && x <= hi
+}
+
+// firstBadIntToHalf returns the index of the first element of src that
+// checkIntToHalf rejects, or -1.
+func firstBadIntToHalf(src []int32, m round.Mode) int {
+	lo, hi := finiteBoundsIntToHalf(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if x < lo || x > hi {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) {
@@ -1558,19 +2019,19 @@ func sliceIntToFloat(dst []float32, src []int32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTZ(float64(x))
+			dst[i] = permode.F64ToF32RTZ(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTP(float64(x))
+			dst[i] = permode.F64ToF32RTP(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTN(float64(x))
+			dst[i] = permode.F64ToF32RTN(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTE(float64(x))
+			dst[i] = permode.F64ToF32RTE(float64(x))
 		}
 	}
 }
@@ -1604,6 +2065,18 @@ func checkUintToChar(x uint32, m round.Mode) (int8, bool) {
 	return uintToChar(x, m, true), x <= math.MaxInt8
 }
 
+// firstBadUintToChar returns the index of the first element of src that
+// checkUintToChar rejects, or -1.
+func firstBadUintToChar(src []uint32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt8) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1627,6 +2100,18 @@ func uintToUchar(x uint32, _ round.Mode, sat bool) uint8 {
 
 func checkUintToUchar(x uint32, m round.Mode) (uint8, bool) {
 	return uintToUchar(x, m, true), x <= math.MaxUint8
+}
+
+// firstBadUintToUchar returns the index of the first element of src that
+// checkUintToUchar rejects, or -1.
+func firstBadUintToUchar(src []uint32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxUint8) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) {
@@ -1654,6 +2139,18 @@ func checkUintToShort(x uint32, m round.Mode) (int16, bool) {
 	return uintToShort(x, m, true), x <= math.MaxInt16
 }
 
+// firstBadUintToShort returns the index of the first element of src that
+// checkUintToShort rejects, or -1.
+func firstBadUintToShort(src []uint32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt16) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1679,6 +2176,18 @@ func checkUintToUshort(x uint32, m round.Mode) (uint16, bool) {
 	return uintToUshort(x, m, true), x <= math.MaxUint16
 }
 
+// firstBadUintToUshort returns the index of the first element of src that
+// checkUintToUshort rejects, or -1.
+func firstBadUintToUshort(src []uint32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxUint16) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1702,6 +2211,18 @@ func uintToInt(x uint32, _ round.Mode, sat bool) int32 {
 
 func checkUintToInt(x uint32, m round.Mode) (int32, bool) {
 	return uintToInt(x, m, true), x <= math.MaxInt32
+}
+
+// firstBadUintToInt returns the index of the first element of src that
+// checkUintToInt rejects, or -1.
+func firstBadUintToInt(src []uint32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt32) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) {
@@ -1774,7 +2295,21 @@ func uintToHalf(x uint32, m round.Mode, _ bool) half.Half {
 }
 
 func checkUintToHalf(x uint32, m round.Mode) (half.Half, bool) {
-	return uintToHalf(x, m, false), true
+	lo, hi := finiteBoundsUintToHalf(m)
+	return uintToHalf(x, m, false), x >= lo && x <= hi
+}
+
+// firstBadUintToHalf returns the index of the first element of src that
+// checkUintToHalf rejects, or -1.
+func firstBadUintToHalf(src []uint32, m round.Mode) int {
+	lo, hi := finiteBoundsUintToHalf(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if x < lo || x > hi {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) {
@@ -1817,19 +2352,19 @@ func sliceUintToFloat(dst []float32, src []uint32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTZ(float64(x))
+			dst[i] = permode.F64ToF32RTZ(float64(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTP(float64(x))
+			dst[i] = permode.F64ToF32RTP(float64(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTN(float64(x))
+			dst[i] = permode.F64ToF32RTN(float64(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTE(float64(x))
+			dst[i] = permode.F64ToF32RTE(float64(x))
 		}
 	}
 }
@@ -1863,6 +2398,18 @@ func checkLongToChar(x int64, m round.Mode) (int8, bool) {
 	return longToChar(x, m, true), x >= math.MinInt8 && x <= math.MaxInt8
 }
 
+// firstBadLongToChar returns the index of the first element of src that
+// checkLongToChar rejects, or -1.
+func firstBadLongToChar(src []int64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= math.MinInt8 && x <= math.MaxInt8) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceLongToChar(dst []int8, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1886,6 +2433,18 @@ func longToUchar(x int64, _ round.Mode, sat bool) uint8 {
 
 func checkLongToUchar(x int64, m round.Mode) (uint8, bool) {
 	return longToUchar(x, m, true), x >= 0 && x <= math.MaxUint8
+}
+
+// firstBadLongToUchar returns the index of the first element of src that
+// checkLongToUchar rejects, or -1.
+func firstBadLongToUchar(src []int64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0 && x <= math.MaxUint8) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) {
@@ -1913,6 +2472,18 @@ func checkLongToShort(x int64, m round.Mode) (int16, bool) {
 	return longToShort(x, m, true), x >= math.MinInt16 && x <= math.MaxInt16
 }
 
+// firstBadLongToShort returns the index of the first element of src that
+// checkLongToShort rejects, or -1.
+func firstBadLongToShort(src []int64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= math.MinInt16 && x <= math.MaxInt16) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceLongToShort(dst []int16, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1936,6 +2507,18 @@ func longToUshort(x int64, _ round.Mode, sat bool) uint16 {
 
 func checkLongToUshort(x int64, m round.Mode) (uint16, bool) {
 	return longToUshort(x, m, true), x >= 0 && x <= math.MaxUint16
+}
+
+// firstBadLongToUshort returns the index of the first element of src that
+// checkLongToUshort rejects, or -1.
+func firstBadLongToUshort(src []int64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0 && x <= math.MaxUint16) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) {
@@ -1963,6 +2546,18 @@ func checkLongToInt(x int64, m round.Mode) (int32, bool) {
 	return longToInt(x, m, true), x >= math.MinInt32 && x <= math.MaxInt32
 }
 
+// firstBadLongToInt returns the index of the first element of src that
+// checkLongToInt rejects, or -1.
+func firstBadLongToInt(src []int64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= math.MinInt32 && x <= math.MaxInt32) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceLongToInt(dst []int32, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -1986,6 +2581,18 @@ func longToUint(x int64, _ round.Mode, sat bool) uint32 {
 
 func checkLongToUint(x int64, m round.Mode) (uint32, bool) {
 	return longToUint(x, m, true), x >= 0 && x <= math.MaxUint32
+}
+
+// firstBadLongToUint returns the index of the first element of src that
+// checkLongToUint rejects, or -1.
+func firstBadLongToUint(src []int64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0 && x <= math.MaxUint32) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) {
@@ -2030,6 +2637,18 @@ func checkLongToUlong(x int64, m round.Mode) (uint64, bool) {
 	return longToUlong(x, m, true), x >= 0
 }
 
+// firstBadLongToUlong returns the index of the first element of src that
+// checkLongToUlong rejects, or -1.
+func firstBadLongToUlong(src []int64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x >= 0) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -2049,7 +2668,21 @@ func longToHalf(x int64, m round.Mode, _ bool) half.Half {
 }
 
 func checkLongToHalf(x int64, m round.Mode) (half.Half, bool) {
-	return longToHalf(x, m, false), true
+	lo, hi := finiteBoundsLongToHalf(m)
+	return longToHalf(x, m, false), x >= lo && x <= hi
+}
+
+// firstBadLongToHalf returns the index of the first element of src that
+// checkLongToHalf rejects, or -1.
+func firstBadLongToHalf(src []int64, m round.Mode) int {
+	lo, hi := finiteBoundsLongToHalf(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if x < lo || x > hi {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) {
@@ -2092,19 +2725,19 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = round.I64ToF32RTZ(x)
+			dst[i] = permode.I64ToF32RTZ(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = round.I64ToF32RTP(x)
+			dst[i] = permode.I64ToF32RTP(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = round.I64ToF32RTN(x)
+			dst[i] = permode.I64ToF32RTN(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = round.I64ToF32RTE(x)
+			dst[i] = permode.I64ToF32RTE(x)
 		}
 	}
 }
@@ -2126,19 +2759,19 @@ func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = round.I64ToF64RTZ(x)
+			dst[i] = permode.I64ToF64RTZ(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = round.I64ToF64RTP(x)
+			dst[i] = permode.I64ToF64RTP(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = round.I64ToF64RTN(x)
+			dst[i] = permode.I64ToF64RTN(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = round.I64ToF64RTE(x)
+			dst[i] = permode.I64ToF64RTE(x)
 		}
 	}
 }
@@ -2153,6 +2786,18 @@ func ulongToChar(x uint64, _ round.Mode, sat bool) int8 {
 
 func checkUlongToChar(x uint64, m round.Mode) (int8, bool) {
 	return ulongToChar(x, m, true), x <= math.MaxInt8
+}
+
+// firstBadUlongToChar returns the index of the first element of src that
+// checkUlongToChar rejects, or -1.
+func firstBadUlongToChar(src []uint64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt8) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) {
@@ -2180,6 +2825,18 @@ func checkUlongToUchar(x uint64, m round.Mode) (uint8, bool) {
 	return ulongToUchar(x, m, true), x <= math.MaxUint8
 }
 
+// firstBadUlongToUchar returns the index of the first element of src that
+// checkUlongToUchar rejects, or -1.
+func firstBadUlongToUchar(src []uint64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxUint8) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -2203,6 +2860,18 @@ func ulongToShort(x uint64, _ round.Mode, sat bool) int16 {
 
 func checkUlongToShort(x uint64, m round.Mode) (int16, bool) {
 	return ulongToShort(x, m, true), x <= math.MaxInt16
+}
+
+// firstBadUlongToShort returns the index of the first element of src that
+// checkUlongToShort rejects, or -1.
+func firstBadUlongToShort(src []uint64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt16) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) {
@@ -2230,6 +2899,18 @@ func checkUlongToUshort(x uint64, m round.Mode) (uint16, bool) {
 	return ulongToUshort(x, m, true), x <= math.MaxUint16
 }
 
+// firstBadUlongToUshort returns the index of the first element of src that
+// checkUlongToUshort rejects, or -1.
+func firstBadUlongToUshort(src []uint64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxUint16) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -2253,6 +2934,18 @@ func ulongToInt(x uint64, _ round.Mode, sat bool) int32 {
 
 func checkUlongToInt(x uint64, m round.Mode) (int32, bool) {
 	return ulongToInt(x, m, true), x <= math.MaxInt32
+}
+
+// firstBadUlongToInt returns the index of the first element of src that
+// checkUlongToInt rejects, or -1.
+func firstBadUlongToInt(src []uint64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt32) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) {
@@ -2280,6 +2973,18 @@ func checkUlongToUint(x uint64, m round.Mode) (uint32, bool) {
 	return ulongToUint(x, m, true), x <= math.MaxUint32
 }
 
+// firstBadUlongToUint returns the index of the first element of src that
+// checkUlongToUint rejects, or -1.
+func firstBadUlongToUint(src []uint64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxUint32) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	if sat {
@@ -2303,6 +3008,18 @@ func ulongToLong(x uint64, _ round.Mode, sat bool) int64 {
 
 func checkUlongToLong(x uint64, m round.Mode) (int64, bool) {
 	return ulongToLong(x, m, true), x <= math.MaxInt64
+}
+
+// firstBadUlongToLong returns the index of the first element of src that
+// checkUlongToLong rejects, or -1.
+func firstBadUlongToLong(src []uint64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x <= math.MaxInt64) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) {
@@ -2337,11 +3054,25 @@ func sliceUlongToUlong(dst []uint64, src []uint64, m round.Mode, sat bool) {
 
 // ulongToHalf converts ulong to half (convert_half from ulong).
 func ulongToHalf(x uint64, m round.Mode, _ bool) half.Half {
-	return half.FromFloat64(round.U64ToF64RTE(x), m)
+	return half.FromFloat64(permode.U64ToF64RTE(x), m)
 }
 
 func checkUlongToHalf(x uint64, m round.Mode) (half.Half, bool) {
-	return ulongToHalf(x, m, false), true
+	lo, hi := finiteBoundsUlongToHalf(m)
+	return ulongToHalf(x, m, false), x >= lo && x <= hi
+}
+
+// firstBadUlongToHalf returns the index of the first element of src that
+// checkUlongToHalf rejects, or -1.
+func firstBadUlongToHalf(src []uint64, m round.Mode) int {
+	lo, hi := finiteBoundsUlongToHalf(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if x < lo || x > hi {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
@@ -2350,19 +3081,19 @@ func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(round.U64ToF64RTE(x))
+			dst[i] = half.FromFloat64RTZ(permode.U64ToF64RTE(x))
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(round.U64ToF64RTE(x))
+			dst[i] = half.FromFloat64RTP(permode.U64ToF64RTE(x))
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(round.U64ToF64RTE(x))
+			dst[i] = half.FromFloat64RTN(permode.U64ToF64RTE(x))
 		}
 	default:
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(round.U64ToF64RTE(x))
+			dst[i] = half.FromFloat64RTE(permode.U64ToF64RTE(x))
 		}
 	}
 }
@@ -2384,19 +3115,19 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = round.U64ToF32RTZ(x)
+			dst[i] = permode.U64ToF32RTZ(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = round.U64ToF32RTP(x)
+			dst[i] = permode.U64ToF32RTP(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = round.U64ToF32RTN(x)
+			dst[i] = permode.U64ToF32RTN(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = round.U64ToF32RTE(x)
+			dst[i] = permode.U64ToF32RTE(x)
 		}
 	}
 }
@@ -2418,19 +3149,19 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = round.U64ToF64RTZ(x)
+			dst[i] = permode.U64ToF64RTZ(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = round.U64ToF64RTP(x)
+			dst[i] = permode.U64ToF64RTP(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = round.U64ToF64RTN(x)
+			dst[i] = permode.U64ToF64RTN(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = round.U64ToF64RTE(x)
+			dst[i] = permode.U64ToF64RTE(x)
 		}
 	}
 }
@@ -2443,6 +3174,19 @@ func halfToChar(x half.Half, m round.Mode, _ bool) int8 {
 func checkHalfToChar(x half.Half, m round.Mode) (int8, bool) {
 	r := round.Integral(x.Float64(), m)
 	return clampChar(r), fitsChar(r)
+}
+
+// firstBadHalfToChar returns the index of the first element of src that
+// checkHalfToChar rejects, or -1.
+func firstBadHalfToChar(src []half.Half, m round.Mode) int {
+	lo, hi := fitBoundsChar(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x.Float64(); !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) {
@@ -2478,6 +3222,19 @@ func checkHalfToUchar(x half.Half, m round.Mode) (uint8, bool) {
 	return clampUchar(r), fitsUchar(r)
 }
 
+// firstBadHalfToUchar returns the index of the first element of src that
+// checkHalfToUchar rejects, or -1.
+func firstBadHalfToUchar(src []half.Half, m round.Mode) int {
+	lo, hi := fitBoundsUchar(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x.Float64(); !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -2509,6 +3266,19 @@ func halfToShort(x half.Half, m round.Mode, _ bool) int16 {
 func checkHalfToShort(x half.Half, m round.Mode) (int16, bool) {
 	r := round.Integral(x.Float64(), m)
 	return clampShort(r), fitsShort(r)
+}
+
+// firstBadHalfToShort returns the index of the first element of src that
+// checkHalfToShort rejects, or -1.
+func firstBadHalfToShort(src []half.Half, m round.Mode) int {
+	lo, hi := fitBoundsShort(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x.Float64(); !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) {
@@ -2544,6 +3314,19 @@ func checkHalfToUshort(x half.Half, m round.Mode) (uint16, bool) {
 	return clampUshort(r), fitsUshort(r)
 }
 
+// firstBadHalfToUshort returns the index of the first element of src that
+// checkHalfToUshort rejects, or -1.
+func firstBadHalfToUshort(src []half.Half, m round.Mode) int {
+	lo, hi := fitBoundsUshort(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x.Float64(); !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -2575,6 +3358,19 @@ func halfToInt(x half.Half, m round.Mode, _ bool) int32 {
 func checkHalfToInt(x half.Half, m round.Mode) (int32, bool) {
 	r := round.Integral(x.Float64(), m)
 	return clampInt(r), fitsInt(r)
+}
+
+// firstBadHalfToInt returns the index of the first element of src that
+// checkHalfToInt rejects, or -1.
+func firstBadHalfToInt(src []half.Half, m round.Mode) int {
+	lo, hi := fitBoundsInt(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x.Float64(); !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) {
@@ -2610,6 +3406,19 @@ func checkHalfToUint(x half.Half, m round.Mode) (uint32, bool) {
 	return clampUint(r), fitsUint(r)
 }
 
+// firstBadHalfToUint returns the index of the first element of src that
+// checkHalfToUint rejects, or -1.
+func firstBadHalfToUint(src []half.Half, m round.Mode) int {
+	lo, hi := fitBoundsUint(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x.Float64(); !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -2643,6 +3452,18 @@ func checkHalfToLong(x half.Half, m round.Mode) (int64, bool) {
 	return clampLong(r), fitsLong(r)
 }
 
+// firstBadHalfToLong returns the index of the first element of src that
+// checkHalfToLong rejects, or -1.
+func firstBadHalfToLong(src []half.Half, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if _, ok := checkHalfToLong(x, m); !ok {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -2674,6 +3495,18 @@ func halfToUlong(x half.Half, m round.Mode, _ bool) uint64 {
 func checkHalfToUlong(x half.Half, m round.Mode) (uint64, bool) {
 	r := round.Integral(x.Float64(), m)
 	return clampUlong(r), fitsUlong(r)
+}
+
+// firstBadHalfToUlong returns the index of the first element of src that
+// checkHalfToUlong rejects, or -1.
+func firstBadHalfToUlong(src []half.Half, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if _, ok := checkHalfToUlong(x, m); !ok {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) {
@@ -2761,6 +3594,19 @@ func checkFloatToChar(x float32, m round.Mode) (int8, bool) {
 	return clampChar(r), fitsChar(r)
 }
 
+// firstBadFloatToChar returns the index of the first element of src that
+// checkFloatToChar rejects, or -1.
+func firstBadFloatToChar(src []float32, m round.Mode) int {
+	lo, hi := fitBoundsCharF32(m)
+	for i := scanFloat32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToChar(dst, src, m, sat)
@@ -2794,6 +3640,19 @@ func floatToUchar(x float32, m round.Mode, _ bool) uint8 {
 func checkFloatToUchar(x float32, m round.Mode) (uint8, bool) {
 	r := round.Integral(float64(x), m)
 	return clampUchar(r), fitsUchar(r)
+}
+
+// firstBadFloatToUchar returns the index of the first element of src that
+// checkFloatToUchar rejects, or -1.
+func firstBadFloatToUchar(src []float32, m round.Mode) int {
+	lo, hi := fitBoundsUcharF32(m)
+	for i := scanFloat32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
@@ -2831,6 +3690,19 @@ func checkFloatToShort(x float32, m round.Mode) (int16, bool) {
 	return clampShort(r), fitsShort(r)
 }
 
+// firstBadFloatToShort returns the index of the first element of src that
+// checkFloatToShort rejects, or -1.
+func firstBadFloatToShort(src []float32, m round.Mode) int {
+	lo, hi := fitBoundsShortF32(m)
+	for i := scanFloat32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToShort(dst, src, m, sat)
@@ -2864,6 +3736,19 @@ func floatToUshort(x float32, m round.Mode, _ bool) uint16 {
 func checkFloatToUshort(x float32, m round.Mode) (uint16, bool) {
 	r := round.Integral(float64(x), m)
 	return clampUshort(r), fitsUshort(r)
+}
+
+// firstBadFloatToUshort returns the index of the first element of src that
+// checkFloatToUshort rejects, or -1.
+func firstBadFloatToUshort(src []float32, m round.Mode) int {
+	lo, hi := fitBoundsUshortF32(m)
+	for i := scanFloat32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
@@ -2901,6 +3786,19 @@ func checkFloatToInt(x float32, m round.Mode) (int32, bool) {
 	return clampInt(r), fitsInt(r)
 }
 
+// firstBadFloatToInt returns the index of the first element of src that
+// checkFloatToInt rejects, or -1.
+func firstBadFloatToInt(src []float32, m round.Mode) int {
+	lo, hi := fitBoundsIntF32(m)
+	for i := scanFloat32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToInt(dst, src, m, sat)
@@ -2934,6 +3832,19 @@ func floatToUint(x float32, m round.Mode, _ bool) uint32 {
 func checkFloatToUint(x float32, m round.Mode) (uint32, bool) {
 	r := round.Integral(float64(x), m)
 	return clampUint(r), fitsUint(r)
+}
+
+// firstBadFloatToUint returns the index of the first element of src that
+// checkFloatToUint rejects, or -1.
+func firstBadFloatToUint(src []float32, m round.Mode) int {
+	lo, hi := fitBoundsUintF32(m)
+	for i := scanFloat32(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
@@ -2971,6 +3882,18 @@ func checkFloatToLong(x float32, m round.Mode) (int64, bool) {
 	return clampLong(r), fitsLong(r)
 }
 
+// firstBadFloatToLong returns the index of the first element of src that
+// checkFloatToLong rejects, or -1.
+func firstBadFloatToLong(src []float32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if _, ok := checkFloatToLong(x, m); !ok {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -3004,6 +3927,18 @@ func checkFloatToUlong(x float32, m round.Mode) (uint64, bool) {
 	return clampUlong(r), fitsUlong(r)
 }
 
+// firstBadFloatToUlong returns the index of the first element of src that
+// checkFloatToUlong rejects, or -1.
+func firstBadFloatToUlong(src []float32, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if _, ok := checkFloatToUlong(x, m); !ok {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -3033,7 +3968,21 @@ func floatToHalf(x float32, m round.Mode, _ bool) half.Half {
 }
 
 func checkFloatToHalf(x float32, m round.Mode) (half.Half, bool) {
-	return floatToHalf(x, m, false), true
+	lo, hi := finiteBoundsFloatToHalf(m)
+	return floatToHalf(x, m, false), x > lo && x < hi || nonFinite(float64(x))
+}
+
+// firstBadFloatToHalf returns the index of the first element of src that
+// checkFloatToHalf rejects, or -1.
+func firstBadFloatToHalf(src []float32, m round.Mode) int {
+	lo, hi := finiteBoundsFloatToHalf(m)
+	for i := scanFloat32Finite(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) && !nonFinite(float64(x)) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
@@ -3104,6 +4053,19 @@ func checkDoubleToChar(x float64, m round.Mode) (int8, bool) {
 	return clampChar(r), fitsChar(r)
 }
 
+// firstBadDoubleToChar returns the index of the first element of src that
+// checkDoubleToChar rejects, or -1.
+func firstBadDoubleToChar(src []float64, m round.Mode) int {
+	lo, hi := fitBoundsChar(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x; !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -3135,6 +4097,19 @@ func doubleToUchar(x float64, m round.Mode, _ bool) uint8 {
 func checkDoubleToUchar(x float64, m round.Mode) (uint8, bool) {
 	r := round.Integral(x, m)
 	return clampUchar(r), fitsUchar(r)
+}
+
+// firstBadDoubleToUchar returns the index of the first element of src that
+// checkDoubleToUchar rejects, or -1.
+func firstBadDoubleToUchar(src []float64, m round.Mode) int {
+	lo, hi := fitBoundsUchar(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x; !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
@@ -3170,6 +4145,19 @@ func checkDoubleToShort(x float64, m round.Mode) (int16, bool) {
 	return clampShort(r), fitsShort(r)
 }
 
+// firstBadDoubleToShort returns the index of the first element of src that
+// checkDoubleToShort rejects, or -1.
+func firstBadDoubleToShort(src []float64, m round.Mode) int {
+	lo, hi := fitBoundsShort(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x; !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -3203,6 +4191,19 @@ func checkDoubleToUshort(x float64, m round.Mode) (uint16, bool) {
 	return clampUshort(r), fitsUshort(r)
 }
 
+// firstBadDoubleToUshort returns the index of the first element of src that
+// checkDoubleToUshort rejects, or -1.
+func firstBadDoubleToUshort(src []float64, m round.Mode) int {
+	lo, hi := fitBoundsUshort(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if v := x; !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -3234,6 +4235,19 @@ func doubleToInt(x float64, m round.Mode, _ bool) int32 {
 func checkDoubleToInt(x float64, m round.Mode) (int32, bool) {
 	r := round.Integral(x, m)
 	return clampInt(r), fitsInt(r)
+}
+
+// firstBadDoubleToInt returns the index of the first element of src that
+// checkDoubleToInt rejects, or -1.
+func firstBadDoubleToInt(src []float64, m round.Mode) int {
+	lo, hi := fitBoundsInt(m)
+	for i := scanFloat64(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if v := x; !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
@@ -3271,6 +4285,19 @@ func checkDoubleToUint(x float64, m round.Mode) (uint32, bool) {
 	return clampUint(r), fitsUint(r)
 }
 
+// firstBadDoubleToUint returns the index of the first element of src that
+// checkDoubleToUint rejects, or -1.
+func firstBadDoubleToUint(src []float64, m round.Mode) int {
+	lo, hi := fitBoundsUint(m)
+	for i := scanFloat64(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if v := x; !(v > lo && v < hi) {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToUint(dst, src, m, sat)
@@ -3306,6 +4333,18 @@ func checkDoubleToLong(x float64, m round.Mode) (int64, bool) {
 	return clampLong(r), fitsLong(r)
 }
 
+// firstBadDoubleToLong returns the index of the first element of src that
+// checkDoubleToLong rejects, or -1.
+func firstBadDoubleToLong(src []float64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if _, ok := checkDoubleToLong(x, m); !ok {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -3339,6 +4378,18 @@ func checkDoubleToUlong(x float64, m round.Mode) (uint64, bool) {
 	return clampUlong(r), fitsUlong(r)
 }
 
+// firstBadDoubleToUlong returns the index of the first element of src that
+// checkDoubleToUlong rejects, or -1.
+func firstBadDoubleToUlong(src []float64, m round.Mode) int {
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if _, ok := checkDoubleToUlong(x, m); !ok {
+			return i
+		}
+	}
+	return -1
+}
+
 func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	_ = sat // clconv's out-of-range result is the saturated one either way
@@ -3368,7 +4419,21 @@ func doubleToHalf(x float64, m round.Mode, _ bool) half.Half {
 }
 
 func checkDoubleToHalf(x float64, m round.Mode) (half.Half, bool) {
-	return doubleToHalf(x, m, false), true
+	lo, hi := finiteBoundsDoubleToHalf(m)
+	return doubleToHalf(x, m, false), x > lo && x < hi || nonFinite(x)
+}
+
+// firstBadDoubleToHalf returns the index of the first element of src that
+// checkDoubleToHalf rejects, or -1.
+func firstBadDoubleToHalf(src []float64, m round.Mode) int {
+	lo, hi := finiteBoundsDoubleToHalf(m)
+	for i := 0; i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) && !nonFinite(x) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
@@ -3400,7 +4465,21 @@ func doubleToFloat(x float64, m round.Mode, _ bool) float32 {
 }
 
 func checkDoubleToFloat(x float64, m round.Mode) (float32, bool) {
-	return doubleToFloat(x, m, false), true
+	lo, hi := finiteBoundsDoubleToFloat(m)
+	return doubleToFloat(x, m, false), x > lo && x < hi || nonFinite(x)
+}
+
+// firstBadDoubleToFloat returns the index of the first element of src that
+// checkDoubleToFloat rejects, or -1.
+func firstBadDoubleToFloat(src []float64, m round.Mode) int {
+	lo, hi := finiteBoundsDoubleToFloat(m)
+	for i := scanFloat64Finite(src, lo, hi); i < len(src); i++ {
+		x := src[i]
+		if !(x > lo && x < hi) && !nonFinite(x) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
@@ -3411,19 +4490,19 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTZ(x)
+			dst[i] = permode.F64ToF32RTZ(x)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTP(x)
+			dst[i] = permode.F64ToF32RTP(x)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTN(x)
+			dst[i] = permode.F64ToF32RTN(x)
 		}
 	default:
 		for i, x := range src {
-			dst[i] = round.F64ToF32RTE(x)
+			dst[i] = permode.F64ToF32RTE(x)
 		}
 	}
 }
@@ -4498,6 +5577,203 @@ func convertChecked(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode) (ok
 		}
 	}
 	panic("convert: invalid kind " + src.String() + " -> " + dst.String())
+}
+
+// mayFail[src][dst] reports whether convertChecked can reject a value of src
+// converted to dst.
+var mayFail = [cltype.NumKinds][cltype.NumKinds]bool{
+	cltype.Char:   {cltype.Uchar: true, cltype.Ushort: true, cltype.Uint: true, cltype.Ulong: true},
+	cltype.Uchar:  {cltype.Char: true},
+	cltype.Short:  {cltype.Char: true, cltype.Uchar: true, cltype.Ushort: true, cltype.Uint: true, cltype.Ulong: true},
+	cltype.Ushort: {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Half: true},
+	cltype.Int:    {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Ushort: true, cltype.Uint: true, cltype.Ulong: true, cltype.Half: true},
+	cltype.Uint:   {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Ushort: true, cltype.Int: true, cltype.Half: true},
+	cltype.Long:   {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Ushort: true, cltype.Int: true, cltype.Uint: true, cltype.Ulong: true, cltype.Half: true},
+	cltype.Ulong:  {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Ushort: true, cltype.Int: true, cltype.Uint: true, cltype.Long: true, cltype.Half: true},
+	cltype.Half:   {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Ushort: true, cltype.Int: true, cltype.Uint: true, cltype.Long: true, cltype.Ulong: true},
+	cltype.Float:  {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Ushort: true, cltype.Int: true, cltype.Uint: true, cltype.Long: true, cltype.Ulong: true, cltype.Half: true},
+	cltype.Double: {cltype.Char: true, cltype.Uchar: true, cltype.Short: true, cltype.Ushort: true, cltype.Int: true, cltype.Uint: true, cltype.Long: true, cltype.Ulong: true, cltype.Half: true, cltype.Float: true},
+}
+
+// firstBad returns the index of the first of the n src values at s that
+// convertChecked rejects, or -1 when there is none.
+func firstBad(dst, src cltype.Kind, s unsafe.Pointer, n int, m round.Mode) int {
+	switch src {
+	case cltype.Char:
+		switch dst {
+		case cltype.Uchar:
+			return firstBadCharToUchar(unsafe.Slice((*int8)(s), n), m)
+		case cltype.Ushort:
+			return firstBadCharToUshort(unsafe.Slice((*int8)(s), n), m)
+		case cltype.Uint:
+			return firstBadCharToUint(unsafe.Slice((*int8)(s), n), m)
+		case cltype.Ulong:
+			return firstBadCharToUlong(unsafe.Slice((*int8)(s), n), m)
+		}
+	case cltype.Uchar:
+		switch dst {
+		case cltype.Char:
+			return firstBadUcharToChar(unsafe.Slice((*uint8)(s), n), m)
+		}
+	case cltype.Short:
+		switch dst {
+		case cltype.Char:
+			return firstBadShortToChar(unsafe.Slice((*int16)(s), n), m)
+		case cltype.Uchar:
+			return firstBadShortToUchar(unsafe.Slice((*int16)(s), n), m)
+		case cltype.Ushort:
+			return firstBadShortToUshort(unsafe.Slice((*int16)(s), n), m)
+		case cltype.Uint:
+			return firstBadShortToUint(unsafe.Slice((*int16)(s), n), m)
+		case cltype.Ulong:
+			return firstBadShortToUlong(unsafe.Slice((*int16)(s), n), m)
+		}
+	case cltype.Ushort:
+		switch dst {
+		case cltype.Char:
+			return firstBadUshortToChar(unsafe.Slice((*uint16)(s), n), m)
+		case cltype.Uchar:
+			return firstBadUshortToUchar(unsafe.Slice((*uint16)(s), n), m)
+		case cltype.Short:
+			return firstBadUshortToShort(unsafe.Slice((*uint16)(s), n), m)
+		case cltype.Half:
+			return firstBadUshortToHalf(unsafe.Slice((*uint16)(s), n), m)
+		}
+	case cltype.Int:
+		switch dst {
+		case cltype.Char:
+			return firstBadIntToChar(unsafe.Slice((*int32)(s), n), m)
+		case cltype.Uchar:
+			return firstBadIntToUchar(unsafe.Slice((*int32)(s), n), m)
+		case cltype.Short:
+			return firstBadIntToShort(unsafe.Slice((*int32)(s), n), m)
+		case cltype.Ushort:
+			return firstBadIntToUshort(unsafe.Slice((*int32)(s), n), m)
+		case cltype.Uint:
+			return firstBadIntToUint(unsafe.Slice((*int32)(s), n), m)
+		case cltype.Ulong:
+			return firstBadIntToUlong(unsafe.Slice((*int32)(s), n), m)
+		case cltype.Half:
+			return firstBadIntToHalf(unsafe.Slice((*int32)(s), n), m)
+		}
+	case cltype.Uint:
+		switch dst {
+		case cltype.Char:
+			return firstBadUintToChar(unsafe.Slice((*uint32)(s), n), m)
+		case cltype.Uchar:
+			return firstBadUintToUchar(unsafe.Slice((*uint32)(s), n), m)
+		case cltype.Short:
+			return firstBadUintToShort(unsafe.Slice((*uint32)(s), n), m)
+		case cltype.Ushort:
+			return firstBadUintToUshort(unsafe.Slice((*uint32)(s), n), m)
+		case cltype.Int:
+			return firstBadUintToInt(unsafe.Slice((*uint32)(s), n), m)
+		case cltype.Half:
+			return firstBadUintToHalf(unsafe.Slice((*uint32)(s), n), m)
+		}
+	case cltype.Long:
+		switch dst {
+		case cltype.Char:
+			return firstBadLongToChar(unsafe.Slice((*int64)(s), n), m)
+		case cltype.Uchar:
+			return firstBadLongToUchar(unsafe.Slice((*int64)(s), n), m)
+		case cltype.Short:
+			return firstBadLongToShort(unsafe.Slice((*int64)(s), n), m)
+		case cltype.Ushort:
+			return firstBadLongToUshort(unsafe.Slice((*int64)(s), n), m)
+		case cltype.Int:
+			return firstBadLongToInt(unsafe.Slice((*int64)(s), n), m)
+		case cltype.Uint:
+			return firstBadLongToUint(unsafe.Slice((*int64)(s), n), m)
+		case cltype.Ulong:
+			return firstBadLongToUlong(unsafe.Slice((*int64)(s), n), m)
+		case cltype.Half:
+			return firstBadLongToHalf(unsafe.Slice((*int64)(s), n), m)
+		}
+	case cltype.Ulong:
+		switch dst {
+		case cltype.Char:
+			return firstBadUlongToChar(unsafe.Slice((*uint64)(s), n), m)
+		case cltype.Uchar:
+			return firstBadUlongToUchar(unsafe.Slice((*uint64)(s), n), m)
+		case cltype.Short:
+			return firstBadUlongToShort(unsafe.Slice((*uint64)(s), n), m)
+		case cltype.Ushort:
+			return firstBadUlongToUshort(unsafe.Slice((*uint64)(s), n), m)
+		case cltype.Int:
+			return firstBadUlongToInt(unsafe.Slice((*uint64)(s), n), m)
+		case cltype.Uint:
+			return firstBadUlongToUint(unsafe.Slice((*uint64)(s), n), m)
+		case cltype.Long:
+			return firstBadUlongToLong(unsafe.Slice((*uint64)(s), n), m)
+		case cltype.Half:
+			return firstBadUlongToHalf(unsafe.Slice((*uint64)(s), n), m)
+		}
+	case cltype.Half:
+		switch dst {
+		case cltype.Char:
+			return firstBadHalfToChar(unsafe.Slice((*half.Half)(s), n), m)
+		case cltype.Uchar:
+			return firstBadHalfToUchar(unsafe.Slice((*half.Half)(s), n), m)
+		case cltype.Short:
+			return firstBadHalfToShort(unsafe.Slice((*half.Half)(s), n), m)
+		case cltype.Ushort:
+			return firstBadHalfToUshort(unsafe.Slice((*half.Half)(s), n), m)
+		case cltype.Int:
+			return firstBadHalfToInt(unsafe.Slice((*half.Half)(s), n), m)
+		case cltype.Uint:
+			return firstBadHalfToUint(unsafe.Slice((*half.Half)(s), n), m)
+		case cltype.Long:
+			return firstBadHalfToLong(unsafe.Slice((*half.Half)(s), n), m)
+		case cltype.Ulong:
+			return firstBadHalfToUlong(unsafe.Slice((*half.Half)(s), n), m)
+		}
+	case cltype.Float:
+		switch dst {
+		case cltype.Char:
+			return firstBadFloatToChar(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Uchar:
+			return firstBadFloatToUchar(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Short:
+			return firstBadFloatToShort(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Ushort:
+			return firstBadFloatToUshort(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Int:
+			return firstBadFloatToInt(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Uint:
+			return firstBadFloatToUint(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Long:
+			return firstBadFloatToLong(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Ulong:
+			return firstBadFloatToUlong(unsafe.Slice((*float32)(s), n), m)
+		case cltype.Half:
+			return firstBadFloatToHalf(unsafe.Slice((*float32)(s), n), m)
+		}
+	case cltype.Double:
+		switch dst {
+		case cltype.Char:
+			return firstBadDoubleToChar(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Uchar:
+			return firstBadDoubleToUchar(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Short:
+			return firstBadDoubleToShort(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Ushort:
+			return firstBadDoubleToUshort(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Int:
+			return firstBadDoubleToInt(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Uint:
+			return firstBadDoubleToUint(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Long:
+			return firstBadDoubleToLong(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Ulong:
+			return firstBadDoubleToUlong(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Half:
+			return firstBadDoubleToHalf(unsafe.Slice((*float64)(s), n), m)
+		case cltype.Float:
+			return firstBadDoubleToFloat(unsafe.Slice((*float64)(s), n), m)
+		}
+	}
+	return -1
 }
 
 // convertOne converts one value through pointers.

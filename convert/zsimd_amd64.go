@@ -1138,3 +1138,53 @@ func intToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func intToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// scanF32AVX2 returns the count of the leading elements of the first n &^ 31, in blocks of 32, for which lo <= x <= hi; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF32AVX2(src *byte, n int, lo float32, hi float32) int
+
+// scanF32AVX512 returns the count of the leading elements of the first n &^ 63, in blocks of 64, for which lo <= x <= hi; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF32AVX512(src *byte, n int, lo float32, hi float32) int
+
+// scanF32FiniteAVX2 returns the count of the leading elements of the first n &^ 31, in blocks of 32, for which lo <= x <= hi or x is infinite or NaN; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF32FiniteAVX2(src *byte, n int, lo float32, hi float32) int
+
+// scanF32FiniteAVX512 returns the count of the leading elements of the first n &^ 63, in blocks of 64, for which lo <= x <= hi or x is infinite or NaN; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF32FiniteAVX512(src *byte, n int, lo float32, hi float32) int
+
+// scanF64AVX2 returns the count of the leading elements of the first n &^ 15, in blocks of 16, for which lo <= x <= hi; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF64AVX2(src *byte, n int, lo float64, hi float64) int
+
+// scanF64AVX512 returns the count of the leading elements of the first n &^ 31, in blocks of 32, for which lo <= x <= hi; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF64AVX512(src *byte, n int, lo float64, hi float64) int
+
+// scanF64FiniteAVX2 returns the count of the leading elements of the first n &^ 15, in blocks of 16, for which lo <= x <= hi or x is infinite or NaN; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF64FiniteAVX2(src *byte, n int, lo float64, hi float64) int
+
+// scanF64FiniteAVX512 returns the count of the leading elements of the first n &^ 31, in blocks of 32, for which lo <= x <= hi or x is infinite or NaN; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanF64FiniteAVX512(src *byte, n int, lo float64, hi float64) int
+
+// scanI32AVX2 returns the count of the leading elements of the first n &^ 31, in blocks of 32, for which lo <= x <= hi; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanI32AVX2(src *byte, n int, lo int32, hi int32) int
+
+// scanI32AVX512 returns the count of the leading elements of the first n &^ 63, in blocks of 64, for which lo <= x <= hi; it stops at the first block with an element outside.
+//
+//go:noescape
+func scanI32AVX512(src *byte, n int, lo int32, hi int32) int

@@ -7281,3 +7281,483 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+// func scanF32AVX2(src *byte, n int, lo float32, hi float32) int
+// Requires: AVX, AVX2, SSE
+TEXT ·scanF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-32, CX
+	JZ           done
+	MOVSS        lo+16(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        hi+20(FP), X1
+	VBROADCASTSS X1, Y1
+
+loop:
+	VMOVDQU (AX)(DX*4), Y2
+	VMAXPS  Y2, Y0, Y3
+	VMINPS  Y1, Y3, Y3
+	VPXOR   Y3, Y2, Y2
+	VMOVDQU 32(AX)(DX*4), Y3
+	VMAXPS  Y3, Y0, Y4
+	VMINPS  Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VMOVDQU 64(AX)(DX*4), Y3
+	VMAXPS  Y3, Y0, Y4
+	VMINPS  Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VMOVDQU 96(AX)(DX*4), Y3
+	VMAXPS  Y3, Y0, Y4
+	VMINPS  Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VPTEST  Y2, Y2
+	JNZ     done
+	ADDQ    $0x00000020, DX
+	CMPQ    DX, CX
+	JB      loop
+
+done:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func scanF32AVX512(src *byte, n int, lo float32, hi float32) int
+// Requires: AVX, AVX512F, SSE
+TEXT ·scanF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-64, CX
+	JZ           done
+	MOVSS        lo+16(FP), X0
+	VBROADCASTSS X0, Z0
+	MOVSS        hi+20(FP), X1
+	VBROADCASTSS X1, Z1
+
+loop:
+	VMOVDQU64  (AX)(DX*4), Z2
+	VMAXPS     Z2, Z0, Z3
+	VMINPS     Z1, Z3, Z3
+	VPXORD     Z3, Z2, Z2
+	VMOVDQU64  64(AX)(DX*4), Z3
+	VMAXPS     Z3, Z0, Z4
+	VMINPS     Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VMOVDQU64  128(AX)(DX*4), Z3
+	VMAXPS     Z3, Z0, Z4
+	VMINPS     Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VMOVDQU64  192(AX)(DX*4), Z3
+	VMAXPS     Z3, Z0, Z4
+	VMINPS     Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VPTESTMD   Z2, Z2, K1
+	KORTESTW   K1, K1
+	JNZ        done
+	ADDQ       $0x00000040, DX
+	CMPQ       DX, CX
+	JB         loop
+
+done:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func scanF32FiniteAVX2(src *byte, n int, lo float32, hi float32) int
+// Requires: AVX, AVX2, SSE
+TEXT ·scanF32FiniteAVX2(SB), NOSPLIT, $0-32
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-32, CX
+	JZ           done
+	MOVSS        lo+16(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        hi+20(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+loop:
+	VMOVDQU (AX)(DX*4), Y4
+	VANDPS  Y3, Y4, Y5
+	VCMPPS  $0x11, Y2, Y5, Y5
+	VANDPS  Y5, Y4, Y4
+	VMAXPS  Y4, Y0, Y5
+	VMINPS  Y1, Y5, Y5
+	VPXOR   Y5, Y4, Y4
+	VMOVDQU 32(AX)(DX*4), Y5
+	VANDPS  Y3, Y5, Y6
+	VCMPPS  $0x11, Y2, Y6, Y6
+	VANDPS  Y6, Y5, Y5
+	VMAXPS  Y5, Y0, Y6
+	VMINPS  Y1, Y6, Y6
+	VPXOR   Y6, Y5, Y6
+	VPOR    Y6, Y4, Y4
+	VMOVDQU 64(AX)(DX*4), Y5
+	VANDPS  Y3, Y5, Y6
+	VCMPPS  $0x11, Y2, Y6, Y6
+	VANDPS  Y6, Y5, Y5
+	VMAXPS  Y5, Y0, Y6
+	VMINPS  Y1, Y6, Y6
+	VPXOR   Y6, Y5, Y6
+	VPOR    Y6, Y4, Y4
+	VMOVDQU 96(AX)(DX*4), Y5
+	VANDPS  Y3, Y5, Y6
+	VCMPPS  $0x11, Y2, Y6, Y6
+	VANDPS  Y6, Y5, Y5
+	VMAXPS  Y5, Y0, Y6
+	VMINPS  Y1, Y6, Y6
+	VPXOR   Y6, Y5, Y6
+	VPOR    Y6, Y4, Y4
+	VPTEST  Y4, Y4
+	JNZ     done
+	ADDQ    $0x00000020, DX
+	CMPQ    DX, CX
+	JB      loop
+
+done:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func scanF32FiniteAVX512(src *byte, n int, lo float32, hi float32) int
+// Requires: AVX, AVX512F, SSE
+TEXT ·scanF32FiniteAVX512(SB), NOSPLIT, $0-32
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-64, CX
+	JZ           done
+	MOVSS        lo+16(FP), X0
+	VBROADCASTSS X0, Z0
+	MOVSS        hi+20(FP), X1
+	VBROADCASTSS X1, Z1
+	MOVL         $0x11881188, BX
+	VPBROADCASTD BX, Z2
+
+loop:
+	VMOVDQU64   (AX)(DX*4), Z3
+	VFIXUPIMMPS $0x00, Z2, Z3, Z3
+	VMAXPS      Z3, Z0, Z4
+	VMINPS      Z1, Z4, Z4
+	VPXORD      Z4, Z3, Z3
+	VMOVDQU64   64(AX)(DX*4), Z4
+	VFIXUPIMMPS $0x00, Z2, Z4, Z4
+	VMAXPS      Z4, Z0, Z5
+	VMINPS      Z1, Z5, Z5
+	VPTERNLOGD  $0xf6, Z5, Z4, Z3
+	VMOVDQU64   128(AX)(DX*4), Z4
+	VFIXUPIMMPS $0x00, Z2, Z4, Z4
+	VMAXPS      Z4, Z0, Z5
+	VMINPS      Z1, Z5, Z5
+	VPTERNLOGD  $0xf6, Z5, Z4, Z3
+	VMOVDQU64   192(AX)(DX*4), Z4
+	VFIXUPIMMPS $0x00, Z2, Z4, Z4
+	VMAXPS      Z4, Z0, Z5
+	VMINPS      Z1, Z5, Z5
+	VPTERNLOGD  $0xf6, Z5, Z4, Z3
+	VPTESTMD    Z3, Z3, K1
+	KORTESTW    K1, K1
+	JNZ         done
+	ADDQ        $0x00000040, DX
+	CMPQ        DX, CX
+	JB          loop
+
+done:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func scanF64AVX2(src *byte, n int, lo float64, hi float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·scanF64AVX2(SB), NOSPLIT, $0-40
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-16, CX
+	JZ           done
+	MOVSD        lo+16(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        hi+24(FP), X1
+	VBROADCASTSD X1, Y1
+
+loop:
+	VMOVDQU (AX)(DX*8), Y2
+	VMAXPD  Y2, Y0, Y3
+	VMINPD  Y1, Y3, Y3
+	VPXOR   Y3, Y2, Y2
+	VMOVDQU 32(AX)(DX*8), Y3
+	VMAXPD  Y3, Y0, Y4
+	VMINPD  Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VMOVDQU 64(AX)(DX*8), Y3
+	VMAXPD  Y3, Y0, Y4
+	VMINPD  Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VMOVDQU 96(AX)(DX*8), Y3
+	VMAXPD  Y3, Y0, Y4
+	VMINPD  Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VPTEST  Y2, Y2
+	JNZ     done
+	ADDQ    $0x00000010, DX
+	CMPQ    DX, CX
+	JB      loop
+
+done:
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func scanF64AVX512(src *byte, n int, lo float64, hi float64) int
+// Requires: AVX, AVX512F, SSE2
+TEXT ·scanF64AVX512(SB), NOSPLIT, $0-40
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-32, CX
+	JZ           done
+	MOVSD        lo+16(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVSD        hi+24(FP), X1
+	VBROADCASTSD X1, Z1
+
+loop:
+	VMOVDQU64  (AX)(DX*8), Z2
+	VMAXPD     Z2, Z0, Z3
+	VMINPD     Z1, Z3, Z3
+	VPXORD     Z3, Z2, Z2
+	VMOVDQU64  64(AX)(DX*8), Z3
+	VMAXPD     Z3, Z0, Z4
+	VMINPD     Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VMOVDQU64  128(AX)(DX*8), Z3
+	VMAXPD     Z3, Z0, Z4
+	VMINPD     Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VMOVDQU64  192(AX)(DX*8), Z3
+	VMAXPD     Z3, Z0, Z4
+	VMINPD     Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VPTESTMD   Z2, Z2, K1
+	KORTESTW   K1, K1
+	JNZ        done
+	ADDQ       $0x00000020, DX
+	CMPQ       DX, CX
+	JB         loop
+
+done:
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func scanF64FiniteAVX2(src *byte, n int, lo float64, hi float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·scanF64FiniteAVX2(SB), NOSPLIT, $0-40
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-16, CX
+	JZ           done
+	MOVSD        lo+16(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        hi+24(FP), X1
+	VBROADCASTSD X1, Y1
+	MOVQ         $0x7ff0000000000000, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x7fffffffffffffff, BX
+	VMOVQ        BX, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU (AX)(DX*8), Y4
+	VANDPD  Y3, Y4, Y5
+	VCMPPD  $0x11, Y2, Y5, Y5
+	VANDPD  Y5, Y4, Y4
+	VMAXPD  Y4, Y0, Y5
+	VMINPD  Y1, Y5, Y5
+	VPXOR   Y5, Y4, Y4
+	VMOVDQU 32(AX)(DX*8), Y5
+	VANDPD  Y3, Y5, Y6
+	VCMPPD  $0x11, Y2, Y6, Y6
+	VANDPD  Y6, Y5, Y5
+	VMAXPD  Y5, Y0, Y6
+	VMINPD  Y1, Y6, Y6
+	VPXOR   Y6, Y5, Y6
+	VPOR    Y6, Y4, Y4
+	VMOVDQU 64(AX)(DX*8), Y5
+	VANDPD  Y3, Y5, Y6
+	VCMPPD  $0x11, Y2, Y6, Y6
+	VANDPD  Y6, Y5, Y5
+	VMAXPD  Y5, Y0, Y6
+	VMINPD  Y1, Y6, Y6
+	VPXOR   Y6, Y5, Y6
+	VPOR    Y6, Y4, Y4
+	VMOVDQU 96(AX)(DX*8), Y5
+	VANDPD  Y3, Y5, Y6
+	VCMPPD  $0x11, Y2, Y6, Y6
+	VANDPD  Y6, Y5, Y5
+	VMAXPD  Y5, Y0, Y6
+	VMINPD  Y1, Y6, Y6
+	VPXOR   Y6, Y5, Y6
+	VPOR    Y6, Y4, Y4
+	VPTEST  Y4, Y4
+	JNZ     done
+	ADDQ    $0x00000010, DX
+	CMPQ    DX, CX
+	JB      loop
+
+done:
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func scanF64FiniteAVX512(src *byte, n int, lo float64, hi float64) int
+// Requires: AVX, AVX512F, SSE2
+TEXT ·scanF64FiniteAVX512(SB), NOSPLIT, $0-40
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-32, CX
+	JZ           done
+	MOVSD        lo+16(FP), X0
+	VBROADCASTSD X0, Z0
+	MOVSD        hi+24(FP), X1
+	VBROADCASTSD X1, Z1
+	MOVQ         $0x0000000011881188, BX
+	VPBROADCASTQ BX, Z2
+
+loop:
+	VMOVDQU64   (AX)(DX*8), Z3
+	VFIXUPIMMPD $0x00, Z2, Z3, Z3
+	VMAXPD      Z3, Z0, Z4
+	VMINPD      Z1, Z4, Z4
+	VPXORD      Z4, Z3, Z3
+	VMOVDQU64   64(AX)(DX*8), Z4
+	VFIXUPIMMPD $0x00, Z2, Z4, Z4
+	VMAXPD      Z4, Z0, Z5
+	VMINPD      Z1, Z5, Z5
+	VPTERNLOGD  $0xf6, Z5, Z4, Z3
+	VMOVDQU64   128(AX)(DX*8), Z4
+	VFIXUPIMMPD $0x00, Z2, Z4, Z4
+	VMAXPD      Z4, Z0, Z5
+	VMINPD      Z1, Z5, Z5
+	VPTERNLOGD  $0xf6, Z5, Z4, Z3
+	VMOVDQU64   192(AX)(DX*8), Z4
+	VFIXUPIMMPD $0x00, Z2, Z4, Z4
+	VMAXPD      Z4, Z0, Z5
+	VMINPD      Z1, Z5, Z5
+	VPTERNLOGD  $0xf6, Z5, Z4, Z3
+	VPTESTMD    Z3, Z3, K1
+	KORTESTW    K1, K1
+	JNZ         done
+	ADDQ        $0x00000020, DX
+	CMPQ        DX, CX
+	JB          loop
+
+done:
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func scanI32AVX2(src *byte, n int, lo int32, hi int32) int
+// Requires: AVX, AVX2
+TEXT ·scanI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-32, CX
+	JZ           done
+	MOVL         lo+16(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         hi+20(FP), BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	VMOVDQU (AX)(DX*4), Y2
+	VPMAXSD Y2, Y0, Y3
+	VPMINSD Y1, Y3, Y3
+	VPXOR   Y3, Y2, Y2
+	VMOVDQU 32(AX)(DX*4), Y3
+	VPMAXSD Y3, Y0, Y4
+	VPMINSD Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VMOVDQU 64(AX)(DX*4), Y3
+	VPMAXSD Y3, Y0, Y4
+	VPMINSD Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VMOVDQU 96(AX)(DX*4), Y3
+	VPMAXSD Y3, Y0, Y4
+	VPMINSD Y1, Y4, Y4
+	VPXOR   Y4, Y3, Y4
+	VPOR    Y4, Y2, Y2
+	VPTEST  Y2, Y2
+	JNZ     done
+	ADDQ    $0x00000020, DX
+	CMPQ    DX, CX
+	JB      loop
+
+done:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func scanI32AVX512(src *byte, n int, lo int32, hi int32) int
+// Requires: AVX, AVX512F
+TEXT ·scanI32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         src+0(FP), AX
+	MOVQ         n+8(FP), CX
+	XORQ         DX, DX
+	ANDQ         $-64, CX
+	JZ           done
+	MOVL         lo+16(FP), BX
+	VPBROADCASTD BX, Z0
+	MOVL         hi+20(FP), BX
+	VPBROADCASTD BX, Z1
+
+loop:
+	VMOVDQU64  (AX)(DX*4), Z2
+	VPMAXSD    Z2, Z0, Z3
+	VPMINSD    Z1, Z3, Z3
+	VPXORD     Z3, Z2, Z2
+	VMOVDQU64  64(AX)(DX*4), Z3
+	VPMAXSD    Z3, Z0, Z4
+	VPMINSD    Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VMOVDQU64  128(AX)(DX*4), Z3
+	VPMAXSD    Z3, Z0, Z4
+	VPMINSD    Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VMOVDQU64  192(AX)(DX*4), Z3
+	VPMAXSD    Z3, Z0, Z4
+	VPMINSD    Z1, Z4, Z4
+	VPTERNLOGD $0xf6, Z4, Z3, Z2
+	VPTESTMD   Z2, Z2, K1
+	KORTESTW   K1, K1
+	JNZ        done
+	ADDQ       $0x00000040, DX
+	CMPQ       DX, CX
+	JB         loop
+
+done:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET

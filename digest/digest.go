@@ -17,6 +17,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/internal/byteorder"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/round"
 )
 
@@ -314,7 +315,7 @@ func (s *scratch) run(c Conversion, lo, hi uint64) (sum, impl, nan uint64) {
 			byteorder.Swap(src, sk.Size())
 		}
 		if flag {
-			k, _ := convert.BytesFlag(dk, sk, dst, src, m, false, s.bad)
+			k, _ := kernels.BytesFlag(dk, sk, dst, src, m, false, s.bad)
 			impl += uint64(k)
 		} else if err := convert.Bytes(dk, sk, dst, src, m, c.Op.Sat); err != nil {
 			panic(err) // buffers are ours: cannot happen

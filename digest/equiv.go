@@ -33,13 +33,13 @@ func (c Conversion) Representative() Conversion {
 	r := c
 	r.Op.Dst = cltype.Scalar(dst)
 	if exactConversion(src, dst) {
-		r.Op.Round = convert.Default
+		r.Op.Round = convert.NoSuffix
 	} else {
 		m := c.Mode()
 		if m == round.RTN && (src.IsInteger() && !src.IsSigned() || c.Op.Sat && !dst.IsSigned()) {
 			m = round.RTZ
 		}
-		r.Op.Round = convert.Suffix(m)
+		r.Op.Round = convert.SuffixOf(m)
 	}
 	if r.Op.Sat && src.IsInteger() && dst.IsInteger() && holds(dst, src) {
 		r.Op.Sat = false
@@ -92,7 +92,7 @@ func PairOps(src, dst cltype.Kind) []Conversion {
 		sats = []bool{false, true}
 	}
 	for _, sat := range sats {
-		for r := convert.Default; r <= convert.RTN; r++ {
+		for r := convert.NoSuffix; r <= convert.SuffixRTN; r++ {
 			out = append(out, Conversion{Op: convert.Op{Dst: cltype.Scalar(dst), Sat: sat, Round: r}, Src: src})
 		}
 	}

@@ -81,7 +81,7 @@ func Cast(v Value, k cltype.Kind, cur round.Mode) (Value, LaneMask, error) {
 		r.Lanes[0] = truth(v.Type.Kind, v.Lanes[0])
 		return r, 0, nil
 	}
-	m := convert.EffectiveMode(k, convert.Default, cur)
+	m := convert.EffectiveMode(k, convert.NoSuffix, cur)
 	var impl LaneMask
 	for i := range v.Type.N {
 		sk, b := v.srcKind(i)

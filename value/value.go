@@ -108,7 +108,7 @@ func fromBits(k cltype.Kind, src cltype.Kind, b uint64) Value {
 	if k == cltype.Bool {
 		return New(cltype.Scalar(k), truth(src, b))
 	}
-	out, _ := convert.Bits(k, src, b, convert.EffectiveMode(k, convert.Default, round.RTE), false)
+	out, _ := convert.Bits(k, src, b, convert.EffectiveMode(k, convert.NoSuffix, round.RTE), false)
 	return New(cltype.Scalar(k), out)
 }
 

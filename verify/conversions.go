@@ -132,8 +132,8 @@ func PathOf(c digest.Conversion, caps Caps) Path {
 
 // vstoreHalf returns the vstore_half function for a rounding suffix: no
 // suffix is the current rounding mode, rte by default, like convert_half.
-func vstoreHalf(r convert.Rounding) string {
-	if r == convert.Default {
+func vstoreHalf(r convert.RoundingSuffix) string {
+	if r == convert.NoSuffix {
 		return "vstore_half"
 	}
 	return "vstore_half_" + r.String()

@@ -251,7 +251,7 @@ func vecKernel(convs []digest.Conversion, caps Caps, widths []int) string {
 			at := fmt.Sprintf("out + (size_t)%d * nvec * %d", k, n)
 			if dst == cltype.Half && !caps.FP16 {
 				st := "vstore_half" + fmt.Sprint(n)
-				if c.Op.Round != convert.Default {
+				if c.Op.Round != convert.NoSuffix {
 					st += "_" + c.Op.Round.String()
 				}
 				fmt.Fprintf(&b, "\t\t%s(x, g, %s);\n", st, at)

@@ -8,6 +8,7 @@ import (
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/internal/byteorder"
+	"github.com/clconv/clconv/internal/kernels"
 )
 
 // Slice is a run of consecutive input indices [Start, Start+Len) of a
@@ -55,7 +56,7 @@ func Slices(src cltype.Kind, quick bool) []Slice {
 // implementation-defined inputs in them. Whole chunks come from the cache
 // or digest.Compute (a complete digest goes into the cache); shorter slices
 // are summed here from the same definition (digest.Input,
-// convert.BytesFlag, digest.Canonical, digest.Term).
+// kernels.BytesFlag, digest.Canonical, digest.Term).
 func reference(c digest.Conversion, slices []Slice, cache *RefCache) (sums []uint64, impl uint64) {
 	sums = make([]uint64, len(slices))
 	whole := true
@@ -135,7 +136,7 @@ func (b *batch) convert(c digest.Conversion, cnt int) uint64 {
 	}
 	var n int
 	if hasImplDefined(c) {
-		n, _ = convert.BytesFlag(dk, sk, dst, src, c.Mode(), false, b.impl[:cnt])
+		n, _ = kernels.BytesFlag(dk, sk, dst, src, c.Mode(), false, b.impl[:cnt])
 	} else if err := convert.Bytes(dk, sk, dst, src, c.Mode(), c.Op.Sat); err != nil {
 		panic(err) // our own buffers: cannot happen
 	}

@@ -87,7 +87,7 @@ func modeWords(m round.Mode) string {
 func modeLabel(c digest.Conversion) string {
 	m := c.Mode()
 	switch {
-	case c.Op.Round != convert.Default:
+	case c.Op.Round != convert.NoSuffix:
 		return m.String()
 	case c.Op.Dst.Kind.IsFloat():
 		return m.String() + ", the default rounding mode"
@@ -122,7 +122,7 @@ func Rule(c digest.Conversion, in, exp, got uint64) string {
 		default:
 			r = "a value in the destination's range must convert unchanged"
 		}
-		if c.Op.Round != convert.Default {
+		if c.Op.Round != convert.NoSuffix {
 			r += " (rounding suffixes change nothing between integers)"
 		}
 		return r

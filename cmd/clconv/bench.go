@@ -24,6 +24,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/internal/benchdata"
+	"github.com/clconv/clconv/internal/kernels"
 )
 
 func init() { subcommands = append(subcommands, newBenchCmd) }
@@ -117,22 +118,22 @@ time other processes take on a busy machine; --fastest=false keeps the mean.
 
 func runBench(o benchOptions, progress io.Writer) ([]benchRow, error) {
 	if o.tier == "list" {
-		return nil, fmt.Errorf("tiers on this machine: %s", strings.Join(convert.SIMDTiers(), ", "))
+		return nil, fmt.Errorf("tiers on this machine: %s", strings.Join(kernels.SIMDTiers(), ", "))
 	}
-	best := convert.SIMDTiers()[0]
+	best := kernels.SIMDTiers()[0]
 	if o.tier == "" {
 		o.tier = best
 	}
-	prev, err := convert.SetSIMD(o.tier)
+	prev, err := kernels.SetSIMD(o.tier)
 	if err != nil {
 		return nil, err
 	}
-	defer convert.SetSIMD(prev)
+	defer kernels.SetSIMD(prev)
 	if o.repeat < 1 {
 		return nil, fmt.Errorf("--repeat must be at least 1")
 	}
-	var pairs []convert.Pair
-	for _, p := range convert.SIMDPairs() {
+	var pairs []kernels.Pair
+	for _, p := range kernels.SIMDPairs() {
 		if len(o.pairs) == 0 || slices.Contains(o.pairs, p.Src.String()+"-"+p.Dst.String()) {
 			pairs = append(pairs, p)
 		}
@@ -174,11 +175,11 @@ func runBench(o benchOptions, progress io.Writer) ([]benchRow, error) {
 				copyT = append(copyT, timeOp(cp, o.minTime, o.fastest))
 				for i, v := range vs {
 					f := func() { conv(p.Dst, p.Src, dst, src, v.Mode, v.Sat) }
-					convert.SetSIMD(o.tier)
+					kernels.SetSIMD(o.tier)
 					simdT[i] = append(simdT[i], timeOp(f, o.minTime, o.fastest))
-					convert.SetSIMD("go")
+					kernels.SetSIMD("go")
 					goT[i] = append(goT[i], timeOp(f, o.minTime, o.fastest))
-					convert.SetSIMD(o.tier)
+					kernels.SetSIMD(o.tier)
 				}
 			}
 			copyGBs := moved / median(copyT).Seconds() / 1e9
@@ -294,7 +295,7 @@ func writeBenchTable(w io.Writer, rows []benchRow, o benchOptions) {
 
 func (o benchOptions) tierOrBest() string {
 	if o.tier == "" {
-		return convert.SIMDTiers()[0]
+		return kernels.SIMDTiers()[0]
 	}
 	return o.tier
 }

@@ -66,9 +66,9 @@ type Variant struct {
 // Name is the variant's OpenCL function for destination dst
 // ("convert_uchar_sat_rte").
 func (v Variant) Name(dst cltype.Kind) string {
-	r := convert.Default
+	r := convert.NoSuffix
 	if v.Rounds {
-		r = convert.Suffix(v.Mode)
+		r = convert.SuffixOf(v.Mode)
 	}
 	return convert.Op{Dst: cltype.Scalar(dst), Sat: v.Sat, Round: r}.Name()
 }

@@ -134,7 +134,7 @@ func toFloat(s, d kind, x, m string) string {
 	// which depends only on the sign, so float64's own rounding cannot change it.
 	if s.bits == 64 && !s.signed {
 		// Go's uint64 -> float64 branches on the top bit.
-		return "half.FromFloat64(round.U64ToF64RTE(" + x + "), " + m + ")"
+		return "half.FromFloat64(permode.U64ToF64RTE(" + x + "), " + m + ")"
 	}
 	return "half.FromFloat64(float64(" + x + "), " + m + ")"
 }
@@ -193,6 +193,7 @@ func main() {
 	p("")
 	p(`"github.com/clconv/clconv/cltype"`)
 	p(`"github.com/clconv/clconv/half"`)
+	p(`"github.com/clconv/clconv/internal/permode"`)
 	p(`"github.com/clconv/clconv/round"`)
 	p(")")
 	p("")
@@ -266,8 +267,98 @@ func main() {
 			p("return %s, %s // below MIN-0.5 (a tie to even MIN), MAX+0.5 (a tie to even MAX+1)", hex(math.Nextafter(lo-0.5, math.Inf(-1))), hex(hi+0.5))
 			p("}")
 			p("")
+			// The same intervals for float sources, whose SIMD range scans
+			// compare in binary32: x > lo64 is x > lo32 for the largest
+			// float32 lo32 <= lo64, and x < hi64 is x < hi32 for the
+			// smallest float32 hi32 >= hi64.
+			p("// fitBounds%sF32 is fitBounds%s for float32 sources: x > lo && x < hi", d.fn, d.fn)
+			p("// in binary32 exactly when float64(x) lies in fitBounds%s's interval.", d.fn)
+			p("func fitBounds%sF32(m round.Mode) (lo, hi float32) {", d.fn)
+			hex32 := func(v float32) string { return strconv.FormatFloat(float64(v), 'x', -1, 32) }
+			p("switch m {")
+			for _, mm := range []string{"RTZ", "RTN", "RTP", "RTE"} {
+				l, h := fitBoundsOf(d, mm)
+				if mm == "RTE" {
+					p("}")
+				} else {
+					p("case round.%s:", mm)
+				}
+				p("return %s, %s", hex32(down32(l)), hex32(up32(h)))
+			}
+			p("}")
+			p("")
 		}
 	}
+
+	// Overflow bounds of the floating destinations: the source values that
+	// convert without IEEE 754 overflow (the value rounded in the mode with an
+	// unbounded exponent is at most MAX in magnitude). Only pairs whose source
+	// reaches that far have them.
+	for _, s := range kinds {
+		for _, d := range kinds {
+			if !d.float || !overflows(s, d) {
+				continue
+			}
+			lo, hi := finiteBoundsOf(d)
+			if s.float {
+				conv := func(v float64) string { return strconv.FormatFloat(v, 'x', -1, 64) }
+				next := func(v float64) float64 { return math.Nextafter(v, math.Inf(1)) }
+				if s.cl == "float" {
+					conv = func(v float64) string { return strconv.FormatFloat(v, 'x', -1, 32) }
+					next = func(v float64) float64 { return float64(math.Nextafter32(float32(v), float32(math.Inf(1)))) }
+				}
+				p("// finiteBounds%sTo%s returns the open interval (lo, hi) of the finite %s values", s.fn, d.fn, s.cl)
+				p("// that convert to %s in mode m without overflow.", d.cl)
+				p("func finiteBounds%sTo%s(m round.Mode) (lo, hi %s) {", s.fn, d.fn, s.goT)
+				p("switch m {")
+				p("case round.RTZ:")
+				p("return -%s, %s // -(MAX+ulp), MAX+ulp", conv(hi["RTZ"]), conv(hi["RTZ"]))
+				p("case round.RTN:")
+				p("return -%s, %s // at least -MAX, MAX+ulp", conv(next(lo["RTN"])), conv(hi["RTN"]))
+				p("case round.RTP:")
+				p("return -%s, %s // -(MAX+ulp), at most MAX", conv(lo["RTP"]), conv(next(hi["RTP"])))
+				p("}")
+				p("return -%s, %s // MAX+ulp/2, a tie to even MAX+ulp", conv(hi["RTE"]), conv(hi["RTE"]))
+				p("}")
+			} else {
+				// Integers: the closed interval [lo, hi].
+				ilo := map[string]int64{}
+				ihi := map[string]int64{}
+				for _, mm := range []string{"RTE", "RTZ", "RTP", "RTN"} {
+					ihi[mm] = int64(math.Ceil(hi[mm]) - 1) // the largest integer below the open bound
+					if mm == "RTP" {
+						ihi[mm] = int64(hi[mm]) // at most MAX
+					}
+					ilo[mm] = -int64(math.Ceil(lo[mm]) - 1)
+					if mm == "RTN" {
+						ilo[mm] = -int64(lo[mm])
+					}
+				}
+				p("// finiteBounds%sTo%s returns the closed interval [lo, hi] of the %s values", s.fn, d.fn, s.cl)
+				p("// that convert to %s in mode m without overflow.", d.cl)
+				p("func finiteBounds%sTo%s(m round.Mode) (lo, hi %s) {", s.fn, d.fn, s.goT)
+				loS := func(mm string) string {
+					if !s.signed {
+						return "0"
+					}
+					return strconv.FormatInt(ilo[mm], 10)
+				}
+				p("switch m {")
+				for _, mm := range []string{"RTZ", "RTN", "RTP"} {
+					p("case round.%s:", mm)
+					p("return %s, %d", loS(mm), ihi[mm])
+				}
+				p("}")
+				p("return %s, %d", loS("RTE"), ihi["RTE"])
+				p("}")
+			}
+			p("")
+		}
+	}
+	p("// nonFinite reports whether v is an infinity or NaN: v-v is NaN for")
+	p("// both and +0 for every finite v.")
+	p("func nonFinite(v float64) bool { return v-v != 0 }")
+	p("")
 
 	for _, s := range kinds {
 		for _, d := range kinds {
@@ -295,7 +386,8 @@ func main() {
 			}
 			p("")
 
-			// Checked: reports whether x (after rounding) fits.
+			// Checked: reports whether x (after rounding) fits: see convert's
+			// package documentation for the rule.
 			p("func check%s(x %s, m round.Mode) (%s, bool) {", name, s.goT, d.goT)
 			switch {
 			case !s.float && !d.float:
@@ -303,11 +395,21 @@ func main() {
 			case s.float && !d.float:
 				p("r := round.Integral(%s, m)", f64(s, "x"))
 				p("return clamp%s(r), fits%s(r)", d.fn, d.fn)
+			case overflows(s, d) && s.float:
+				p("lo, hi := finiteBounds%s(m)", name)
+				p("return %s(x, m, false), x > lo && x < hi || nonFinite(%s)", lower(name), f64(s, "x"))
+			case overflows(s, d):
+				p("lo, hi := finiteBounds%s(m)", name)
+				p("return %s(x, m, false), x >= lo && x <= hi", lower(name))
 			default:
 				p("return %s(x, m, false), true", lower(name))
 			}
 			p("}")
 			p("")
+
+			if canFail(s, d) {
+				firstBad(s, d)
+			}
 
 			// Slice kernel with the mode decisions hoisted out of the loop.
 			p("func slice%s(dst []%s, src []%s, m round.Mode, sat bool) {", name, d.goT, s.goT)
@@ -356,13 +458,13 @@ func main() {
 				} else {
 					e := toFloat(s, d, "x", "m")
 					// The mode-taking primitive in e and the prefix of its
-					// per-mode forms (round.F64ToF32RTZ, ...).
+					// per-mode forms (permode.F64ToF32RTZ, ...).
 					prim, perMode := "", ""
 					for _, pm := range [][2]string{
-						{"half.FromFloat32", "half.FromFloat32"}, {"round.Float64ToFloat32", "round.F64ToF32"},
-						{"half.FromFloat64", "half.FromFloat64"}, {"round.Int64ToFloat64", "round.I64ToF64"},
-						{"round.Int64ToFloat32", "round.I64ToF32"}, {"round.Uint64ToFloat64", "round.U64ToF64"},
-						{"round.Uint64ToFloat32", "round.U64ToF32"},
+						{"half.FromFloat32", "half.FromFloat32"}, {"round.Float64ToFloat32", "permode.F64ToF32"},
+						{"half.FromFloat64", "half.FromFloat64"}, {"round.Int64ToFloat64", "permode.I64ToF64"},
+						{"round.Int64ToFloat32", "permode.I64ToF32"}, {"round.Uint64ToFloat64", "permode.U64ToF64"},
+						{"round.Uint64ToFloat32", "permode.U64ToF32"},
 					} {
 						if strings.Contains(e, pm[0]+"(") {
 							prim, perMode = pm[0]+"(", pm[1]
@@ -507,6 +609,44 @@ func main() {
 	p("}")
 	p("")
 
+	p("// mayFail[src][dst] reports whether convertChecked can reject a value of src")
+	p("// converted to dst.")
+	p("var mayFail = [cltype.NumKinds][cltype.NumKinds]bool{")
+	for _, s := range kinds {
+		var ds []string
+		for _, d := range kinds {
+			if canFail(s, d) {
+				ds = append(ds, "cltype."+d.fn+": true")
+			}
+		}
+		if len(ds) > 0 {
+			p("cltype.%s: {%s},", s.fn, strings.Join(ds, ", "))
+		}
+	}
+	p("}")
+	p("")
+
+	p("// firstBad returns the index of the first of the n src values at s that")
+	p("// convertChecked rejects, or -1 when there is none.")
+	p("func firstBad(dst, src cltype.Kind, s unsafe.Pointer, n int, m round.Mode) int {")
+	p("switch src {")
+	for _, s := range kinds {
+		p("case cltype.%s:", s.fn)
+		p("switch dst {")
+		for _, d := range kinds {
+			if !canFail(s, d) {
+				continue
+			}
+			p("case cltype.%s:", d.fn)
+			p("return firstBad%sTo%s(unsafe.Slice((*%s)(s), n), m)", s.fn, d.fn, s.goT)
+		}
+		p("}")
+	}
+	p("}")
+	p("return -1")
+	p("}")
+	p("")
+
 	p("// convertOne converts one value through pointers.")
 	p("func convertOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat bool) {")
 	p("switch src {")
@@ -581,4 +721,159 @@ func toBits(k kind, v string) string {
 	}
 	u := map[int]string{8: "uint8", 16: "uint16", 32: "uint32"}[k.bits]
 	return "uint64(" + u + "(" + v + "))"
+}
+
+// overflows reports whether a value of s can overflow floating kind d: a
+// wider floating format, or an integer beyond half's range.
+func overflows(s, d kind) bool {
+	if !d.float {
+		return false
+	}
+	if s.float {
+		return s.bits > d.bits
+	}
+	return d.cl == "half" && s.maxU() > 65504
+}
+
+// canFail reports whether a checked conversion from s to d can fail.
+func canFail(s, d kind) bool {
+	switch {
+	case d.float:
+		return overflows(s, d)
+	case s.float:
+		return true
+	}
+	return inRangeInt(s, d) != "true"
+}
+
+// fitBoundsOf returns the open interval of the float64 values that round to
+// integer kind d's range in mode mm, as the generated fitBounds functions.
+func fitBoundsOf(d kind, mm string) (lo, hi float64) {
+	l, h := float64(d.minI()), float64(d.maxU())
+	switch mm {
+	case "RTZ":
+		return l - 1, h + 1
+	case "RTN":
+		return math.Nextafter(l, math.Inf(-1)), h + 1
+	case "RTP":
+		return l - 1, math.Nextafter(h, math.Inf(1))
+	}
+	return math.Nextafter(l-0.5, math.Inf(-1)), h + 0.5
+}
+
+// down32 returns the largest float32 <= v, up32 the smallest >= v.
+func down32(v float64) float32 {
+	f := float32(v)
+	if float64(f) > v {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+func up32(v float64) float32 {
+	f := float32(v)
+	if float64(f) < v {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+// finiteBoundsOf returns, per mode, the magnitudes that bound the finite
+// values converting to floating kind d without overflow: hi[m] for the
+// positive side and lo[m] for the negative one (an open bound, or for rtp's
+// positive and rtn's negative side MAX itself, which is allowed). With an
+// unbounded exponent, rte rounds below MAX+ulp/2 to at most MAX (the tie goes
+// to the even MAX+ulp), rtz below MAX+ulp, rtp and rtn toward their infinity
+// only from at most MAX and toward zero from below MAX+ulp.
+func finiteBoundsOf(d kind) (lo, hi map[string]float64) {
+	var max, ulp float64
+	switch d.cl {
+	case "half":
+		max, ulp = 65504, 32
+	case "float":
+		max, ulp = math.MaxFloat32, 0x1p104
+	default:
+		panic("no overflow into " + d.cl)
+	}
+	hi = map[string]float64{"RTE": max + ulp/2, "RTZ": max + ulp, "RTP": max, "RTN": max + ulp}
+	lo = map[string]float64{"RTE": max + ulp/2, "RTZ": max + ulp, "RTP": max + ulp, "RTN": max}
+	return lo, hi
+}
+
+// scanHook names the SIMD range scan that firstBad<S>To<D> runs first for a
+// pair with SIMD kernels, and whether its interval is open (floats) or
+// closed (integers); "" for the others.
+func scanHook(s, d kind) string {
+	if !simdPairs[s.fn+"To"+d.fn] {
+		return ""
+	}
+	switch {
+	case s.cl == "float" && !d.float && d.bits < 64:
+		return "scanFloat32"
+	case s.cl == "double" && !d.float && d.bits < 64:
+		return "scanFloat64"
+	case s.cl == "float" && d.float:
+		return "scanFloat32Finite"
+	case s.cl == "double" && d.float:
+		return "scanFloat64Finite"
+	case s.cl == "int" && !d.float:
+		return "scanInt32"
+	}
+	return ""
+}
+
+// firstBad writes firstBad<S>To<D>, which returns the index of the first
+// element that check<S>To<D> rejects, or -1. A pair with SIMD kernels first
+// skips the whole blocks that its range scan finds good; the Go loop then
+// tests the rest with the check's own comparison.
+func firstBad(s, d kind) {
+	name := s.fn + "To" + d.fn
+	p("// firstBad%s returns the index of the first element of src that", name)
+	p("// check%s rejects, or -1.", name)
+	p("func firstBad%s(src []%s, m round.Mode) int {", name, s.goT)
+	hook := scanHook(s, d)
+	var bad string
+	switch {
+	case !d.float && s.float && d.bits < 64:
+		if s.cl == "float" {
+			p("lo, hi := fitBounds%sF32(m)", d.fn)
+			bad = "!(x > lo && x < hi)"
+		} else {
+			p("lo, hi := fitBounds%s(m)", d.fn)
+			bad = "v := " + f64(s, "x") + "; !(v > lo && v < hi)"
+		}
+	case !d.float && s.float:
+		bad = "_, ok := check" + name + "(x, m); !ok"
+	case !d.float:
+		if hook != "" {
+			p("lo, hi := %s(%s), %s(%s)", s.goT, orZero(d.min), s.goT, d.max)
+		}
+		bad = "!(" + inRangeInt(s, d) + ")"
+	case s.float:
+		p("lo, hi := finiteBounds%s(m)", name)
+		bad = "!(x > lo && x < hi) && !nonFinite(" + f64(s, "x") + ")"
+	default:
+		p("lo, hi := finiteBounds%s(m)", name)
+		bad = "x < lo || x > hi"
+	}
+	start := "0"
+	if hook != "" {
+		start = hook + "(src, lo, hi)"
+	}
+	p("for i := %s; i < len(src); i++ {", start)
+	p("x := src[i]")
+	p("if %s {", bad)
+	p("return i")
+	p("}")
+	p("}")
+	p("return -1")
+	p("}")
+	p("")
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
 }

@@ -1,4 +1,10 @@
-package round
+// Package permode holds the one-mode forms of package round's conversions
+// (round.Float64ToFloat32, round.Int64ToFloat64, ...): one branch-free
+// function per conversion and rounding mode, F64ToF32RTZ for
+// round.Float64ToFloat32 in mode RTZ and so on. Package round's moded
+// functions call them, and convert's slice kernels call them directly, one
+// loop per mode, so that no element pays for a switch on the mode.
+package permode
 
 import "math"
 
@@ -26,22 +32,7 @@ func b2u64(b bool) uint64 {
 	return u
 }
 
-// Float64ToFloat32 rounds x to binary32 in mode m. Overflow and underflow follow
-// IEEE 754 (rtz never overflows to infinity; subnormals are kept). A NaN keeps
-// its sign and the high payload bits that fit, with the quiet bit set.
-func Float64ToFloat32(x float64, m Mode) float32 {
-	switch m {
-	case RTZ:
-		return F64ToF32RTZ(x)
-	case RTP:
-		return F64ToF32RTP(x)
-	case RTN:
-		return F64ToF32RTN(x)
-	}
-	return F64ToF32RTE(x)
-}
-
-// F64ToF32RTE is Float64ToFloat32 in mode RTE.
+// F64ToF32RTE is round.Float64ToFloat32 in mode RTE.
 func F64ToF32RTE(x float64) float32 {
 	if x != x {
 		return nan64to32(x)
@@ -54,7 +45,7 @@ func nan64to32(x float64) float32 {
 	return math.Float32frombits(uint32(b>>32)&0x80000000 | 0x7fc00000 | uint32(b>>29)&0x3fffff)
 }
 
-// F64ToF32RTZ is Float64ToFloat32 in mode RTZ.
+// F64ToF32RTZ is round.Float64ToFloat32 in mode RTZ.
 func F64ToF32RTZ(x float64) float32 {
 	if x != x {
 		return nan64to32(x)
@@ -64,7 +55,7 @@ func F64ToF32RTZ(x float64) float32 {
 	return math.Float32frombits(math.Float32bits(f) - b2u32(math.Abs(float64(f)) > math.Abs(x)))
 }
 
-// F64ToF32RTP is Float64ToFloat32 in mode RTP.
+// F64ToF32RTP is round.Float64ToFloat32 in mode RTP.
 func F64ToF32RTP(x float64) float32 {
 	if x != x {
 		return nan64to32(x)
@@ -78,7 +69,7 @@ func F64ToF32RTP(x float64) float32 {
 	return math.Float32frombits(fb + step - 2*step*s)
 }
 
-// F64ToF32RTN is Float64ToFloat32 in mode RTN.
+// F64ToF32RTN is round.Float64ToFloat32 in mode RTN.
 func F64ToF32RTN(x float64) float32 {
 	if x != x {
 		return nan64to32(x)
@@ -92,45 +83,6 @@ func F64ToF32RTN(x float64) float32 {
 	return math.Float32frombits(fb - step + 2*step*s)
 }
 
-// Integral rounds x to an integral value in mode m (NaN and infinities pass through).
-func Integral(x float64, m Mode) float64 {
-	switch m {
-	case RTZ:
-		return math.Trunc(x)
-	case RTP:
-		return math.Ceil(x)
-	case RTN:
-		return math.Floor(x)
-	}
-	return math.RoundToEven(x)
-}
-
-// Uint64ToFloat64 rounds a to binary64 in mode m.
-func Uint64ToFloat64(a uint64, m Mode) float64 {
-	switch m {
-	case RTZ:
-		return U64ToF64RTZ(a)
-	case RTP:
-		return U64ToF64RTP(a)
-	case RTN:
-		return U64ToF64RTN(a)
-	}
-	return U64ToF64RTE(a)
-}
-
-// Uint64ToFloat32 rounds a to binary32 in mode m.
-func Uint64ToFloat32(a uint64, m Mode) float32 {
-	switch m {
-	case RTZ:
-		return U64ToF32RTZ(a)
-	case RTP:
-		return U64ToF32RTP(a)
-	case RTN:
-		return U64ToF32RTN(a)
-	}
-	return U64ToF32RTE(a)
-}
-
 // halveU64 maps a to a non-negative int64 that rounds like it: a itself
 // below 2^63, otherwise a/2 with the lost bit ORed into bit 0 (a sticky bit:
 // 63 bits still hold more than a float64's 53 plus a round bit, so every
@@ -142,84 +94,48 @@ func halveU64(a uint64) (x int64, s uint64) {
 	return int64(a>>s | a&s), s
 }
 
-// U64ToF64RTE is Uint64ToFloat64 in mode RTE.
+// U64ToF64RTE is round.Uint64ToFloat64 in mode RTE.
 func U64ToF64RTE(a uint64) float64 {
 	x, s := halveU64(a)
 	return math.Float64frombits(math.Float64bits(I64ToF64RTE(x)) + s<<52) // x2 when halved
 }
 
-// U64ToF64RTZ is Uint64ToFloat64 in mode RTZ (and RTN: a is not negative).
+// U64ToF64RTZ is round.Uint64ToFloat64 in mode RTZ (and RTN: a is not negative).
 func U64ToF64RTZ(a uint64) float64 {
 	x, s := halveU64(a)
 	return math.Float64frombits(math.Float64bits(I64ToF64RTZ(x)) + s<<52)
 }
 
-// U64ToF64RTP is Uint64ToFloat64 in mode RTP.
+// U64ToF64RTP is round.Uint64ToFloat64 in mode RTP.
 func U64ToF64RTP(a uint64) float64 {
 	x, s := halveU64(a)
 	return math.Float64frombits(math.Float64bits(I64ToF64RTP(x)) + s<<52)
 }
 
-// U64ToF64RTN is Uint64ToFloat64 in mode RTN, which is RTZ for a non-negative value.
+// U64ToF64RTN is round.Uint64ToFloat64 in mode RTN, which is RTZ for a non-negative value.
 func U64ToF64RTN(a uint64) float64 { return U64ToF64RTZ(a) }
 
-// U64ToF32RTE is Uint64ToFloat32 in mode RTE.
+// U64ToF32RTE is round.Uint64ToFloat32 in mode RTE.
 func U64ToF32RTE(a uint64) float32 { return u64ToF32RTE(a) }
 
-// U64ToF32RTZ is Uint64ToFloat32 in mode RTZ (and RTN: a is not negative).
+// U64ToF32RTZ is round.Uint64ToFloat32 in mode RTZ (and RTN: a is not negative).
 func U64ToF32RTZ(a uint64) float32 {
 	x, s := halveU64(a)
 	return math.Float32frombits(math.Float32bits(I64ToF32RTZ(x)) + uint32(s)<<23)
 }
 
-// U64ToF32RTP is Uint64ToFloat32 in mode RTP.
+// U64ToF32RTP is round.Uint64ToFloat32 in mode RTP.
 func U64ToF32RTP(a uint64) float32 {
 	x, s := halveU64(a)
 	return math.Float32frombits(math.Float32bits(I64ToF32RTP(x)) + uint32(s)<<23)
 }
 
-// U64ToF32RTN is Uint64ToFloat32 in mode RTN, which is RTZ for a non-negative value.
+// U64ToF32RTN is round.Uint64ToFloat32 in mode RTN, which is RTZ for a non-negative value.
 func U64ToF32RTN(a uint64) float32 { return U64ToF32RTZ(a) }
 
-// Int64ToFloat64 rounds v to binary64 in mode m. Zero gives +0.
-func Int64ToFloat64(v int64, m Mode) float64 {
-	switch m {
-	case RTZ:
-		return I64ToF64RTZ(v)
-	case RTP:
-		return I64ToF64RTP(v)
-	case RTN:
-		return I64ToF64RTN(v)
-	}
-	return I64ToF64RTE(v)
-}
-
-// Int64ToFloat32 rounds v to binary32 in mode m. Zero gives +0.
-func Int64ToFloat32(v int64, m Mode) float32 {
-	switch m {
-	case RTZ:
-		return I64ToF32RTZ(v)
-	case RTP:
-		return I64ToF32RTP(v)
-	case RTN:
-		return I64ToF32RTN(v)
-	}
-	return I64ToF32RTE(v)
-}
-
-// Float32ToFloat64 widens x exactly. A NaN keeps its sign and payload (moved to
-// the high payload bits) and gets the quiet bit, as IEEE hardware does.
-func Float32ToFloat64(x float32) float64 {
-	if x != x {
-		b := math.Float32bits(x)
-		return math.Float64frombits(uint64(b&0x80000000)<<32 | 0x7ff8000000000000 | uint64(b&0x3fffff)<<29)
-	}
-	return float64(x)
-}
-
 // The int64 conversions below, one per mode, are the branch-free forms of
-// Int64ToFloat64 and Int64ToFloat32 that the slice kernels call: the sign of
-// random data and the direction of its rounding are unpredictable.
+// round.Int64ToFloat64 and round.Int64ToFloat32: the sign of random data and
+// the direction of its rounding are unpredictable.
 
 // cmpI64 compares an integral f (a rounding of v) with v exactly: int64(f) is
 // exact except at f == 2^63, which exceeds every int64.
@@ -231,10 +147,10 @@ func cmpI64(f float64, v int64) (above, below uint64) {
 	return above, below
 }
 
-// I64ToF64RTE is Int64ToFloat64 in mode RTE.
+// I64ToF64RTE is round.Int64ToFloat64 in mode RTE.
 func I64ToF64RTE(v int64) float64 { return float64(v) }
 
-// I64ToF64RTZ is Int64ToFloat64 in mode RTZ.
+// I64ToF64RTZ is round.Int64ToFloat64 in mode RTZ.
 func I64ToF64RTZ(v int64) float64 {
 	f := float64(v)
 	above, below := cmpI64(f, v)
@@ -244,7 +160,7 @@ func I64ToF64RTZ(v int64) float64 {
 	return math.Float64frombits(math.Float64bits(f) - ((1-s)*above | s*below))
 }
 
-// I64ToF64RTP is Int64ToFloat64 in mode RTP.
+// I64ToF64RTP is round.Int64ToFloat64 in mode RTP.
 func I64ToF64RTP(v int64) float64 {
 	f := float64(v)
 	_, below := cmpI64(f, v)
@@ -252,7 +168,7 @@ func I64ToF64RTP(v int64) float64 {
 	return math.Float64frombits(math.Float64bits(f) + below - 2*below*s)
 }
 
-// I64ToF64RTN is Int64ToFloat64 in mode RTN.
+// I64ToF64RTN is round.Int64ToFloat64 in mode RTN.
 func I64ToF64RTN(v int64) float64 {
 	f := float64(v)
 	above, _ := cmpI64(f, v)
@@ -260,7 +176,7 @@ func I64ToF64RTN(v int64) float64 {
 	return math.Float64frombits(math.Float64bits(f) - above + 2*above*s)
 }
 
-// I64ToF32RTE is Int64ToFloat32 in mode RTE.
+// I64ToF32RTE is round.Int64ToFloat32 in mode RTE.
 //
 // It does not use Go's float32(v): on 386, arm and mips Go lowers that to
 // runtime.int64tofloat32, whose sticky bit lands on the rounding bit for
@@ -293,7 +209,7 @@ func u64ToF32RTE(u uint64) float32 {
 	return float32(float64(int64(w)) * math.Float64frombits((1023+sh)<<52))
 }
 
-// I64ToF32RTZ is Int64ToFloat32 in mode RTZ.
+// I64ToF32RTZ is round.Int64ToFloat32 in mode RTZ.
 func I64ToF32RTZ(v int64) float32 {
 	f := I64ToF32RTE(v)
 	above, below := cmpI64(float64(f), v)
@@ -301,7 +217,7 @@ func I64ToF32RTZ(v int64) float32 {
 	return math.Float32frombits(math.Float32bits(f) - ((1-s)*uint32(above) | s*uint32(below)))
 }
 
-// I64ToF32RTP is Int64ToFloat32 in mode RTP.
+// I64ToF32RTP is round.Int64ToFloat32 in mode RTP.
 func I64ToF32RTP(v int64) float32 {
 	f := I64ToF32RTE(v)
 	_, below := cmpI64(float64(f), v)
@@ -310,7 +226,7 @@ func I64ToF32RTP(v int64) float32 {
 	return math.Float32frombits(math.Float32bits(f) + b - 2*b*s)
 }
 
-// I64ToF32RTN is Int64ToFloat32 in mode RTN.
+// I64ToF32RTN is round.Int64ToFloat32 in mode RTN.
 func I64ToF32RTN(v int64) float32 {
 	f := I64ToF32RTE(v)
 	above, _ := cmpI64(float64(f), v)

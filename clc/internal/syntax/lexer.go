@@ -1,4 +1,4 @@
-package clc
+package syntax
 
 import (
 	"fmt"
@@ -78,7 +78,7 @@ func (l *lexer) skipSpace() (bool, *Error) {
 			for {
 				if l.off+1 >= len(l.src) {
 					l.off, l.col = len(l.src), l.col+1
-					return true, &Error{Pos: start, Msg: "unterminated /* comment", incomplete: true}
+					return true, &Error{Pos: start, Msg: "unterminated /* comment", Incomplete: true}
 				}
 				if l.src[l.off] == '*' && l.src[l.off+1] == '/' {
 					l.advance(2)

@@ -1,4 +1,4 @@
-package clc
+package syntax
 
 import (
 	"fmt"
@@ -6,23 +6,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/clconv/clconv/cltype"
-	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
 
-// maxDepth bounds the nesting of expressions and statements, so that
+// MaxDepth bounds the nesting of expressions and statements, so that
 // hostile input cannot exhaust the stack (Clang's default bracket depth is
 // 256).
-const maxDepth = 1000
+const MaxDepth = 1000
 
-// maxChain bounds the operators of one statement that the parser's loops
+// MaxChain bounds the operators of one statement that the parser's loops
 // chain (a + b + c ..., a, b, ..., x.y.z ..., x++++): each makes the tree
 // one level deeper without nesting in the source, and the checker and the
 // evaluator recurse on the tree. The bound is set by the smallest default
 // stack of a Go port: js/wasm under node, where V8's stack of about 1 MB
 // holds some 30000 Go frames and a deeper recursion is a segmentation fault,
 // not an error (TestStackLimits).
-const maxChain = 1 << 13
+const MaxChain = 1 << 13
 
 // parser is a recursive-descent parser over the preprocessor's tokens, with
 // precedence climbing for binary operators. It stops at the first error: an
@@ -70,9 +69,9 @@ func (p *parser) peek(i int) Token {
 }
 
 // errorf reports an error at pos and stops the parse. An error found at the
-// end of the input is marked incomplete: more input might have cured it.
+// end of the input is marked Incomplete: more input might have cured it.
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...), incomplete: p.tok.Kind == EOF})
+	p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...), Incomplete: p.tok.Kind == EOF})
 	panic(bailout{})
 }
 
@@ -106,27 +105,23 @@ func describe(t Token) string {
 	return fmt.Sprintf("'%s'", t.Text)
 }
 
-// recoverParse turns a bailout into the parser's errors, with source lines.
-func (p *parser) recoverParse(file, src string, err *error) {
+// recoverParse turns a bailout into the parser's errors.
+func (p *parser) recoverParse(errs *ErrorList) {
 	if r := recover(); r != nil {
 		if _, ok := r.(bailout); !ok {
 			panic(r)
 		}
-		*err = withSource(p.errs, file, src)
+		*errs = p.errs
 	}
 }
 
 // ParseExpr parses src, named file in positions, as one OpenCL C expression
-// (the comma operator included). Its rounding-mode-dependent nodes get rte
-// unless the source selects another mode. The error, if any, is an
-// ErrorList whose diagnostics carry their source lines.
-func ParseExpr(file, src string) (Expr, error) {
-	return parseExpr(file, src, newPPState(round.RTE), nil)
-}
-
-func parseExpr(file, src string, st *ppState, warn func(*Error)) (x Expr, err error) {
+// (the comma operator included), preprocessed from state st: its
+// rounding-mode-dependent nodes get st's mode unless the source selects
+// another. Warnings from the preprocessor go to warn if it is not nil.
+func ParseExpr(file, src string, st *State, warn func(*Error)) (x Expr, errs ErrorList) {
 	p := &parser{pp: newPreprocessor(file, 1, src, st, warn)}
-	defer p.recoverParse(file, src, &err)
+	defer p.recoverParse(&errs)
 	p.next()
 	x = p.parseExpr()
 	if p.tok.Kind != EOF {
@@ -135,18 +130,15 @@ func parseExpr(file, src string, st *ppState, warn func(*Error)) (x Expr, err er
 	return x, nil
 }
 
-// ParseFile parses src, named file in positions, as an OpenCL C snippet:
-// preprocessing directives, statements and declarations at top level, and
-// function definitions. Warnings from the preprocessor go to warn if it is
-// not nil. The error, if any, is an ErrorList whose diagnostics carry their
-// source lines.
-func ParseFile(file, src string, warn func(*Error)) (*File, error) {
-	return parseFile(file, 1, src, newPPState(round.RTE), warn, false)
-}
-
-func parseFile(file string, line int, src string, st *ppState, warn func(*Error), repl bool) (f *File, err error) {
+// ParseFile parses src, named file in positions with its first line
+// numbered line, as an OpenCL C snippet: preprocessing directives,
+// statements and declarations at top level, and function definitions. It
+// preprocesses from state st and leaves st as the end of src leaves it.
+// Warnings from the preprocessor go to warn if it is not nil. repl lets the
+// last statement go without its ';', as the REPL's inputs do.
+func ParseFile(file string, line int, src string, st *State, warn func(*Error), repl bool) (f *File, errs ErrorList) {
 	p := &parser{pp: newPreprocessor(file, line, src, st, warn), repl: repl}
-	defer p.recoverParse(file, src, &err)
+	defer p.recoverParse(&errs)
 	p.next()
 	f = &File{Name: file}
 	for p.tok.Kind != EOF {
@@ -157,8 +149,8 @@ func parseFile(file string, line int, src string, st *ppState, warn func(*Error)
 
 func (p *parser) enter(pos Pos) {
 	p.depth++
-	if p.depth > maxDepth {
-		p.errorf(pos, "nested too deeply (more than %d levels)", maxDepth)
+	if p.depth > MaxDepth {
+		p.errorf(pos, "nested too deeply (more than %d levels)", MaxDepth)
 	}
 }
 
@@ -167,8 +159,8 @@ func (p *parser) leave() { p.depth-- }
 // chained counts one more chained operator at pos.
 func (p *parser) chained(pos Pos) {
 	p.chain++
-	if p.chain > maxChain {
-		p.errorf(pos, "statement too long (more than %d chained operators)", maxChain)
+	if p.chain > MaxChain {
+		p.errorf(pos, "statement too long (more than %d chained operators)", MaxChain)
 	}
 }
 

@@ -1,9 +1,10 @@
-package clc
+package syntax
 
 import (
-	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/clconv/clconv/round"
 )
 
 func TestLexer(t *testing.T) {
@@ -61,7 +62,7 @@ func TestParsePrecedence(t *testing.T) {
 		{"(unsigned  int)x", "(unsigned int)x"},
 	}
 	for _, tt := range tests {
-		x, err := ParseExpr("t", tt.src)
+		x, err := ParseExpr("t", tt.src, NewState(round.RTE), nil)
 		if err != nil {
 			t.Errorf("%s: %v", tt.src, err)
 			continue
@@ -71,7 +72,7 @@ func TestParsePrecedence(t *testing.T) {
 		}
 	}
 	// The tree's shape, not just its spelling.
-	x, _ := ParseExpr("t", "a - b * c - d")
+	x, _ := ParseExpr("t", "a - b * c - d", NewState(round.RTE), nil)
 	outer := x.(*BinaryExpr)
 	if outer.Op != SUB || ExprString(outer.Y) != "d" {
 		t.Fatalf("a - b * c - d: outer %v %s", outer.Op, ExprString(outer.Y))
@@ -83,11 +84,11 @@ func TestParsePrecedence(t *testing.T) {
 	if p := inner.Y.Pos(); p.Col != 5 {
 		t.Errorf("b * c starts at %v, want col 5", p)
 	}
-	x, _ = ParseExpr("t", "(float4)(a, b)")
+	x, _ = ParseExpr("t", "(float4)(a, b)", NewState(round.RTE), nil)
 	if v, ok := x.(*VectorLit); !ok || len(v.Elems) != 2 || v.Type.Type.String() != "float4" {
 		t.Errorf("(float4)(a, b) = %#v", x)
 	}
-	x, _ = ParseExpr("t", "(float)(a)")
+	x, _ = ParseExpr("t", "(float)(a)", NewState(round.RTE), nil)
 	if _, ok := x.(*CastExpr); !ok {
 		t.Errorf("(float)(a) = %T, want a cast", x)
 	}
@@ -95,7 +96,7 @@ func TestParsePrecedence(t *testing.T) {
 
 func TestPredefinedPositions(t *testing.T) {
 	// A macro's tokens take the position of its use.
-	x, err := ParseExpr("t", "1 + CHAR_MIN")
+	x, err := ParseExpr("t", "1 + CHAR_MIN", NewState(round.RTE), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,27 +104,4 @@ func TestPredefinedPositions(t *testing.T) {
 	if ExprString(y) != "(-127 - 1)" || y.Pos().Col != 5 {
 		t.Errorf("CHAR_MIN expands to %s at %v", ExprString(y), y.Pos())
 	}
-}
-
-func ExampleEvaluator_EvalString() {
-	var ev Evaluator
-	for _, src := range []string{
-		"convert_uchar4_sat_rte((float4)(-5.0f, 254.5f, 254.6f, 1.2e9f))",
-		"as_float(0x3dcccccd)",
-		"convert_int2((int4)(1))",
-	} {
-		v, err := ev.EvalString("<expr>", src)
-		var e *Error
-		if errors.As(err, &e) {
-			fmt.Println(e.Detail())
-			continue
-		}
-		fmt.Println(v)
-	}
-	// Output:
-	// (uchar4)(0, 254, 255, 255)
-	// (float)0.1
-	// <expr>:1:14: convert_int2 needs a 2-element operand, got int4
-	// convert_int2((int4)(1))
-	//              ^
 }

@@ -1,4 +1,4 @@
-package clc
+package syntax
 
 import (
 	"fmt"
@@ -30,8 +30,12 @@ const (
 	maxMacroDepth = 200     // nesting of macro arguments being pre-expanded
 )
 
-// selectExt is the extension that enables SELECT_ROUNDING_MODE.
-const selectExt = "cl_khr_select_fprounding_mode"
+// SelectExt is the extension that enables SELECT_ROUNDING_MODE.
+const SelectExt = "cl_khr_select_fprounding_mode"
+
+// ModeMacro is the predefined macro that names the rounding mode in force
+// (rte, rtz, rtp or rtn), defined while SelectExt is enabled.
+const ModeMacro = "__ROUNDING_MODE__"
 
 // predefined holds the bodies of OpenCL C's predefined object-like macros
 // (OpenCL C 3.0 §6.15.17 and §6.15.2.1, with the spellings of Clang's
@@ -103,7 +107,7 @@ var predefined = map[string]string{
 	"__ENDIAN_LITTLE__":    "1",
 	"cl_khr_fp64":          "1",
 	"cl_khr_fp16":          "1",
-	selectExt:              "1",
+	SelectExt:              "1",
 }
 
 // macro is a macro definition.
@@ -160,7 +164,7 @@ var (
 	fileMacro = &macro{name: "__FILE__", builtin: func(p *preprocessor, use Token) []Token {
 		return []Token{{Kind: STRING, Text: strconv.Quote(use.Pos.File)}}
 	}}
-	roundingModeMacro = &macro{name: "__ROUNDING_MODE__", builtin: func(p *preprocessor, use Token) []Token {
+	roundingModeMacro = &macro{name: ModeMacro, builtin: func(p *preprocessor, use Token) []Token {
 		return []Token{{Kind: IDENT, Text: p.st.mode.String()}}
 	}}
 )
@@ -186,32 +190,41 @@ var predefinedMacros = func() map[string]*macro {
 	return m
 }()
 
-// ppState is what the preprocessor carries from one input to the next: the
+// State is what the preprocessor carries from one input to the next: the
 // macros, whether cl_khr_select_fprounding_mode is enabled and the rounding
 // mode at top level. An Interp keeps one across REPL inputs.
-type ppState struct {
+type State struct {
 	macros map[string]*macro
 	shared bool // macros is shared with others: copy it before changing it
 	ext    bool
 	mode   round.Mode
 }
 
-// newPPState returns the state of a fresh translation unit whose rounding
+// NewState returns the state of a fresh translation unit whose rounding
 // mode starts as mode.
-func newPPState(mode round.Mode) *ppState {
-	return &ppState{macros: predefinedMacros, shared: true, mode: mode}
+func NewState(mode round.Mode) *State {
+	return &State{macros: predefinedMacros, shared: true, mode: mode}
 }
 
-// clone returns a copy of s that shares its macro table until one of them
+// Clone returns a copy of s that shares its macro table until one of them
 // changes it.
-func (s *ppState) clone() *ppState {
+func (s *State) Clone() *State {
 	c := *s
 	c.shared = true
 	s.shared = true
 	return &c
 }
 
-func (s *ppState) setMacro(name string, m *macro) {
+// Mode returns the rounding mode in force at top level.
+func (s *State) Mode() round.Mode { return s.mode }
+
+// Defined reports whether a macro of that name is defined.
+func (s *State) Defined(name string) bool {
+	_, ok := s.macros[name]
+	return ok
+}
+
+func (s *State) setMacro(name string, m *macro) {
 	if s.shared {
 		c := make(map[string]*macro, len(s.macros)+4)
 		for k, v := range s.macros {
@@ -291,7 +304,7 @@ type source struct {
 // preprocessor turns the lexer's tokens into the parser's.
 type preprocessor struct {
 	lex        *lexer
-	st         *ppState
+	st         *State
 	main       source
 	ahead      []lexed // lexer tokens pushed back, next first
 	conds      []cond
@@ -308,7 +321,7 @@ type preprocessor struct {
 
 // newPreprocessor returns a preprocessor over src that starts from st (which
 // it changes: callers pass a clone when they may discard the result).
-func newPreprocessor(file string, line int, src string, st *ppState, warn func(*Error)) *preprocessor {
+func newPreprocessor(file string, line int, src string, st *State, warn func(*Error)) *preprocessor {
 	return &preprocessor{
 		lex:       newLexerAt(file, line, src),
 		st:        st,
@@ -377,7 +390,7 @@ func (p *preprocessor) lexRead() (Token, *Error) {
 		if err != nil {
 			// Skipped groups need only be valid preprocessing tokens,
 			// and even that is not checked by compilers ("don't").
-			if p.skipping() && !err.incomplete {
+			if p.skipping() && !err.Incomplete {
 				continue
 			}
 			return t, err
@@ -393,7 +406,7 @@ func (p *preprocessor) lexRead() (Token, *Error) {
 			continue
 		case t.Kind == EOF:
 			if n := len(p.conds); n > 0 {
-				return t, &Error{Pos: p.conds[n-1].pos, Msg: "unterminated conditional directive (#if without #endif)", incomplete: true}
+				return t, &Error{Pos: p.conds[n-1].pos, Msg: "unterminated conditional directive (#if without #endif)", Incomplete: true}
 			}
 			return t, nil
 		case p.skipping():
@@ -413,7 +426,7 @@ func (p *preprocessor) directiveLine() ([]Token, *Error) {
 			return toks, nil
 		}
 		if err != nil {
-			if err.incomplete || !p.skipping() {
+			if err.Incomplete || !p.skipping() {
 				return nil, err
 			}
 			continue
@@ -701,15 +714,15 @@ func (p *preprocessor) checkRoundingModePaste(m *macro) {
 				Pos:     t.Pos,
 				Warning: true,
 				Msg:     fmt.Sprintf("the operands of ## are not macro-expanded, so this pastes the name __ROUNDING_MODE__ itself (giving %s), not the current rounding mode", pasted),
-				Note:    roundingModeNote(m.name, prefix),
+				Note:    RoundingModeNote(m.name, prefix),
 			})
 		}
 		return
 	}
 }
 
-// roundingModeNote shows the macros that map name to prefix+mode.
-func roundingModeNote(name, prefix string) string {
+// RoundingModeNote shows the macros that map name to prefix+mode.
+func RoundingModeNote(name, prefix string) string {
 	return fmt.Sprintf("note: to get %[2]srte, %[2]srtz, ... expand __ROUNDING_MODE__ through a second macro:\n"+
 		"    #define CAT(a, b) a ## b\n"+
 		"    #define XCAT(a, b) CAT(a, b)\n"+
@@ -745,7 +758,7 @@ func (p *preprocessor) pragma(dir Token, args []Token) *Error {
 			return ppErrorf(behavior.Pos, "expected enable or disable, found %q", behavior.Text)
 		}
 		switch ext.Text {
-		case selectExt, "all":
+		case SelectExt, "all":
 			p.st.ext = on
 			if on {
 				p.st.setMacro(roundingModeMacro.name, roundingModeMacro)
@@ -771,7 +784,7 @@ func (p *preprocessor) pragma(dir Token, args []Token) *Error {
 			return ppErrorf(rest[1].Pos, "unexpected %s after the rounding mode", describe(rest[1]))
 		}
 		if !p.st.ext {
-			return ppErrorf(kw.Pos, "#pragma OPENCL SELECT_ROUNDING_MODE needs the extension: write #pragma OPENCL EXTENSION %s : enable first", selectExt)
+			return ppErrorf(kw.Pos, "#pragma OPENCL SELECT_ROUNDING_MODE needs the extension: write #pragma OPENCL EXTENSION %s : enable first", SelectExt)
 		}
 		p.st.mode = mode
 		return nil
@@ -952,7 +965,7 @@ func (p *preprocessor) collectArgs(s *source, m *macro, name Token) ([][]Token, 
 		}
 		switch t.Kind {
 		case EOF:
-			return nil, t, &Error{Pos: name.Pos, Msg: fmt.Sprintf("unterminated argument list invoking macro %s", m.name), incomplete: s.main}
+			return nil, t, &Error{Pos: name.Pos, Msg: fmt.Sprintf("unterminated argument list invoking macro %s", m.name), Incomplete: s.main}
 		case LPAREN:
 			depth++
 		case RPAREN:

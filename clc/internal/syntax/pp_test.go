@@ -1,4 +1,4 @@
-package clc
+package syntax
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // the warnings.
 func preprocess(src string) (string, []string, error) {
 	var warns []string
-	p := newPreprocessor("t", 1, src, newPPState(round.RTE), func(e *Error) { warns = append(warns, e.Error()) })
+	p := newPreprocessor("t", 1, src, NewState(round.RTE), func(e *Error) { warns = append(warns, e.Error()) })
 	var parts []string
 	for {
 		tok, err := p.next()
@@ -213,7 +213,7 @@ c __ROUNDING_MODE__ { d
 e } f } g __ROUNDING_MODE__
 #pragma OPENCL EXTENSION cl_khr_select_fprounding_mode : disable
 h __ROUNDING_MODE__`
-	p := newPreprocessor("t", 1, src, newPPState(round.RTE), nil)
+	p := newPreprocessor("t", 1, src, NewState(round.RTE), nil)
 	var got []string
 	for {
 		tok, err := p.next()

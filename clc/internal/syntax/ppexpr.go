@@ -1,4 +1,4 @@
-package clc
+package syntax
 
 import (
 	"github.com/clconv/clconv/value"
@@ -51,7 +51,7 @@ func (e *ppExpr) errorf(t Token, format string, args ...any) *Error {
 // cond parses a conditional expression; eval is false in an operand that is
 // not evaluated (where division by zero is no error).
 func (e *ppExpr) cond(eval bool, depth int) (ppVal, *Error) {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return ppVal{}, e.errorf(e.peek(), "#%s expression nested too deeply", e.dir.Text)
 	}
 	c, err := e.binary(1, eval, depth+1)
@@ -80,7 +80,7 @@ func (e *ppExpr) cond(eval bool, depth int) (ppVal, *Error) {
 }
 
 func (e *ppExpr) binary(minPrec int, eval bool, depth int) (ppVal, *Error) {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return ppVal{}, e.errorf(e.peek(), "#%s expression nested too deeply", e.dir.Text)
 	}
 	x, err := e.unary(eval, depth+1)
@@ -208,7 +208,7 @@ func (e *ppExpr) apply(op Token, x, y ppVal, eval bool) (ppVal, *Error) {
 }
 
 func (e *ppExpr) unary(eval bool, depth int) (ppVal, *Error) {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return ppVal{}, e.errorf(e.peek(), "#%s expression nested too deeply", e.dir.Text)
 	}
 	t := e.peek()

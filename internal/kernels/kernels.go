@@ -1,0 +1,123 @@
+// Package kernels holds the controls of package convert's slice kernels that
+// only clconv's own packages use (clconv bench, digest, verify and the tests),
+// so that convert's public API is the library user's alone: which SIMD tier
+// the kernels run (SetSIMD, SIMD, SIMDTiers, Level), which conversions have
+// SIMD kernels (SIMDPairs), and BytesFlag, the byte conversion that flags
+// implementation-defined inputs.
+//
+// Every tier gives bit-identical results, so the tier only changes speed.
+package kernels
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/round"
+)
+
+// Tier is an instruction-set tier of convert's slice kernels.
+type Tier int32
+
+// The tiers, slowest first.
+const (
+	Go       Tier = iota // pure Go
+	AVX2                 // AVX2 + F16C (+ FMA) with 256-bit registers
+	AVX512               // AVX-512 F, BW, DQ and VL with 512-bit registers
+	NumTiers             // the number of tiers
+)
+
+var tierNames = [NumTiers]string{"go", "avx2", "avx512"}
+
+// String returns the tier's name: "go", "avx2" or "avx512".
+func (t Tier) String() string { return tierNames[t] }
+
+// Best returns the best tier this CPU and build support: AVX512 or AVX2 on
+// amd64 with the assembly kernels (gc, not purego), Go everywhere else.
+func Best() Tier { return best }
+
+var best = detect()
+
+// level is the tier in use: Best unless SetSIMD or SetLevel chose another.
+// convert reads it on every slice conversion.
+var level atomic.Int32
+
+func init() { level.Store(int32(best)) }
+
+// Level returns the tier in use.
+func Level() Tier { return Tier(level.Load()) }
+
+// SetLevel selects tier t (which must be at most Best) and returns the
+// previous one; it is SetSIMD for tests that iterate over tiers.
+func SetLevel(t Tier) (previous Tier) {
+	if t < Go || t > best {
+		panic(fmt.Sprintf("kernels: tier %d not available", t))
+	}
+	return Tier(level.Swap(int32(t)))
+}
+
+// SIMD returns the name of the tier that the slice conversions use:
+// "avx512", "avx2" or "go" (pure Go: purego builds, other architectures and
+// CPUs without AVX2).
+func SIMD() string { return Level().String() }
+
+// SIMDTiers lists the tiers this CPU and build can use, fastest first; "go" is
+// always last.
+func SIMDTiers() []string {
+	var out []string
+	for t := best; t >= Go; t-- {
+		out = append(out, t.String())
+	}
+	return out
+}
+
+// SetSIMD selects the tier by name (one of SIMDTiers) and returns the previous
+// one. Every tier gives bit-identical results, so this only changes speed: it
+// exists for benchmarks (clconv bench compares the tiers) and tests. It is safe
+// to call concurrently with conversions; each slice call uses one tier.
+func SetSIMD(name string) (previous string, err error) {
+	for t := Go; t <= best; t++ {
+		if t.String() == strings.ToLower(name) {
+			return Tier(level.Swap(int32(t))).String(), nil
+		}
+	}
+	return SIMD(), fmt.Errorf("convert: SIMD tier %q not available (have %s)", name, strings.Join(SIMDTiers(), ", "))
+}
+
+// Pair is a conversion's source and destination kinds.
+type Pair struct{ Src, Dst cltype.Kind }
+
+// SIMDPairs lists the conversions that have SIMD kernels (on amd64, outside
+// purego builds): float to and from the 8-, 16- and 32-bit integers, int,
+// uint and double to float, float to and from half, int to the 8- and 16-bit
+// integers, double to int and uint, and long and ulong to float and double
+// (AVX-512 only: AVX2 has no 64-bit integer conversions). Every other
+// conversion runs the pure Go kernel. These are the hot pairs that clconv
+// bench and convert's benchmarks measure.
+func SIMDPairs() []Pair {
+	F, D, H, I := cltype.Float, cltype.Double, cltype.Half, cltype.Int
+	small := []cltype.Kind{cltype.Char, cltype.Uchar, cltype.Short, cltype.Ushort}
+	var ps []Pair
+	for _, k := range append(small, I, cltype.Uint) {
+		ps = append(ps, Pair{F, k})
+	}
+	ps = append(ps, Pair{I, F}, Pair{cltype.Uint, F}, Pair{D, F}, Pair{F, H}, Pair{H, F}, Pair{D, I}, Pair{D, cltype.Uint})
+	for _, k := range []cltype.Kind{cltype.Long, cltype.Ulong} {
+		ps = append(ps, Pair{k, F}, Pair{k, D})
+	}
+	for _, k := range small {
+		ps = append(ps, Pair{k, I}, Pair{k, F}, Pair{I, k})
+	}
+	return ps
+}
+
+// BytesFlag is convert.Bytes that also, for a floating source and an integer
+// destination, sets bad[i] for each element whose rounded value is NaN or out
+// of range (the implementation-defined inputs of a non-saturated conversion)
+// and returns their count. bad must have one entry per element. Its buffers
+// are little-endian on every host, as Bytes'.
+//
+// Package convert sets it when it is initialized; every package that calls it
+// imports convert too, and Go initializes convert first.
+var BytesFlag func(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool, bad []bool) (int, error)
