@@ -1,7 +1,6 @@
 package value
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -496,27 +495,4 @@ func TestNegComplement(t *testing.T) {
 	if _, err := Complement(f32(1)); err == nil {
 		t.Errorf("~1.0f succeeded")
 	}
-}
-
-func ExampleConvert() {
-	op, _ := convert.ParseName("convert_uchar4_sat_rte")
-	f := New(cltype.Vec(cltype.Float, 4),
-		uint64(math.Float32bits(-5)), uint64(math.Float32bits(254.5)),
-		uint64(math.Float32bits(254.6)), uint64(math.Float32bits(1.2e9)))
-	v, _ := Convert(f, op, round.RTE)
-	fmt.Println(v)
-	fmt.Println(Format(v, true))
-	// Output:
-	// (uchar4)(0, 254, 255, 255)
-	// (uchar4)(0x00, 0xfe, 0xff, 0xff)
-}
-
-func ExampleAs() {
-	v, _ := As(FromInt64(cltype.Int, 0x04030201), cltype.Vec(cltype.Char, 4))
-	fmt.Println(v)
-	_, err := As(New(cltype.Vec(cltype.Float, 4)), cltype.Vec(cltype.Double, 4))
-	fmt.Println(err)
-	// Output:
-	// (char4)(1, 2, 3, 4)
-	// as_double4 needs an operand of 32 bytes, got float4 (16 bytes)
 }
