@@ -9,8 +9,8 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/round"
 )
@@ -88,8 +88,8 @@ func BenchmarkBranchFree(b *testing.B) {
 	d := make([]float64, n)
 	u := make([]uint64, n)
 	for i := range d {
-		d[i] = math.Float64frombits(digest.Input(cltype.Double, uint64(i)))
-		u[i] = digest.Input(cltype.Ulong, uint64(i))
+		d[i] = math.Float64frombits(digestspec.Input(cltype.Double, uint64(i)))
+		u[i] = digestspec.Input(cltype.Ulong, uint64(i))
 	}
 	i32 := make([]int32, n)
 	f32 := make([]float32, n)
@@ -154,11 +154,11 @@ func branchingUint64ToFloat32RTZ(a uint64) float32 {
 // clconv's results on the benchmark's inputs.
 func TestBranchingBaselines(t *testing.T) {
 	for i := uint64(0); i < 1<<16; i++ {
-		x := math.Float64frombits(digest.Input(cltype.Double, i))
+		x := math.Float64frombits(digestspec.Input(cltype.Double, i))
 		if got, want := branchingClampInt(math.Trunc(x)), convert.ToSat[int32](x, round.RTZ); got != want {
 			t.Fatalf("double %v: baseline %d, clconv %d", x, got, want)
 		}
-		a := digest.Input(cltype.Ulong, i)
+		a := digestspec.Input(cltype.Ulong, i)
 		if got, want := branchingUint64ToFloat32RTZ(a), convert.To[float32](a, round.RTZ); got != want {
 			t.Fatalf("ulong %#x: baseline %v, clconv %v", a, got, want)
 		}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/internal/ref"
 	"github.com/clconv/clconv/round"
@@ -142,8 +142,8 @@ func readRecorded(t *testing.T) map[string]string {
 
 func exhaustive(t *testing.T, src cltype.Kind) []string {
 	convs := exConversions(src)
-	nChunks := digest.Chunks(src)
-	chunk := min(uint64(digest.ChunkSize), digest.N(src))
+	nChunks := digestspec.Chunks(src)
+	chunk := min(uint64(digestspec.ChunkSize), digestspec.N(src))
 	if *exLimit > 0 {
 		nChunks = min(nChunks, *exLimit)
 	}
@@ -179,7 +179,7 @@ func exhaustive(t *testing.T, src cltype.Kind) []string {
 				lo := uint64(k) * chunk
 				for base := lo; base < lo+chunk; base += uint64(cnt) {
 					for j := 0; j < cnt; j++ {
-						in[j] = digest.Input(src, base+uint64(j))
+						in[j] = digestspec.Input(src, base+uint64(j))
 						convert.StoreBits(inB, src, j, in[j])
 					}
 					for ci, c := range convs {
@@ -200,12 +200,12 @@ func exhaustive(t *testing.T, src cltype.Kind) []string {
 									t.Errorf("%s(%s %#x): fast %#x (impl %v), reference %#x (impl %v)", c.names[0], src, x, got, gotImpl, want, wantImpl)
 								}
 							}
-							if digest.IsNaN(c.dst, want) {
+							if digestspec.IsNaN(c.dst, want) {
 								nans[ci].Add(1)
 							}
-							sum += digest.Term(base+uint64(j), digest.Canonical(c.dst, want, wantImpl))
+							sum += digestspec.Term(base+uint64(j), digestspec.Canonical(c.dst, want, wantImpl))
 							if len(c.satNames) > 0 {
-								satSum += digest.Term(base+uint64(j), digest.Canonical(c.dst, want, false))
+								satSum += digestspec.Term(base+uint64(j), digestspec.Canonical(c.dst, want, false))
 							}
 						}
 						sums[ci][k] += sum
@@ -235,33 +235,4 @@ func exhaustive(t *testing.T, src cltype.Kind) []string {
 		}
 	}
 	return lines
-}
-
-// TestRecordedDigests recomputes recorded digests with package digest (the
-// fast kernels and the digest's own input generator and canonicalisation):
-// every conversion of the 8- and 16-bit sources, and with -long one in seven
-// of the conversions of the larger sources.
-func TestRecordedDigests(t *testing.T) {
-	recorded := readRecorded(t)
-	if len(recorded) == 0 {
-		t.Fatal("no recorded digests")
-	}
-	n := 0
-	for _, l := range recorded {
-		f := strings.Split(l, "\t")
-		c, err := digest.Parse(f[0], f[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.Src.Bits() > 16 {
-			if n++; !*long || n%7 != 0 {
-				continue
-			}
-		}
-		r := digest.Compute(c, digest.Options{})
-		got := fmt.Sprintf("%s\t%s\t%d\t%016x\t%d\t%d", f[0], f[1], r.N, r.Digest(), r.Impl, r.NaN)
-		if got != l {
-			t.Errorf("digest.Compute: %q\n      recorded: %q", got, l)
-		}
-	}
 }

@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 ports=("$@")
 [ ${#ports[@]} -gt 0 ] || ports=(386 arm arm64 riscv64 ppc64le s390x mips loong64 wasm)
-pkgs=(${PKGS:-convert round internal/permode half value clc clc/internal/syntax fileconv digest internal/byteorder})
+pkgs=(${PKGS:-convert round internal/permode half value clc clc/internal/syntax fileconv cmd/clconv/internal/digest internal/digestspec internal/byteorder})
 work=${KEEP:-$(mktemp -d "${TMPDIR:-/tmp}/ports.XXXXXX")}
 mkdir -p "$work"
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -81,13 +81,13 @@ for port in "${ports[@]}"; do for pkg in "${pkgs[@]}"; do echo "$port $pkg"; don
 	xargs -P "$jobs" -L 1 bash -c 'run1 "$0" "$1"'
 
 echo "== table (seconds; FAIL marks a failed run)"
-printf '%-8s' port; for pkg in "${pkgs[@]}"; do printf ' %9s' "${pkg##*/}"; done; echo
+printf '%-8s' port; for pkg in "${pkgs[@]}"; do printf ' %10s' "${pkg##*/}"; done; echo
 fail=0
 for port in "${ports[@]}"; do
 	printf '%-8s' "$port"
 	for pkg in "${pkgs[@]}"; do
 		read -r _ _ st secs <"$work/$port.${pkg//\//_}.res" || st=missing
-		if [ "$st" = ok ]; then printf ' %9s' "$secs"; else printf ' %9s' "FAIL"; fail=1; fi
+		if [ "$st" = ok ]; then printf ' %10s' "$secs"; else printf ' %10s' "FAIL"; fail=1; fi
 	done
 	echo
 done

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/clconv/clconv/opencl"
-	"github.com/clconv/clconv/verify"
+	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
+	"github.com/clconv/clconv/cmd/clconv/internal/verify"
 )
 
 func init() { subcommands = append(subcommands, newDevicesCmd) }

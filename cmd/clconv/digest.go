@@ -8,7 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
+	"github.com/clconv/clconv/internal/digestspec"
 )
 
 func init() { subcommands = append(subcommands, newDigestCmd) }
@@ -35,7 +36,7 @@ computed). A line starting with '#' on stderr gives the time taken.`,
 			}
 			opts := digest.Options{Workers: workers}
 			if chunks != "" {
-				if opts.Chunks, err = digest.ParseChunks(chunks, digest.Chunks(c.Src)); err != nil {
+				if opts.Chunks, err = digest.ParseChunks(chunks, digestspec.Chunks(c.Src)); err != nil {
 					return err
 				}
 			}
@@ -66,7 +67,7 @@ func countInputs(r *digest.Result) uint64 {
 	var n uint64
 	for k, d := range r.Done {
 		if d {
-			n += min(uint64(digest.ChunkSize), r.N-uint64(k)*digest.ChunkSize)
+			n += min(uint64(digestspec.ChunkSize), r.N-uint64(k)*digestspec.ChunkSize)
 		}
 	}
 	return n

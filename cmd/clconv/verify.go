@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/clconv/clconv/verify"
+	"github.com/clconv/clconv/cmd/clconv/internal/verify"
 )
 
 func init() { subcommands = append(subcommands, newVerifyCmd) }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clconv/clconv/opencl"
-	"github.com/clconv/clconv/verify"
+	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
+	"github.com/clconv/clconv/cmd/clconv/internal/verify"
 )
 
 func needDevice(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clconv/clconv/opencl"
+	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
 )
 
 // In the default (pure-Go) build, devices and verify say how to get a build

@@ -1,6 +1,7 @@
 // Package kernels holds the controls of package convert's slice kernels that
-// only clconv's own packages use (clconv bench, digest, verify and the tests),
-// so that convert's public API is the library user's alone: which SIMD tier
+// only clconv's own packages use (the command: clconv bench, and its digest
+// and verify packages under cmd/clconv/internal; and the tests), so that
+// convert's public API is the library user's alone: which SIMD tier
 // the kernels run (SetSIMD, SIMD, SIMDTiers, Level), which conversions have
 // SIMD kernels (SIMDPairs), and BytesFlag, the byte conversion that flags
 // implementation-defined inputs.

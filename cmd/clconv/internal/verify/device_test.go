@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/clconv/clconv/cltype"
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/testvals"
-	"github.com/clconv/clconv/opencl"
 )
 
 // testDevice returns the first OpenCL device, skipping the test where no
@@ -83,13 +83,13 @@ func TestInjectedNaNFault(t *testing.T) {
 	var nans uint64
 	for _, s := range Slices(cltype.Float, true) {
 		for i := s.Start; i < s.Start+s.Len; i++ {
-			if digest.IsNaN(cltype.Float, i) {
+			if digestspec.IsNaN(cltype.Float, i) {
 				nans++
 			}
 		}
 	}
 	for _, b := range testvals.Edges(cltype.Float) {
-		if digest.IsNaN(cltype.Float, b) {
+		if digestspec.IsNaN(cltype.Float, b) {
 			nans++
 		}
 	}

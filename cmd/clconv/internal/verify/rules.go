@@ -7,9 +7,10 @@ import (
 	"strconv"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
@@ -100,7 +101,7 @@ func modeLabel(c digest.Conversion) string {
 // bit pattern. Both results are bit patterns of the destination kind.
 func Rule(c digest.Conversion, in, exp, got uint64) string {
 	sk, dk, m := c.Src, c.Op.Dst.Kind, c.Mode()
-	if digest.IsNaN(sk, in) {
+	if digestspec.IsNaN(sk, in) {
 		if dk.IsFloat() {
 			return "NaN must convert to NaN"
 		}
@@ -163,7 +164,7 @@ func roundInt(f float64, m round.Mode) float64 {
 
 func floatRule(c digest.Conversion, in, exp, got uint64) string {
 	sk, dk, m := c.Src, c.Op.Dst.Kind, c.Mode()
-	if digest.IsNaN(dk, got) {
+	if digestspec.IsNaN(dk, got) {
 		return "a number must not convert to NaN"
 	}
 	if sk.IsInteger() && in&sk.Mask() == 0 {

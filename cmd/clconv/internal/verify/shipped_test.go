@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
+	"github.com/clconv/clconv/internal/digestspec"
 )
 
 var (
@@ -77,8 +78,8 @@ func TestShippedReference(t *testing.T) {
 			s := lines[n]
 			r := s.Conversion
 			switch {
-			case *shippedFull || *long && n%7 == 0 || s.N <= digest.ChunkSize || slices.Contains(strings.Split(*shippedSrc, ","), r.Src.String()):
-				if testing.Short() && s.N > digest.ChunkSize {
+			case *shippedFull || *long && n%7 == 0 || s.N <= digestspec.ChunkSize || slices.Contains(strings.Split(*shippedSrc, ","), r.Src.String()):
+				if testing.Short() && s.N > digestspec.ChunkSize {
 					continue
 				}
 				got := digest.Compute(r, digest.Options{})
@@ -99,7 +100,7 @@ func TestShippedReference(t *testing.T) {
 // readRecorded reads convert/testdata/exhaustive_digests.tsv: "name source"
 // -> "digest\timpl\tnan".
 func readRecorded(t *testing.T) map[string]string {
-	f, err := os.Open("../convert/testdata/exhaustive_digests.tsv")
+	f, err := os.Open("../../../../convert/testdata/exhaustive_digests.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 )
 
 // FuzzParseDigestLine feeds arbitrary lines to the parser of reference files

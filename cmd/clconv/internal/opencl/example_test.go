@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/clconv/clconv/opencl"
+	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
 )
 
 // FirstDevice is the quickest way to a device; clconv devices lists them all.

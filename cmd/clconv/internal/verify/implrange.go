@@ -2,8 +2,8 @@ package verify
 
 import (
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
 )
 
 // hasImplDefined reports whether some inputs of c have an implementation-

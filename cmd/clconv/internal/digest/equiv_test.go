@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/testvals"
 )
 
@@ -21,7 +22,7 @@ func key(c digest.Conversion) string { return c.Op.Name() + " " + c.Src.String()
 // share a digest,
 // so the classes are neither too coarse (a wrong reference) nor too fine.
 func TestRepresentativeClasses(t *testing.T) {
-	f, err := os.Open("../convert/testdata/exhaustive_digests.tsv")
+	f, err := os.Open("../../../../convert/testdata/exhaustive_digests.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,15 +113,15 @@ func TestRepresentativeSampled(t *testing.T) {
 			continue
 		}
 		ins := testvals.Edges(c.Src)
-		n := digest.N(c.Src)
+		n := digestspec.N(c.Src)
 		for i := uint64(0); i < 1<<16; i++ {
-			ins = append(ins, digest.Input(c.Src, i*(n>>16)+i%(n>>16|1)))
+			ins = append(ins, digestspec.Input(c.Src, i*(n>>16)+i%(n>>16|1)))
 		}
 		dk := c.Op.Dst.Kind
 		for _, x := range ins {
 			a, ai := convert.Bits(dk, c.Src, x, c.Mode(), c.Op.Sat)
 			b, bi := convert.Bits(dk, c.Src, x, r.Mode(), r.Op.Sat)
-			if ca, cb := digest.Canonical(dk, a, ai), digest.Canonical(dk, b, bi); ca != cb {
+			if ca, cb := digestspec.Canonical(dk, a, ai), digestspec.Canonical(dk, b, bi); ca != cb {
 				t.Errorf("%s gives %#x on %s input %#x, its representative %s gives %#x", key(c), ca, c.Src, x, key(r), cb)
 				break
 			}

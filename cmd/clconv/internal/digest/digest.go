@@ -2,7 +2,10 @@
 // in ORACLES.md so that every tool (clconv, a device kernel) gets the same
 // numbers: a sum over all inputs of a conversion of a mix of the input index
 // and the canonical output, split into chunks of 2^24 inputs so that a
-// mismatch narrows to a chunk and then to inputs.
+// mismatch narrows to a chunk and then to inputs. The definition itself
+// (inputs, canonical outputs, terms, chunks) is package internal/digestspec,
+// which convert's exhaustive test shares; this package computes digests from
+// the conversion kernels, for clconv digest and clconv verify.
 package digest
 
 import (
@@ -17,109 +20,10 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/internal/byteorder"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/round"
 )
-
-// ChunkSize is the number of inputs in one chunk.
-const ChunkSize = 1 << 24
-
-// Constants of the definition.
-const (
-	golden   = 0x9E3779B97F4A7C15
-	sampleC  = 0x632BE59BD9B4E019
-	canonNaN = 0x7FF8000000000000
-	// ImplDefined is the canonical output of a non-saturated float->integer
-	// conversion whose rounded value is NaN or out of range.
-	ImplDefined = 0xDEADDEADDEADDEAD
-)
-
-// Fmix is the 64-bit finalizer of the definition (SplitMix64's).
-func Fmix(z uint64) uint64 {
-	z ^= z >> 30
-	z *= 0xbf58476d1ce4e5b9
-	z ^= z >> 27
-	z *= 0x94d049bb133111eb
-	z ^= z >> 31
-	return z
-}
-
-// N returns the number of inputs for a source kind: 2^bits for 8-, 16- and
-// 32-bit kinds, 2^32 samples for 64-bit kinds.
-func N(src cltype.Kind) uint64 {
-	if src.Bits() >= 32 {
-		return 1 << 32
-	}
-	return 1 << src.Bits()
-}
-
-// Chunks returns the number of chunks for a source kind.
-func Chunks(src cltype.Kind) int { return int((N(src) + ChunkSize - 1) / ChunkSize) }
-
-// Input returns the bit pattern of input i for a source kind.
-func Input(src cltype.Kind, i uint64) uint64 {
-	if src.Bits() < 64 {
-		return i
-	}
-	if src == cltype.Double {
-		return sampleDouble(i)
-	}
-	return sampleInt(i)
-}
-
-// sampleDouble is input i of a double source: most samples get an exponent
-// within 2^-4..2^67 of 1, where the integer and float boundaries are.
-// Written without branches: the choice is random per input.
-func sampleDouble(i uint64) uint64 {
-	r := Fmix(i*golden + sampleC)
-	v := r&0x800FFFFFFFFFFFFF | (1019+((r>>52)&0x7F)%72)<<52
-	if r&3 == 0 {
-		v = r
-	}
-	return v
-}
-
-// sampleInt is input i of a long or ulong source: magnitudes of every bit length.
-func sampleInt(i uint64) uint64 {
-	r := Fmix(i*golden + sampleC)
-	v := r >> ((r >> 2) & 63)
-	if (r>>8)&1 != 0 {
-		v = -v
-	}
-	if r&3 == 0 {
-		v = r
-	}
-	return v
-}
-
-// Canonical returns the canonical output of a conversion result: integer bits
-// zero-extended, floating bits with every NaN made 0x7FF8000000000000, and
-// ImplDefined for an implementation-defined result.
-func Canonical(dst cltype.Kind, bits uint64, implDefined bool) uint64 {
-	if implDefined {
-		return ImplDefined
-	}
-	if IsNaN(dst, bits) {
-		return canonNaN
-	}
-	return bits
-}
-
-// IsNaN reports whether bits of kind k are a NaN.
-func IsNaN(k cltype.Kind, b uint64) bool {
-	switch k {
-	case cltype.Half:
-		return b&0x7c00 == 0x7c00 && b&0x3ff != 0
-	case cltype.Float:
-		return b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0
-	case cltype.Double:
-		return b&0x7ff0000000000000 == 0x7ff0000000000000 && b&0xfffffffffffff != 0
-	}
-	return false
-}
-
-// Term returns one input's contribution to the sum.
-func Term(i, canonical uint64) uint64 { return Fmix(Fmix(i+golden) ^ canonical) }
 
 // Conversion is one scalar convert_ function applied to one source type.
 type Conversion struct {
@@ -236,8 +140,8 @@ const batch = 1 << 14
 // Compute computes the digest of c over the chosen chunks, using the fast
 // conversion kernels of package convert.
 func Compute(c Conversion, o Options) *Result {
-	n := N(c.Src)
-	nc := Chunks(c.Src)
+	n := digestspec.N(c.Src)
+	nc := digestspec.Chunks(c.Src)
 	r := &Result{Conversion: c, N: n, Chunks: make([]uint64, nc), Done: make([]bool, nc)}
 	todo := o.Chunks
 	if todo == nil {
@@ -266,8 +170,8 @@ func Compute(c Conversion, o Options) *Result {
 					return
 				}
 				k := todo[t]
-				lo := uint64(k) * ChunkSize
-				hi := min(lo+ChunkSize, n)
+				lo := uint64(k) * digestspec.ChunkSize
+				hi := min(lo+digestspec.ChunkSize, n)
 				sum, impl, nan := s.run(c, lo, hi)
 				mu.Lock()
 				r.Chunks[k], r.Done[k] = sum, true
@@ -352,11 +256,11 @@ func fill(buf []uint64, k cltype.Kind, base uint64, cnt int) {
 		b := buf[:cnt]
 		if k == cltype.Double {
 			for j := range b {
-				b[j] = sampleDouble(base + uint64(j))
+				b[j] = digestspec.DoubleInput(base + uint64(j))
 			}
 		} else {
 			for j := range b {
-				b[j] = sampleInt(base + uint64(j))
+				b[j] = digestspec.IntInput(base + uint64(j))
 			}
 		}
 	}
@@ -371,38 +275,38 @@ func (s *scratch) accumulate(k cltype.Kind, base uint64, cnt int, flag bool) (su
 		for j := 0; j < cnt; j++ {
 			o := load(k, p, j)
 			if s.bad[j] {
-				o = ImplDefined
+				o = digestspec.ImplDefined
 			}
-			sum += Term(base+uint64(j), o)
+			sum += digestspec.Term(base+uint64(j), o)
 		}
 	case k == cltype.Float:
 		d := unsafe.Slice((*uint32)(p), cnt)
 		for j, b := range d {
 			o := uint64(b)
 			if b&0x7fffffff > 0x7f800000 {
-				o = canonNaN
+				o = digestspec.NaN
 				nan++
 			}
-			sum += Term(base+uint64(j), o)
+			sum += digestspec.Term(base+uint64(j), o)
 		}
 	case k == cltype.Double:
 		d := unsafe.Slice((*uint64)(p), cnt)
 		for j, b := range d {
 			if b&0x7fffffffffffffff > 0x7ff0000000000000 {
-				b = canonNaN
+				b = digestspec.NaN
 				nan++
 			}
-			sum += Term(base+uint64(j), b)
+			sum += digestspec.Term(base+uint64(j), b)
 		}
 	case k == cltype.Half:
 		d := unsafe.Slice((*uint16)(p), cnt)
 		for j, b := range d {
 			o := uint64(b)
 			if b&0x7fff > 0x7c00 {
-				o = canonNaN
+				o = digestspec.NaN
 				nan++
 			}
-			sum += Term(base+uint64(j), o)
+			sum += digestspec.Term(base+uint64(j), o)
 		}
 	default:
 		sum = sumInts(k.Size(), p, base, cnt)
@@ -417,19 +321,19 @@ func sumInts(size int, p unsafe.Pointer, base uint64, cnt int) uint64 {
 	switch size {
 	case 1:
 		for j, b := range unsafe.Slice((*uint8)(p), cnt) {
-			sum += Term(base+uint64(j), uint64(b))
+			sum += digestspec.Term(base+uint64(j), uint64(b))
 		}
 	case 2:
 		for j, b := range unsafe.Slice((*uint16)(p), cnt) {
-			sum += Term(base+uint64(j), uint64(b))
+			sum += digestspec.Term(base+uint64(j), uint64(b))
 		}
 	case 4:
 		for j, b := range unsafe.Slice((*uint32)(p), cnt) {
-			sum += Term(base+uint64(j), uint64(b))
+			sum += digestspec.Term(base+uint64(j), uint64(b))
 		}
 	default:
 		for j, b := range unsafe.Slice((*uint64)(p), cnt) {
-			sum += Term(base+uint64(j), b)
+			sum += digestspec.Term(base+uint64(j), b)
 		}
 	}
 	return sum

@@ -3,7 +3,7 @@ package digest_test
 import (
 	"fmt"
 
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 )
 
 // Representative names the conversion that stands for all those with the

@@ -1,10 +1,11 @@
-// Command mkref computes the reference digests shipped in verify/reference.tsv:
-// one line of `clconv digest` for the representative of every class of
-// equivalent conversions (digest.Conversion.Representative), every chunk.
+// Command mkref computes the reference digests shipped in
+// cmd/clconv/internal/verify/reference.tsv: one line of `clconv digest` for
+// the representative of every class of equivalent conversions
+// (digest.Conversion.Representative), every chunk.
 // It saves after each class and resumes an existing output file, so it can be
 // stopped and rerun; -fresh recomputes everything (into OUT.partial, renamed
-// to OUT at the end). Run by `go generate ./verify`: about 45 minutes on 2
-// cores, 10 on 16.
+// to OUT at the end). Run by `go generate ./cmd/clconv/internal/verify`:
+// about 45 minutes on 2 cores, 10 on 16.
 package main
 
 import (
@@ -15,8 +16,8 @@ import (
 	"time"
 
 	"github.com/clconv/clconv/cltype"
-	"github.com/clconv/clconv/digest"
-	"github.com/clconv/clconv/verify"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/verify"
 )
 
 func main() {

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
 )
 
 // ImplSummary says what a device returns for the inputs of one conversion

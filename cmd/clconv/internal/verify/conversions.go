@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
 )
 
 // All returns every scalar conversion the checker knows (digest.All): each

@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/testvals"
 )
 
@@ -130,10 +131,10 @@ func TestSlices(t *testing.T) {
 					t.Fatalf("%s: slices of different lengths", k)
 				}
 			}
-			if prev > digest.N(k) {
-				t.Errorf("%s quick=%v: slices end at %d > N = %d", k, quick, prev, digest.N(k))
+			if prev > digestspec.N(k) {
+				t.Errorf("%s quick=%v: slices end at %d > N = %d", k, quick, prev, digestspec.N(k))
 			}
-			want := digest.N(k)
+			want := digestspec.N(k)
 			if quick {
 				want = min(want, 1<<24)
 			}
@@ -215,14 +216,14 @@ func TestReference(t *testing.T) {
 		c := mustParse(t, tt.name, tt.src)
 		const k = 0x7f // the chunk with float's infinity and NaNs
 		want := digest.Compute(c, digest.Options{Chunks: []int{k}})
-		base := uint64(k) * digest.ChunkSize
-		halves := []Slice{{base, digest.ChunkSize / 2}, {base + digest.ChunkSize/2, digest.ChunkSize / 2}}
+		base := uint64(k) * digestspec.ChunkSize
+		halves := []Slice{{base, digestspec.ChunkSize / 2}, {base + digestspec.ChunkSize/2, digestspec.ChunkSize / 2}}
 		sums, impl := reference(c, halves, nil)
 		if sums[0]+sums[1] != want.Chunks[k] || impl != want.Impl {
 			t.Errorf("%s %s chunk %d: halves sum to %016x (impl %d), digest.Compute %016x (impl %d)",
 				tt.name, tt.src, k, sums[0]+sums[1], impl, want.Chunks[k], want.Impl)
 		}
-		whole, impl2 := reference(c, []Slice{{base, digest.ChunkSize}}, nil)
+		whole, impl2 := reference(c, []Slice{{base, digestspec.ChunkSize}}, nil)
 		if whole[0] != want.Chunks[k] || impl2 != want.Impl {
 			t.Errorf("%s %s: whole chunk %016x, want %016x", tt.name, tt.src, whole[0], want.Chunks[k])
 		}

@@ -10,7 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/ref"
 )
 
@@ -20,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite testdata/crossport.txt from thi
 // per source type, with chunks (2^24 inputs each; chunk k of a 32-bit source
 // holds the inputs whose top byte is k) chosen to hold NaNs, infinities,
 // overflow, ties and subnormals. The 64-bit sources' chunks are samples of
-// every exponent or bit length (digest.Input), which include the 47- and
+// every exponent or bit length (digestspec.Input), which include the 47- and
 // 48-bit integers that Go's own int64->float32 rounds wrongly on 32-bit ports.
 var crossPort = []struct{ chunks, conv, src string }{
 	{"", "convert_short_sat", "char"},
@@ -68,7 +69,7 @@ const crossPortFile = "testdata/crossport.txt"
 func TestCrossPort(t *testing.T) {
 	var out strings.Builder
 	out.WriteString("# The lines `clconv digest` prints for these conversions, on every Go port.\n")
-	out.WriteString("# Recorded by `go test ./digest -run TestCrossPort -update`; each line follows its command.\n")
+	out.WriteString("# Recorded by `go test ./cmd/clconv/internal/digest -run TestCrossPort -update`; each line follows its command.\n")
 	for _, c := range crossPort {
 		conv, err := digest.Parse(c.conv, c.src)
 		if err != nil {
@@ -77,7 +78,7 @@ func TestCrossPort(t *testing.T) {
 		var o digest.Options
 		args := c.conv + " " + c.src
 		if c.chunks != "" {
-			if o.Chunks, err = digest.ParseChunks(c.chunks, digest.Chunks(conv.Src)); err != nil {
+			if o.Chunks, err = digest.ParseChunks(c.chunks, digestspec.Chunks(conv.Src)); err != nil {
 				t.Fatal(err)
 			}
 			args = "--chunks " + c.chunks + " " + args
@@ -143,7 +144,7 @@ func TestCrossPortReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := c.conv + " " + c.src
-		chunks := make([]int, digest.Chunks(conv.Src))
+		chunks := make([]int, digestspec.Chunks(conv.Src))
 		for k := range chunks {
 			chunks[k] = k
 		}
@@ -164,8 +165,8 @@ func TestCrossPortReference(t *testing.T) {
 
 // referenceLine computes a digest.Result from internal/ref, chunks in parallel.
 func referenceLine(c digest.Conversion, chunks []int) string {
-	n := digest.N(c.Src)
-	r := &digest.Result{Conversion: c, N: n, Chunks: make([]uint64, digest.Chunks(c.Src)), Done: make([]bool, digest.Chunks(c.Src))}
+	n := digestspec.N(c.Src)
+	r := &digest.Result{Conversion: c, N: n, Chunks: make([]uint64, digestspec.Chunks(c.Src)), Done: make([]bool, digestspec.Chunks(c.Src))}
 	dk, m := c.Op.Dst.Kind, c.Mode()
 	type part struct{ sum, impl, nan uint64 }
 	parts := make([]part, len(chunks))
@@ -176,17 +177,17 @@ func referenceLine(c digest.Conversion, chunks []int) string {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			lo := uint64(k) * digest.ChunkSize
-			hi := min(lo+digest.ChunkSize, n)
+			lo := uint64(k) * digestspec.ChunkSize
+			hi := min(lo+digestspec.ChunkSize, n)
 			var p part
 			for i := lo; i < hi; i++ {
-				out, impl := ref.Convert(dk, c.Src, digest.Input(c.Src, i), m, c.Op.Sat)
+				out, impl := ref.Convert(dk, c.Src, digestspec.Input(c.Src, i), m, c.Op.Sat)
 				if impl {
 					p.impl++
-				} else if digest.IsNaN(dk, out) {
+				} else if digestspec.IsNaN(dk, out) {
 					p.nan++
 				}
-				p.sum += digest.Term(i, digest.Canonical(dk, out, impl))
+				p.sum += digestspec.Term(i, digestspec.Canonical(dk, out, impl))
 			}
 			parts[j] = p
 		}()

@@ -5,9 +5,10 @@ import (
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
 	"github.com/clconv/clconv/internal/byteorder"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/kernels"
 )
 
@@ -33,19 +34,19 @@ const quickSlice = 1 << 14
 // float limits lie), infinity and the first NaNs. For an int source it takes
 // the values nearest 0, -1, +-2^23, +-2^24 and every multiple of 2^23.
 func Slices(src cltype.Kind, quick bool) []Slice {
-	n := digest.N(src)
-	if n <= digest.ChunkSize {
+	n := digestspec.N(src)
+	if n <= digestspec.ChunkSize {
 		return []Slice{{0, n}}
 	}
 	var out []Slice
-	const half = digest.ChunkSize / 2
-	for k := uint64(0); k < n/digest.ChunkSize; k++ {
-		base := k * digest.ChunkSize
+	const half = digestspec.ChunkSize / 2
+	for k := uint64(0); k < n/digestspec.ChunkSize; k++ {
+		base := k * digestspec.ChunkSize
 		if !quick {
-			out = append(out, Slice{base, digest.ChunkSize})
+			out = append(out, Slice{base, digestspec.ChunkSize})
 			continue
 		}
-		for _, off := range []uint64{0, half - quickSlice, half, digest.ChunkSize - quickSlice} {
+		for _, off := range []uint64{0, half - quickSlice, half, digestspec.ChunkSize - quickSlice} {
 			out = append(out, Slice{base + off, quickSlice})
 		}
 	}
@@ -55,20 +56,20 @@ func Slices(src cltype.Kind, quick bool) []Slice {
 // reference returns the CPU reference digest of each slice and the number of
 // implementation-defined inputs in them. Whole chunks come from the cache
 // or digest.Compute (a complete digest goes into the cache); shorter slices
-// are summed here from the same definition (digest.Input,
-// kernels.BytesFlag, digest.Canonical, digest.Term).
+// are summed here from the same definition (digestspec.Input,
+// kernels.BytesFlag, digestspec.Canonical, digestspec.Term).
 func reference(c digest.Conversion, slices []Slice, cache *RefCache) (sums []uint64, impl uint64) {
 	sums = make([]uint64, len(slices))
 	whole := true
 	for _, s := range slices {
-		if s.Start%digest.ChunkSize != 0 || s.Len != min(digest.ChunkSize, digest.N(c.Src)) {
+		if s.Start%digestspec.ChunkSize != 0 || s.Len != min(digestspec.ChunkSize, digestspec.N(c.Src)) {
 			whole = false
 		}
 	}
 	if whole {
 		chunks := make([]int, len(slices))
 		for i, s := range slices {
-			chunks[i] = int(s.Start / digest.ChunkSize)
+			chunks[i] = int(s.Start / digestspec.ChunkSize)
 		}
 		r := cache.get(c)
 		if r == nil || len(chunks) != len(r.Chunks) { // the cache's counts are over all chunks
@@ -91,7 +92,7 @@ func reference(c digest.Conversion, slices []Slice, cache *RefCache) (sums []uin
 				cnt := int(min(batchLen, s.Start+s.Len-lo))
 				n += b.expect(c, lo, cnt)
 				for j := 0; j < cnt; j++ {
-					sum += digest.Term(lo+uint64(j), b.canon[j])
+					sum += digestspec.Term(lo+uint64(j), b.canon[j])
 				}
 			}
 			sums[i] = sum
@@ -110,7 +111,7 @@ type batch struct {
 	src   [batchLen]uint64 // inputs as packed elements of the source kind
 	dst   [batchLen]uint64 // results as packed elements of the destination kind
 	out   [batchLen]uint64 // results' bits, zero-extended
-	canon [batchLen]uint64 // canonical results (digest.Canonical)
+	canon [batchLen]uint64 // canonical results (digestspec.Canonical)
 	impl  [batchLen]bool   // implementation-defined
 }
 
@@ -118,7 +119,7 @@ type batch struct {
 // and returns how many are implementation-defined.
 func (b *batch) expect(c digest.Conversion, lo uint64, cnt int) uint64 {
 	for j := 0; j < cnt; j++ {
-		b.in[j] = digest.Input(c.Src, lo+uint64(j))
+		b.in[j] = digestspec.Input(c.Src, lo+uint64(j))
 	}
 	return b.convert(c, cnt)
 }
@@ -145,7 +146,7 @@ func (b *batch) convert(c digest.Conversion, cnt int) uint64 {
 	}
 	unpack(dk, b.out[:cnt], b.dst[:])
 	for j := 0; j < cnt; j++ {
-		b.canon[j] = digest.Canonical(dk, b.out[j], b.impl[j])
+		b.canon[j] = digestspec.Canonical(dk, b.out[j], b.impl[j])
 	}
 	return uint64(n)
 }

@@ -44,9 +44,10 @@ import (
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
+	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/testvals"
-	"github.com/clconv/clconv/opencl"
 )
 
 // Options control Run.
@@ -395,7 +396,7 @@ func (r *runner) runConversion(k kernelOp, t *task) error {
 
 // rerun compares every raw result of a slice with the library.
 func (r *runner) rerun(k kernelOp, t *task, s Slice) error {
-	const piece = digest.ChunkSize
+	const piece = digestspec.ChunkSize
 	n := int(min(piece, s.Len))
 	if len(r.rerunIn) < n {
 		r.rerunIn, r.rerunGot = make([]uint64, n), make([]uint64, n)
@@ -410,7 +411,7 @@ func (r *runner) rerun(k kernelOp, t *task, s Slice) error {
 		parallel(int((cnt+batchLen-1)/batchLen), func(next func() (int, bool)) {
 			for i, ok := next(); ok; i, ok = next() {
 				for j := uint64(i) * batchLen; j < min(cnt, uint64(i+1)*batchLen); j++ {
-					in[j] = digest.Input(t.c.Src, lo+j)
+					in[j] = digestspec.Input(t.c.Src, lo+j)
 				}
 			}
 		})
@@ -527,7 +528,7 @@ func (ch *checker) compare(check string, in, got []uint64, width int) {
 		}
 		ch.res.Failing++
 		rule := ruleUnclassified
-		if ch.res.Failing <= maxClassified || digest.IsNaN(sk, x) { // a NaN's rule costs nothing
+		if ch.res.Failing <= maxClassified || digestspec.IsNaN(sk, x) { // a NaN's rule costs nothing
 			rule = Rule(c, x, f.out, g)
 		}
 		if ch.res.Rules == nil {
@@ -574,7 +575,7 @@ func flagInputs(c digest.Conversion, in, got []uint64) []flagged {
 			b.convert(c, cnt)
 			var fl []flagged
 			for j := 0; j < cnt; j++ {
-				if b.impl[j] || digest.Canonical(dk, got[lo+j]&dk.Mask(), false) != b.canon[j] {
+				if b.impl[j] || digestspec.Canonical(dk, got[lo+j]&dk.Mask(), false) != b.canon[j] {
 					fl = append(fl, flagged{lo + j, b.out[j], b.impl[j]})
 				}
 			}

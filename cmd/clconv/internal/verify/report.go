@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/clconv/clconv/opencl"
+	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
 )
 
 // Status of one conversion.

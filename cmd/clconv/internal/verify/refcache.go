@@ -13,7 +13,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/clconv/clconv/digest"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
+	"github.com/clconv/clconv/internal/digestspec"
 )
 
 // RefCache holds complete reference digests, one line of `clconv digest`
@@ -75,7 +76,7 @@ func ParseDigestLine(line string) (*digest.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &digest.Result{Conversion: c, N: digest.N(c.Src)}
+	r := &digest.Result{Conversion: c, N: digestspec.N(c.Src)}
 	if n, err := strconv.ParseUint(f[2], 10, 64); err != nil || n != r.N {
 		return nil, fmt.Errorf("%s %s: N is %q, want %d", f[0], f[1], f[2], r.N)
 	}
@@ -86,8 +87,8 @@ func ParseDigestLine(line string) (*digest.Result, error) {
 		return nil, fmt.Errorf("%s %s: bad NaN count %q", f[0], f[1], f[5])
 	}
 	cs := strings.Split(f[6], ",")
-	if len(cs) != digest.Chunks(c.Src) {
-		return nil, fmt.Errorf("%s %s: %d chunk digests, want %d", f[0], f[1], len(cs), digest.Chunks(c.Src))
+	if len(cs) != digestspec.Chunks(c.Src) {
+		return nil, fmt.Errorf("%s %s: %d chunk digests, want %d", f[0], f[1], len(cs), digestspec.Chunks(c.Src))
 	}
 	r.Chunks, r.Done = make([]uint64, len(cs)), make([]bool, len(cs))
 	for k, s := range cs {

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/digest"
 )
 
 // A pair program holds the kernels for the conversions from one source kind

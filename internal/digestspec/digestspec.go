@@ -1,0 +1,111 @@
+// Package digestspec is the definition of clconv's exhaustive conversion
+// digest (ORACLES.md): the inputs of each source type, the canonical output
+// and one input's term of the sum, and the chunks of 2^24 inputs the sum is
+// split into. Package convert's exhaustive test sums the reference's outputs
+// with it and records the digests; clconv digest and clconv verify
+// (cmd/clconv/internal/digest and verify) compute the same numbers from the
+// conversion kernels and from devices.
+package digestspec
+
+import "github.com/clconv/clconv/cltype"
+
+// ChunkSize is the number of inputs in one chunk.
+const ChunkSize = 1 << 24
+
+// Constants of the definition.
+const (
+	golden  = 0x9E3779B97F4A7C15
+	sampleC = 0x632BE59BD9B4E019
+	// NaN is the canonical output of every NaN result.
+	NaN = 0x7FF8000000000000
+	// ImplDefined is the canonical output of a non-saturated float->integer
+	// conversion whose rounded value is NaN or out of range.
+	ImplDefined = 0xDEADDEADDEADDEAD
+)
+
+// Fmix is the 64-bit finalizer of the definition (SplitMix64's).
+func Fmix(z uint64) uint64 {
+	z ^= z >> 30
+	z *= 0xbf58476d1ce4e5b9
+	z ^= z >> 27
+	z *= 0x94d049bb133111eb
+	z ^= z >> 31
+	return z
+}
+
+// N returns the number of inputs for a source kind: 2^bits for 8-, 16- and
+// 32-bit kinds, 2^32 samples for 64-bit kinds.
+func N(src cltype.Kind) uint64 {
+	if src.Bits() >= 32 {
+		return 1 << 32
+	}
+	return 1 << src.Bits()
+}
+
+// Chunks returns the number of chunks for a source kind.
+func Chunks(src cltype.Kind) int { return int((N(src) + ChunkSize - 1) / ChunkSize) }
+
+// Input returns the bit pattern of input i for a source kind.
+func Input(src cltype.Kind, i uint64) uint64 {
+	if src.Bits() < 64 {
+		return i
+	}
+	if src == cltype.Double {
+		return DoubleInput(i)
+	}
+	return IntInput(i)
+}
+
+// DoubleInput is input i of a double source: most samples get an exponent
+// within 2^-4..2^67 of 1, where the integer and float boundaries are.
+// Written without branches: the choice is random per input.
+func DoubleInput(i uint64) uint64 {
+	r := Fmix(i*golden + sampleC)
+	v := r&0x800FFFFFFFFFFFFF | (1019+((r>>52)&0x7F)%72)<<52
+	if r&3 == 0 {
+		v = r
+	}
+	return v
+}
+
+// IntInput is input i of a long or ulong source: magnitudes of every bit length.
+func IntInput(i uint64) uint64 {
+	r := Fmix(i*golden + sampleC)
+	v := r >> ((r >> 2) & 63)
+	if (r>>8)&1 != 0 {
+		v = -v
+	}
+	if r&3 == 0 {
+		v = r
+	}
+	return v
+}
+
+// Canonical returns the canonical output of a conversion result: integer bits
+// zero-extended, floating bits with every NaN made NaN (0x7FF8000000000000),
+// and ImplDefined for an implementation-defined result.
+func Canonical(dst cltype.Kind, bits uint64, implDefined bool) uint64 {
+	if implDefined {
+		return ImplDefined
+	}
+	if IsNaN(dst, bits) {
+		return NaN
+	}
+	return bits
+}
+
+// IsNaN reports whether bits of kind k are a NaN.
+func IsNaN(k cltype.Kind, b uint64) bool {
+	switch k {
+	case cltype.Half:
+		return b&0x7c00 == 0x7c00 && b&0x3ff != 0
+	case cltype.Float:
+		return b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0
+	case cltype.Double:
+		return b&0x7ff0000000000000 == 0x7ff0000000000000 && b&0xfffffffffffff != 0
+	}
+	return false
+}
+
+// Term returns one input's contribution to the sum.
+func Term(i, canonical uint64) uint64 { return Fmix(Fmix(i+golden) ^ canonical) }
