@@ -80,6 +80,8 @@ type kind struct {
 }
 
 var (
+	allKinds = []kind{kChar, kUchar, kShort, kUshort, kInt, kUint, kLong, kUlong, kHalf, kFloat, kDouble}
+
 	kChar   = kind{"Char", "int8", 1, true, 127}
 	kUchar  = kind{"Uchar", "uint8", 1, false, 255}
 	kShort  = kind{"Short", "int16", 2, true, 32767}
@@ -916,6 +918,20 @@ func writeHooks(ps []*pair, amd64, other string) {
 		fmt.Fprintf(&b, "return h + %sNT[%s]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)\n}\n", kn, idx)
 		fmt.Fprintf(&b, "return simdRun(&%s, %s, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))\n}\n\n", kn, idx)
 		fmt.Fprintf(&o, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int { return 0 }\n\n", p.name(), p.d.goT, p.s.goT)
+	}
+	have := map[string]bool{}
+	for _, p := range ps {
+		have[p.name()] = true
+	}
+	for _, s := range allKinds {
+		for _, d := range allKinds {
+			p := &pair{s: s, d: d}
+			if s == d || have[p.name()] {
+				continue
+			}
+			fmt.Fprintf(&b, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int { return 0 }\n\n", p.name(), p.d.goT, p.s.goT)
+			fmt.Fprintf(&o, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int { return 0 }\n\n", p.name(), p.d.goT, p.s.goT)
+		}
 	}
 	fmt.Fprintf(&b, "// simdPairKernels names every pair's kernels, for the tests.\n")
 	fmt.Fprintf(&b, "var simdPairKernels = map[string]*simdKernels{\n")

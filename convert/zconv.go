@@ -601,10 +601,8 @@ func checkCharToChar(x int8, m round.Mode) (int8, bool) {
 
 func sliceCharToChar(dst []int8, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = int8(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // charToUchar converts char to uchar (convert_uchar from char).
@@ -633,6 +631,8 @@ func firstBadCharToUchar(src []int8, m round.Mode) int {
 
 func sliceCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = charToUchar(x, m, true)
@@ -655,6 +655,8 @@ func checkCharToShort(x int8, m round.Mode) (int16, bool) {
 
 func sliceCharToShort(dst []int16, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int16(x)
@@ -687,6 +689,8 @@ func firstBadCharToUshort(src []int8, m round.Mode) int {
 
 func sliceCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = charToUshort(x, m, true)
@@ -743,6 +747,8 @@ func firstBadCharToUint(src []int8, m round.Mode) int {
 
 func sliceCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = charToUint(x, m, true)
@@ -765,6 +771,8 @@ func checkCharToLong(x int8, m round.Mode) (int64, bool) {
 
 func sliceCharToLong(dst []int64, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int64(x)
@@ -797,6 +805,8 @@ func firstBadCharToUlong(src []int8, m round.Mode) int {
 
 func sliceCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = charToUlong(x, m, true)
@@ -819,6 +829,8 @@ func checkCharToHalf(x int8, m round.Mode) (half.Half, bool) {
 
 func sliceCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -870,6 +882,8 @@ func checkCharToDouble(x int8, m round.Mode) (float64, bool) {
 
 func sliceCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdCharToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -902,6 +916,8 @@ func firstBadUcharToChar(src []uint8, m round.Mode) int {
 
 func sliceUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ucharToChar(x, m, true)
@@ -924,10 +940,8 @@ func checkUcharToUchar(x uint8, m round.Mode) (uint8, bool) {
 
 func sliceUcharToUchar(dst []uint8, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = uint8(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // ucharToShort converts uchar to short (convert_short from uchar).
@@ -941,6 +955,8 @@ func checkUcharToShort(x uint8, m round.Mode) (int16, bool) {
 
 func sliceUcharToShort(dst []int16, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int16(x)
@@ -958,6 +974,8 @@ func checkUcharToUshort(x uint8, m round.Mode) (uint16, bool) {
 
 func sliceUcharToUshort(dst []uint16, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = uint16(x)
@@ -994,6 +1012,8 @@ func checkUcharToUint(x uint8, m round.Mode) (uint32, bool) {
 
 func sliceUcharToUint(dst []uint32, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = uint32(x)
@@ -1011,6 +1031,8 @@ func checkUcharToLong(x uint8, m round.Mode) (int64, bool) {
 
 func sliceUcharToLong(dst []int64, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int64(x)
@@ -1028,6 +1050,8 @@ func checkUcharToUlong(x uint8, m round.Mode) (uint64, bool) {
 
 func sliceUcharToUlong(dst []uint64, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = uint64(x)
@@ -1045,6 +1069,8 @@ func checkUcharToHalf(x uint8, m round.Mode) (half.Half, bool) {
 
 func sliceUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -1096,6 +1122,8 @@ func checkUcharToDouble(x uint8, m round.Mode) (float64, bool) {
 
 func sliceUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUcharToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -1128,6 +1156,8 @@ func firstBadShortToChar(src []int16, m round.Mode) int {
 
 func sliceShortToChar(dst []int8, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = shortToChar(x, m, true)
@@ -1165,6 +1195,8 @@ func firstBadShortToUchar(src []int16, m round.Mode) int {
 
 func sliceShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = shortToUchar(x, m, true)
@@ -1187,10 +1219,8 @@ func checkShortToShort(x int16, m round.Mode) (int16, bool) {
 
 func sliceShortToShort(dst []int16, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = int16(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // shortToUshort converts short to ushort (convert_ushort from short).
@@ -1219,6 +1249,8 @@ func firstBadShortToUshort(src []int16, m round.Mode) int {
 
 func sliceShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = shortToUshort(x, m, true)
@@ -1275,6 +1307,8 @@ func firstBadShortToUint(src []int16, m round.Mode) int {
 
 func sliceShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = shortToUint(x, m, true)
@@ -1297,6 +1331,8 @@ func checkShortToLong(x int16, m round.Mode) (int64, bool) {
 
 func sliceShortToLong(dst []int64, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int64(x)
@@ -1329,6 +1365,8 @@ func firstBadShortToUlong(src []int16, m round.Mode) int {
 
 func sliceShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = shortToUlong(x, m, true)
@@ -1351,6 +1389,8 @@ func checkShortToHalf(x int16, m round.Mode) (half.Half, bool) {
 
 func sliceShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -1402,6 +1442,8 @@ func checkShortToDouble(x int16, m round.Mode) (float64, bool) {
 
 func sliceShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdShortToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -1434,6 +1476,8 @@ func firstBadUshortToChar(src []uint16, m round.Mode) int {
 
 func sliceUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ushortToChar(x, m, true)
@@ -1471,6 +1515,8 @@ func firstBadUshortToUchar(src []uint16, m round.Mode) int {
 
 func sliceUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ushortToUchar(x, m, true)
@@ -1508,6 +1554,8 @@ func firstBadUshortToShort(src []uint16, m round.Mode) int {
 
 func sliceUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ushortToShort(x, m, true)
@@ -1530,10 +1578,8 @@ func checkUshortToUshort(x uint16, m round.Mode) (uint16, bool) {
 
 func sliceUshortToUshort(dst []uint16, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = uint16(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // ushortToInt converts ushort to int (convert_int from ushort).
@@ -1566,6 +1612,8 @@ func checkUshortToUint(x uint16, m round.Mode) (uint32, bool) {
 
 func sliceUshortToUint(dst []uint32, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = uint32(x)
@@ -1583,6 +1631,8 @@ func checkUshortToLong(x uint16, m round.Mode) (int64, bool) {
 
 func sliceUshortToLong(dst []int64, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int64(x)
@@ -1600,6 +1650,8 @@ func checkUshortToUlong(x uint16, m round.Mode) (uint64, bool) {
 
 func sliceUshortToUlong(dst []uint64, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = uint64(x)
@@ -1631,6 +1683,8 @@ func firstBadUshortToHalf(src []uint16, m round.Mode) int {
 
 func sliceUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -1682,6 +1736,8 @@ func checkUshortToDouble(x uint16, m round.Mode) (float64, bool) {
 
 func sliceUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUshortToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -1859,10 +1915,8 @@ func checkIntToInt(x int32, m round.Mode) (int32, bool) {
 
 func sliceIntToInt(dst []int32, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = int32(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // intToUint converts int to uint (convert_uint from int).
@@ -1891,6 +1945,8 @@ func firstBadIntToUint(src []int32, m round.Mode) int {
 
 func sliceIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = intToUint(x, m, true)
@@ -1913,6 +1969,8 @@ func checkIntToLong(x int32, m round.Mode) (int64, bool) {
 
 func sliceIntToLong(dst []int64, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int64(x)
@@ -1945,6 +2003,8 @@ func firstBadIntToUlong(src []int32, m round.Mode) int {
 
 func sliceIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = intToUlong(x, m, true)
@@ -1981,6 +2041,8 @@ func firstBadIntToHalf(src []int32, m round.Mode) int {
 
 func sliceIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -2047,6 +2109,8 @@ func checkIntToDouble(x int32, m round.Mode) (float64, bool) {
 
 func sliceIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdIntToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -2079,6 +2143,8 @@ func firstBadUintToChar(src []uint32, m round.Mode) int {
 
 func sliceUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = uintToChar(x, m, true)
@@ -2116,6 +2182,8 @@ func firstBadUintToUchar(src []uint32, m round.Mode) int {
 
 func sliceUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = uintToUchar(x, m, true)
@@ -2153,6 +2221,8 @@ func firstBadUintToShort(src []uint32, m round.Mode) int {
 
 func sliceUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = uintToShort(x, m, true)
@@ -2190,6 +2260,8 @@ func firstBadUintToUshort(src []uint32, m round.Mode) int {
 
 func sliceUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = uintToUshort(x, m, true)
@@ -2227,6 +2299,8 @@ func firstBadUintToInt(src []uint32, m round.Mode) int {
 
 func sliceUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = uintToInt(x, m, true)
@@ -2249,10 +2323,8 @@ func checkUintToUint(x uint32, m round.Mode) (uint32, bool) {
 
 func sliceUintToUint(dst []uint32, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = uint32(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // uintToLong converts uint to long (convert_long from uint).
@@ -2266,6 +2338,8 @@ func checkUintToLong(x uint32, m round.Mode) (int64, bool) {
 
 func sliceUintToLong(dst []int64, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = int64(x)
@@ -2283,6 +2357,8 @@ func checkUintToUlong(x uint32, m round.Mode) (uint64, bool) {
 
 func sliceUintToUlong(dst []uint64, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = uint64(x)
@@ -2314,6 +2390,8 @@ func firstBadUintToHalf(src []uint32, m round.Mode) int {
 
 func sliceUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -2380,6 +2458,8 @@ func checkUintToDouble(x uint32, m round.Mode) (float64, bool) {
 
 func sliceUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUintToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -2412,6 +2492,8 @@ func firstBadLongToChar(src []int64, m round.Mode) int {
 
 func sliceLongToChar(dst []int8, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = longToChar(x, m, true)
@@ -2449,6 +2531,8 @@ func firstBadLongToUchar(src []int64, m round.Mode) int {
 
 func sliceLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = longToUchar(x, m, true)
@@ -2486,6 +2570,8 @@ func firstBadLongToShort(src []int64, m round.Mode) int {
 
 func sliceLongToShort(dst []int16, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = longToShort(x, m, true)
@@ -2523,6 +2609,8 @@ func firstBadLongToUshort(src []int64, m round.Mode) int {
 
 func sliceLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = longToUshort(x, m, true)
@@ -2560,6 +2648,8 @@ func firstBadLongToInt(src []int64, m round.Mode) int {
 
 func sliceLongToInt(dst []int32, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = longToInt(x, m, true)
@@ -2597,6 +2687,8 @@ func firstBadLongToUint(src []int64, m round.Mode) int {
 
 func sliceLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = longToUint(x, m, true)
@@ -2619,10 +2711,8 @@ func checkLongToLong(x int64, m round.Mode) (int64, bool) {
 
 func sliceLongToLong(dst []int64, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = int64(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // longToUlong converts long to ulong (convert_ulong from long).
@@ -2651,6 +2741,8 @@ func firstBadLongToUlong(src []int64, m round.Mode) int {
 
 func sliceLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = longToUlong(x, m, true)
@@ -2687,6 +2779,8 @@ func firstBadLongToHalf(src []int64, m round.Mode) int {
 
 func sliceLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdLongToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -2802,6 +2896,8 @@ func firstBadUlongToChar(src []uint64, m round.Mode) int {
 
 func sliceUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ulongToChar(x, m, true)
@@ -2839,6 +2935,8 @@ func firstBadUlongToUchar(src []uint64, m round.Mode) int {
 
 func sliceUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ulongToUchar(x, m, true)
@@ -2876,6 +2974,8 @@ func firstBadUlongToShort(src []uint64, m round.Mode) int {
 
 func sliceUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ulongToShort(x, m, true)
@@ -2913,6 +3013,8 @@ func firstBadUlongToUshort(src []uint64, m round.Mode) int {
 
 func sliceUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ulongToUshort(x, m, true)
@@ -2950,6 +3052,8 @@ func firstBadUlongToInt(src []uint64, m round.Mode) int {
 
 func sliceUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ulongToInt(x, m, true)
@@ -2987,6 +3091,8 @@ func firstBadUlongToUint(src []uint64, m round.Mode) int {
 
 func sliceUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ulongToUint(x, m, true)
@@ -3024,6 +3130,8 @@ func firstBadUlongToLong(src []uint64, m round.Mode) int {
 
 func sliceUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	if sat {
 		for i, x := range src {
 			dst[i] = ulongToLong(x, m, true)
@@ -3046,10 +3154,8 @@ func checkUlongToUlong(x uint64, m round.Mode) (uint64, bool) {
 
 func sliceUlongToUlong(dst []uint64, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
-	_ = sat
-	for i, x := range src {
-		dst[i] = uint64(x)
-	}
+	_, _ = m, sat
+	copy(dst, src)
 }
 
 // ulongToHalf converts ulong to half (convert_half from ulong).
@@ -3077,6 +3183,8 @@ func firstBadUlongToHalf(src []uint64, m round.Mode) int {
 
 func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdUlongToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -3191,6 +3299,8 @@ func firstBadHalfToChar(src []half.Half, m round.Mode) int {
 
 func sliceHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3237,6 +3347,8 @@ func firstBadHalfToUchar(src []half.Half, m round.Mode) int {
 
 func sliceHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3283,6 +3395,8 @@ func firstBadHalfToShort(src []half.Half, m round.Mode) int {
 
 func sliceHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3329,6 +3443,8 @@ func firstBadHalfToUshort(src []half.Half, m round.Mode) int {
 
 func sliceHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3375,6 +3491,8 @@ func firstBadHalfToInt(src []half.Half, m round.Mode) int {
 
 func sliceHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToInt(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3421,6 +3539,8 @@ func firstBadHalfToUint(src []half.Half, m round.Mode) int {
 
 func sliceHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToUint(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3466,6 +3586,8 @@ func firstBadHalfToLong(src []half.Half, m round.Mode) int {
 
 func sliceHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3511,6 +3633,8 @@ func firstBadHalfToUlong(src []half.Half, m round.Mode) int {
 
 func sliceHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3578,6 +3702,8 @@ func checkHalfToDouble(x half.Half, m round.Mode) (float64, bool) {
 
 func sliceHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdHalfToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = x.Float64()
@@ -3896,6 +4022,8 @@ func firstBadFloatToLong(src []float32, m round.Mode) int {
 
 func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -3941,6 +4069,8 @@ func firstBadFloatToUlong(src []float32, m round.Mode) int {
 
 func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -4037,6 +4167,8 @@ func checkFloatToDouble(x float32, m round.Mode) (float64, bool) {
 
 func sliceFloatToDouble(dst []float64, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdFloatToDouble(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	for i, x := range src {
 		dst[i] = round.Float32ToFloat64(x)
@@ -4068,6 +4200,8 @@ func firstBadDoubleToChar(src []float64, m round.Mode) int {
 
 func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToChar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -4114,6 +4248,8 @@ func firstBadDoubleToUchar(src []float64, m round.Mode) int {
 
 func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToUchar(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -4160,6 +4296,8 @@ func firstBadDoubleToShort(src []float64, m round.Mode) int {
 
 func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToShort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -4206,6 +4344,8 @@ func firstBadDoubleToUshort(src []float64, m round.Mode) int {
 
 func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToUshort(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -4347,6 +4487,8 @@ func firstBadDoubleToLong(src []float64, m round.Mode) int {
 
 func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToLong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -4392,6 +4534,8 @@ func firstBadDoubleToUlong(src []float64, m round.Mode) int {
 
 func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToUlong(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat // clconv's out-of-range result is the saturated one either way
 	switch m {
 	case round.RTZ:
@@ -4438,6 +4582,8 @@ func firstBadDoubleToHalf(src []float64, m round.Mode) int {
 
 func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
+	n := simdDoubleToHalf(dst, src, m, sat)
+	dst, src = dst[n:], src[n:]
 	_ = sat
 	switch m {
 	case round.RTZ:
@@ -4617,7 +4763,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Long:
 			dd := unsafe.Slice((*int64)(d), n)
-			for i, x := range ss {
+			k := simdHalfToLong(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsLong(round.Integral(x.Float64(), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(x.Float64(), m)
 				dd[i] = clampLong(r)
 				f := !fitsLong(r)
@@ -4629,7 +4784,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Ulong:
 			dd := unsafe.Slice((*uint64)(d), n)
-			for i, x := range ss {
+			k := simdHalfToUlong(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsUlong(round.Integral(x.Float64(), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(x.Float64(), m)
 				dd[i] = clampUlong(r)
 				f := !fitsUlong(r)
@@ -4723,7 +4887,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Long:
 			dd := unsafe.Slice((*int64)(d), n)
-			for i, x := range ss {
+			k := simdFloatToLong(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsLong(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampLong(r)
 				f := !fitsLong(r)
@@ -4735,7 +4908,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Ulong:
 			dd := unsafe.Slice((*uint64)(d), n)
-			for i, x := range ss {
+			k := simdFloatToUlong(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsUlong(round.Integral(float64(x), m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(float64(x), m)
 				dd[i] = clampUlong(r)
 				f := !fitsUlong(r)
@@ -4829,7 +5011,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Long:
 			dd := unsafe.Slice((*int64)(d), n)
-			for i, x := range ss {
+			k := simdDoubleToLong(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsLong(round.Integral(x, m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(x, m)
 				dd[i] = clampLong(r)
 				f := !fitsLong(r)
@@ -4841,7 +5032,16 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			return count
 		case cltype.Ulong:
 			dd := unsafe.Slice((*uint64)(d), n)
-			for i, x := range ss {
+			k := simdDoubleToUlong(dd, ss, m, sat)
+			for i, x := range ss[:k] {
+				f := !fitsUlong(round.Integral(x, m))
+				bad[i] = f
+				if f {
+					count++
+				}
+			}
+			for i := k; i < n; i++ {
+				x := ss[i]
 				r := round.Integral(x, m)
 				dd[i] = clampUlong(r)
 				f := !fitsUlong(r)

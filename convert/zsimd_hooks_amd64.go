@@ -618,6 +618,168 @@ func simdIntToUshort(dst []uint16, src []int32, m round.Mode, sat bool) int {
 	return simdRun(&simdIntToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
 
+func simdCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdCharToShort(dst []int16, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdCharToLong(dst []int64, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToShort(dst []int16, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToUshort(dst []uint16, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToUint(dst []uint32, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToLong(dst []int64, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToUlong(dst []uint64, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToChar(dst []int8, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToLong(dst []int64, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToUint(dst []uint32, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToLong(dst []int64, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToUlong(dst []uint64, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) int { return 0 }
+
+func simdIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) int { return 0 }
+
+func simdIntToLong(dst []int64, src []int32, m round.Mode, sat bool) int { return 0 }
+
+func simdIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) int { return 0 }
+
+func simdIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) int { return 0 }
+
+func simdIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToLong(dst []int64, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToUlong(dst []uint64, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToChar(dst []int8, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToShort(dst []int16, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToInt(dst []int32, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) int { return 0 }
+
+func simdFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) int { return 0 }
+
+func simdFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) int { return 0 }
+
+func simdFloatToDouble(dst []float64, src []float32, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) int { return 0 }
+
+func simdDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) int { return 0 }
+
 // simdPairKernels names every pair's kernels, for the tests.
 var simdPairKernels = map[string]*simdKernels{
 	"FloatToChar":   &simdFloatToCharKernels,

@@ -55,11 +55,14 @@ func (k kind) maxU() uint64 {
 	return 1<<(k.bits-1) - 1 + 1<<(k.bits-1)
 }
 
-// simdPairs are the conversions with SIMD kernels (issue 4's hot pairs, see
-// _asm): their slice kernels first call the hook simd<S>To<D>, which converts
-// a leading part of the slice with the best available tier and returns its
-// length (0 in purego builds and on other architectures).
-var simdPairs = map[string]bool{
+// Every conversion between two different types has SIMD kernels (see _asm):
+// its slice kernel first calls the hook simd<S>To<D>, which converts a
+// leading part of the slice with the best available tier and returns its
+// length (0 in purego builds and on other architectures). Identities copy.
+func hasSIMD(s, d kind) bool { return s.cl != d.cl }
+
+// scanPairs are the conversions whose checked form has a SIMD range scan.
+var scanPairs = map[string]bool{
 	"FloatToChar": true, "FloatToUchar": true, "FloatToShort": true,
 	"FloatToUshort": true, "FloatToInt": true, "FloatToUint": true,
 	"IntToFloat": true, "UintToFloat": true, "DoubleToFloat": true,
@@ -414,13 +417,16 @@ func main() {
 			// Slice kernel with the mode decisions hoisted out of the loop.
 			p("func slice%s(dst []%s, src []%s, m round.Mode, sat bool) {", name, d.goT, s.goT)
 			p("dst = dst[:len(src)]")
-			if simdPairs[name] {
+			if hasSIMD(s, d) {
 				// The SIMD kernels (convert/zsimd_*) convert a leading part;
 				// the Go loops below do the rest, or all of it without them.
 				p("n := simd%s(dst, src, m, sat)", name)
 				p("dst, src = dst[n:], src[n:]")
 			}
 			switch {
+			case s.cl == d.cl && !s.float:
+				p("_, _ = m, sat")
+				p("copy(dst, src)")
 			case !s.float && !d.float:
 				if inRangeInt(s, d) != "true" {
 					p("if sat {")
@@ -535,7 +541,7 @@ func main() {
 				p("return count")
 				continue
 			}
-			if name := s.fn + "To" + d.fn; simdPairs[name] {
+			if name := s.fn + "To" + d.fn; hasSIMD(s, d) {
 				// SIMD converts a leading part; flag it separately.
 				p("k := simd%s(dd, ss, m, sat)", name)
 				p("for i, x := range ss[:k] {")
@@ -804,7 +810,7 @@ func finiteBoundsOf(d kind) (lo, hi map[string]float64) {
 // pair with SIMD kernels, and whether its interval is open (floats) or
 // closed (integers); "" for the others.
 func scanHook(s, d kind) string {
-	if !simdPairs[s.fn+"To"+d.fn] {
+	if !scanPairs[s.fn+"To"+d.fn] {
 		return ""
 	}
 	switch {
