@@ -105,6 +105,7 @@ type pair struct {
 	block    map[string]int // elements per loop iteration, per tier
 	gen      map[string]func(variant string, in, out func(int) Mem)
 	setup    map[string]func(variant string)
+	plan     string // the plan's steps, for planned pairs (plan.go)
 }
 
 func (p *pair) name() string { return p.s.name + "To" + p.d.name }
@@ -154,6 +155,9 @@ func kernel(p *pair, tier, variant string) {
 		what = " with non-temporal stores to a 64-byte aligned dst"
 	}
 	Doc(fmt.Sprintf("%s converts the first n &^ %d elements (%s %s)%s and returns their count.", name, block-1, strings.ToLower(p.s.name)+"->"+strings.ToLower(p.d.name), variant, what))
+	if p.plan != "" {
+		Comment("Plan: " + p.plan + ".")
+	}
 	Pragma("noescape")
 	dst := Load(Param("dst"), GP64())
 	src := Load(Param("src"), GP64())
@@ -842,6 +846,11 @@ func main() {
 	other := flag.String("other", "", "write the fallback hooks to this file")
 	flag.Parse()
 	ps := pairs()
+	have := map[string]bool{}
+	for _, p := range ps {
+		have[p.name()] = true
+	}
+	ps = append(ps, planPairs(have)...)
 	if *hooks != "" {
 		writeHooks(ps, *hooks, *other)
 	}

@@ -734,6 +734,926 @@ func intToUshortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func intToUshortSatAVX512(dst *byte, src *byte, n int) int
 
+// charToUcharWrapAVX512 converts the first n &^ 255 elements (char->uchar Wrap) and returns their count.
+//
+//go:noescape
+func charToUcharWrapAVX512(dst *byte, src *byte, n int) int
+
+// charToUcharSatAVX512 converts the first n &^ 255 elements (char->uchar Sat) and returns their count.
+//
+//go:noescape
+func charToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// charToShortAVX512 converts the first n &^ 127 elements (char->short ) and returns their count.
+//
+//go:noescape
+func charToShortAVX512(dst *byte, src *byte, n int) int
+
+// charToUshortWrapAVX512 converts the first n &^ 127 elements (char->ushort Wrap) and returns their count.
+//
+//go:noescape
+func charToUshortWrapAVX512(dst *byte, src *byte, n int) int
+
+// charToUshortSatAVX512 converts the first n &^ 127 elements (char->ushort Sat) and returns their count.
+//
+//go:noescape
+func charToUshortSatAVX512(dst *byte, src *byte, n int) int
+
+// charToUintWrapAVX512 converts the first n &^ 63 elements (char->uint Wrap) and returns their count.
+//
+//go:noescape
+func charToUintWrapAVX512(dst *byte, src *byte, n int) int
+
+// charToUintSatAVX512 converts the first n &^ 63 elements (char->uint Sat) and returns their count.
+//
+//go:noescape
+func charToUintSatAVX512(dst *byte, src *byte, n int) int
+
+// charToLongAVX512 converts the first n &^ 31 elements (char->long ) and returns their count.
+//
+//go:noescape
+func charToLongAVX512(dst *byte, src *byte, n int) int
+
+// charToUlongWrapAVX512 converts the first n &^ 31 elements (char->ulong Wrap) and returns their count.
+//
+//go:noescape
+func charToUlongWrapAVX512(dst *byte, src *byte, n int) int
+
+// charToUlongSatAVX512 converts the first n &^ 31 elements (char->ulong Sat) and returns their count.
+//
+//go:noescape
+func charToUlongSatAVX512(dst *byte, src *byte, n int) int
+
+// charToHalfAVX512 converts the first n &^ 63 elements (char->half ) and returns their count.
+//
+//go:noescape
+func charToHalfAVX512(dst *byte, src *byte, n int) int
+
+// charToDoubleAVX512 converts the first n &^ 31 elements (char->double ) and returns their count.
+//
+//go:noescape
+func charToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// ucharToCharWrapAVX512 converts the first n &^ 255 elements (uchar->char Wrap) and returns their count.
+//
+//go:noescape
+func ucharToCharWrapAVX512(dst *byte, src *byte, n int) int
+
+// ucharToCharSatAVX512 converts the first n &^ 255 elements (uchar->char Sat) and returns their count.
+//
+//go:noescape
+func ucharToCharSatAVX512(dst *byte, src *byte, n int) int
+
+// ucharToShortAVX512 converts the first n &^ 127 elements (uchar->short ) and returns their count.
+//
+//go:noescape
+func ucharToShortAVX512(dst *byte, src *byte, n int) int
+
+// ucharToUshortAVX512 converts the first n &^ 127 elements (uchar->ushort ) and returns their count.
+//
+//go:noescape
+func ucharToUshortAVX512(dst *byte, src *byte, n int) int
+
+// ucharToUintAVX512 converts the first n &^ 63 elements (uchar->uint ) and returns their count.
+//
+//go:noescape
+func ucharToUintAVX512(dst *byte, src *byte, n int) int
+
+// ucharToLongAVX512 converts the first n &^ 31 elements (uchar->long ) and returns their count.
+//
+//go:noescape
+func ucharToLongAVX512(dst *byte, src *byte, n int) int
+
+// ucharToUlongAVX512 converts the first n &^ 31 elements (uchar->ulong ) and returns their count.
+//
+//go:noescape
+func ucharToUlongAVX512(dst *byte, src *byte, n int) int
+
+// ucharToHalfAVX512 converts the first n &^ 63 elements (uchar->half ) and returns their count.
+//
+//go:noescape
+func ucharToHalfAVX512(dst *byte, src *byte, n int) int
+
+// ucharToDoubleAVX512 converts the first n &^ 31 elements (uchar->double ) and returns their count.
+//
+//go:noescape
+func ucharToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// shortToCharWrapAVX512 converts the first n &^ 127 elements (short->char Wrap) and returns their count.
+//
+//go:noescape
+func shortToCharWrapAVX512(dst *byte, src *byte, n int) int
+
+// shortToCharSatAVX512 converts the first n &^ 127 elements (short->char Sat) and returns their count.
+//
+//go:noescape
+func shortToCharSatAVX512(dst *byte, src *byte, n int) int
+
+// shortToUcharWrapAVX512 converts the first n &^ 127 elements (short->uchar Wrap) and returns their count.
+//
+//go:noescape
+func shortToUcharWrapAVX512(dst *byte, src *byte, n int) int
+
+// shortToUcharSatAVX512 converts the first n &^ 127 elements (short->uchar Sat) and returns their count.
+//
+//go:noescape
+func shortToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// shortToUshortWrapAVX512 converts the first n &^ 127 elements (short->ushort Wrap) and returns their count.
+//
+//go:noescape
+func shortToUshortWrapAVX512(dst *byte, src *byte, n int) int
+
+// shortToUshortSatAVX512 converts the first n &^ 127 elements (short->ushort Sat) and returns their count.
+//
+//go:noescape
+func shortToUshortSatAVX512(dst *byte, src *byte, n int) int
+
+// shortToUintWrapAVX512 converts the first n &^ 63 elements (short->uint Wrap) and returns their count.
+//
+//go:noescape
+func shortToUintWrapAVX512(dst *byte, src *byte, n int) int
+
+// shortToUintSatAVX512 converts the first n &^ 63 elements (short->uint Sat) and returns their count.
+//
+//go:noescape
+func shortToUintSatAVX512(dst *byte, src *byte, n int) int
+
+// shortToLongAVX512 converts the first n &^ 31 elements (short->long ) and returns their count.
+//
+//go:noescape
+func shortToLongAVX512(dst *byte, src *byte, n int) int
+
+// shortToUlongWrapAVX512 converts the first n &^ 31 elements (short->ulong Wrap) and returns their count.
+//
+//go:noescape
+func shortToUlongWrapAVX512(dst *byte, src *byte, n int) int
+
+// shortToUlongSatAVX512 converts the first n &^ 31 elements (short->ulong Sat) and returns their count.
+//
+//go:noescape
+func shortToUlongSatAVX512(dst *byte, src *byte, n int) int
+
+// shortToHalfRTEAVX512 converts the first n &^ 63 elements (short->half RTE) and returns their count.
+//
+//go:noescape
+func shortToHalfRTEAVX512(dst *byte, src *byte, n int) int
+
+// shortToHalfRTZAVX512 converts the first n &^ 63 elements (short->half RTZ) and returns their count.
+//
+//go:noescape
+func shortToHalfRTZAVX512(dst *byte, src *byte, n int) int
+
+// shortToHalfRTPAVX512 converts the first n &^ 63 elements (short->half RTP) and returns their count.
+//
+//go:noescape
+func shortToHalfRTPAVX512(dst *byte, src *byte, n int) int
+
+// shortToHalfRTNAVX512 converts the first n &^ 63 elements (short->half RTN) and returns their count.
+//
+//go:noescape
+func shortToHalfRTNAVX512(dst *byte, src *byte, n int) int
+
+// shortToDoubleAVX512 converts the first n &^ 31 elements (short->double ) and returns their count.
+//
+//go:noescape
+func shortToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// ushortToCharWrapAVX512 converts the first n &^ 127 elements (ushort->char Wrap) and returns their count.
+//
+//go:noescape
+func ushortToCharWrapAVX512(dst *byte, src *byte, n int) int
+
+// ushortToCharSatAVX512 converts the first n &^ 127 elements (ushort->char Sat) and returns their count.
+//
+//go:noescape
+func ushortToCharSatAVX512(dst *byte, src *byte, n int) int
+
+// ushortToUcharWrapAVX512 converts the first n &^ 127 elements (ushort->uchar Wrap) and returns their count.
+//
+//go:noescape
+func ushortToUcharWrapAVX512(dst *byte, src *byte, n int) int
+
+// ushortToUcharSatAVX512 converts the first n &^ 127 elements (ushort->uchar Sat) and returns their count.
+//
+//go:noescape
+func ushortToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// ushortToShortWrapAVX512 converts the first n &^ 127 elements (ushort->short Wrap) and returns their count.
+//
+//go:noescape
+func ushortToShortWrapAVX512(dst *byte, src *byte, n int) int
+
+// ushortToShortSatAVX512 converts the first n &^ 127 elements (ushort->short Sat) and returns their count.
+//
+//go:noescape
+func ushortToShortSatAVX512(dst *byte, src *byte, n int) int
+
+// ushortToUintAVX512 converts the first n &^ 63 elements (ushort->uint ) and returns their count.
+//
+//go:noescape
+func ushortToUintAVX512(dst *byte, src *byte, n int) int
+
+// ushortToLongAVX512 converts the first n &^ 31 elements (ushort->long ) and returns their count.
+//
+//go:noescape
+func ushortToLongAVX512(dst *byte, src *byte, n int) int
+
+// ushortToUlongAVX512 converts the first n &^ 31 elements (ushort->ulong ) and returns their count.
+//
+//go:noescape
+func ushortToUlongAVX512(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTEAVX512 converts the first n &^ 63 elements (ushort->half RTE) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTEAVX512(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTZAVX512 converts the first n &^ 63 elements (ushort->half RTZ) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTZAVX512(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTPAVX512 converts the first n &^ 63 elements (ushort->half RTP) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTPAVX512(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTNAVX512 converts the first n &^ 63 elements (ushort->half RTN) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTNAVX512(dst *byte, src *byte, n int) int
+
+// ushortToDoubleAVX512 converts the first n &^ 31 elements (ushort->double ) and returns their count.
+//
+//go:noescape
+func ushortToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// intToUintWrapAVX512 converts the first n &^ 63 elements (int->uint Wrap) and returns their count.
+//
+//go:noescape
+func intToUintWrapAVX512(dst *byte, src *byte, n int) int
+
+// intToUintSatAVX512 converts the first n &^ 63 elements (int->uint Sat) and returns their count.
+//
+//go:noescape
+func intToUintSatAVX512(dst *byte, src *byte, n int) int
+
+// intToLongAVX512 converts the first n &^ 31 elements (int->long ) and returns their count.
+//
+//go:noescape
+func intToLongAVX512(dst *byte, src *byte, n int) int
+
+// intToUlongWrapAVX512 converts the first n &^ 31 elements (int->ulong Wrap) and returns their count.
+//
+//go:noescape
+func intToUlongWrapAVX512(dst *byte, src *byte, n int) int
+
+// intToUlongSatAVX512 converts the first n &^ 31 elements (int->ulong Sat) and returns their count.
+//
+//go:noescape
+func intToUlongSatAVX512(dst *byte, src *byte, n int) int
+
+// intToHalfRTEAVX512 converts the first n &^ 63 elements (int->half RTE) and returns their count.
+//
+//go:noescape
+func intToHalfRTEAVX512(dst *byte, src *byte, n int) int
+
+// intToHalfRTZAVX512 converts the first n &^ 63 elements (int->half RTZ) and returns their count.
+//
+//go:noescape
+func intToHalfRTZAVX512(dst *byte, src *byte, n int) int
+
+// intToHalfRTPAVX512 converts the first n &^ 63 elements (int->half RTP) and returns their count.
+//
+//go:noescape
+func intToHalfRTPAVX512(dst *byte, src *byte, n int) int
+
+// intToHalfRTNAVX512 converts the first n &^ 63 elements (int->half RTN) and returns their count.
+//
+//go:noescape
+func intToHalfRTNAVX512(dst *byte, src *byte, n int) int
+
+// intToDoubleAVX512 converts the first n &^ 31 elements (int->double ) and returns their count.
+//
+//go:noescape
+func intToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// uintToCharWrapAVX512 converts the first n &^ 63 elements (uint->char Wrap) and returns their count.
+//
+//go:noescape
+func uintToCharWrapAVX512(dst *byte, src *byte, n int) int
+
+// uintToCharSatAVX512 converts the first n &^ 63 elements (uint->char Sat) and returns their count.
+//
+//go:noescape
+func uintToCharSatAVX512(dst *byte, src *byte, n int) int
+
+// uintToUcharWrapAVX512 converts the first n &^ 63 elements (uint->uchar Wrap) and returns their count.
+//
+//go:noescape
+func uintToUcharWrapAVX512(dst *byte, src *byte, n int) int
+
+// uintToUcharSatAVX512 converts the first n &^ 63 elements (uint->uchar Sat) and returns their count.
+//
+//go:noescape
+func uintToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// uintToShortWrapAVX512 converts the first n &^ 63 elements (uint->short Wrap) and returns their count.
+//
+//go:noescape
+func uintToShortWrapAVX512(dst *byte, src *byte, n int) int
+
+// uintToShortSatAVX512 converts the first n &^ 63 elements (uint->short Sat) and returns their count.
+//
+//go:noescape
+func uintToShortSatAVX512(dst *byte, src *byte, n int) int
+
+// uintToUshortWrapAVX512 converts the first n &^ 63 elements (uint->ushort Wrap) and returns their count.
+//
+//go:noescape
+func uintToUshortWrapAVX512(dst *byte, src *byte, n int) int
+
+// uintToUshortSatAVX512 converts the first n &^ 63 elements (uint->ushort Sat) and returns their count.
+//
+//go:noescape
+func uintToUshortSatAVX512(dst *byte, src *byte, n int) int
+
+// uintToIntWrapAVX512 converts the first n &^ 63 elements (uint->int Wrap) and returns their count.
+//
+//go:noescape
+func uintToIntWrapAVX512(dst *byte, src *byte, n int) int
+
+// uintToIntSatAVX512 converts the first n &^ 63 elements (uint->int Sat) and returns their count.
+//
+//go:noescape
+func uintToIntSatAVX512(dst *byte, src *byte, n int) int
+
+// uintToLongAVX512 converts the first n &^ 31 elements (uint->long ) and returns their count.
+//
+//go:noescape
+func uintToLongAVX512(dst *byte, src *byte, n int) int
+
+// uintToUlongAVX512 converts the first n &^ 31 elements (uint->ulong ) and returns their count.
+//
+//go:noescape
+func uintToUlongAVX512(dst *byte, src *byte, n int) int
+
+// uintToHalfRTEAVX512 converts the first n &^ 63 elements (uint->half RTE) and returns their count.
+//
+//go:noescape
+func uintToHalfRTEAVX512(dst *byte, src *byte, n int) int
+
+// uintToHalfRTZAVX512 converts the first n &^ 63 elements (uint->half RTZ) and returns their count.
+//
+//go:noescape
+func uintToHalfRTZAVX512(dst *byte, src *byte, n int) int
+
+// uintToHalfRTPAVX512 converts the first n &^ 63 elements (uint->half RTP) and returns their count.
+//
+//go:noescape
+func uintToHalfRTPAVX512(dst *byte, src *byte, n int) int
+
+// uintToHalfRTNAVX512 converts the first n &^ 63 elements (uint->half RTN) and returns their count.
+//
+//go:noescape
+func uintToHalfRTNAVX512(dst *byte, src *byte, n int) int
+
+// uintToDoubleAVX512 converts the first n &^ 31 elements (uint->double ) and returns their count.
+//
+//go:noescape
+func uintToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// longToCharWrapAVX512 converts the first n &^ 31 elements (long->char Wrap) and returns their count.
+//
+//go:noescape
+func longToCharWrapAVX512(dst *byte, src *byte, n int) int
+
+// longToCharSatAVX512 converts the first n &^ 31 elements (long->char Sat) and returns their count.
+//
+//go:noescape
+func longToCharSatAVX512(dst *byte, src *byte, n int) int
+
+// longToUcharWrapAVX512 converts the first n &^ 31 elements (long->uchar Wrap) and returns their count.
+//
+//go:noescape
+func longToUcharWrapAVX512(dst *byte, src *byte, n int) int
+
+// longToUcharSatAVX512 converts the first n &^ 31 elements (long->uchar Sat) and returns their count.
+//
+//go:noescape
+func longToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// longToShortWrapAVX512 converts the first n &^ 31 elements (long->short Wrap) and returns their count.
+//
+//go:noescape
+func longToShortWrapAVX512(dst *byte, src *byte, n int) int
+
+// longToShortSatAVX512 converts the first n &^ 31 elements (long->short Sat) and returns their count.
+//
+//go:noescape
+func longToShortSatAVX512(dst *byte, src *byte, n int) int
+
+// longToUshortWrapAVX512 converts the first n &^ 31 elements (long->ushort Wrap) and returns their count.
+//
+//go:noescape
+func longToUshortWrapAVX512(dst *byte, src *byte, n int) int
+
+// longToUshortSatAVX512 converts the first n &^ 31 elements (long->ushort Sat) and returns their count.
+//
+//go:noescape
+func longToUshortSatAVX512(dst *byte, src *byte, n int) int
+
+// longToIntWrapAVX512 converts the first n &^ 31 elements (long->int Wrap) and returns their count.
+//
+//go:noescape
+func longToIntWrapAVX512(dst *byte, src *byte, n int) int
+
+// longToIntSatAVX512 converts the first n &^ 31 elements (long->int Sat) and returns their count.
+//
+//go:noescape
+func longToIntSatAVX512(dst *byte, src *byte, n int) int
+
+// longToUintWrapAVX512 converts the first n &^ 31 elements (long->uint Wrap) and returns their count.
+//
+//go:noescape
+func longToUintWrapAVX512(dst *byte, src *byte, n int) int
+
+// longToUintSatAVX512 converts the first n &^ 31 elements (long->uint Sat) and returns their count.
+//
+//go:noescape
+func longToUintSatAVX512(dst *byte, src *byte, n int) int
+
+// longToUlongWrapAVX512 converts the first n &^ 31 elements (long->ulong Wrap) and returns their count.
+//
+//go:noescape
+func longToUlongWrapAVX512(dst *byte, src *byte, n int) int
+
+// longToUlongSatAVX512 converts the first n &^ 31 elements (long->ulong Sat) and returns their count.
+//
+//go:noescape
+func longToUlongSatAVX512(dst *byte, src *byte, n int) int
+
+// longToHalfRTEAVX512 converts the first n &^ 31 elements (long->half RTE) and returns their count.
+//
+//go:noescape
+func longToHalfRTEAVX512(dst *byte, src *byte, n int) int
+
+// longToHalfRTZAVX512 converts the first n &^ 31 elements (long->half RTZ) and returns their count.
+//
+//go:noescape
+func longToHalfRTZAVX512(dst *byte, src *byte, n int) int
+
+// longToHalfRTPAVX512 converts the first n &^ 31 elements (long->half RTP) and returns their count.
+//
+//go:noescape
+func longToHalfRTPAVX512(dst *byte, src *byte, n int) int
+
+// longToHalfRTNAVX512 converts the first n &^ 31 elements (long->half RTN) and returns their count.
+//
+//go:noescape
+func longToHalfRTNAVX512(dst *byte, src *byte, n int) int
+
+// ulongToCharWrapAVX512 converts the first n &^ 31 elements (ulong->char Wrap) and returns their count.
+//
+//go:noescape
+func ulongToCharWrapAVX512(dst *byte, src *byte, n int) int
+
+// ulongToCharSatAVX512 converts the first n &^ 31 elements (ulong->char Sat) and returns their count.
+//
+//go:noescape
+func ulongToCharSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUcharWrapAVX512 converts the first n &^ 31 elements (ulong->uchar Wrap) and returns their count.
+//
+//go:noescape
+func ulongToUcharWrapAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUcharSatAVX512 converts the first n &^ 31 elements (ulong->uchar Sat) and returns their count.
+//
+//go:noescape
+func ulongToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToShortWrapAVX512 converts the first n &^ 31 elements (ulong->short Wrap) and returns their count.
+//
+//go:noescape
+func ulongToShortWrapAVX512(dst *byte, src *byte, n int) int
+
+// ulongToShortSatAVX512 converts the first n &^ 31 elements (ulong->short Sat) and returns their count.
+//
+//go:noescape
+func ulongToShortSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUshortWrapAVX512 converts the first n &^ 31 elements (ulong->ushort Wrap) and returns their count.
+//
+//go:noescape
+func ulongToUshortWrapAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUshortSatAVX512 converts the first n &^ 31 elements (ulong->ushort Sat) and returns their count.
+//
+//go:noescape
+func ulongToUshortSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToIntWrapAVX512 converts the first n &^ 31 elements (ulong->int Wrap) and returns their count.
+//
+//go:noescape
+func ulongToIntWrapAVX512(dst *byte, src *byte, n int) int
+
+// ulongToIntSatAVX512 converts the first n &^ 31 elements (ulong->int Sat) and returns their count.
+//
+//go:noescape
+func ulongToIntSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUintWrapAVX512 converts the first n &^ 31 elements (ulong->uint Wrap) and returns their count.
+//
+//go:noescape
+func ulongToUintWrapAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUintSatAVX512 converts the first n &^ 31 elements (ulong->uint Sat) and returns their count.
+//
+//go:noescape
+func ulongToUintSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToLongWrapAVX512 converts the first n &^ 31 elements (ulong->long Wrap) and returns their count.
+//
+//go:noescape
+func ulongToLongWrapAVX512(dst *byte, src *byte, n int) int
+
+// ulongToLongSatAVX512 converts the first n &^ 31 elements (ulong->long Sat) and returns their count.
+//
+//go:noescape
+func ulongToLongSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTEAVX512 converts the first n &^ 31 elements (ulong->half RTE) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTEAVX512(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTZAVX512 converts the first n &^ 31 elements (ulong->half RTZ) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTZAVX512(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTPAVX512 converts the first n &^ 31 elements (ulong->half RTP) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTPAVX512(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTNAVX512 converts the first n &^ 31 elements (ulong->half RTN) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToCharRTEAVX512 converts the first n &^ 63 elements (half->char RTE) and returns their count.
+//
+//go:noescape
+func halfToCharRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToCharRTZAVX512 converts the first n &^ 63 elements (half->char RTZ) and returns their count.
+//
+//go:noescape
+func halfToCharRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToCharRTPAVX512 converts the first n &^ 63 elements (half->char RTP) and returns their count.
+//
+//go:noescape
+func halfToCharRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToCharRTNAVX512 converts the first n &^ 63 elements (half->char RTN) and returns their count.
+//
+//go:noescape
+func halfToCharRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUcharRTEAVX512 converts the first n &^ 63 elements (half->uchar RTE) and returns their count.
+//
+//go:noescape
+func halfToUcharRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToUcharRTZAVX512 converts the first n &^ 63 elements (half->uchar RTZ) and returns their count.
+//
+//go:noescape
+func halfToUcharRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToUcharRTPAVX512 converts the first n &^ 63 elements (half->uchar RTP) and returns their count.
+//
+//go:noescape
+func halfToUcharRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToUcharRTNAVX512 converts the first n &^ 63 elements (half->uchar RTN) and returns their count.
+//
+//go:noescape
+func halfToUcharRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToShortRTEAVX512 converts the first n &^ 63 elements (half->short RTE) and returns their count.
+//
+//go:noescape
+func halfToShortRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToShortRTZAVX512 converts the first n &^ 63 elements (half->short RTZ) and returns their count.
+//
+//go:noescape
+func halfToShortRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToShortRTPAVX512 converts the first n &^ 63 elements (half->short RTP) and returns their count.
+//
+//go:noescape
+func halfToShortRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToShortRTNAVX512 converts the first n &^ 63 elements (half->short RTN) and returns their count.
+//
+//go:noescape
+func halfToShortRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUshortRTEAVX512 converts the first n &^ 63 elements (half->ushort RTE) and returns their count.
+//
+//go:noescape
+func halfToUshortRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToUshortRTZAVX512 converts the first n &^ 63 elements (half->ushort RTZ) and returns their count.
+//
+//go:noescape
+func halfToUshortRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToUshortRTPAVX512 converts the first n &^ 63 elements (half->ushort RTP) and returns their count.
+//
+//go:noescape
+func halfToUshortRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToUshortRTNAVX512 converts the first n &^ 63 elements (half->ushort RTN) and returns their count.
+//
+//go:noescape
+func halfToUshortRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToIntRTEAVX512 converts the first n &^ 63 elements (half->int RTE) and returns their count.
+//
+//go:noescape
+func halfToIntRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToIntRTZAVX512 converts the first n &^ 63 elements (half->int RTZ) and returns their count.
+//
+//go:noescape
+func halfToIntRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToIntRTPAVX512 converts the first n &^ 63 elements (half->int RTP) and returns their count.
+//
+//go:noescape
+func halfToIntRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToIntRTNAVX512 converts the first n &^ 63 elements (half->int RTN) and returns their count.
+//
+//go:noescape
+func halfToIntRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUintRTEAVX512 converts the first n &^ 63 elements (half->uint RTE) and returns their count.
+//
+//go:noescape
+func halfToUintRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToUintRTZAVX512 converts the first n &^ 63 elements (half->uint RTZ) and returns their count.
+//
+//go:noescape
+func halfToUintRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToUintRTPAVX512 converts the first n &^ 63 elements (half->uint RTP) and returns their count.
+//
+//go:noescape
+func halfToUintRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToUintRTNAVX512 converts the first n &^ 63 elements (half->uint RTN) and returns their count.
+//
+//go:noescape
+func halfToUintRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToLongRTEAVX512 converts the first n &^ 31 elements (half->long RTE) and returns their count.
+//
+//go:noescape
+func halfToLongRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToLongRTZAVX512 converts the first n &^ 31 elements (half->long RTZ) and returns their count.
+//
+//go:noescape
+func halfToLongRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToLongRTPAVX512 converts the first n &^ 31 elements (half->long RTP) and returns their count.
+//
+//go:noescape
+func halfToLongRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToLongRTNAVX512 converts the first n &^ 31 elements (half->long RTN) and returns their count.
+//
+//go:noescape
+func halfToLongRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUlongRTEAVX512 converts the first n &^ 31 elements (half->ulong RTE) and returns their count.
+//
+//go:noescape
+func halfToUlongRTEAVX512(dst *byte, src *byte, n int) int
+
+// halfToUlongRTZAVX512 converts the first n &^ 31 elements (half->ulong RTZ) and returns their count.
+//
+//go:noescape
+func halfToUlongRTZAVX512(dst *byte, src *byte, n int) int
+
+// halfToUlongRTPAVX512 converts the first n &^ 31 elements (half->ulong RTP) and returns their count.
+//
+//go:noescape
+func halfToUlongRTPAVX512(dst *byte, src *byte, n int) int
+
+// halfToUlongRTNAVX512 converts the first n &^ 31 elements (half->ulong RTN) and returns their count.
+//
+//go:noescape
+func halfToUlongRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToDoubleAVX512 converts the first n &^ 31 elements (half->double ) and returns their count.
+//
+//go:noescape
+func halfToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// floatToLongRTEAVX512 converts the first n &^ 31 elements (float->long RTE) and returns their count.
+//
+//go:noescape
+func floatToLongRTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToLongRTZAVX512 converts the first n &^ 31 elements (float->long RTZ) and returns their count.
+//
+//go:noescape
+func floatToLongRTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToLongRTPAVX512 converts the first n &^ 31 elements (float->long RTP) and returns their count.
+//
+//go:noescape
+func floatToLongRTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToLongRTNAVX512 converts the first n &^ 31 elements (float->long RTN) and returns their count.
+//
+//go:noescape
+func floatToLongRTNAVX512(dst *byte, src *byte, n int) int
+
+// floatToUlongRTEAVX512 converts the first n &^ 31 elements (float->ulong RTE) and returns their count.
+//
+//go:noescape
+func floatToUlongRTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToUlongRTZAVX512 converts the first n &^ 31 elements (float->ulong RTZ) and returns their count.
+//
+//go:noescape
+func floatToUlongRTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToUlongRTPAVX512 converts the first n &^ 31 elements (float->ulong RTP) and returns their count.
+//
+//go:noescape
+func floatToUlongRTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToUlongRTNAVX512 converts the first n &^ 31 elements (float->ulong RTN) and returns their count.
+//
+//go:noescape
+func floatToUlongRTNAVX512(dst *byte, src *byte, n int) int
+
+// floatToDoubleAVX512 converts the first n &^ 31 elements (float->double ) and returns their count.
+//
+//go:noescape
+func floatToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// doubleToCharRTEAVX512 converts the first n &^ 31 elements (double->char RTE) and returns their count.
+//
+//go:noescape
+func doubleToCharRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToCharRTZAVX512 converts the first n &^ 31 elements (double->char RTZ) and returns their count.
+//
+//go:noescape
+func doubleToCharRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToCharRTPAVX512 converts the first n &^ 31 elements (double->char RTP) and returns their count.
+//
+//go:noescape
+func doubleToCharRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToCharRTNAVX512 converts the first n &^ 31 elements (double->char RTN) and returns their count.
+//
+//go:noescape
+func doubleToCharRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTEAVX512 converts the first n &^ 31 elements (double->uchar RTE) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTZAVX512 converts the first n &^ 31 elements (double->uchar RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTPAVX512 converts the first n &^ 31 elements (double->uchar RTP) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTNAVX512 converts the first n &^ 31 elements (double->uchar RTN) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToShortRTEAVX512 converts the first n &^ 31 elements (double->short RTE) and returns their count.
+//
+//go:noescape
+func doubleToShortRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToShortRTZAVX512 converts the first n &^ 31 elements (double->short RTZ) and returns their count.
+//
+//go:noescape
+func doubleToShortRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToShortRTPAVX512 converts the first n &^ 31 elements (double->short RTP) and returns their count.
+//
+//go:noescape
+func doubleToShortRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToShortRTNAVX512 converts the first n &^ 31 elements (double->short RTN) and returns their count.
+//
+//go:noescape
+func doubleToShortRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTEAVX512 converts the first n &^ 31 elements (double->ushort RTE) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTZAVX512 converts the first n &^ 31 elements (double->ushort RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTPAVX512 converts the first n &^ 31 elements (double->ushort RTP) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTNAVX512 converts the first n &^ 31 elements (double->ushort RTN) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToLongRTEAVX512 converts the first n &^ 31 elements (double->long RTE) and returns their count.
+//
+//go:noescape
+func doubleToLongRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToLongRTZAVX512 converts the first n &^ 31 elements (double->long RTZ) and returns their count.
+//
+//go:noescape
+func doubleToLongRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToLongRTPAVX512 converts the first n &^ 31 elements (double->long RTP) and returns their count.
+//
+//go:noescape
+func doubleToLongRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToLongRTNAVX512 converts the first n &^ 31 elements (double->long RTN) and returns their count.
+//
+//go:noescape
+func doubleToLongRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTEAVX512 converts the first n &^ 31 elements (double->ulong RTE) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTZAVX512 converts the first n &^ 31 elements (double->ulong RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTPAVX512 converts the first n &^ 31 elements (double->ulong RTP) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTNAVX512 converts the first n &^ 31 elements (double->ulong RTN) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTEAVX512 converts the first n &^ 31 elements (double->half RTE) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTEAVX512(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTZAVX512 converts the first n &^ 31 elements (double->half RTZ) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTZAVX512(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTPAVX512 converts the first n &^ 31 elements (double->half RTP) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTPAVX512(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTNAVX512 converts the first n &^ 31 elements (double->half RTN) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTNAVX512(dst *byte, src *byte, n int) int
+
 // floatToCharRTEAVX512NT converts the first n &^ 63 elements (float->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -1138,6 +2058,926 @@ func intToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func intToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUcharWrapAVX512NT converts the first n &^ 255 elements (char->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUcharSatAVX512NT converts the first n &^ 255 elements (char->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// charToShortAVX512NT converts the first n &^ 127 elements (char->short ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToShortAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUshortWrapAVX512NT converts the first n &^ 127 elements (char->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUshortSatAVX512NT converts the first n &^ 127 elements (char->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUintWrapAVX512NT converts the first n &^ 63 elements (char->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUintSatAVX512NT converts the first n &^ 63 elements (char->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUintSatAVX512NT(dst *byte, src *byte, n int) int
+
+// charToLongAVX512NT converts the first n &^ 31 elements (char->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUlongWrapAVX512NT converts the first n &^ 31 elements (char->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUlongSatAVX512NT converts the first n &^ 31 elements (char->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// charToHalfAVX512NT converts the first n &^ 63 elements (char->half ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToHalfAVX512NT(dst *byte, src *byte, n int) int
+
+// charToDoubleAVX512NT converts the first n &^ 31 elements (char->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToCharWrapAVX512NT converts the first n &^ 255 elements (uchar->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToCharSatAVX512NT converts the first n &^ 255 elements (uchar->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToCharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToShortAVX512NT converts the first n &^ 127 elements (uchar->short ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToShortAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToUshortAVX512NT converts the first n &^ 127 elements (uchar->ushort ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToUshortAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToUintAVX512NT converts the first n &^ 63 elements (uchar->uint ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToUintAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToLongAVX512NT converts the first n &^ 31 elements (uchar->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToUlongAVX512NT converts the first n &^ 31 elements (uchar->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToUlongAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToHalfAVX512NT converts the first n &^ 63 elements (uchar->half ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToHalfAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToDoubleAVX512NT converts the first n &^ 31 elements (uchar->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToCharWrapAVX512NT converts the first n &^ 127 elements (short->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToCharSatAVX512NT converts the first n &^ 127 elements (short->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToCharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUcharWrapAVX512NT converts the first n &^ 127 elements (short->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUcharSatAVX512NT converts the first n &^ 127 elements (short->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUshortWrapAVX512NT converts the first n &^ 127 elements (short->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUshortSatAVX512NT converts the first n &^ 127 elements (short->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUintWrapAVX512NT converts the first n &^ 63 elements (short->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUintSatAVX512NT converts the first n &^ 63 elements (short->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUintSatAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToLongAVX512NT converts the first n &^ 31 elements (short->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUlongWrapAVX512NT converts the first n &^ 31 elements (short->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUlongSatAVX512NT converts the first n &^ 31 elements (short->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTEAVX512NT converts the first n &^ 63 elements (short->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTZAVX512NT converts the first n &^ 63 elements (short->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTPAVX512NT converts the first n &^ 63 elements (short->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTNAVX512NT converts the first n &^ 63 elements (short->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToDoubleAVX512NT converts the first n &^ 31 elements (short->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToCharWrapAVX512NT converts the first n &^ 127 elements (ushort->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToCharSatAVX512NT converts the first n &^ 127 elements (ushort->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToCharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToUcharWrapAVX512NT converts the first n &^ 127 elements (ushort->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToUcharSatAVX512NT converts the first n &^ 127 elements (ushort->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToShortWrapAVX512NT converts the first n &^ 127 elements (ushort->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToShortSatAVX512NT converts the first n &^ 127 elements (ushort->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToShortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToUintAVX512NT converts the first n &^ 63 elements (ushort->uint ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUintAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToLongAVX512NT converts the first n &^ 31 elements (ushort->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToUlongAVX512NT converts the first n &^ 31 elements (ushort->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUlongAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTEAVX512NT converts the first n &^ 63 elements (ushort->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTZAVX512NT converts the first n &^ 63 elements (ushort->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTPAVX512NT converts the first n &^ 63 elements (ushort->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTNAVX512NT converts the first n &^ 63 elements (ushort->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToDoubleAVX512NT converts the first n &^ 31 elements (ushort->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// intToUintWrapAVX512NT converts the first n &^ 63 elements (int->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// intToUintSatAVX512NT converts the first n &^ 63 elements (int->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUintSatAVX512NT(dst *byte, src *byte, n int) int
+
+// intToLongAVX512NT converts the first n &^ 31 elements (int->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// intToUlongWrapAVX512NT converts the first n &^ 31 elements (int->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// intToUlongSatAVX512NT converts the first n &^ 31 elements (int->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTEAVX512NT converts the first n &^ 63 elements (int->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTZAVX512NT converts the first n &^ 63 elements (int->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTPAVX512NT converts the first n &^ 63 elements (int->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTNAVX512NT converts the first n &^ 63 elements (int->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// intToDoubleAVX512NT converts the first n &^ 31 elements (int->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToCharWrapAVX512NT converts the first n &^ 63 elements (uint->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToCharSatAVX512NT converts the first n &^ 63 elements (uint->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToCharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToUcharWrapAVX512NT converts the first n &^ 63 elements (uint->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToUcharSatAVX512NT converts the first n &^ 63 elements (uint->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToShortWrapAVX512NT converts the first n &^ 63 elements (uint->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToShortSatAVX512NT converts the first n &^ 63 elements (uint->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToShortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToUshortWrapAVX512NT converts the first n &^ 63 elements (uint->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToUshortSatAVX512NT converts the first n &^ 63 elements (uint->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToIntWrapAVX512NT converts the first n &^ 63 elements (uint->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToIntWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToIntSatAVX512NT converts the first n &^ 63 elements (uint->int Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToIntSatAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToLongAVX512NT converts the first n &^ 31 elements (uint->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToUlongAVX512NT converts the first n &^ 31 elements (uint->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUlongAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTEAVX512NT converts the first n &^ 63 elements (uint->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTZAVX512NT converts the first n &^ 63 elements (uint->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTPAVX512NT converts the first n &^ 63 elements (uint->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTNAVX512NT converts the first n &^ 63 elements (uint->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToDoubleAVX512NT converts the first n &^ 31 elements (uint->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// longToCharWrapAVX512NT converts the first n &^ 31 elements (long->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// longToCharSatAVX512NT converts the first n &^ 31 elements (long->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToCharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUcharWrapAVX512NT converts the first n &^ 31 elements (long->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUcharSatAVX512NT converts the first n &^ 31 elements (long->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToShortWrapAVX512NT converts the first n &^ 31 elements (long->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// longToShortSatAVX512NT converts the first n &^ 31 elements (long->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToShortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUshortWrapAVX512NT converts the first n &^ 31 elements (long->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUshortSatAVX512NT converts the first n &^ 31 elements (long->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToIntWrapAVX512NT converts the first n &^ 31 elements (long->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToIntWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// longToIntSatAVX512NT converts the first n &^ 31 elements (long->int Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToIntSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUintWrapAVX512NT converts the first n &^ 31 elements (long->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUintSatAVX512NT converts the first n &^ 31 elements (long->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUintSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUlongWrapAVX512NT converts the first n &^ 31 elements (long->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// longToUlongSatAVX512NT converts the first n &^ 31 elements (long->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTEAVX512NT converts the first n &^ 31 elements (long->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTZAVX512NT converts the first n &^ 31 elements (long->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTPAVX512NT converts the first n &^ 31 elements (long->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTNAVX512NT converts the first n &^ 31 elements (long->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToCharWrapAVX512NT converts the first n &^ 31 elements (ulong->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToCharSatAVX512NT converts the first n &^ 31 elements (ulong->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToCharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUcharWrapAVX512NT converts the first n &^ 31 elements (ulong->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUcharSatAVX512NT converts the first n &^ 31 elements (ulong->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToShortWrapAVX512NT converts the first n &^ 31 elements (ulong->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToShortSatAVX512NT converts the first n &^ 31 elements (ulong->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToShortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUshortWrapAVX512NT converts the first n &^ 31 elements (ulong->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUshortSatAVX512NT converts the first n &^ 31 elements (ulong->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToIntWrapAVX512NT converts the first n &^ 31 elements (ulong->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToIntWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToIntSatAVX512NT converts the first n &^ 31 elements (ulong->int Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToIntSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUintWrapAVX512NT converts the first n &^ 31 elements (ulong->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUintSatAVX512NT converts the first n &^ 31 elements (ulong->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUintSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToLongWrapAVX512NT converts the first n &^ 31 elements (ulong->long Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToLongWrapAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToLongSatAVX512NT converts the first n &^ 31 elements (ulong->long Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToLongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTEAVX512NT converts the first n &^ 31 elements (ulong->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTZAVX512NT converts the first n &^ 31 elements (ulong->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTPAVX512NT converts the first n &^ 31 elements (ulong->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTNAVX512NT converts the first n &^ 31 elements (ulong->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToCharRTEAVX512NT converts the first n &^ 63 elements (half->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToCharRTZAVX512NT converts the first n &^ 63 elements (half->char RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToCharRTPAVX512NT converts the first n &^ 63 elements (half->char RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToCharRTNAVX512NT converts the first n &^ 63 elements (half->char RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTEAVX512NT converts the first n &^ 63 elements (half->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTZAVX512NT converts the first n &^ 63 elements (half->uchar RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTPAVX512NT converts the first n &^ 63 elements (half->uchar RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTNAVX512NT converts the first n &^ 63 elements (half->uchar RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToShortRTEAVX512NT converts the first n &^ 63 elements (half->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToShortRTZAVX512NT converts the first n &^ 63 elements (half->short RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToShortRTPAVX512NT converts the first n &^ 63 elements (half->short RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToShortRTNAVX512NT converts the first n &^ 63 elements (half->short RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTEAVX512NT converts the first n &^ 63 elements (half->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTZAVX512NT converts the first n &^ 63 elements (half->ushort RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTPAVX512NT converts the first n &^ 63 elements (half->ushort RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTNAVX512NT converts the first n &^ 63 elements (half->ushort RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToIntRTEAVX512NT converts the first n &^ 63 elements (half->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToIntRTZAVX512NT converts the first n &^ 63 elements (half->int RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToIntRTPAVX512NT converts the first n &^ 63 elements (half->int RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToIntRTNAVX512NT converts the first n &^ 63 elements (half->int RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTEAVX512NT converts the first n &^ 63 elements (half->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTZAVX512NT converts the first n &^ 63 elements (half->uint RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTPAVX512NT converts the first n &^ 63 elements (half->uint RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTNAVX512NT converts the first n &^ 63 elements (half->uint RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToLongRTEAVX512NT converts the first n &^ 31 elements (half->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToLongRTZAVX512NT converts the first n &^ 31 elements (half->long RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToLongRTPAVX512NT converts the first n &^ 31 elements (half->long RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToLongRTNAVX512NT converts the first n &^ 31 elements (half->long RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTEAVX512NT converts the first n &^ 31 elements (half->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTZAVX512NT converts the first n &^ 31 elements (half->ulong RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTPAVX512NT converts the first n &^ 31 elements (half->ulong RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTNAVX512NT converts the first n &^ 31 elements (half->ulong RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToDoubleAVX512NT converts the first n &^ 31 elements (half->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTEAVX512NT converts the first n &^ 31 elements (float->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTZAVX512NT converts the first n &^ 31 elements (float->long RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTPAVX512NT converts the first n &^ 31 elements (float->long RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTNAVX512NT converts the first n &^ 31 elements (float->long RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToUlongRTEAVX512NT converts the first n &^ 31 elements (float->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToUlongRTZAVX512NT converts the first n &^ 31 elements (float->ulong RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToUlongRTPAVX512NT converts the first n &^ 31 elements (float->ulong RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToUlongRTNAVX512NT converts the first n &^ 31 elements (float->ulong RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToDoubleAVX512NT converts the first n &^ 31 elements (float->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTEAVX512NT converts the first n &^ 31 elements (double->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTZAVX512NT converts the first n &^ 31 elements (double->char RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTPAVX512NT converts the first n &^ 31 elements (double->char RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTNAVX512NT converts the first n &^ 31 elements (double->char RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTEAVX512NT converts the first n &^ 31 elements (double->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTZAVX512NT converts the first n &^ 31 elements (double->uchar RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTPAVX512NT converts the first n &^ 31 elements (double->uchar RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTNAVX512NT converts the first n &^ 31 elements (double->uchar RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTEAVX512NT converts the first n &^ 31 elements (double->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTZAVX512NT converts the first n &^ 31 elements (double->short RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTPAVX512NT converts the first n &^ 31 elements (double->short RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTNAVX512NT converts the first n &^ 31 elements (double->short RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTEAVX512NT converts the first n &^ 31 elements (double->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTZAVX512NT converts the first n &^ 31 elements (double->ushort RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTPAVX512NT converts the first n &^ 31 elements (double->ushort RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTNAVX512NT converts the first n &^ 31 elements (double->ushort RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTEAVX512NT converts the first n &^ 31 elements (double->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTZAVX512NT converts the first n &^ 31 elements (double->long RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTPAVX512NT converts the first n &^ 31 elements (double->long RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTNAVX512NT converts the first n &^ 31 elements (double->long RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTEAVX512NT converts the first n &^ 31 elements (double->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTZAVX512NT converts the first n &^ 31 elements (double->ulong RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTPAVX512NT converts the first n &^ 31 elements (double->ulong RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTNAVX512NT converts the first n &^ 31 elements (double->ulong RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTEAVX512NT converts the first n &^ 31 elements (double->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTZAVX512NT converts the first n &^ 31 elements (double->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTPAVX512NT converts the first n &^ 31 elements (double->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTNAVX512NT converts the first n &^ 31 elements (double->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
 // scanF32AVX2 returns the count of the leading elements of the first n &^ 31, in blocks of 32, for which lo <= x <= hi; it stops at the first block with an element outside.
 //

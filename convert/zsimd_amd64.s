@@ -4871,6 +4871,7570 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToUcharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·charToUcharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-256, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z0
+	VMOVDQU64 64(CX)(BX*1), Z1
+	VMOVDQU64 128(CX)(BX*1), Z2
+	VMOVDQU64 192(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*1)
+	VMOVDQU64 Z1, 64(AX)(BX*1)
+	VMOVDQU64 Z2, 128(AX)(BX*1)
+	VMOVDQU64 Z3, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUcharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·charToUcharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-256, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*1), Z2
+	VPMAXSB   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*1), Z3
+	VPMAXSB   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*1), Z4
+	VPMAXSB   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*1)
+	VMOVDQU64 Z2, 64(AX)(BX*1)
+	VMOVDQU64 Z3, 128(AX)(BX*1)
+	VMOVDQU64 Z4, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToShortAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·charToShortAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBW (CX)(BX*1), Z0
+	VPMOVSXBW 32(CX)(BX*1), Z1
+	VPMOVSXBW 64(CX)(BX*1), Z2
+	VPMOVSXBW 96(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*2)
+	VMOVDQU64 Z1, 64(AX)(BX*2)
+	VMOVDQU64 Z2, 128(AX)(BX*2)
+	VMOVDQU64 Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUshortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·charToUshortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBW (CX)(BX*1), Z0
+	VPMOVSXBW 32(CX)(BX*1), Z1
+	VPMOVSXBW 64(CX)(BX*1), Z2
+	VPMOVSXBW 96(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*2)
+	VMOVDQU64 Z1, 64(AX)(BX*2)
+	VMOVDQU64 Z2, 128(AX)(BX*2)
+	VMOVDQU64 Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUshortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F
+TEXT ·charToUshortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*1), Y1
+	VPMAXSB   Y0, Y1, Y1
+	VPMOVSXBW Y1, Z1
+	VMOVDQU   32(CX)(BX*1), Y2
+	VPMAXSB   Y0, Y2, Y2
+	VPMOVSXBW Y2, Z2
+	VMOVDQU   64(CX)(BX*1), Y3
+	VPMAXSB   Y0, Y3, Y3
+	VPMOVSXBW Y3, Z3
+	VMOVDQU   96(CX)(BX*1), Y4
+	VPMAXSB   Y0, Y4, Y4
+	VPMOVSXBW Y4, Z4
+	VMOVDQU64 Z1, (AX)(BX*2)
+	VMOVDQU64 Z2, 64(AX)(BX*2)
+	VMOVDQU64 Z3, 128(AX)(BX*2)
+	VMOVDQU64 Z4, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUintWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·charToUintWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD (CX)(BX*1), Z0
+	VPMOVSXBD 16(CX)(BX*1), Z1
+	VPMOVSXBD 32(CX)(BX*1), Z2
+	VPMOVSXBD 48(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*4)
+	VMOVDQU64 Z1, 64(AX)(BX*4)
+	VMOVDQU64 Z2, 128(AX)(BX*4)
+	VMOVDQU64 Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUintSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·charToUintSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*1), X1
+	VPMAXSB   X0, X1, X1
+	VPMOVSXBD X1, Z1
+	VMOVDQU   16(CX)(BX*1), X2
+	VPMAXSB   X0, X2, X2
+	VPMOVSXBD X2, Z2
+	VMOVDQU   32(CX)(BX*1), X3
+	VPMAXSB   X0, X3, X3
+	VPMOVSXBD X3, Z3
+	VMOVDQU   48(CX)(BX*1), X4
+	VPMAXSB   X0, X4, X4
+	VPMOVSXBD X4, Z4
+	VMOVDQU64 Z1, (AX)(BX*4)
+	VMOVDQU64 Z2, 64(AX)(BX*4)
+	VMOVDQU64 Z3, 128(AX)(BX*4)
+	VMOVDQU64 Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToLongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·charToLongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBQ (CX)(BX*1), Z0
+	VPMOVSXBQ 8(CX)(BX*1), Z1
+	VPMOVSXBQ 16(CX)(BX*1), Z2
+	VPMOVSXBQ 24(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUlongWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·charToUlongWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBQ (CX)(BX*1), Z0
+	VPMOVSXBQ 8(CX)(BX*1), Z1
+	VPMOVSXBQ 16(CX)(BX*1), Z2
+	VPMOVSXBQ 24(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUlongSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·charToUlongSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVQ     (CX)(BX*1), X1
+	VPMAXSB   X0, X1, X1
+	VPMOVSXBQ X1, Z1
+	VMOVQ     8(CX)(BX*1), X2
+	VPMAXSB   X0, X2, X2
+	VPMOVSXBQ X2, Z2
+	VMOVQ     16(CX)(BX*1), X3
+	VPMAXSB   X0, X3, X3
+	VPMOVSXBQ X3, Z3
+	VMOVQ     24(CX)(BX*1), X4
+	VPMAXSB   X0, X4, X4
+	VPMOVSXBQ X4, Z4
+	VMOVDQU64 Z1, (AX)(BX*8)
+	VMOVDQU64 Z2, 64(AX)(BX*8)
+	VMOVDQU64 Z3, 128(AX)(BX*8)
+	VMOVDQU64 Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToHalfAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·charToHalfAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD (CX)(BX*1), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VPMOVSXBD 16(CX)(BX*1), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VPMOVSXBD 32(CX)(BX*1), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VPMOVSXBD 48(CX)(BX*1), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·charToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD (CX)(BX*1), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVSXBD 8(CX)(BX*1), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVSXBD 16(CX)(BX*1), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVSXBD 24(CX)(BX*1), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToCharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ucharToCharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-256, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z0
+	VMOVDQU64 64(CX)(BX*1), Z1
+	VMOVDQU64 128(CX)(BX*1), Z2
+	VMOVDQU64 192(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*1)
+	VMOVDQU64 Z1, 64(AX)(BX*1)
+	VMOVDQU64 Z2, 128(AX)(BX*1)
+	VMOVDQU64 Z3, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToCharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ucharToCharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-256, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7f7f7f7f, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*1), Z2
+	VPMINUB   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*1), Z3
+	VPMINUB   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*1), Z4
+	VPMINUB   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*1)
+	VMOVDQU64 Z2, 64(AX)(BX*1)
+	VMOVDQU64 Z3, 128(AX)(BX*1)
+	VMOVDQU64 Z4, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToShortAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ucharToShortAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), Z0
+	VPMOVZXBW 32(CX)(BX*1), Z1
+	VPMOVZXBW 64(CX)(BX*1), Z2
+	VPMOVZXBW 96(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*2)
+	VMOVDQU64 Z1, 64(AX)(BX*2)
+	VMOVDQU64 Z2, 128(AX)(BX*2)
+	VMOVDQU64 Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToUshortAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ucharToUshortAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), Z0
+	VPMOVZXBW 32(CX)(BX*1), Z1
+	VPMOVZXBW 64(CX)(BX*1), Z2
+	VPMOVZXBW 96(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*2)
+	VMOVDQU64 Z1, 64(AX)(BX*2)
+	VMOVDQU64 Z2, 128(AX)(BX*2)
+	VMOVDQU64 Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToUintAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ucharToUintAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD (CX)(BX*1), Z0
+	VPMOVZXBD 16(CX)(BX*1), Z1
+	VPMOVZXBD 32(CX)(BX*1), Z2
+	VPMOVZXBD 48(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*4)
+	VMOVDQU64 Z1, 64(AX)(BX*4)
+	VMOVDQU64 Z2, 128(AX)(BX*4)
+	VMOVDQU64 Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToLongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ucharToLongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBQ (CX)(BX*1), Z0
+	VPMOVZXBQ 8(CX)(BX*1), Z1
+	VPMOVZXBQ 16(CX)(BX*1), Z2
+	VPMOVZXBQ 24(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToUlongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ucharToUlongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBQ (CX)(BX*1), Z0
+	VPMOVZXBQ 8(CX)(BX*1), Z1
+	VPMOVZXBQ 16(CX)(BX*1), Z2
+	VPMOVZXBQ 24(CX)(BX*1), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToHalfAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ucharToHalfAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD (CX)(BX*1), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VPMOVZXBD 16(CX)(BX*1), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VPMOVZXBD 32(CX)(BX*1), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VPMOVZXBD 48(CX)(BX*1), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·ucharToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD (CX)(BX*1), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVZXBD 8(CX)(BX*1), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVZXBD 16(CX)(BX*1), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVZXBD 24(CX)(BX*1), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToCharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·shortToCharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VPMOVWB   Z1, Y1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*1)
+	VMOVDQU   Y1, 32(AX)(BX*1)
+	VMOVDQU   Y2, 64(AX)(BX*1)
+	VMOVDQU   Y3, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToCharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·shortToCharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff80ff80, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z2
+	VPMAXSW   Z0, Z2, Z2
+	VPMINSW   Z1, Z2, Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 64(CX)(BX*2), Z3
+	VPMAXSW   Z0, Z3, Z3
+	VPMINSW   Z1, Z3, Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU64 128(CX)(BX*2), Z4
+	VPMAXSW   Z0, Z4, Z4
+	VPMINSW   Z1, Z4, Z4
+	VPMOVWB   Z4, Y4
+	VMOVDQU64 192(CX)(BX*2), Z5
+	VPMAXSW   Z0, Z5, Z5
+	VPMINSW   Z1, Z5, Z5
+	VPMOVWB   Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*1)
+	VMOVDQU   Y3, 32(AX)(BX*1)
+	VMOVDQU   Y4, 64(AX)(BX*1)
+	VMOVDQU   Y5, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUcharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·shortToUcharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VPMOVWB   Z1, Y1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*1)
+	VMOVDQU   Y1, 32(AX)(BX*1)
+	VMOVDQU   Y2, 64(AX)(BX*1)
+	VMOVDQU   Y3, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUcharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·shortToUcharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z2
+	VPMAXSW   Z0, Z2, Z2
+	VPMINSW   Z1, Z2, Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 64(CX)(BX*2), Z3
+	VPMAXSW   Z0, Z3, Z3
+	VPMINSW   Z1, Z3, Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU64 128(CX)(BX*2), Z4
+	VPMAXSW   Z0, Z4, Z4
+	VPMINSW   Z1, Z4, Z4
+	VPMOVWB   Z4, Y4
+	VMOVDQU64 192(CX)(BX*2), Z5
+	VPMAXSW   Z0, Z5, Z5
+	VPMINSW   Z1, Z5, Z5
+	VPMOVWB   Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*1)
+	VMOVDQU   Y3, 32(AX)(BX*1)
+	VMOVDQU   Y4, 64(AX)(BX*1)
+	VMOVDQU   Y5, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUshortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToUshortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*2)
+	VMOVDQU64 Z1, 64(AX)(BX*2)
+	VMOVDQU64 Z2, 128(AX)(BX*2)
+	VMOVDQU64 Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUshortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·shortToUshortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMAXSW   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMAXSW   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMAXSW   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*2)
+	VMOVDQU64 Z2, 64(AX)(BX*2)
+	VMOVDQU64 Z3, 128(AX)(BX*2)
+	VMOVDQU64 Z4, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUintWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToUintWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Z0
+	VPMOVSXWD 32(CX)(BX*2), Z1
+	VPMOVSXWD 64(CX)(BX*2), Z2
+	VPMOVSXWD 96(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*4)
+	VMOVDQU64 Z1, 64(AX)(BX*4)
+	VMOVDQU64 Z2, 128(AX)(BX*4)
+	VMOVDQU64 Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUintSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·shortToUintSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*2), Y1
+	VPMAXSW   Y0, Y1, Y1
+	VPMOVSXWD Y1, Z1
+	VMOVDQU   32(CX)(BX*2), Y2
+	VPMAXSW   Y0, Y2, Y2
+	VPMOVSXWD Y2, Z2
+	VMOVDQU   64(CX)(BX*2), Y3
+	VPMAXSW   Y0, Y3, Y3
+	VPMOVSXWD Y3, Z3
+	VMOVDQU   96(CX)(BX*2), Y4
+	VPMAXSW   Y0, Y4, Y4
+	VPMOVSXWD Y4, Z4
+	VMOVDQU64 Z1, (AX)(BX*4)
+	VMOVDQU64 Z2, 64(AX)(BX*4)
+	VMOVDQU64 Z3, 128(AX)(BX*4)
+	VMOVDQU64 Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToLongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToLongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWQ (CX)(BX*2), Z0
+	VPMOVSXWQ 16(CX)(BX*2), Z1
+	VPMOVSXWQ 32(CX)(BX*2), Z2
+	VPMOVSXWQ 48(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUlongWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToUlongWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWQ (CX)(BX*2), Z0
+	VPMOVSXWQ 16(CX)(BX*2), Z1
+	VPMOVSXWQ 32(CX)(BX*2), Z2
+	VPMOVSXWQ 48(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUlongSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToUlongSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*2), X1
+	VPMAXSW   X0, X1, X1
+	VPMOVSXWQ X1, Z1
+	VMOVDQU   16(CX)(BX*2), X2
+	VPMAXSW   X0, X2, X2
+	VPMOVSXWQ X2, Z2
+	VMOVDQU   32(CX)(BX*2), X3
+	VPMAXSW   X0, X3, X3
+	VPMOVSXWQ X3, Z3
+	VMOVDQU   48(CX)(BX*2), X4
+	VPMAXSW   X0, X4, X4
+	VPMOVSXWQ X4, Z4
+	VMOVDQU64 Z1, (AX)(BX*8)
+	VMOVDQU64 Z2, 64(AX)(BX*8)
+	VMOVDQU64 Z3, 128(AX)(BX*8)
+	VMOVDQU64 Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToHalfRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VPMOVSXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VPMOVSXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VPMOVSXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToHalfRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x03, Z0, Y0
+	VPMOVSXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x03, Z1, Y1
+	VPMOVSXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x03, Z2, Y2
+	VPMOVSXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x03, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToHalfRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x02, Z0, Y0
+	VPMOVSXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x02, Z1, Y1
+	VPMOVSXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x02, Z2, Y2
+	VPMOVSXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x02, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·shortToHalfRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x01, Z0, Y0
+	VPMOVSXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x01, Z1, Y1
+	VPMOVSXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x01, Z2, Y2
+	VPMOVSXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x01, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·shortToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVSXWD 16(CX)(BX*2), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVSXWD 32(CX)(BX*2), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVSXWD 48(CX)(BX*2), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToCharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ushortToCharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VPMOVWB   Z1, Y1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*1)
+	VMOVDQU   Y1, 32(AX)(BX*1)
+	VMOVDQU   Y2, 64(AX)(BX*1)
+	VMOVDQU   Y3, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToCharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ushortToCharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMINUW   Z0, Z1, Z1
+	VPMOVWB   Z1, Y1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMINUW   Z0, Z2, Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMINUW   Z0, Z3, Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMINUW   Z0, Z4, Z4
+	VPMOVWB   Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*1)
+	VMOVDQU   Y2, 32(AX)(BX*1)
+	VMOVDQU   Y3, 64(AX)(BX*1)
+	VMOVDQU   Y4, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToUcharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ushortToUcharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VPMOVWB   Z1, Y1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*1)
+	VMOVDQU   Y1, 32(AX)(BX*1)
+	VMOVDQU   Y2, 64(AX)(BX*1)
+	VMOVDQU   Y3, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToUcharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ushortToUcharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMINUW   Z0, Z1, Z1
+	VPMOVWB   Z1, Y1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMINUW   Z0, Z2, Z2
+	VPMOVWB   Z2, Y2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMINUW   Z0, Z3, Z3
+	VPMOVWB   Z3, Y3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMINUW   Z0, Z4, Z4
+	VPMOVWB   Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*1)
+	VMOVDQU   Y2, 32(AX)(BX*1)
+	VMOVDQU   Y3, 64(AX)(BX*1)
+	VMOVDQU   Y4, 96(AX)(BX*1)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToShortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToShortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*2)
+	VMOVDQU64 Z1, 64(AX)(BX*2)
+	VMOVDQU64 Z2, 128(AX)(BX*2)
+	VMOVDQU64 Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToShortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ushortToShortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMINUW   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMINUW   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMINUW   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMINUW   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*2)
+	VMOVDQU64 Z2, 64(AX)(BX*2)
+	VMOVDQU64 Z3, 128(AX)(BX*2)
+	VMOVDQU64 Z4, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToUintAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToUintAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Z0
+	VPMOVZXWD 32(CX)(BX*2), Z1
+	VPMOVZXWD 64(CX)(BX*2), Z2
+	VPMOVZXWD 96(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*4)
+	VMOVDQU64 Z1, 64(AX)(BX*4)
+	VMOVDQU64 Z2, 128(AX)(BX*4)
+	VMOVDQU64 Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToLongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToLongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWQ (CX)(BX*2), Z0
+	VPMOVZXWQ 16(CX)(BX*2), Z1
+	VPMOVZXWQ 32(CX)(BX*2), Z2
+	VPMOVZXWQ 48(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToUlongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToUlongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWQ (CX)(BX*2), Z0
+	VPMOVZXWQ 16(CX)(BX*2), Z1
+	VPMOVZXWQ 32(CX)(BX*2), Z2
+	VPMOVZXWQ 48(CX)(BX*2), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToHalfRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VPMOVZXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VPMOVZXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VPMOVZXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToHalfRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x03, Z0, Y0
+	VPMOVZXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x03, Z1, Y1
+	VPMOVZXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x03, Z2, Y2
+	VPMOVZXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x03, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToHalfRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x02, Z0, Y0
+	VPMOVZXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x02, Z1, Y1
+	VPMOVZXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x02, Z2, Y2
+	VPMOVZXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x02, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ushortToHalfRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x01, Z0, Y0
+	VPMOVZXWD 32(CX)(BX*2), Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x01, Z1, Y1
+	VPMOVZXWD 64(CX)(BX*2), Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x01, Z2, Y2
+	VPMOVZXWD 96(CX)(BX*2), Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x01, Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·ushortToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVZXWD 16(CX)(BX*2), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVZXWD 32(CX)(BX*2), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVZXWD 48(CX)(BX*2), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUintWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToUintWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*4)
+	VMOVDQU64 Z1, 64(AX)(BX*4)
+	VMOVDQU64 Z2, 128(AX)(BX*4)
+	VMOVDQU64 Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUintSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToUintSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMAXSD   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMAXSD   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMAXSD   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*4)
+	VMOVDQU64 Z2, 64(AX)(BX*4)
+	VMOVDQU64 Z3, 128(AX)(BX*4)
+	VMOVDQU64 Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToLongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToLongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXDQ (CX)(BX*4), Z0
+	VPMOVSXDQ 32(CX)(BX*4), Z1
+	VPMOVSXDQ 64(CX)(BX*4), Z2
+	VPMOVSXDQ 96(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUlongWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToUlongWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXDQ (CX)(BX*4), Z0
+	VPMOVSXDQ 32(CX)(BX*4), Z1
+	VPMOVSXDQ 64(CX)(BX*4), Z2
+	VPMOVSXDQ 96(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUlongSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·intToUlongSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPMAXSD   Y0, Y1, Y1
+	VPMOVSXDQ Y1, Z1
+	VMOVDQU   32(CX)(BX*4), Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPMOVSXDQ Y2, Z2
+	VMOVDQU   64(CX)(BX*4), Y3
+	VPMAXSD   Y0, Y3, Y3
+	VPMOVSXDQ Y3, Z3
+	VMOVDQU   96(CX)(BX*4), Y4
+	VPMAXSD   Y0, Y4, Y4
+	VPMOVSXDQ Y4, Z4
+	VMOVDQU64 Z1, (AX)(BX*8)
+	VMOVDQU64 Z2, 64(AX)(BX*8)
+	VMOVDQU64 Z3, 128(AX)(BX*8)
+	VMOVDQU64 Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToHalfRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z2
+	VPMAXSD   Z0, Z2, Z2
+	VPMINSD   Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVDQU32 64(CX)(BX*4), Z3
+	VPMAXSD   Z0, Z3, Z3
+	VPMINSD   Z1, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU32 128(CX)(BX*4), Z4
+	VPMAXSD   Z0, Z4, Z4
+	VPMINSD   Z1, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VMOVDQU32 192(CX)(BX*4), Z5
+	VPMAXSD   Z0, Z5, Z5
+	VPMINSD   Z1, Z5, Z5
+	VCVTDQ2PS Z5, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*2)
+	VMOVDQU   Y3, 32(AX)(BX*2)
+	VMOVDQU   Y4, 64(AX)(BX*2)
+	VMOVDQU   Y5, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToHalfRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z2
+	VPMAXSD   Z0, Z2, Z2
+	VPMINSD   Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x03, Z2, Y2
+	VMOVDQU32 64(CX)(BX*4), Z3
+	VPMAXSD   Z0, Z3, Z3
+	VPMINSD   Z1, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x03, Z3, Y3
+	VMOVDQU32 128(CX)(BX*4), Z4
+	VPMAXSD   Z0, Z4, Z4
+	VPMINSD   Z1, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x03, Z4, Y4
+	VMOVDQU32 192(CX)(BX*4), Z5
+	VPMAXSD   Z0, Z5, Z5
+	VPMINSD   Z1, Z5, Z5
+	VCVTDQ2PS Z5, Z5
+	VCVTPS2PH $0x03, Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*2)
+	VMOVDQU   Y3, 32(AX)(BX*2)
+	VMOVDQU   Y4, 64(AX)(BX*2)
+	VMOVDQU   Y5, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToHalfRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z2
+	VPMAXSD   Z0, Z2, Z2
+	VPMINSD   Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x02, Z2, Y2
+	VMOVDQU32 64(CX)(BX*4), Z3
+	VPMAXSD   Z0, Z3, Z3
+	VPMINSD   Z1, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x02, Z3, Y3
+	VMOVDQU32 128(CX)(BX*4), Z4
+	VPMAXSD   Z0, Z4, Z4
+	VPMINSD   Z1, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x02, Z4, Y4
+	VMOVDQU32 192(CX)(BX*4), Z5
+	VPMAXSD   Z0, Z5, Z5
+	VPMINSD   Z1, Z5, Z5
+	VCVTDQ2PS Z5, Z5
+	VCVTPS2PH $0x02, Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*2)
+	VMOVDQU   Y3, 32(AX)(BX*2)
+	VMOVDQU   Y4, 64(AX)(BX*2)
+	VMOVDQU   Y5, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToHalfRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z2
+	VPMAXSD   Z0, Z2, Z2
+	VPMINSD   Z1, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x01, Z2, Y2
+	VMOVDQU32 64(CX)(BX*4), Z3
+	VPMAXSD   Z0, Z3, Z3
+	VPMINSD   Z1, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x01, Z3, Y3
+	VMOVDQU32 128(CX)(BX*4), Z4
+	VPMAXSD   Z0, Z4, Z4
+	VPMINSD   Z1, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x01, Z4, Y4
+	VMOVDQU32 192(CX)(BX*4), Z5
+	VPMAXSD   Z0, Z5, Z5
+	VPMINSD   Z1, Z5, Z5
+	VCVTDQ2PS Z5, Z5
+	VCVTPS2PH $0x01, Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*2)
+	VMOVDQU   Y3, 32(AX)(BX*2)
+	VMOVDQU   Y4, 64(AX)(BX*2)
+	VMOVDQU   Y5, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·intToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTDQ2PD (CX)(BX*4), Z0
+	VCVTDQ2PD 32(CX)(BX*4), Z1
+	VCVTDQ2PD 64(CX)(BX*4), Z2
+	VCVTDQ2PD 96(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToCharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToCharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VPMOVDB   Z1, X1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VPMOVDB   Z2, X2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VPMOVDB   Z3, X3
+	VMOVDQU   X0, (AX)(BX*1)
+	VMOVDQU   X1, 16(AX)(BX*1)
+	VMOVDQU   X2, 32(AX)(BX*1)
+	VMOVDQU   X3, 48(AX)(BX*1)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToCharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToCharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VPMOVDB   Z1, X1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VPMOVDB   Z2, X2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VPMOVDB   Z3, X3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VPMOVDB   Z4, X4
+	VMOVDQU   X1, (AX)(BX*1)
+	VMOVDQU   X2, 16(AX)(BX*1)
+	VMOVDQU   X3, 32(AX)(BX*1)
+	VMOVDQU   X4, 48(AX)(BX*1)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUcharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToUcharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VPMOVDB   Z1, X1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VPMOVDB   Z2, X2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VPMOVDB   Z3, X3
+	VMOVDQU   X0, (AX)(BX*1)
+	VMOVDQU   X1, 16(AX)(BX*1)
+	VMOVDQU   X2, 32(AX)(BX*1)
+	VMOVDQU   X3, 48(AX)(BX*1)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUcharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToUcharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x000000ff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VPMOVDB   Z1, X1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VPMOVDB   Z2, X2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VPMOVDB   Z3, X3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VPMOVDB   Z4, X4
+	VMOVDQU   X1, (AX)(BX*1)
+	VMOVDQU   X2, 16(AX)(BX*1)
+	VMOVDQU   X3, 32(AX)(BX*1)
+	VMOVDQU   X4, 48(AX)(BX*1)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToShortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToShortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VPMOVDW   Z1, Y1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToShortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToShortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00007fff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VPMOVDW   Z1, Y1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VPMOVDW   Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*2)
+	VMOVDQU   Y2, 32(AX)(BX*2)
+	VMOVDQU   Y3, 64(AX)(BX*2)
+	VMOVDQU   Y4, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUshortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToUshortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VPMOVDW   Z1, Y1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUshortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToUshortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VPMOVDW   Z1, Y1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VPMOVDW   Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*2)
+	VMOVDQU   Y2, 32(AX)(BX*2)
+	VMOVDQU   Y3, 64(AX)(BX*2)
+	VMOVDQU   Y4, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToIntWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToIntWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*4)
+	VMOVDQU64 Z1, 64(AX)(BX*4)
+	VMOVDQU64 Z2, 128(AX)(BX*4)
+	VMOVDQU64 Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToIntSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToIntSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*4)
+	VMOVDQU64 Z2, 64(AX)(BX*4)
+	VMOVDQU64 Z3, 128(AX)(BX*4)
+	VMOVDQU64 Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToLongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToLongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXDQ (CX)(BX*4), Z0
+	VPMOVZXDQ 32(CX)(BX*4), Z1
+	VPMOVZXDQ 64(CX)(BX*4), Z2
+	VPMOVZXDQ 96(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUlongAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToUlongAVX512(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXDQ (CX)(BX*4), Z0
+	VPMOVZXDQ 32(CX)(BX*4), Z1
+	VPMOVZXDQ 64(CX)(BX*4), Z2
+	VPMOVZXDQ 96(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToHalfRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU32 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVDQU32 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU32 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*2)
+	VMOVDQU   Y2, 32(AX)(BX*2)
+	VMOVDQU   Y3, 64(AX)(BX*2)
+	VMOVDQU   Y4, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToHalfRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x03, Z1, Y1
+	VMOVDQU32 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x03, Z2, Y2
+	VMOVDQU32 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x03, Z3, Y3
+	VMOVDQU32 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x03, Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*2)
+	VMOVDQU   Y2, 32(AX)(BX*2)
+	VMOVDQU   Y3, 64(AX)(BX*2)
+	VMOVDQU   Y4, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToHalfRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x02, Z1, Y1
+	VMOVDQU32 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x02, Z2, Y2
+	VMOVDQU32 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x02, Z3, Y3
+	VMOVDQU32 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x02, Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*2)
+	VMOVDQU   Y2, 32(AX)(BX*2)
+	VMOVDQU   Y3, 64(AX)(BX*2)
+	VMOVDQU   Y4, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToHalfRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x01, Z1, Y1
+	VMOVDQU32 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VCVTDQ2PS Z2, Z2
+	VCVTPS2PH $0x01, Z2, Y2
+	VMOVDQU32 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VCVTDQ2PS Z3, Z3
+	VCVTPS2PH $0x01, Z3, Y3
+	VMOVDQU32 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VCVTPS2PH $0x01, Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*2)
+	VMOVDQU   Y2, 32(AX)(BX*2)
+	VMOVDQU   Y3, 64(AX)(BX*2)
+	VMOVDQU   Y4, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·uintToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTUDQ2PD (CX)(BX*4), Z0
+	VCVTUDQ2PD 32(CX)(BX*4), Z1
+	VCVTUDQ2PD 64(CX)(BX*4), Z2
+	VCVTUDQ2PD 96(CX)(BX*4), Z3
+	VMOVDQU64  Z0, (AX)(BX*8)
+	VMOVDQU64  Z1, 64(AX)(BX*8)
+	VMOVDQU64  Z2, 128(AX)(BX*8)
+	VMOVDQU64  Z3, 192(AX)(BX*8)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToCharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToCharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQB   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQB   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQB   Z3, X3
+	VMOVQ     X0, (AX)(BX*1)
+	VMOVQ     X1, 8(AX)(BX*1)
+	VMOVQ     X2, 16(AX)(BX*1)
+	VMOVQ     X3, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToCharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToCharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffffff80, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x000000000000007f, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQB   Z3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQB   Z4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQB   Z5, X5
+	VMOVQ     X2, (AX)(BX*1)
+	VMOVQ     X3, 8(AX)(BX*1)
+	VMOVQ     X4, 16(AX)(BX*1)
+	VMOVQ     X5, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUcharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUcharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQB   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQB   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQB   Z3, X3
+	VMOVQ     X0, (AX)(BX*1)
+	VMOVQ     X1, 8(AX)(BX*1)
+	VMOVQ     X2, 16(AX)(BX*1)
+	VMOVQ     X3, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUcharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUcharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x00000000000000ff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQB   Z3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQB   Z4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQB   Z5, X5
+	VMOVQ     X2, (AX)(BX*1)
+	VMOVQ     X3, 8(AX)(BX*1)
+	VMOVQ     X4, 16(AX)(BX*1)
+	VMOVQ     X5, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToShortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToShortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQW   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU   X0, (AX)(BX*2)
+	VMOVDQU   X1, 16(AX)(BX*2)
+	VMOVDQU   X2, 32(AX)(BX*2)
+	VMOVDQU   X3, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToShortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToShortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffff8000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000000007fff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQW   Z4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQW   Z5, X5
+	VMOVDQU   X2, (AX)(BX*2)
+	VMOVDQU   X3, 16(AX)(BX*2)
+	VMOVDQU   X4, 32(AX)(BX*2)
+	VMOVDQU   X5, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUshortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUshortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQW   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU   X0, (AX)(BX*2)
+	VMOVDQU   X1, 16(AX)(BX*2)
+	VMOVDQU   X2, 32(AX)(BX*2)
+	VMOVDQU   X3, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUshortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUshortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x000000000000ffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQW   Z4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQW   Z5, X5
+	VMOVDQU   X2, (AX)(BX*2)
+	VMOVDQU   X3, 16(AX)(BX*2)
+	VMOVDQU   X4, 32(AX)(BX*2)
+	VMOVDQU   X5, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToIntWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToIntWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQD   Z1, Y1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToIntSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToIntSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffff80000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x000000007fffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQD   Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*4)
+	VMOVDQU   Y3, 32(AX)(BX*4)
+	VMOVDQU   Y4, 64(AX)(BX*4)
+	VMOVDQU   Y5, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUintWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUintWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQD   Z1, Y1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUintSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUintSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x00000000ffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQD   Z5, Y5
+	VMOVDQU   Y2, (AX)(BX*4)
+	VMOVDQU   Y3, 32(AX)(BX*4)
+	VMOVDQU   Y4, 64(AX)(BX*4)
+	VMOVDQU   Y5, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUlongWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUlongWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUlongSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·longToUlongSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*8)
+	VMOVDQU64 Z2, 64(AX)(BX*8)
+	VMOVDQU64 Z3, 128(AX)(BX*8)
+	VMOVDQU64 Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·longToHalfRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQD   Z5, Y5
+	VCVTDQ2PS Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X2, (AX)(BX*2)
+	VMOVDQU   X3, 16(AX)(BX*2)
+	VMOVDQU   X4, 32(AX)(BX*2)
+	VMOVDQU   X5, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·longToHalfRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x03, Y2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x03, Y3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x03, Y4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQD   Z5, Y5
+	VCVTDQ2PS Y5, Y5
+	VCVTPS2PH $0x03, Y5, X5
+	VMOVDQU   X2, (AX)(BX*2)
+	VMOVDQU   X3, 16(AX)(BX*2)
+	VMOVDQU   X4, 32(AX)(BX*2)
+	VMOVDQU   X5, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·longToHalfRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x02, Y2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x02, Y3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x02, Y4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQD   Z5, Y5
+	VCVTDQ2PS Y5, Y5
+	VCVTPS2PH $0x02, Y5, X5
+	VMOVDQU   X2, (AX)(BX*2)
+	VMOVDQU   X3, 16(AX)(BX*2)
+	VMOVDQU   X4, 32(AX)(BX*2)
+	VMOVDQU   X5, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·longToHalfRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VPMINSQ   Z1, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x01, Y2, X2
+	VMOVDQU64 64(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VPMINSQ   Z1, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x01, Y3, X3
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VPMINSQ   Z1, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x01, Y4, X4
+	VMOVDQU64 192(CX)(BX*8), Z5
+	VPMAXSQ   Z0, Z5, Z5
+	VPMINSQ   Z1, Z5, Z5
+	VPMOVQD   Z5, Y5
+	VCVTDQ2PS Y5, Y5
+	VCVTPS2PH $0x01, Y5, X5
+	VMOVDQU   X2, (AX)(BX*2)
+	VMOVDQU   X3, 16(AX)(BX*2)
+	VMOVDQU   X4, 32(AX)(BX*2)
+	VMOVDQU   X5, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToCharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToCharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQB   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQB   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQB   Z3, X3
+	VMOVQ     X0, (AX)(BX*1)
+	VMOVQ     X1, 8(AX)(BX*1)
+	VMOVQ     X2, 16(AX)(BX*1)
+	VMOVQ     X3, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToCharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToCharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000007f, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQB   Z1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQB   Z3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQB   Z4, X4
+	VMOVQ     X1, (AX)(BX*1)
+	VMOVQ     X2, 8(AX)(BX*1)
+	VMOVQ     X3, 16(AX)(BX*1)
+	VMOVQ     X4, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUcharWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToUcharWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQB   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQB   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQB   Z3, X3
+	VMOVQ     X0, (AX)(BX*1)
+	VMOVQ     X1, 8(AX)(BX*1)
+	VMOVQ     X2, 16(AX)(BX*1)
+	VMOVQ     X3, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUcharSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToUcharSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000000000ff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQB   Z1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQB   Z2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQB   Z3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQB   Z4, X4
+	VMOVQ     X1, (AX)(BX*1)
+	VMOVQ     X2, 8(AX)(BX*1)
+	VMOVQ     X3, 16(AX)(BX*1)
+	VMOVQ     X4, 24(AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToShortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToShortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQW   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU   X0, (AX)(BX*2)
+	VMOVDQU   X1, 16(AX)(BX*2)
+	VMOVDQU   X2, 32(AX)(BX*2)
+	VMOVDQU   X3, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToShortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToShortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000007fff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQW   Z1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQW   Z4, X4
+	VMOVDQU   X1, (AX)(BX*2)
+	VMOVDQU   X2, 16(AX)(BX*2)
+	VMOVDQU   X3, 32(AX)(BX*2)
+	VMOVDQU   X4, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUshortWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToUshortWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQW   Z1, X1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU   X0, (AX)(BX*2)
+	VMOVDQU   X1, 16(AX)(BX*2)
+	VMOVDQU   X2, 32(AX)(BX*2)
+	VMOVDQU   X3, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUshortSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToUshortSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000ffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQW   Z1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQW   Z2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQW   Z3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQW   Z4, X4
+	VMOVDQU   X1, (AX)(BX*2)
+	VMOVDQU   X2, 16(AX)(BX*2)
+	VMOVDQU   X3, 32(AX)(BX*2)
+	VMOVDQU   X4, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToIntWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToIntWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQD   Z1, Y1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToIntSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToIntSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000007fffffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQD   Z1, Y1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*4)
+	VMOVDQU   Y2, 32(AX)(BX*4)
+	VMOVDQU   Y3, 64(AX)(BX*4)
+	VMOVDQU   Y4, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUintWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToUintWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VPMOVQD   Z1, Y1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUintSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToUintSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000ffffffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQD   Z1, Y1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VMOVDQU   Y1, (AX)(BX*4)
+	VMOVDQU   Y2, 32(AX)(BX*4)
+	VMOVDQU   Y3, 64(AX)(BX*4)
+	VMOVDQU   Y4, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToLongWrapAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToLongWrapAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToLongSatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·ulongToLongSatAVX512(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VMOVDQU64 Z1, (AX)(BX*8)
+	VMOVDQU64 Z2, 64(AX)(BX*8)
+	VMOVDQU64 Z3, 128(AX)(BX*8)
+	VMOVDQU64 Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·ulongToHalfRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQD   Z1, Y1
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X1, (AX)(BX*2)
+	VMOVDQU   X2, 16(AX)(BX*2)
+	VMOVDQU   X3, 32(AX)(BX*2)
+	VMOVDQU   X4, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·ulongToHalfRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQD   Z1, Y1
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x03, Y1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x03, Y2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x03, Y3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x03, Y4, X4
+	VMOVDQU   X1, (AX)(BX*2)
+	VMOVDQU   X2, 16(AX)(BX*2)
+	VMOVDQU   X3, 32(AX)(BX*2)
+	VMOVDQU   X4, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·ulongToHalfRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQD   Z1, Y1
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x02, Y1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x02, Y2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x02, Y3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x02, Y4, X4
+	VMOVDQU   X1, (AX)(BX*2)
+	VMOVDQU   X2, 16(AX)(BX*2)
+	VMOVDQU   X3, 32(AX)(BX*2)
+	VMOVDQU   X4, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·ulongToHalfRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VPMOVQD   Z1, Y1
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x01, Y1, X1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VPMOVQD   Z2, Y2
+	VCVTDQ2PS Y2, Y2
+	VCVTPS2PH $0x01, Y2, X2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VPMOVQD   Z3, Y3
+	VCVTDQ2PS Y3, Y3
+	VCVTPS2PH $0x01, Y3, X3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VPMOVQD   Z4, Y4
+	VCVTDQ2PS Y4, Y4
+	VCVTPS2PH $0x01, Y4, X4
+	VMOVDQU   X1, (AX)(BX*2)
+	VMOVDQU   X2, 16(AX)(BX*2)
+	VMOVDQU   X3, 32(AX)(BX*2)
+	VMOVDQU   X4, 48(AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToCharRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RN_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToCharRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RZ_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToCharRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RU_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToCharRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RD_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUcharRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RN_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUcharRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RZ_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUcharRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RU_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUcharRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RD_SAE Z4, Z4
+	VPMOVDB          Z4, X4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDB          Z5, X5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDB          Z6, X6
+	VMOVDQU          X3, (AX)(BX*1)
+	VMOVDQU          X4, 16(AX)(BX*1)
+	VMOVDQU          X5, 32(AX)(BX*1)
+	VMOVDQU          X6, 48(AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToShortRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RN_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToShortRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RZ_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToShortRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RU_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToShortRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RD_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUshortRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RN_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUshortRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RZ_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUshortRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RU_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUshortRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z4
+	VMINPS           Z4, Z1, Z4
+	VMAXPS           Z4, Z0, Z4
+	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
+	VCVTPS2DQ.RD_SAE Z4, Z4
+	VPMOVDW          Z4, Y4
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VMOVDQU          Y3, (AX)(BX*2)
+	VMOVDQU          Y4, 32(AX)(BX*2)
+	VMOVDQU          Y5, 64(AX)(BX*2)
+	VMOVDQU          Y6, 96(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToIntRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*4)
+	VMOVDQU64          Z4, 64(AX)(BX*4)
+	VMOVDQU64          Z5, 128(AX)(BX*4)
+	VMOVDQU64          Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToIntRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*4)
+	VMOVDQU64          Z4, 64(AX)(BX*4)
+	VMOVDQU64          Z5, 128(AX)(BX*4)
+	VMOVDQU64          Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToIntRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*4)
+	VMOVDQU64          Z4, 64(AX)(BX*4)
+	VMOVDQU64          Z5, 128(AX)(BX*4)
+	VMOVDQU64          Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToIntRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*4)
+	VMOVDQU64          Z4, 64(AX)(BX*4)
+	VMOVDQU64          Z5, 128(AX)(BX*4)
+	VMOVDQU64          Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUintRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUintRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*4)
+	VMOVDQU64           Z2, 64(AX)(BX*4)
+	VMOVDQU64           Z3, 128(AX)(BX*4)
+	VMOVDQU64           Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUintRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUintRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*4)
+	VMOVDQU64           Z2, 64(AX)(BX*4)
+	VMOVDQU64           Z3, 128(AX)(BX*4)
+	VMOVDQU64           Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUintRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUintRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*4)
+	VMOVDQU64           Z2, 64(AX)(BX*4)
+	VMOVDQU64           Z3, 128(AX)(BX*4)
+	VMOVDQU64           Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUintRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·halfToUintRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*4)
+	VMOVDQU64           Z2, 64(AX)(BX*4)
+	VMOVDQU64           Z3, 128(AX)(BX*4)
+	VMOVDQU64           Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToLongRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToLongRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToLongRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToLongRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToUlongRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToUlongRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToUlongRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·halfToUlongRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·halfToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTPH2PS (CX)(BX*2), Y0
+	VCVTPS2PD Y0, Z0
+	VCVTPH2PS 16(CX)(BX*2), Y1
+	VCVTPS2PD Y1, Z1
+	VCVTPH2PS 32(CX)(BX*2), Y2
+	VCVTPS2PD Y2, Z2
+	VCVTPH2PS 48(CX)(BX*2), Y3
+	VCVTPS2PD Y3, Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToLongRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToLongRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToLongRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToLongRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToUlongRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToUlongRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToUlongRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·floatToUlongRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToDoubleAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·floatToDoubleAVX512(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTPS2PD (CX)(BX*4), Z0
+	VCVTPS2PD 32(CX)(BX*4), Z1
+	VCVTPS2PD 64(CX)(BX*4), Z2
+	VCVTPS2PD 96(CX)(BX*4), Z3
+	VMOVDQU64 Z0, (AX)(BX*8)
+	VMOVDQU64 Z1, 64(AX)(BX*8)
+	VMOVDQU64 Z2, 128(AX)(BX*8)
+	VMOVDQU64 Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToCharRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RN_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RN_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RN_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToCharRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RZ_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RZ_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RZ_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToCharRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RU_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RU_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RU_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToCharRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RD_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RD_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RD_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUcharRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RN_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RN_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RN_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUcharRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RZ_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RZ_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RZ_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUcharRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RU_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RU_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RU_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUcharRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RD_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RD_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RD_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VMOVQ            X3, (AX)(BX*1)
+	VMOVQ            X4, 8(AX)(BX*1)
+	VMOVQ            X5, 16(AX)(BX*1)
+	VMOVQ            X6, 24(AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToShortRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RN_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RN_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RN_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToShortRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RZ_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RZ_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RZ_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToShortRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RU_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RU_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RU_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToShortRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RD_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RD_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RD_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUshortRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RN_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RN_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RN_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUshortRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RZ_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RZ_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RZ_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUshortRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RU_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RU_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RU_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·doubleToUshortRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VMOVUPD          64(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
+	VCVTPD2DQ.RD_SAE Z4, Y4
+	VPMOVDW          Y4, X4
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RD_SAE Z5, Y5
+	VPMOVDW          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RD_SAE Z6, Y6
+	VPMOVDW          Y6, X6
+	VMOVDQU          X3, (AX)(BX*2)
+	VMOVDQU          X4, 16(AX)(BX*2)
+	VMOVDQU          X5, 32(AX)(BX*2)
+	VMOVDQU          X6, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToLongRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToLongRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToLongRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToLongRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVDQU64          Z3, (AX)(BX*8)
+	VMOVDQU64          Z4, 64(AX)(BX*8)
+	VMOVDQU64          Z5, 128(AX)(BX*8)
+	VMOVDQU64          Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToUlongRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToUlongRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToUlongRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·doubleToUlongRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z4, K1, Z4
+	VMOVDQU64           Z1, (AX)(BX*8)
+	VMOVDQU64           Z2, 64(AX)(BX*8)
+	VMOVDQU64           Z3, 128(AX)(BX*8)
+	VMOVDQU64           Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C
+TEXT ·doubleToHalfRTEAVX512(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x00, Y2, X1
+	VMOVUPD          64(CX)(BX*8), Z2
+	VCVTPD2PS.RZ_SAE Z2, Y3
+	VCVTPS2PD        Y3, Z4
+	VCMPPD           $0x0c, Z2, Z4, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X2
+	VMOVUPD          128(CX)(BX*8), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z3, Z5, K1
+	VPORD            Y0, Y4, K1, Y4
+	VCVTPS2PH        $0x00, Y4, X3
+	VMOVUPD          192(CX)(BX*8), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z4, Z6, K1
+	VPORD            Y0, Y5, K1, Y5
+	VCVTPS2PH        $0x00, Y5, X4
+	VMOVDQU          X1, (AX)(BX*2)
+	VMOVDQU          X2, 16(AX)(BX*2)
+	VMOVDQU          X3, 32(AX)(BX*2)
+	VMOVDQU          X4, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C
+TEXT ·doubleToHalfRTZAVX512(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x03, Y2, X1
+	VMOVUPD          64(CX)(BX*8), Z2
+	VCVTPD2PS.RZ_SAE Z2, Y3
+	VCVTPS2PD        Y3, Z4
+	VCMPPD           $0x0c, Z2, Z4, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x03, Y3, X2
+	VMOVUPD          128(CX)(BX*8), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z3, Z5, K1
+	VPORD            Y0, Y4, K1, Y4
+	VCVTPS2PH        $0x03, Y4, X3
+	VMOVUPD          192(CX)(BX*8), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z4, Z6, K1
+	VPORD            Y0, Y5, K1, Y5
+	VCVTPS2PH        $0x03, Y5, X4
+	VMOVDQU          X1, (AX)(BX*2)
+	VMOVDQU          X2, 16(AX)(BX*2)
+	VMOVDQU          X3, 32(AX)(BX*2)
+	VMOVDQU          X4, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C
+TEXT ·doubleToHalfRTPAVX512(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x02, Y2, X1
+	VMOVUPD          64(CX)(BX*8), Z2
+	VCVTPD2PS.RZ_SAE Z2, Y3
+	VCVTPS2PD        Y3, Z4
+	VCMPPD           $0x0c, Z2, Z4, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x02, Y3, X2
+	VMOVUPD          128(CX)(BX*8), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z3, Z5, K1
+	VPORD            Y0, Y4, K1, Y4
+	VCVTPS2PH        $0x02, Y4, X3
+	VMOVUPD          192(CX)(BX*8), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z4, Z6, K1
+	VPORD            Y0, Y5, K1, Y5
+	VCVTPS2PH        $0x02, Y5, X4
+	VMOVDQU          X1, (AX)(BX*2)
+	VMOVDQU          X2, 16(AX)(BX*2)
+	VMOVDQU          X3, 32(AX)(BX*2)
+	VMOVDQU          X4, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C
+TEXT ·doubleToHalfRTNAVX512(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x01, Y2, X1
+	VMOVUPD          64(CX)(BX*8), Z2
+	VCVTPD2PS.RZ_SAE Z2, Y3
+	VCVTPS2PD        Y3, Z4
+	VCMPPD           $0x0c, Z2, Z4, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x01, Y3, X2
+	VMOVUPD          128(CX)(BX*8), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z3, Z5, K1
+	VPORD            Y0, Y4, K1, Y4
+	VCVTPS2PH        $0x01, Y4, X3
+	VMOVUPD          192(CX)(BX*8), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z4, Z6, K1
+	VPORD            Y0, Y5, K1, Y5
+	VCVTPS2PH        $0x01, Y5, X4
+	VMOVDQU          X1, (AX)(BX*2)
+	VMOVDQU          X2, 16(AX)(BX*2)
+	VMOVDQU          X3, 32(AX)(BX*2)
+	VMOVDQU          X4, 48(AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func floatToCharRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·floatToCharRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -7276,6 +14840,7754 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·charToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-256, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z0
+	VMOVDQU64 64(CX)(BX*1), Z1
+	VMOVDQU64 128(CX)(BX*1), Z2
+	VMOVDQU64 192(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*1)
+	VMOVNTDQ  Z1, 64(AX)(BX*1)
+	VMOVNTDQ  Z2, 128(AX)(BX*1)
+	VMOVNTDQ  Z3, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·charToUcharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-256, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*1), Z2
+	VPMAXSB   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*1), Z3
+	VPMAXSB   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*1), Z4
+	VPMAXSB   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*1)
+	VMOVNTDQ  Z2, 64(AX)(BX*1)
+	VMOVNTDQ  Z3, 128(AX)(BX*1)
+	VMOVNTDQ  Z4, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToShortAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·charToShortAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBW (CX)(BX*1), Z0
+	VPMOVSXBW 32(CX)(BX*1), Z1
+	VPMOVSXBW 64(CX)(BX*1), Z2
+	VPMOVSXBW 96(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*2)
+	VMOVNTDQ  Z1, 64(AX)(BX*2)
+	VMOVNTDQ  Z2, 128(AX)(BX*2)
+	VMOVNTDQ  Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·charToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBW (CX)(BX*1), Z0
+	VPMOVSXBW 32(CX)(BX*1), Z1
+	VPMOVSXBW 64(CX)(BX*1), Z2
+	VPMOVSXBW 96(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*2)
+	VMOVNTDQ  Z1, 64(AX)(BX*2)
+	VMOVNTDQ  Z2, 128(AX)(BX*2)
+	VMOVNTDQ  Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+
+TEXT ·charToUshortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*1), Y1
+	VPMAXSB   Y0, Y1, Y1
+	VPMOVSXBW Y1, Z1
+	VMOVDQU   32(CX)(BX*1), Y2
+	VPMAXSB   Y0, Y2, Y2
+	VPMOVSXBW Y2, Z2
+	VMOVDQU   64(CX)(BX*1), Y3
+	VPMAXSB   Y0, Y3, Y3
+	VPMOVSXBW Y3, Z3
+	VMOVDQU   96(CX)(BX*1), Y4
+	VPMAXSB   Y0, Y4, Y4
+	VPMOVSXBW Y4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*2)
+	VMOVNTDQ  Z2, 64(AX)(BX*2)
+	VMOVNTDQ  Z3, 128(AX)(BX*2)
+	VMOVNTDQ  Z4, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·charToUintWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD (CX)(BX*1), Z0
+	VPMOVSXBD 16(CX)(BX*1), Z1
+	VPMOVSXBD 32(CX)(BX*1), Z2
+	VPMOVSXBD 48(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*4)
+	VMOVNTDQ  Z1, 64(AX)(BX*4)
+	VMOVNTDQ  Z2, 128(AX)(BX*4)
+	VMOVNTDQ  Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUintSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·charToUintSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*1), X1
+	VPMAXSB   X0, X1, X1
+	VPMOVSXBD X1, Z1
+	VMOVDQU   16(CX)(BX*1), X2
+	VPMAXSB   X0, X2, X2
+	VPMOVSXBD X2, Z2
+	VMOVDQU   32(CX)(BX*1), X3
+	VPMAXSB   X0, X3, X3
+	VPMOVSXBD X3, Z3
+	VMOVDQU   48(CX)(BX*1), X4
+	VPMAXSB   X0, X4, X4
+	VPMOVSXBD X4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*4)
+	VMOVNTDQ  Z2, 64(AX)(BX*4)
+	VMOVNTDQ  Z3, 128(AX)(BX*4)
+	VMOVNTDQ  Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToLongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·charToLongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBQ (CX)(BX*1), Z0
+	VPMOVSXBQ 8(CX)(BX*1), Z1
+	VPMOVSXBQ 16(CX)(BX*1), Z2
+	VPMOVSXBQ 24(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·charToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBQ (CX)(BX*1), Z0
+	VPMOVSXBQ 8(CX)(BX*1), Z1
+	VPMOVSXBQ 16(CX)(BX*1), Z2
+	VPMOVSXBQ 24(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·charToUlongSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVQ     (CX)(BX*1), X1
+	VPMAXSB   X0, X1, X1
+	VPMOVSXBQ X1, Z1
+	VMOVQ     8(CX)(BX*1), X2
+	VPMAXSB   X0, X2, X2
+	VPMOVSXBQ X2, Z2
+	VMOVQ     16(CX)(BX*1), X3
+	VPMAXSB   X0, X3, X3
+	VPMOVSXBQ X3, Z3
+	VMOVQ     24(CX)(BX*1), X4
+	VPMAXSB   X0, X4, X4
+	VPMOVSXBQ X4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*8)
+	VMOVNTDQ  Z2, 64(AX)(BX*8)
+	VMOVNTDQ  Z3, 128(AX)(BX*8)
+	VMOVNTDQ  Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToHalfAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·charToHalfAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD    (CX)(BX*1), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y1
+	VPMOVSXBD    16(CX)(BX*1), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y0
+	VPMOVSXBD    32(CX)(BX*1), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y2
+	VPMOVSXBD    48(CX)(BX*1), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·charToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD (CX)(BX*1), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVSXBD 8(CX)(BX*1), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVSXBD 16(CX)(BX*1), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVSXBD 24(CX)(BX*1), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ucharToCharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-256, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z0
+	VMOVDQU64 64(CX)(BX*1), Z1
+	VMOVDQU64 128(CX)(BX*1), Z2
+	VMOVDQU64 192(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*1)
+	VMOVNTDQ  Z1, 64(AX)(BX*1)
+	VMOVNTDQ  Z2, 128(AX)(BX*1)
+	VMOVNTDQ  Z3, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToCharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ucharToCharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-256, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7f7f7f7f, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*1), Z2
+	VPMINUB   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*1), Z3
+	VPMINUB   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*1), Z4
+	VPMINUB   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*1)
+	VMOVNTDQ  Z2, 64(AX)(BX*1)
+	VMOVNTDQ  Z3, 128(AX)(BX*1)
+	VMOVNTDQ  Z4, 192(AX)(BX*1)
+	ADDQ      $0x00000100, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToShortAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ucharToShortAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), Z0
+	VPMOVZXBW 32(CX)(BX*1), Z1
+	VPMOVZXBW 64(CX)(BX*1), Z2
+	VPMOVZXBW 96(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*2)
+	VMOVNTDQ  Z1, 64(AX)(BX*2)
+	VMOVNTDQ  Z2, 128(AX)(BX*2)
+	VMOVNTDQ  Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToUshortAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ucharToUshortAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), Z0
+	VPMOVZXBW 32(CX)(BX*1), Z1
+	VPMOVZXBW 64(CX)(BX*1), Z2
+	VPMOVZXBW 96(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*2)
+	VMOVNTDQ  Z1, 64(AX)(BX*2)
+	VMOVNTDQ  Z2, 128(AX)(BX*2)
+	VMOVNTDQ  Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToUintAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ucharToUintAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD (CX)(BX*1), Z0
+	VPMOVZXBD 16(CX)(BX*1), Z1
+	VPMOVZXBD 32(CX)(BX*1), Z2
+	VPMOVZXBD 48(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*4)
+	VMOVNTDQ  Z1, 64(AX)(BX*4)
+	VMOVNTDQ  Z2, 128(AX)(BX*4)
+	VMOVNTDQ  Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToLongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ucharToLongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBQ (CX)(BX*1), Z0
+	VPMOVZXBQ 8(CX)(BX*1), Z1
+	VPMOVZXBQ 16(CX)(BX*1), Z2
+	VPMOVZXBQ 24(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToUlongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ucharToUlongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBQ (CX)(BX*1), Z0
+	VPMOVZXBQ 8(CX)(BX*1), Z1
+	VPMOVZXBQ 16(CX)(BX*1), Z2
+	VPMOVZXBQ 24(CX)(BX*1), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToHalfAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ucharToHalfAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD    (CX)(BX*1), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y1
+	VPMOVZXBD    16(CX)(BX*1), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y0
+	VPMOVZXBD    32(CX)(BX*1), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y2
+	VPMOVZXBD    48(CX)(BX*1), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ucharToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD (CX)(BX*1), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVZXBD 8(CX)(BX*1), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVZXBD 16(CX)(BX*1), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVZXBD 24(CX)(BX*1), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·shortToCharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z0
+	VPMOVWB      Z0, Y1
+	VMOVDQU64    64(CX)(BX*2), Z0
+	VPMOVWB      Z0, Y0
+	VMOVDQU64    128(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y2
+	VMOVDQU64    192(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*1)
+	VMOVNTDQ     Z3, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToCharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·shortToCharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff80ff80, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z2
+	VPMAXSW      Z0, Z2, Z2
+	VPMINSW      Z1, Z2, Z2
+	VPMOVWB      Z2, Y3
+	VMOVDQU64    64(CX)(BX*2), Z2
+	VPMAXSW      Z0, Z2, Z2
+	VPMINSW      Z1, Z2, Z2
+	VPMOVWB      Z2, Y2
+	VMOVDQU64    128(CX)(BX*2), Z5
+	VPMAXSW      Z0, Z5, Z5
+	VPMINSW      Z1, Z5, Z5
+	VPMOVWB      Z5, Y4
+	VMOVDQU64    192(CX)(BX*2), Z5
+	VPMAXSW      Z0, Z5, Z5
+	VPMINSW      Z1, Z5, Z5
+	VPMOVWB      Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*1)
+	VMOVNTDQ     Z5, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·shortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z0
+	VPMOVWB      Z0, Y1
+	VMOVDQU64    64(CX)(BX*2), Z0
+	VPMOVWB      Z0, Y0
+	VMOVDQU64    128(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y2
+	VMOVDQU64    192(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*1)
+	VMOVNTDQ     Z3, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·shortToUcharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z2
+	VPMAXSW      Z0, Z2, Z2
+	VPMINSW      Z1, Z2, Z2
+	VPMOVWB      Z2, Y3
+	VMOVDQU64    64(CX)(BX*2), Z2
+	VPMAXSW      Z0, Z2, Z2
+	VPMINSW      Z1, Z2, Z2
+	VPMOVWB      Z2, Y2
+	VMOVDQU64    128(CX)(BX*2), Z5
+	VPMAXSW      Z0, Z5, Z5
+	VPMINSW      Z1, Z5, Z5
+	VPMOVWB      Z5, Y4
+	VMOVDQU64    192(CX)(BX*2), Z5
+	VPMAXSW      Z0, Z5, Z5
+	VPMINSW      Z1, Z5, Z5
+	VPMOVWB      Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*1)
+	VMOVNTDQ     Z5, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*2)
+	VMOVNTDQ  Z1, 64(AX)(BX*2)
+	VMOVNTDQ  Z2, 128(AX)(BX*2)
+	VMOVNTDQ  Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·shortToUshortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMAXSW   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMAXSW   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMAXSW   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*2)
+	VMOVNTDQ  Z2, 64(AX)(BX*2)
+	VMOVNTDQ  Z3, 128(AX)(BX*2)
+	VMOVNTDQ  Z4, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToUintWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Z0
+	VPMOVSXWD 32(CX)(BX*2), Z1
+	VPMOVSXWD 64(CX)(BX*2), Z2
+	VPMOVSXWD 96(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*4)
+	VMOVNTDQ  Z1, 64(AX)(BX*4)
+	VMOVNTDQ  Z2, 128(AX)(BX*4)
+	VMOVNTDQ  Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUintSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·shortToUintSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*2), Y1
+	VPMAXSW   Y0, Y1, Y1
+	VPMOVSXWD Y1, Z1
+	VMOVDQU   32(CX)(BX*2), Y2
+	VPMAXSW   Y0, Y2, Y2
+	VPMOVSXWD Y2, Z2
+	VMOVDQU   64(CX)(BX*2), Y3
+	VPMAXSW   Y0, Y3, Y3
+	VPMOVSXWD Y3, Z3
+	VMOVDQU   96(CX)(BX*2), Y4
+	VPMAXSW   Y0, Y4, Y4
+	VPMOVSXWD Y4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*4)
+	VMOVNTDQ  Z2, 64(AX)(BX*4)
+	VMOVNTDQ  Z3, 128(AX)(BX*4)
+	VMOVNTDQ  Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToLongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToLongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWQ (CX)(BX*2), Z0
+	VPMOVSXWQ 16(CX)(BX*2), Z1
+	VPMOVSXWQ 32(CX)(BX*2), Z2
+	VPMOVSXWQ 48(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWQ (CX)(BX*2), Z0
+	VPMOVSXWQ 16(CX)(BX*2), Z1
+	VPMOVSXWQ 32(CX)(BX*2), Z2
+	VPMOVSXWQ 48(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToUlongSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*2), X1
+	VPMAXSW   X0, X1, X1
+	VPMOVSXWQ X1, Z1
+	VMOVDQU   16(CX)(BX*2), X2
+	VPMAXSW   X0, X2, X2
+	VPMOVSXWQ X2, Z2
+	VMOVDQU   32(CX)(BX*2), X3
+	VPMAXSW   X0, X3, X3
+	VPMOVSXWQ X3, Z3
+	VMOVDQU   48(CX)(BX*2), X4
+	VPMAXSW   X0, X4, X4
+	VPMOVSXWQ X4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*8)
+	VMOVNTDQ  Z2, 64(AX)(BX*8)
+	VMOVNTDQ  Z3, 128(AX)(BX*8)
+	VMOVNTDQ  Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y1
+	VPMOVSXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y0
+	VPMOVSXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y2
+	VPMOVSXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x03, Z0, Y1
+	VPMOVSXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x03, Z0, Y0
+	VPMOVSXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x03, Z3, Y2
+	VPMOVSXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x03, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x02, Z0, Y1
+	VPMOVSXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x02, Z0, Y0
+	VPMOVSXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x02, Z3, Y2
+	VPMOVSXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x02, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·shortToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x01, Z0, Y1
+	VPMOVSXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x01, Z0, Y0
+	VPMOVSXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x01, Z3, Y2
+	VPMOVSXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x01, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·shortToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVSXWD 16(CX)(BX*2), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVSXWD 32(CX)(BX*2), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVSXWD 48(CX)(BX*2), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ushortToCharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z0
+	VPMOVWB      Z0, Y1
+	VMOVDQU64    64(CX)(BX*2), Z0
+	VPMOVWB      Z0, Y0
+	VMOVDQU64    128(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y2
+	VMOVDQU64    192(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*1)
+	VMOVNTDQ     Z3, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToCharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ushortToCharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z1
+	VPMINUW      Z0, Z1, Z1
+	VPMOVWB      Z1, Y2
+	VMOVDQU64    64(CX)(BX*2), Z1
+	VPMINUW      Z0, Z1, Z1
+	VPMOVWB      Z1, Y1
+	VMOVDQU64    128(CX)(BX*2), Z4
+	VPMINUW      Z0, Z4, Z4
+	VPMOVWB      Z4, Y3
+	VMOVDQU64    192(CX)(BX*2), Z4
+	VPMINUW      Z0, Z4, Z4
+	VPMOVWB      Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*1)
+	VMOVNTDQ     Z4, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ushortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z0
+	VPMOVWB      Z0, Y1
+	VMOVDQU64    64(CX)(BX*2), Z0
+	VPMOVWB      Z0, Y0
+	VMOVDQU64    128(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y2
+	VMOVDQU64    192(CX)(BX*2), Z3
+	VPMOVWB      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*1)
+	VMOVNTDQ     Z3, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ushortToUcharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*2), Z1
+	VPMINUW      Z0, Z1, Z1
+	VPMOVWB      Z1, Y2
+	VMOVDQU64    64(CX)(BX*2), Z1
+	VPMINUW      Z0, Z1, Z1
+	VPMOVWB      Z1, Y1
+	VMOVDQU64    128(CX)(BX*2), Z4
+	VPMINUW      Z0, Z4, Z4
+	VPMOVWB      Z4, Y3
+	VMOVDQU64    192(CX)(BX*2), Z4
+	VPMINUW      Z0, Z4, Z4
+	VPMOVWB      Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*1)
+	VMOVNTDQ     Z4, 64(AX)(BX*1)
+	ADDQ         $0x00000080, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToShortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z0
+	VMOVDQU64 64(CX)(BX*2), Z1
+	VMOVDQU64 128(CX)(BX*2), Z2
+	VMOVDQU64 192(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*2)
+	VMOVNTDQ  Z1, 64(AX)(BX*2)
+	VMOVNTDQ  Z2, 128(AX)(BX*2)
+	VMOVNTDQ  Z3, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToShortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·ushortToShortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMINUW   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMINUW   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMINUW   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMINUW   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*2)
+	VMOVNTDQ  Z2, 64(AX)(BX*2)
+	VMOVNTDQ  Z3, 128(AX)(BX*2)
+	VMOVNTDQ  Z4, 192(AX)(BX*2)
+	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToUintAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToUintAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Z0
+	VPMOVZXWD 32(CX)(BX*2), Z1
+	VPMOVZXWD 64(CX)(BX*2), Z2
+	VPMOVZXWD 96(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*4)
+	VMOVNTDQ  Z1, 64(AX)(BX*4)
+	VMOVNTDQ  Z2, 128(AX)(BX*4)
+	VMOVNTDQ  Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToLongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToLongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWQ (CX)(BX*2), Z0
+	VPMOVZXWQ 16(CX)(BX*2), Z1
+	VPMOVZXWQ 32(CX)(BX*2), Z2
+	VPMOVZXWQ 48(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToUlongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToUlongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWQ (CX)(BX*2), Z0
+	VPMOVZXWQ 16(CX)(BX*2), Z1
+	VPMOVZXWQ 32(CX)(BX*2), Z2
+	VPMOVZXWQ 48(CX)(BX*2), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y1
+	VPMOVZXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x00, Z0, Y0
+	VPMOVZXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y2
+	VPMOVZXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x03, Z0, Y1
+	VPMOVZXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x03, Z0, Y0
+	VPMOVZXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x03, Z3, Y2
+	VPMOVZXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x03, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x02, Z0, Y1
+	VPMOVZXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x02, Z0, Y0
+	VPMOVZXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x02, Z3, Y2
+	VPMOVZXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x02, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ushortToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD    (CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x01, Z0, Y1
+	VPMOVZXWD    32(CX)(BX*2), Z0
+	VCVTDQ2PS    Z0, Z0
+	VCVTPS2PH    $0x01, Z0, Y0
+	VPMOVZXWD    64(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x01, Z3, Y2
+	VPMOVZXWD    96(CX)(BX*2), Z3
+	VCVTDQ2PS    Z3, Z3
+	VCVTPS2PH    $0x01, Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ushortToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Y0
+	VCVTDQ2PD Y0, Z0
+	VPMOVZXWD 16(CX)(BX*2), Y1
+	VCVTDQ2PD Y1, Z1
+	VPMOVZXWD 32(CX)(BX*2), Y2
+	VCVTDQ2PD Y2, Z2
+	VPMOVZXWD 48(CX)(BX*2), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToUintWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*4)
+	VMOVNTDQ  Z1, 64(AX)(BX*4)
+	VMOVNTDQ  Z2, 128(AX)(BX*4)
+	VMOVNTDQ  Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUintSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToUintSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMAXSD   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMAXSD   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMAXSD   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*4)
+	VMOVNTDQ  Z2, 64(AX)(BX*4)
+	VMOVNTDQ  Z3, 128(AX)(BX*4)
+	VMOVNTDQ  Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToLongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToLongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXDQ (CX)(BX*4), Z0
+	VPMOVSXDQ 32(CX)(BX*4), Z1
+	VPMOVSXDQ 64(CX)(BX*4), Z2
+	VPMOVSXDQ 96(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXDQ (CX)(BX*4), Z0
+	VPMOVSXDQ 32(CX)(BX*4), Z1
+	VPMOVSXDQ 64(CX)(BX*4), Z2
+	VPMOVSXDQ 96(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·intToUlongSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPMAXSD   Y0, Y1, Y1
+	VPMOVSXDQ Y1, Z1
+	VMOVDQU   32(CX)(BX*4), Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPMOVSXDQ Y2, Z2
+	VMOVDQU   64(CX)(BX*4), Y3
+	VPMAXSD   Y0, Y3, Y3
+	VPMOVSXDQ Y3, Z3
+	VMOVDQU   96(CX)(BX*4), Y4
+	VPMAXSD   Y0, Y4, Y4
+	VPMOVSXDQ Y4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*8)
+	VMOVNTDQ  Z2, 64(AX)(BX*8)
+	VMOVNTDQ  Z3, 128(AX)(BX*8)
+	VMOVNTDQ  Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x00, Z2, Y3
+	VMOVDQU32    64(CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x00, Z2, Y2
+	VMOVDQU32    128(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x00, Z5, Y4
+	VMOVDQU32    192(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x00, Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	VMOVNTDQ     Z5, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x03, Z2, Y3
+	VMOVDQU32    64(CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x03, Z2, Y2
+	VMOVDQU32    128(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x03, Z5, Y4
+	VMOVDQU32    192(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x03, Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	VMOVNTDQ     Z5, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x02, Z2, Y3
+	VMOVDQU32    64(CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x02, Z2, Y2
+	VMOVDQU32    128(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x02, Z5, Y4
+	VMOVDQU32    192(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x02, Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	VMOVNTDQ     Z5, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x01, Z2, Y3
+	VMOVDQU32    64(CX)(BX*4), Z2
+	VPMAXSD      Z0, Z2, Z2
+	VPMINSD      Z1, Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VCVTPS2PH    $0x01, Z2, Y2
+	VMOVDQU32    128(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x01, Z5, Y4
+	VMOVDQU32    192(CX)(BX*4), Z5
+	VPMAXSD      Z0, Z5, Z5
+	VPMINSD      Z1, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VCVTPS2PH    $0x01, Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	VMOVNTDQ     Z5, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·intToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTDQ2PD (CX)(BX*4), Z0
+	VCVTDQ2PD 32(CX)(BX*4), Z1
+	VCVTDQ2PD 64(CX)(BX*4), Z2
+	VCVTDQ2PD 96(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·uintToCharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z0
+	VPMOVDB      Z0, X1
+	VMOVDQU64    64(CX)(BX*4), Z0
+	VPMOVDB      Z0, X3
+	VMOVDQU64    128(CX)(BX*4), Z0
+	VPMOVDB      Z0, X2
+	VMOVDQU64    192(CX)(BX*4), Z0
+	VPMOVDB      Z0, X0
+	VINSERTI128  $0x01, X3, Y1, Y3
+	VINSERTI128  $0x01, X0, Y2, Y0
+	VINSERTI64X4 $0x01, Y0, Z3, Z0
+	VMOVNTDQ     Z0, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToCharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·uintToCharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X2
+	VMOVDQU64    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X4
+	VMOVDQU64    128(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X3
+	VMOVDQU64    192(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·uintToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z0
+	VPMOVDB      Z0, X1
+	VMOVDQU64    64(CX)(BX*4), Z0
+	VPMOVDB      Z0, X3
+	VMOVDQU64    128(CX)(BX*4), Z0
+	VPMOVDB      Z0, X2
+	VMOVDQU64    192(CX)(BX*4), Z0
+	VPMOVDB      Z0, X0
+	VINSERTI128  $0x01, X3, Y1, Y3
+	VINSERTI128  $0x01, X0, Y2, Y0
+	VINSERTI64X4 $0x01, Y0, Z3, Z0
+	VMOVNTDQ     Z0, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·uintToUcharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x000000ff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X2
+	VMOVDQU64    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X4
+	VMOVDQU64    128(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X3
+	VMOVDQU64    192(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDB      Z1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToShortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z0
+	VPMOVDW      Z0, Y1
+	VMOVDQU64    64(CX)(BX*4), Z0
+	VPMOVDW      Z0, Y0
+	VMOVDQU64    128(CX)(BX*4), Z3
+	VPMOVDW      Z3, Y2
+	VMOVDQU64    192(CX)(BX*4), Z3
+	VPMOVDW      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToShortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToShortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00007fff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDW      Z1, Y2
+	VMOVDQU64    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDW      Z1, Y1
+	VMOVDQU64    128(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VPMOVDW      Z4, Y3
+	VMOVDQU64    192(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VPMOVDW      Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	VMOVNTDQ     Z4, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z0
+	VPMOVDW      Z0, Y1
+	VMOVDQU64    64(CX)(BX*4), Z0
+	VPMOVDW      Z0, Y0
+	VMOVDQU64    128(CX)(BX*4), Z3
+	VPMOVDW      Z3, Y2
+	VMOVDQU64    192(CX)(BX*4), Z3
+	VPMOVDW      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	VMOVNTDQ     Z3, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToUshortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDW      Z1, Y2
+	VMOVDQU64    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VPMOVDW      Z1, Y1
+	VMOVDQU64    128(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VPMOVDW      Z4, Y3
+	VMOVDQU64    192(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VPMOVDW      Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	VMOVNTDQ     Z4, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToIntWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToIntWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z0
+	VMOVDQU64 64(CX)(BX*4), Z1
+	VMOVDQU64 128(CX)(BX*4), Z2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*4)
+	VMOVNTDQ  Z1, 64(AX)(BX*4)
+	VMOVNTDQ  Z2, 128(AX)(BX*4)
+	VMOVNTDQ  Z3, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToIntSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToIntSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*4), Z1
+	VPMINUD   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMINUD   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMINUD   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*4)
+	VMOVNTDQ  Z2, 64(AX)(BX*4)
+	VMOVNTDQ  Z3, 128(AX)(BX*4)
+	VMOVNTDQ  Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToLongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToLongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXDQ (CX)(BX*4), Z0
+	VPMOVZXDQ 32(CX)(BX*4), Z1
+	VPMOVZXDQ 64(CX)(BX*4), Z2
+	VPMOVZXDQ 96(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUlongAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToUlongAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXDQ (CX)(BX*4), Z0
+	VPMOVZXDQ 32(CX)(BX*4), Z1
+	VPMOVZXDQ 64(CX)(BX*4), Z2
+	VPMOVZXDQ 96(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x00, Z1, Y2
+	VMOVDQU32    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x00, Z1, Y1
+	VMOVDQU32    128(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x00, Z4, Y3
+	VMOVDQU32    192(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x00, Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	VMOVNTDQ     Z4, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x03, Z1, Y2
+	VMOVDQU32    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x03, Z1, Y1
+	VMOVDQU32    128(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x03, Z4, Y3
+	VMOVDQU32    192(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x03, Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	VMOVNTDQ     Z4, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x02, Z1, Y2
+	VMOVDQU32    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x02, Z1, Y1
+	VMOVDQU32    128(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x02, Z4, Y3
+	VMOVDQU32    192(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x02, Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	VMOVNTDQ     Z4, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VMOVDQU32    (CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x01, Z1, Y2
+	VMOVDQU32    64(CX)(BX*4), Z1
+	VPMINUD      Z0, Z1, Z1
+	VCVTDQ2PS    Z1, Z1
+	VCVTPS2PH    $0x01, Z1, Y1
+	VMOVDQU32    128(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x01, Z4, Y3
+	VMOVDQU32    192(CX)(BX*4), Z4
+	VPMINUD      Z0, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTPS2PH    $0x01, Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	VMOVNTDQ     Z4, 64(AX)(BX*2)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·uintToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTUDQ2PD (CX)(BX*4), Z0
+	VCVTUDQ2PD 32(CX)(BX*4), Z1
+	VCVTUDQ2PD 64(CX)(BX*4), Z2
+	VCVTUDQ2PD 96(CX)(BX*4), Z3
+	VMOVNTDQ   Z0, (AX)(BX*8)
+	VMOVNTDQ   Z1, 64(AX)(BX*8)
+	VMOVNTDQ   Z2, 128(AX)(BX*8)
+	VMOVNTDQ   Z3, 192(AX)(BX*8)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToCharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z0
+	VPMOVQB     Z0, X1
+	VMOVDQU64   64(CX)(BX*8), Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU64   128(CX)(BX*8), Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU64   192(CX)(BX*8), Z3
+	VPMOVQB     Z3, X3
+	VPUNPCKLQDQ X0, X1, X1
+	VPUNPCKLQDQ X3, X2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToCharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToCharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffffff80, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x000000000000007f, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z2
+	VPMAXSQ     Z0, Z2, Z2
+	VPMINSQ     Z1, Z2, Z2
+	VPMOVQB     Z2, X3
+	VMOVDQU64   64(CX)(BX*8), Z2
+	VPMAXSQ     Z0, Z2, Z2
+	VPMINSQ     Z1, Z2, Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU64   128(CX)(BX*8), Z4
+	VPMAXSQ     Z0, Z4, Z4
+	VPMINSQ     Z1, Z4, Z4
+	VPMOVQB     Z4, X4
+	VMOVDQU64   192(CX)(BX*8), Z5
+	VPMAXSQ     Z0, Z5, Z5
+	VPMINSQ     Z1, Z5, Z5
+	VPMOVQB     Z5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z0
+	VPMOVQB     Z0, X1
+	VMOVDQU64   64(CX)(BX*8), Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU64   128(CX)(BX*8), Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU64   192(CX)(BX*8), Z3
+	VPMOVQB     Z3, X3
+	VPUNPCKLQDQ X0, X1, X1
+	VPUNPCKLQDQ X3, X2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToUcharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x00000000000000ff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z2
+	VPMAXSQ     Z0, Z2, Z2
+	VPMINSQ     Z1, Z2, Z2
+	VPMOVQB     Z2, X3
+	VMOVDQU64   64(CX)(BX*8), Z2
+	VPMAXSQ     Z0, Z2, Z2
+	VPMINSQ     Z1, Z2, Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU64   128(CX)(BX*8), Z4
+	VPMAXSQ     Z0, Z4, Z4
+	VPMINSQ     Z1, Z4, Z4
+	VPMOVQB     Z4, X4
+	VMOVDQU64   192(CX)(BX*8), Z5
+	VPMAXSQ     Z0, Z5, Z5
+	VPMINSQ     Z1, Z5, Z5
+	VPMOVQB     Z5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToShortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQW      Z0, X1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQW      Z0, X3
+	VMOVDQU64    128(CX)(BX*8), Z0
+	VPMOVQW      Z0, X2
+	VMOVDQU64    192(CX)(BX*8), Z0
+	VPMOVQW      Z0, X0
+	VINSERTI128  $0x01, X3, Y1, Y3
+	VINSERTI128  $0x01, X0, Y2, Y0
+	VINSERTI64X4 $0x01, Y0, Z3, Z0
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToShortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToShortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffff8000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000000007fff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X5
+	VMOVDQU64    128(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X4
+	VMOVDQU64    192(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X2
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VINSERTI128  $0x01, X2, Y4, Y2
+	VINSERTI64X4 $0x01, Y2, Z5, Z2
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQW      Z0, X1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQW      Z0, X3
+	VMOVDQU64    128(CX)(BX*8), Z0
+	VPMOVQW      Z0, X2
+	VMOVDQU64    192(CX)(BX*8), Z0
+	VPMOVQW      Z0, X0
+	VINSERTI128  $0x01, X3, Y1, Y3
+	VINSERTI128  $0x01, X0, Y2, Y0
+	VINSERTI64X4 $0x01, Y0, Z3, Z0
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·longToUshortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x000000000000ffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X5
+	VMOVDQU64    128(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X4
+	VMOVDQU64    192(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQW      Z2, X2
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VINSERTI128  $0x01, X2, Y4, Y2
+	VINSERTI64X4 $0x01, Y2, Z5, Z2
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToIntWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·longToIntWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQD      Z0, Y1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQD      Z0, Y0
+	VMOVDQU64    128(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y2
+	VMOVDQU64    192(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*4)
+	VMOVNTDQ     Z3, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToIntSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·longToIntSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffff80000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x000000007fffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VMOVDQU64    128(CX)(BX*8), Z5
+	VPMAXSQ      Z0, Z5, Z5
+	VPMINSQ      Z1, Z5, Z5
+	VPMOVQD      Z5, Y4
+	VMOVDQU64    192(CX)(BX*8), Z5
+	VPMAXSQ      Z0, Z5, Z5
+	VPMINSQ      Z1, Z5, Z5
+	VPMOVQD      Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*4)
+	VMOVNTDQ     Z5, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·longToUintWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQD      Z0, Y1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQD      Z0, Y0
+	VMOVDQU64    128(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y2
+	VMOVDQU64    192(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*4)
+	VMOVNTDQ     Z3, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUintSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·longToUintSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x00000000ffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VMOVDQU64    128(CX)(BX*8), Z5
+	VPMAXSQ      Z0, Z5, Z5
+	VPMINSQ      Z1, Z5, Z5
+	VPMOVQD      Z5, Y4
+	VMOVDQU64    192(CX)(BX*8), Z5
+	VPMAXSQ      Z0, Z5, Z5
+	VPMINSQ      Z1, Z5, Z5
+	VPMOVQD      Z5, Y5
+	VINSERTI64X4 $0x01, Y2, Z3, Z2
+	VINSERTI64X4 $0x01, Y5, Z4, Z5
+	VMOVNTDQ     Z2, (AX)(BX*4)
+	VMOVNTDQ     Z5, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·longToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·longToUlongSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMAXSQ   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMAXSQ   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMAXSQ   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*8)
+	VMOVNTDQ  Z2, 64(AX)(BX*8)
+	VMOVNTDQ  Z3, 128(AX)(BX*8)
+	VMOVNTDQ  Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·longToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x00, Y2, X3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x00, Y2, X5
+	VMOVDQU64    128(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x00, Y2, X4
+	VMOVDQU64    192(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x00, Y2, X2
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VINSERTI128  $0x01, X2, Y4, Y2
+	VINSERTI64X4 $0x01, Y2, Z5, Z2
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·longToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X5
+	VMOVDQU64    128(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X4
+	VMOVDQU64    192(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X2
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VINSERTI128  $0x01, X2, Y4, Y2
+	VINSERTI64X4 $0x01, Y2, Z5, Z2
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·longToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x02, Y2, X3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x02, Y2, X5
+	VMOVDQU64    128(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x02, Y2, X4
+	VMOVDQU64    192(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x02, Y2, X2
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VINSERTI128  $0x01, X2, Y4, Y2
+	VINSERTI64X4 $0x01, Y2, Z5, Z2
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·longToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x01, Y2, X3
+	VMOVDQU64    64(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x01, Y2, X5
+	VMOVDQU64    128(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x01, Y2, X4
+	VMOVDQU64    192(CX)(BX*8), Z2
+	VPMAXSQ      Z0, Z2, Z2
+	VPMINSQ      Z1, Z2, Z2
+	VPMOVQD      Z2, Y2
+	VCVTDQ2PS    Y2, Y2
+	VCVTPS2PH    $0x01, Y2, X2
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VINSERTI128  $0x01, X2, Y4, Y2
+	VINSERTI64X4 $0x01, Y2, Z5, Z2
+	VMOVNTDQ     Z2, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToCharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToCharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z0
+	VPMOVQB     Z0, X1
+	VMOVDQU64   64(CX)(BX*8), Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU64   128(CX)(BX*8), Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU64   192(CX)(BX*8), Z3
+	VPMOVQB     Z3, X3
+	VPUNPCKLQDQ X0, X1, X1
+	VPUNPCKLQDQ X3, X2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToCharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToCharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000007f, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z1
+	VPMINUQ     Z0, Z1, Z1
+	VPMOVQB     Z1, X2
+	VMOVDQU64   64(CX)(BX*8), Z1
+	VPMINUQ     Z0, Z1, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU64   128(CX)(BX*8), Z3
+	VPMINUQ     Z0, Z3, Z3
+	VPMOVQB     Z3, X3
+	VMOVDQU64   192(CX)(BX*8), Z4
+	VPMINUQ     Z0, Z4, Z4
+	VPMOVQB     Z4, X4
+	VPUNPCKLQDQ X1, X2, X2
+	VPUNPCKLQDQ X4, X3, X1
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVNTDQ    Y1, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z0
+	VPMOVQB     Z0, X1
+	VMOVDQU64   64(CX)(BX*8), Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU64   128(CX)(BX*8), Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU64   192(CX)(BX*8), Z3
+	VPMOVQB     Z3, X3
+	VPUNPCKLQDQ X0, X1, X1
+	VPUNPCKLQDQ X3, X2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToUcharSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000000000ff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64   (CX)(BX*8), Z1
+	VPMINUQ     Z0, Z1, Z1
+	VPMOVQB     Z1, X2
+	VMOVDQU64   64(CX)(BX*8), Z1
+	VPMINUQ     Z0, Z1, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU64   128(CX)(BX*8), Z3
+	VPMINUQ     Z0, Z3, Z3
+	VPMOVQB     Z3, X3
+	VMOVDQU64   192(CX)(BX*8), Z4
+	VPMINUQ     Z0, Z4, Z4
+	VPMOVQB     Z4, X4
+	VPUNPCKLQDQ X1, X2, X2
+	VPUNPCKLQDQ X4, X3, X1
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVNTDQ    Y1, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToShortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToShortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQW      Z0, X1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQW      Z0, X3
+	VMOVDQU64    128(CX)(BX*8), Z0
+	VPMOVQW      Z0, X2
+	VMOVDQU64    192(CX)(BX*8), Z0
+	VPMOVQW      Z0, X0
+	VINSERTI128  $0x01, X3, Y1, Y3
+	VINSERTI128  $0x01, X0, Y2, Y0
+	VINSERTI64X4 $0x01, Y0, Z3, Z0
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToShortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToShortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000007fff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X4
+	VMOVDQU64    128(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X3
+	VMOVDQU64    192(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQW      Z0, X1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQW      Z0, X3
+	VMOVDQU64    128(CX)(BX*8), Z0
+	VPMOVQW      Z0, X2
+	VMOVDQU64    192(CX)(BX*8), Z0
+	VPMOVQW      Z0, X0
+	VINSERTI128  $0x01, X3, Y1, Y3
+	VINSERTI128  $0x01, X0, Y2, Y0
+	VINSERTI64X4 $0x01, Y0, Z3, Z0
+	VMOVNTDQ     Z0, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·ulongToUshortSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000ffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X4
+	VMOVDQU64    128(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X3
+	VMOVDQU64    192(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQW      Z1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToIntWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ulongToIntWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQD      Z0, Y1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQD      Z0, Y0
+	VMOVDQU64    128(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y2
+	VMOVDQU64    192(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*4)
+	VMOVNTDQ     Z3, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToIntSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ulongToIntSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000007fffffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VMOVDQU64    128(CX)(BX*8), Z4
+	VPMINUQ      Z0, Z4, Z4
+	VPMOVQD      Z4, Y3
+	VMOVDQU64    192(CX)(BX*8), Z4
+	VPMINUQ      Z0, Z4, Z4
+	VPMOVQD      Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*4)
+	VMOVNTDQ     Z4, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUintWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ulongToUintWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z0
+	VPMOVQD      Z0, Y1
+	VMOVDQU64    64(CX)(BX*8), Z0
+	VPMOVQD      Z0, Y0
+	VMOVDQU64    128(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y2
+	VMOVDQU64    192(CX)(BX*8), Z3
+	VPMOVQD      Z3, Y3
+	VINSERTI64X4 $0x01, Y0, Z1, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z3
+	VMOVNTDQ     Z0, (AX)(BX*4)
+	VMOVNTDQ     Z3, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUintSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ulongToUintSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000ffffffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VMOVDQU64    128(CX)(BX*8), Z4
+	VPMINUQ      Z0, Z4, Z4
+	VPMOVQD      Z4, Y3
+	VMOVDQU64    192(CX)(BX*8), Z4
+	VPMINUQ      Z0, Z4, Z4
+	VPMOVQD      Z4, Y4
+	VINSERTI64X4 $0x01, Y1, Z2, Z1
+	VINSERTI64X4 $0x01, Y4, Z3, Z4
+	VMOVNTDQ     Z1, (AX)(BX*4)
+	VMOVNTDQ     Z4, 64(AX)(BX*4)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToLongWrapAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ulongToLongWrapAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z0
+	VMOVDQU64 64(CX)(BX*8), Z1
+	VMOVDQU64 128(CX)(BX*8), Z2
+	VMOVDQU64 192(CX)(BX*8), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToLongSatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·ulongToLongSatAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64 (CX)(BX*8), Z1
+	VPMINUQ   Z0, Z1, Z1
+	VMOVDQU64 64(CX)(BX*8), Z2
+	VPMINUQ   Z0, Z2, Z2
+	VMOVDQU64 128(CX)(BX*8), Z3
+	VPMINUQ   Z0, Z3, Z3
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMINUQ   Z0, Z4, Z4
+	VMOVNTDQ  Z1, (AX)(BX*8)
+	VMOVNTDQ  Z2, 64(AX)(BX*8)
+	VMOVNTDQ  Z3, 128(AX)(BX*8)
+	VMOVNTDQ  Z4, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·ulongToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x00, Y1, X2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x00, Y1, X4
+	VMOVDQU64    128(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x00, Y1, X3
+	VMOVDQU64    192(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x00, Y1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·ulongToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X4
+	VMOVDQU64    128(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X3
+	VMOVDQU64    192(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·ulongToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x02, Y1, X2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x02, Y1, X4
+	VMOVDQU64    128(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x02, Y1, X3
+	VMOVDQU64    192(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x02, Y1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, F16C, MMX+
+TEXT ·ulongToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000001000000, SI
+	VPBROADCASTQ SI, Z0
+
+loop:
+	VMOVDQU64    (CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x01, Y1, X2
+	VMOVDQU64    64(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x01, Y1, X4
+	VMOVDQU64    128(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x01, Y1, X3
+	VMOVDQU64    192(CX)(BX*8), Z1
+	VPMINUQ      Z0, Z1, Z1
+	VPMOVQD      Z1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VCVTPS2PH    $0x01, Y1, X1
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X1, Y3, Y1
+	VINSERTI64X4 $0x01, Y1, Z4, Z1
+	VMOVNTDQ     Z1, (AX)(BX*2)
+	ADDQ         $0x00000020, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToCharRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToCharRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToCharRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToCharRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToCharRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToCharRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToCharRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToCharRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x42fe0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·halfToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x437f0000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X6
+	VCVTPH2PS        64(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X5
+	VCVTPH2PS        96(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDB          Z3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*1)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToShortRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToShortRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToShortRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToShortRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToShortRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToShortRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToShortRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToShortRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x46fffe00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RN_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RN_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RZ_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RZ_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RU_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RU_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x477fff00, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x11111188, SI
+	VPBROADCASTD SI, Z2
+
+loop:
+	VCVTPH2PS        (CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDW          Z3, Y4
+	VCVTPH2PS        32(CX)(BX*2), Z3
+	VMINPS           Z3, Z1, Z3
+	VMAXPS           Z3, Z0, Z3
+	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
+	VCVTPS2DQ.RD_SAE Z3, Z3
+	VPMOVDW          Z3, Y3
+	VCVTPH2PS        64(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDW          Z6, Y5
+	VCVTPH2PS        96(CX)(BX*2), Z6
+	VMINPS           Z6, Z1, Z6
+	VMAXPS           Z6, Z0, Z6
+	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
+	VCVTPS2DQ.RD_SAE Z6, Z6
+	VPMOVDW          Z6, Y6
+	VINSERTI64X4     $0x01, Y3, Z4, Z3
+	VINSERTI64X4     $0x01, Y6, Z5, Z6
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	ADDQ             $0x00000040, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToIntRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToIntRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*4)
+	VMOVNTDQ           Z4, 64(AX)(BX*4)
+	VMOVNTDQ           Z5, 128(AX)(BX*4)
+	VMOVNTDQ           Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToIntRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToIntRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*4)
+	VMOVNTDQ           Z4, 64(AX)(BX*4)
+	VMOVNTDQ           Z5, 128(AX)(BX*4)
+	VMOVNTDQ           Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToIntRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToIntRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*4)
+	VMOVNTDQ           Z4, 64(AX)(BX*4)
+	VMOVNTDQ           Z5, 128(AX)(BX*4)
+	VMOVNTDQ           Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToIntRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToIntRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z3
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z3
+	VCVTPH2PS          32(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z4
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z4
+	VCVTPH2PS          64(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z5
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z5
+	VCVTPH2PS          96(CX)(BX*2), Z2
+	VCMPPS             $0x07, Z2, Z2, K1
+	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z6
+	VCMPPS             $0x1d, Z0, Z2, K1
+	VMOVDQA32          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*4)
+	VMOVNTDQ           Z4, 64(AX)(BX*4)
+	VMOVNTDQ           Z5, 128(AX)(BX*4)
+	VMOVNTDQ           Z6, 192(AX)(BX*4)
+	ADDQ               $0x00000040, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUintRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUintRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RN_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*4)
+	VMOVNTDQ            Z2, 64(AX)(BX*4)
+	VMOVNTDQ            Z3, 128(AX)(BX*4)
+	VMOVNTDQ            Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUintRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUintRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RZ_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*4)
+	VMOVNTDQ            Z2, 64(AX)(BX*4)
+	VMOVNTDQ            Z3, 128(AX)(BX*4)
+	VMOVNTDQ            Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUintRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUintRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RU_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*4)
+	VMOVNTDQ            Z2, 64(AX)(BX*4)
+	VMOVNTDQ            Z3, 128(AX)(BX*4)
+	VMOVNTDQ            Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUintRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·halfToUintRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-64, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Z1
+	VCMPPS              $0x11, Z1, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z1, K1, Z1
+	VCVTPH2PS           32(CX)(BX*2), Z2
+	VCMPPS              $0x11, Z2, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z2, K1, Z2
+	VCVTPH2PS           64(CX)(BX*2), Z3
+	VCMPPS              $0x11, Z3, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z3, K1, Z3
+	VCVTPH2PS           96(CX)(BX*2), Z4
+	VCMPPS              $0x11, Z4, Z0, K1
+	VCVTPS2UDQ.RD_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*4)
+	VMOVNTDQ            Z2, 64(AX)(BX*4)
+	VMOVNTDQ            Z3, 128(AX)(BX*4)
+	VMOVNTDQ            Z4, 192(AX)(BX*4)
+	ADDQ                $0x00000040, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToLongRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToLongRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToLongRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToLongRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VCVTPH2PS          (CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VCVTPH2PS          16(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VCVTPH2PS          32(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VCVTPH2PS          48(CX)(BX*2), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·halfToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VCVTPH2PS           (CX)(BX*2), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
+	VCVTPH2PS           16(CX)(BX*2), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y2, K1, Z2
+	VCVTPH2PS           32(CX)(BX*2), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y3, K1, Z3
+	VCVTPH2PS           48(CX)(BX*2), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, F16C, MMX+
+TEXT ·halfToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTPH2PS (CX)(BX*2), Y0
+	VCVTPS2PD Y0, Z0
+	VCVTPH2PS 16(CX)(BX*2), Y1
+	VCVTPS2PD Y1, Z1
+	VCVTPH2PS 32(CX)(BX*2), Y2
+	VCVTPS2PD Y2, Z2
+	VCVTPH2PS 48(CX)(BX*2), Y3
+	VCVTPS2PD Y3, Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToLongRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToLongRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToLongRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToLongRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x5f000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPS            (CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPS            32(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z4
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPS            64(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z5
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPS            96(CX)(BX*4), Y2
+	VCMPPS             $0x07, Y2, Y2, K1
+	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z6
+	VCMPPS             $0x1d, Y0, Y2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RN_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RZ_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RU_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·floatToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPS             (CX)(BX*4), Y1
+	VCMPPS              $0x11, Y1, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
+	VMOVUPS             32(CX)(BX*4), Y2
+	VCMPPS              $0x11, Y2, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y2, K1, Z2
+	VMOVUPS             64(CX)(BX*4), Y3
+	VCMPPS              $0x11, Y3, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y3, K1, Z3
+	VMOVUPS             96(CX)(BX*4), Y4
+	VCMPPS              $0x11, Y4, Y0, K1
+	VCVTPS2UQQ.RD_SAE.Z Y4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToDoubleAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·floatToDoubleAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTPS2PD (CX)(BX*4), Z0
+	VCVTPS2PD 32(CX)(BX*4), Z1
+	VCVTPS2PD 64(CX)(BX*4), Z2
+	VCVTPS2PD 96(CX)(BX*4), Z3
+	VMOVNTDQ  Z0, (AX)(BX*8)
+	VMOVNTDQ  Z1, 64(AX)(BX*8)
+	VMOVNTDQ  Z2, 128(AX)(BX*8)
+	VMOVNTDQ  Z3, 192(AX)(BX*8)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToCharRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RN_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RN_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToCharRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RZ_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RZ_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToCharRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RU_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RU_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToCharRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x405fc00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RD_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RD_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RN_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RN_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RZ_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RZ_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RU_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RU_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x406fe00000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDB          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDB          Y3, X3
+	VMOVUPD          128(CX)(BX*8), Z5
+	VMINPD           Z5, Z1, Z5
+	VMAXPD           Z5, Z0, Z5
+	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
+	VCVTPD2DQ.RD_SAE Z5, Y5
+	VPMOVDB          Y5, X5
+	VMOVUPD          192(CX)(BX*8), Z6
+	VMINPD           Z6, Z1, Z6
+	VMAXPD           Z6, Z0, Z6
+	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
+	VCVTPD2DQ.RD_SAE Z6, Y6
+	VPMOVDB          Y6, X6
+	VPUNPCKLQDQ      X3, X4, X4
+	VPUNPCKLQDQ      X6, X5, X3
+	VINSERTI128      $0x01, X3, Y4, Y3
+	VMOVNTDQ         Y3, (AX)(BX*1)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToShortRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToShortRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToShortRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToShortRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40dfffc000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RN_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RZ_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RU_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·doubleToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x40efffe000000000, SI
+	VPBROADCASTQ SI, Z1
+	MOVQ         $0x0000000011111188, SI
+	VPBROADCASTQ SI, Z2
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X4
+	VMOVUPD          64(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X6
+	VMOVUPD          128(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X5
+	VMOVUPD          192(CX)(BX*8), Z3
+	VMINPD           Z3, Z1, Z3
+	VMAXPD           Z3, Z0, Z3
+	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
+	VCVTPD2DQ.RD_SAE Z3, Y3
+	VPMOVDW          Y3, X3
+	VINSERTI128      $0x01, X6, Y4, Y6
+	VINSERTI128      $0x01, X3, Y5, Y3
+	VINSERTI64X4     $0x01, Y3, Z6, Z3
+	VMOVNTDQ         Z3, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToLongRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToLongRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToLongRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToLongRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x43e0000000000000, SI
+	VPBROADCASTQ SI, Z0
+	MOVQ         $0x7fffffffffffffff, SI
+	VPBROADCASTQ SI, Z1
+
+loop:
+	VMOVUPD            (CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z3
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z3
+	VMOVUPD            64(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z4
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z4
+	VMOVUPD            128(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z5
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z5
+	VMOVUPD            192(CX)(BX*8), Z2
+	VCMPPD             $0x07, Z2, Z2, K1
+	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z6
+	VCMPPD             $0x1d, Z0, Z2, K1
+	VMOVDQA64          Z1, K1, Z6
+	VMOVNTDQ           Z3, (AX)(BX*8)
+	VMOVNTDQ           Z4, 64(AX)(BX*8)
+	VMOVNTDQ           Z5, 128(AX)(BX*8)
+	VMOVNTDQ           Z6, 192(AX)(BX*8)
+	ADDQ               $0x00000020, BX
+	CMPQ               BX, DX
+	JB                 loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RN_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RZ_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RU_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·doubleToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   n+16(FP), DX
+	XORQ   BX, BX
+	ANDQ   $-32, DX
+	MOVQ   DX, ret+24(FP)
+	JZ     done
+	VPXORD Z0, Z0, Z0
+
+loop:
+	VMOVUPD             (CX)(BX*8), Z1
+	VCMPPD              $0x11, Z1, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z1, K1, Z1
+	VMOVUPD             64(CX)(BX*8), Z2
+	VCMPPD              $0x11, Z2, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z2, K1, Z2
+	VMOVUPD             128(CX)(BX*8), Z3
+	VCMPPD              $0x11, Z3, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z3, K1, Z3
+	VMOVUPD             192(CX)(BX*8), Z4
+	VCMPPD              $0x11, Z4, Z0, K1
+	VCVTPD2UQQ.RD_SAE.Z Z4, K1, Z4
+	VMOVNTDQ            Z1, (AX)(BX*8)
+	VMOVNTDQ            Z2, 64(AX)(BX*8)
+	VMOVNTDQ            Z3, 128(AX)(BX*8)
+	VMOVNTDQ            Z4, 192(AX)(BX*8)
+	ADDQ                $0x00000020, BX
+	CMPQ                BX, DX
+	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·doubleToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x00, Y2, X4
+	VMOVUPD          64(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x00, Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y6
+	VCVTPS2PD        Y6, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X5
+	VMOVUPD          192(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y3
+	VCVTPS2PD        Y3, Z6
+	VCMPPD           $0x0c, Z1, Z6, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X1
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI128      $0x01, X1, Y5, Y1
+	VINSERTI64X4     $0x01, Y1, Z2, Z1
+	VMOVNTDQ         Z1, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·doubleToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x03, Y2, X4
+	VMOVUPD          64(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x03, Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y6
+	VCVTPS2PD        Y6, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y6, K1, Y6
+	VCVTPS2PH        $0x03, Y6, X5
+	VMOVUPD          192(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y3
+	VCVTPS2PD        Y3, Z6
+	VCMPPD           $0x0c, Z1, Z6, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x03, Y3, X1
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI128      $0x01, X1, Y5, Y1
+	VINSERTI64X4     $0x01, Y1, Z2, Z1
+	VMOVNTDQ         Z1, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·doubleToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x02, Y2, X4
+	VMOVUPD          64(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x02, Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y6
+	VCVTPS2PD        Y6, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y6, K1, Y6
+	VCVTPS2PH        $0x02, Y6, X5
+	VMOVUPD          192(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y3
+	VCVTPS2PD        Y3, Z6
+	VCMPPD           $0x0c, Z1, Z6, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x02, Y3, X1
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI128      $0x01, X1, Y5, Y1
+	VINSERTI64X4     $0x01, Y1, Z2, Z1
+	VMOVNTDQ         Z1, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·doubleToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVUPD          (CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x01, Y2, X4
+	VMOVUPD          64(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y2
+	VCVTPS2PD        Y2, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VCVTPS2PH        $0x01, Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y6
+	VCVTPS2PD        Y6, Z3
+	VCMPPD           $0x0c, Z1, Z3, K1
+	VPORD            Y0, Y6, K1, Y6
+	VCVTPS2PH        $0x01, Y6, X5
+	VMOVUPD          192(CX)(BX*8), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y3
+	VCVTPS2PD        Y3, Z6
+	VCMPPD           $0x0c, Z1, Z6, K1
+	VPORD            Y0, Y3, K1, Y3
+	VCVTPS2PH        $0x01, Y3, X1
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI128      $0x01, X1, Y5, Y1
+	VINSERTI64X4     $0x01, Y1, Z2, Z1
+	VMOVNTDQ         Z1, (AX)(BX*2)
+	ADDQ             $0x00000020, BX
+	CMPQ             BX, DX
+	JB               loop
 
 done:
 	SFENCE

@@ -618,230 +618,1850 @@ func simdIntToUshort(dst []uint16, src []int32, m round.Mode, sat bool) int {
 	return simdRun(&simdIntToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
 
-func simdCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdCharToShort(dst []int16, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdCharToLong(dst []int64, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToShort(dst []int16, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToUshort(dst []uint16, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToUint(dst []uint32, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToLong(dst []int64, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToUlong(dst []uint64, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToChar(dst []int8, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToLong(dst []int64, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToUint(dst []uint32, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToLong(dst []int64, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToUlong(dst []uint64, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) int { return 0 }
-
-func simdIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) int { return 0 }
-
-func simdIntToLong(dst []int64, src []int32, m round.Mode, sat bool) int { return 0 }
-
-func simdIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) int { return 0 }
-
-func simdIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) int { return 0 }
-
-func simdIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToLong(dst []int64, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToUlong(dst []uint64, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToChar(dst []int8, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToShort(dst []int16, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToInt(dst []int32, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) int { return 0 }
-
-func simdFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) int { return 0 }
-
-func simdFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) int { return 0 }
-
-func simdFloatToDouble(dst []float64, src []float32, m round.Mode, sat bool) int { return 0 }
-
-func simdDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) int { return 0 }
-
-func simdDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) int { return 0 }
-
-func simdDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) int { return 0 }
-
-func simdDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) int { return 0 }
-
-func simdDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) int { return 0 }
-
-func simdDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) int { return 0 }
-
-func simdDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) int { return 0 }
+var simdCharToUcharKernels = simdKernels{
+	2: {charToUcharWrapAVX512, charToUcharSatAVX512}, // AVX512
+}
+
+var simdCharToUcharKernelsNT = [4]simdKernel{charToUcharWrapAVX512NT, charToUcharSatAVX512NT}
+
+// simdCharToUchar converts a leading part of src with the selected tier and returns its length.
+func simdCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 256 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = charToUchar(src[i], m, sat)
+		}
+		return h + simdCharToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdCharToShortKernels = simdKernels{
+	2: {charToShortAVX512}, // AVX512
+}
+
+var simdCharToShortKernelsNT = [4]simdKernel{charToShortAVX512NT}
+
+// simdCharToShort converts a leading part of src with the selected tier and returns its length.
+func simdCharToShort(dst []int16, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = charToShort(src[i], m, sat)
+		}
+		return h + simdCharToShortKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToShortKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdCharToUshortKernels = simdKernels{
+	2: {charToUshortWrapAVX512, charToUshortSatAVX512}, // AVX512
+}
+
+var simdCharToUshortKernelsNT = [4]simdKernel{charToUshortWrapAVX512NT, charToUshortSatAVX512NT}
+
+// simdCharToUshort converts a leading part of src with the selected tier and returns its length.
+func simdCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = charToUshort(src[i], m, sat)
+		}
+		return h + simdCharToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdCharToUintKernels = simdKernels{
+	2: {charToUintWrapAVX512, charToUintSatAVX512}, // AVX512
+}
+
+var simdCharToUintKernelsNT = [4]simdKernel{charToUintWrapAVX512NT, charToUintSatAVX512NT}
+
+// simdCharToUint converts a leading part of src with the selected tier and returns its length.
+func simdCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = charToUint(src[i], m, sat)
+		}
+		return h + simdCharToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdCharToLongKernels = simdKernels{
+	2: {charToLongAVX512}, // AVX512
+}
+
+var simdCharToLongKernelsNT = [4]simdKernel{charToLongAVX512NT}
+
+// simdCharToLong converts a leading part of src with the selected tier and returns its length.
+func simdCharToLong(dst []int64, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = charToLong(src[i], m, sat)
+		}
+		return h + simdCharToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdCharToUlongKernels = simdKernels{
+	2: {charToUlongWrapAVX512, charToUlongSatAVX512}, // AVX512
+}
+
+var simdCharToUlongKernelsNT = [4]simdKernel{charToUlongWrapAVX512NT, charToUlongSatAVX512NT}
+
+// simdCharToUlong converts a leading part of src with the selected tier and returns its length.
+func simdCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = charToUlong(src[i], m, sat)
+		}
+		return h + simdCharToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdCharToHalfKernels = simdKernels{
+	2: {charToHalfAVX512}, // AVX512
+}
+
+var simdCharToHalfKernelsNT = [4]simdKernel{charToHalfAVX512NT}
+
+// simdCharToHalf converts a leading part of src with the selected tier and returns its length.
+func simdCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = charToHalf(src[i], m, sat)
+		}
+		return h + simdCharToHalfKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToHalfKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdCharToDoubleKernels = simdKernels{
+	2: {charToDoubleAVX512}, // AVX512
+}
+
+var simdCharToDoubleKernelsNT = [4]simdKernel{charToDoubleAVX512NT}
+
+// simdCharToDouble converts a leading part of src with the selected tier and returns its length.
+func simdCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = charToDouble(src[i], m, sat)
+		}
+		return h + simdCharToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdCharToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToCharKernels = simdKernels{
+	2: {ucharToCharWrapAVX512, ucharToCharSatAVX512}, // AVX512
+}
+
+var simdUcharToCharKernelsNT = [4]simdKernel{ucharToCharWrapAVX512NT, ucharToCharSatAVX512NT}
+
+// simdUcharToChar converts a leading part of src with the selected tier and returns its length.
+func simdUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 256 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = ucharToChar(src[i], m, sat)
+		}
+		return h + simdUcharToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToShortKernels = simdKernels{
+	2: {ucharToShortAVX512}, // AVX512
+}
+
+var simdUcharToShortKernelsNT = [4]simdKernel{ucharToShortAVX512NT}
+
+// simdUcharToShort converts a leading part of src with the selected tier and returns its length.
+func simdUcharToShort(dst []int16, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ucharToShort(src[i], m, sat)
+		}
+		return h + simdUcharToShortKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToShortKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToUshortKernels = simdKernels{
+	2: {ucharToUshortAVX512}, // AVX512
+}
+
+var simdUcharToUshortKernelsNT = [4]simdKernel{ucharToUshortAVX512NT}
+
+// simdUcharToUshort converts a leading part of src with the selected tier and returns its length.
+func simdUcharToUshort(dst []uint16, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ucharToUshort(src[i], m, sat)
+		}
+		return h + simdUcharToUshortKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToUshortKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToUintKernels = simdKernels{
+	2: {ucharToUintAVX512}, // AVX512
+}
+
+var simdUcharToUintKernelsNT = [4]simdKernel{ucharToUintAVX512NT}
+
+// simdUcharToUint converts a leading part of src with the selected tier and returns its length.
+func simdUcharToUint(dst []uint32, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = ucharToUint(src[i], m, sat)
+		}
+		return h + simdUcharToUintKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToUintKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToLongKernels = simdKernels{
+	2: {ucharToLongAVX512}, // AVX512
+}
+
+var simdUcharToLongKernelsNT = [4]simdKernel{ucharToLongAVX512NT}
+
+// simdUcharToLong converts a leading part of src with the selected tier and returns its length.
+func simdUcharToLong(dst []int64, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ucharToLong(src[i], m, sat)
+		}
+		return h + simdUcharToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToUlongKernels = simdKernels{
+	2: {ucharToUlongAVX512}, // AVX512
+}
+
+var simdUcharToUlongKernelsNT = [4]simdKernel{ucharToUlongAVX512NT}
+
+// simdUcharToUlong converts a leading part of src with the selected tier and returns its length.
+func simdUcharToUlong(dst []uint64, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ucharToUlong(src[i], m, sat)
+		}
+		return h + simdUcharToUlongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToUlongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToHalfKernels = simdKernels{
+	2: {ucharToHalfAVX512}, // AVX512
+}
+
+var simdUcharToHalfKernelsNT = [4]simdKernel{ucharToHalfAVX512NT}
+
+// simdUcharToHalf converts a leading part of src with the selected tier and returns its length.
+func simdUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ucharToHalf(src[i], m, sat)
+		}
+		return h + simdUcharToHalfKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToHalfKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUcharToDoubleKernels = simdKernels{
+	2: {ucharToDoubleAVX512}, // AVX512
+}
+
+var simdUcharToDoubleKernelsNT = [4]simdKernel{ucharToDoubleAVX512NT}
+
+// simdUcharToDouble converts a leading part of src with the selected tier and returns its length.
+func simdUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ucharToDouble(src[i], m, sat)
+		}
+		return h + simdUcharToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUcharToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToCharKernels = simdKernels{
+	2: {shortToCharWrapAVX512, shortToCharSatAVX512}, // AVX512
+}
+
+var simdShortToCharKernelsNT = [4]simdKernel{shortToCharWrapAVX512NT, shortToCharSatAVX512NT}
+
+// simdShortToChar converts a leading part of src with the selected tier and returns its length.
+func simdShortToChar(dst []int8, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = shortToChar(src[i], m, sat)
+		}
+		return h + simdShortToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToUcharKernels = simdKernels{
+	2: {shortToUcharWrapAVX512, shortToUcharSatAVX512}, // AVX512
+}
+
+var simdShortToUcharKernelsNT = [4]simdKernel{shortToUcharWrapAVX512NT, shortToUcharSatAVX512NT}
+
+// simdShortToUchar converts a leading part of src with the selected tier and returns its length.
+func simdShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = shortToUchar(src[i], m, sat)
+		}
+		return h + simdShortToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToUshortKernels = simdKernels{
+	2: {shortToUshortWrapAVX512, shortToUshortSatAVX512}, // AVX512
+}
+
+var simdShortToUshortKernelsNT = [4]simdKernel{shortToUshortWrapAVX512NT, shortToUshortSatAVX512NT}
+
+// simdShortToUshort converts a leading part of src with the selected tier and returns its length.
+func simdShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = shortToUshort(src[i], m, sat)
+		}
+		return h + simdShortToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToUintKernels = simdKernels{
+	2: {shortToUintWrapAVX512, shortToUintSatAVX512}, // AVX512
+}
+
+var simdShortToUintKernelsNT = [4]simdKernel{shortToUintWrapAVX512NT, shortToUintSatAVX512NT}
+
+// simdShortToUint converts a leading part of src with the selected tier and returns its length.
+func simdShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = shortToUint(src[i], m, sat)
+		}
+		return h + simdShortToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToLongKernels = simdKernels{
+	2: {shortToLongAVX512}, // AVX512
+}
+
+var simdShortToLongKernelsNT = [4]simdKernel{shortToLongAVX512NT}
+
+// simdShortToLong converts a leading part of src with the selected tier and returns its length.
+func simdShortToLong(dst []int64, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = shortToLong(src[i], m, sat)
+		}
+		return h + simdShortToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToUlongKernels = simdKernels{
+	2: {shortToUlongWrapAVX512, shortToUlongSatAVX512}, // AVX512
+}
+
+var simdShortToUlongKernelsNT = [4]simdKernel{shortToUlongWrapAVX512NT, shortToUlongSatAVX512NT}
+
+// simdShortToUlong converts a leading part of src with the selected tier and returns its length.
+func simdShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = shortToUlong(src[i], m, sat)
+		}
+		return h + simdShortToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToHalfKernels = simdKernels{
+	2: {shortToHalfRTEAVX512, shortToHalfRTZAVX512, shortToHalfRTPAVX512, shortToHalfRTNAVX512}, // AVX512
+}
+
+var simdShortToHalfKernelsNT = [4]simdKernel{shortToHalfRTEAVX512NT, shortToHalfRTZAVX512NT, shortToHalfRTPAVX512NT, shortToHalfRTNAVX512NT}
+
+// simdShortToHalf converts a leading part of src with the selected tier and returns its length.
+func simdShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = shortToHalf(src[i], m, sat)
+		}
+		return h + simdShortToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdShortToDoubleKernels = simdKernels{
+	2: {shortToDoubleAVX512}, // AVX512
+}
+
+var simdShortToDoubleKernelsNT = [4]simdKernel{shortToDoubleAVX512NT}
+
+// simdShortToDouble converts a leading part of src with the selected tier and returns its length.
+func simdShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = shortToDouble(src[i], m, sat)
+		}
+		return h + simdShortToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdShortToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToCharKernels = simdKernels{
+	2: {ushortToCharWrapAVX512, ushortToCharSatAVX512}, // AVX512
+}
+
+var simdUshortToCharKernelsNT = [4]simdKernel{ushortToCharWrapAVX512NT, ushortToCharSatAVX512NT}
+
+// simdUshortToChar converts a leading part of src with the selected tier and returns its length.
+func simdUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = ushortToChar(src[i], m, sat)
+		}
+		return h + simdUshortToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToUcharKernels = simdKernels{
+	2: {ushortToUcharWrapAVX512, ushortToUcharSatAVX512}, // AVX512
+}
+
+var simdUshortToUcharKernelsNT = [4]simdKernel{ushortToUcharWrapAVX512NT, ushortToUcharSatAVX512NT}
+
+// simdUshortToUchar converts a leading part of src with the selected tier and returns its length.
+func simdUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = ushortToUchar(src[i], m, sat)
+		}
+		return h + simdUshortToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToShortKernels = simdKernels{
+	2: {ushortToShortWrapAVX512, ushortToShortSatAVX512}, // AVX512
+}
+
+var simdUshortToShortKernelsNT = [4]simdKernel{ushortToShortWrapAVX512NT, ushortToShortSatAVX512NT}
+
+// simdUshortToShort converts a leading part of src with the selected tier and returns its length.
+func simdUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 128 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ushortToShort(src[i], m, sat)
+		}
+		return h + simdUshortToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToUintKernels = simdKernels{
+	2: {ushortToUintAVX512}, // AVX512
+}
+
+var simdUshortToUintKernelsNT = [4]simdKernel{ushortToUintAVX512NT}
+
+// simdUshortToUint converts a leading part of src with the selected tier and returns its length.
+func simdUshortToUint(dst []uint32, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = ushortToUint(src[i], m, sat)
+		}
+		return h + simdUshortToUintKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToUintKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToLongKernels = simdKernels{
+	2: {ushortToLongAVX512}, // AVX512
+}
+
+var simdUshortToLongKernelsNT = [4]simdKernel{ushortToLongAVX512NT}
+
+// simdUshortToLong converts a leading part of src with the selected tier and returns its length.
+func simdUshortToLong(dst []int64, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ushortToLong(src[i], m, sat)
+		}
+		return h + simdUshortToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToUlongKernels = simdKernels{
+	2: {ushortToUlongAVX512}, // AVX512
+}
+
+var simdUshortToUlongKernelsNT = [4]simdKernel{ushortToUlongAVX512NT}
+
+// simdUshortToUlong converts a leading part of src with the selected tier and returns its length.
+func simdUshortToUlong(dst []uint64, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ushortToUlong(src[i], m, sat)
+		}
+		return h + simdUshortToUlongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToUlongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToHalfKernels = simdKernels{
+	2: {ushortToHalfRTEAVX512, ushortToHalfRTZAVX512, ushortToHalfRTPAVX512, ushortToHalfRTNAVX512}, // AVX512
+}
+
+var simdUshortToHalfKernelsNT = [4]simdKernel{ushortToHalfRTEAVX512NT, ushortToHalfRTZAVX512NT, ushortToHalfRTPAVX512NT, ushortToHalfRTNAVX512NT}
+
+// simdUshortToHalf converts a leading part of src with the selected tier and returns its length.
+func simdUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ushortToHalf(src[i], m, sat)
+		}
+		return h + simdUshortToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUshortToDoubleKernels = simdKernels{
+	2: {ushortToDoubleAVX512}, // AVX512
+}
+
+var simdUshortToDoubleKernelsNT = [4]simdKernel{ushortToDoubleAVX512NT}
+
+// simdUshortToDouble converts a leading part of src with the selected tier and returns its length.
+func simdUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ushortToDouble(src[i], m, sat)
+		}
+		return h + simdUshortToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUshortToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdIntToUintKernels = simdKernels{
+	2: {intToUintWrapAVX512, intToUintSatAVX512}, // AVX512
+}
+
+var simdIntToUintKernelsNT = [4]simdKernel{intToUintWrapAVX512NT, intToUintSatAVX512NT}
+
+// simdIntToUint converts a leading part of src with the selected tier and returns its length.
+func simdIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = intToUint(src[i], m, sat)
+		}
+		return h + simdIntToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdIntToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdIntToLongKernels = simdKernels{
+	2: {intToLongAVX512}, // AVX512
+}
+
+var simdIntToLongKernelsNT = [4]simdKernel{intToLongAVX512NT}
+
+// simdIntToLong converts a leading part of src with the selected tier and returns its length.
+func simdIntToLong(dst []int64, src []int32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = intToLong(src[i], m, sat)
+		}
+		return h + simdIntToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdIntToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdIntToUlongKernels = simdKernels{
+	2: {intToUlongWrapAVX512, intToUlongSatAVX512}, // AVX512
+}
+
+var simdIntToUlongKernelsNT = [4]simdKernel{intToUlongWrapAVX512NT, intToUlongSatAVX512NT}
+
+// simdIntToUlong converts a leading part of src with the selected tier and returns its length.
+func simdIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = intToUlong(src[i], m, sat)
+		}
+		return h + simdIntToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdIntToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdIntToHalfKernels = simdKernels{
+	2: {intToHalfRTEAVX512, intToHalfRTZAVX512, intToHalfRTPAVX512, intToHalfRTNAVX512}, // AVX512
+}
+
+var simdIntToHalfKernelsNT = [4]simdKernel{intToHalfRTEAVX512NT, intToHalfRTZAVX512NT, intToHalfRTPAVX512NT, intToHalfRTNAVX512NT}
+
+// simdIntToHalf converts a leading part of src with the selected tier and returns its length.
+func simdIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = intToHalf(src[i], m, sat)
+		}
+		return h + simdIntToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdIntToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdIntToDoubleKernels = simdKernels{
+	2: {intToDoubleAVX512}, // AVX512
+}
+
+var simdIntToDoubleKernelsNT = [4]simdKernel{intToDoubleAVX512NT}
+
+// simdIntToDouble converts a leading part of src with the selected tier and returns its length.
+func simdIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = intToDouble(src[i], m, sat)
+		}
+		return h + simdIntToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdIntToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToCharKernels = simdKernels{
+	2: {uintToCharWrapAVX512, uintToCharSatAVX512}, // AVX512
+}
+
+var simdUintToCharKernelsNT = [4]simdKernel{uintToCharWrapAVX512NT, uintToCharSatAVX512NT}
+
+// simdUintToChar converts a leading part of src with the selected tier and returns its length.
+func simdUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = uintToChar(src[i], m, sat)
+		}
+		return h + simdUintToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToUcharKernels = simdKernels{
+	2: {uintToUcharWrapAVX512, uintToUcharSatAVX512}, // AVX512
+}
+
+var simdUintToUcharKernelsNT = [4]simdKernel{uintToUcharWrapAVX512NT, uintToUcharSatAVX512NT}
+
+// simdUintToUchar converts a leading part of src with the selected tier and returns its length.
+func simdUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = uintToUchar(src[i], m, sat)
+		}
+		return h + simdUintToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToShortKernels = simdKernels{
+	2: {uintToShortWrapAVX512, uintToShortSatAVX512}, // AVX512
+}
+
+var simdUintToShortKernelsNT = [4]simdKernel{uintToShortWrapAVX512NT, uintToShortSatAVX512NT}
+
+// simdUintToShort converts a leading part of src with the selected tier and returns its length.
+func simdUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = uintToShort(src[i], m, sat)
+		}
+		return h + simdUintToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToUshortKernels = simdKernels{
+	2: {uintToUshortWrapAVX512, uintToUshortSatAVX512}, // AVX512
+}
+
+var simdUintToUshortKernelsNT = [4]simdKernel{uintToUshortWrapAVX512NT, uintToUshortSatAVX512NT}
+
+// simdUintToUshort converts a leading part of src with the selected tier and returns its length.
+func simdUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = uintToUshort(src[i], m, sat)
+		}
+		return h + simdUintToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToIntKernels = simdKernels{
+	2: {uintToIntWrapAVX512, uintToIntSatAVX512}, // AVX512
+}
+
+var simdUintToIntKernelsNT = [4]simdKernel{uintToIntWrapAVX512NT, uintToIntSatAVX512NT}
+
+// simdUintToInt converts a leading part of src with the selected tier and returns its length.
+func simdUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = uintToInt(src[i], m, sat)
+		}
+		return h + simdUintToIntKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToIntKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToLongKernels = simdKernels{
+	2: {uintToLongAVX512}, // AVX512
+}
+
+var simdUintToLongKernelsNT = [4]simdKernel{uintToLongAVX512NT}
+
+// simdUintToLong converts a leading part of src with the selected tier and returns its length.
+func simdUintToLong(dst []int64, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = uintToLong(src[i], m, sat)
+		}
+		return h + simdUintToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToUlongKernels = simdKernels{
+	2: {uintToUlongAVX512}, // AVX512
+}
+
+var simdUintToUlongKernelsNT = [4]simdKernel{uintToUlongAVX512NT}
+
+// simdUintToUlong converts a leading part of src with the selected tier and returns its length.
+func simdUintToUlong(dst []uint64, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = uintToUlong(src[i], m, sat)
+		}
+		return h + simdUintToUlongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToUlongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToHalfKernels = simdKernels{
+	2: {uintToHalfRTEAVX512, uintToHalfRTZAVX512, uintToHalfRTPAVX512, uintToHalfRTNAVX512}, // AVX512
+}
+
+var simdUintToHalfKernelsNT = [4]simdKernel{uintToHalfRTEAVX512NT, uintToHalfRTZAVX512NT, uintToHalfRTPAVX512NT, uintToHalfRTNAVX512NT}
+
+// simdUintToHalf converts a leading part of src with the selected tier and returns its length.
+func simdUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = uintToHalf(src[i], m, sat)
+		}
+		return h + simdUintToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUintToDoubleKernels = simdKernels{
+	2: {uintToDoubleAVX512}, // AVX512
+}
+
+var simdUintToDoubleKernelsNT = [4]simdKernel{uintToDoubleAVX512NT}
+
+// simdUintToDouble converts a leading part of src with the selected tier and returns its length.
+func simdUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = uintToDouble(src[i], m, sat)
+		}
+		return h + simdUintToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUintToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToCharKernels = simdKernels{
+	2: {longToCharWrapAVX512, longToCharSatAVX512}, // AVX512
+}
+
+var simdLongToCharKernelsNT = [4]simdKernel{longToCharWrapAVX512NT, longToCharSatAVX512NT}
+
+// simdLongToChar converts a leading part of src with the selected tier and returns its length.
+func simdLongToChar(dst []int8, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = longToChar(src[i], m, sat)
+		}
+		return h + simdLongToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToUcharKernels = simdKernels{
+	2: {longToUcharWrapAVX512, longToUcharSatAVX512}, // AVX512
+}
+
+var simdLongToUcharKernelsNT = [4]simdKernel{longToUcharWrapAVX512NT, longToUcharSatAVX512NT}
+
+// simdLongToUchar converts a leading part of src with the selected tier and returns its length.
+func simdLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = longToUchar(src[i], m, sat)
+		}
+		return h + simdLongToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToShortKernels = simdKernels{
+	2: {longToShortWrapAVX512, longToShortSatAVX512}, // AVX512
+}
+
+var simdLongToShortKernelsNT = [4]simdKernel{longToShortWrapAVX512NT, longToShortSatAVX512NT}
+
+// simdLongToShort converts a leading part of src with the selected tier and returns its length.
+func simdLongToShort(dst []int16, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = longToShort(src[i], m, sat)
+		}
+		return h + simdLongToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToUshortKernels = simdKernels{
+	2: {longToUshortWrapAVX512, longToUshortSatAVX512}, // AVX512
+}
+
+var simdLongToUshortKernelsNT = [4]simdKernel{longToUshortWrapAVX512NT, longToUshortSatAVX512NT}
+
+// simdLongToUshort converts a leading part of src with the selected tier and returns its length.
+func simdLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = longToUshort(src[i], m, sat)
+		}
+		return h + simdLongToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToIntKernels = simdKernels{
+	2: {longToIntWrapAVX512, longToIntSatAVX512}, // AVX512
+}
+
+var simdLongToIntKernelsNT = [4]simdKernel{longToIntWrapAVX512NT, longToIntSatAVX512NT}
+
+// simdLongToInt converts a leading part of src with the selected tier and returns its length.
+func simdLongToInt(dst []int32, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = longToInt(src[i], m, sat)
+		}
+		return h + simdLongToIntKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToIntKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToUintKernels = simdKernels{
+	2: {longToUintWrapAVX512, longToUintSatAVX512}, // AVX512
+}
+
+var simdLongToUintKernelsNT = [4]simdKernel{longToUintWrapAVX512NT, longToUintSatAVX512NT}
+
+// simdLongToUint converts a leading part of src with the selected tier and returns its length.
+func simdLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = longToUint(src[i], m, sat)
+		}
+		return h + simdLongToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToUlongKernels = simdKernels{
+	2: {longToUlongWrapAVX512, longToUlongSatAVX512}, // AVX512
+}
+
+var simdLongToUlongKernelsNT = [4]simdKernel{longToUlongWrapAVX512NT, longToUlongSatAVX512NT}
+
+// simdLongToUlong converts a leading part of src with the selected tier and returns its length.
+func simdLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = longToUlong(src[i], m, sat)
+		}
+		return h + simdLongToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdLongToHalfKernels = simdKernels{
+	2: {longToHalfRTEAVX512, longToHalfRTZAVX512, longToHalfRTPAVX512, longToHalfRTNAVX512}, // AVX512
+}
+
+var simdLongToHalfKernelsNT = [4]simdKernel{longToHalfRTEAVX512NT, longToHalfRTZAVX512NT, longToHalfRTPAVX512NT, longToHalfRTNAVX512NT}
+
+// simdLongToHalf converts a leading part of src with the selected tier and returns its length.
+func simdLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = longToHalf(src[i], m, sat)
+		}
+		return h + simdLongToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdLongToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToCharKernels = simdKernels{
+	2: {ulongToCharWrapAVX512, ulongToCharSatAVX512}, // AVX512
+}
+
+var simdUlongToCharKernelsNT = [4]simdKernel{ulongToCharWrapAVX512NT, ulongToCharSatAVX512NT}
+
+// simdUlongToChar converts a leading part of src with the selected tier and returns its length.
+func simdUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = ulongToChar(src[i], m, sat)
+		}
+		return h + simdUlongToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToUcharKernels = simdKernels{
+	2: {ulongToUcharWrapAVX512, ulongToUcharSatAVX512}, // AVX512
+}
+
+var simdUlongToUcharKernelsNT = [4]simdKernel{ulongToUcharWrapAVX512NT, ulongToUcharSatAVX512NT}
+
+// simdUlongToUchar converts a leading part of src with the selected tier and returns its length.
+func simdUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = ulongToUchar(src[i], m, sat)
+		}
+		return h + simdUlongToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToShortKernels = simdKernels{
+	2: {ulongToShortWrapAVX512, ulongToShortSatAVX512}, // AVX512
+}
+
+var simdUlongToShortKernelsNT = [4]simdKernel{ulongToShortWrapAVX512NT, ulongToShortSatAVX512NT}
+
+// simdUlongToShort converts a leading part of src with the selected tier and returns its length.
+func simdUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ulongToShort(src[i], m, sat)
+		}
+		return h + simdUlongToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToUshortKernels = simdKernels{
+	2: {ulongToUshortWrapAVX512, ulongToUshortSatAVX512}, // AVX512
+}
+
+var simdUlongToUshortKernelsNT = [4]simdKernel{ulongToUshortWrapAVX512NT, ulongToUshortSatAVX512NT}
+
+// simdUlongToUshort converts a leading part of src with the selected tier and returns its length.
+func simdUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ulongToUshort(src[i], m, sat)
+		}
+		return h + simdUlongToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToIntKernels = simdKernels{
+	2: {ulongToIntWrapAVX512, ulongToIntSatAVX512}, // AVX512
+}
+
+var simdUlongToIntKernelsNT = [4]simdKernel{ulongToIntWrapAVX512NT, ulongToIntSatAVX512NT}
+
+// simdUlongToInt converts a leading part of src with the selected tier and returns its length.
+func simdUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = ulongToInt(src[i], m, sat)
+		}
+		return h + simdUlongToIntKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToIntKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToUintKernels = simdKernels{
+	2: {ulongToUintWrapAVX512, ulongToUintSatAVX512}, // AVX512
+}
+
+var simdUlongToUintKernelsNT = [4]simdKernel{ulongToUintWrapAVX512NT, ulongToUintSatAVX512NT}
+
+// simdUlongToUint converts a leading part of src with the selected tier and returns its length.
+func simdUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = ulongToUint(src[i], m, sat)
+		}
+		return h + simdUlongToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToLongKernels = simdKernels{
+	2: {ulongToLongWrapAVX512, ulongToLongSatAVX512}, // AVX512
+}
+
+var simdUlongToLongKernelsNT = [4]simdKernel{ulongToLongWrapAVX512NT, ulongToLongSatAVX512NT}
+
+// simdUlongToLong converts a leading part of src with the selected tier and returns its length.
+func simdUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = ulongToLong(src[i], m, sat)
+		}
+		return h + simdUlongToLongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToLongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdUlongToHalfKernels = simdKernels{
+	2: {ulongToHalfRTEAVX512, ulongToHalfRTZAVX512, ulongToHalfRTPAVX512, ulongToHalfRTNAVX512}, // AVX512
+}
+
+var simdUlongToHalfKernelsNT = [4]simdKernel{ulongToHalfRTEAVX512NT, ulongToHalfRTZAVX512NT, ulongToHalfRTPAVX512NT, ulongToHalfRTNAVX512NT}
+
+// simdUlongToHalf converts a leading part of src with the selected tier and returns its length.
+func simdUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = ulongToHalf(src[i], m, sat)
+		}
+		return h + simdUlongToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdUlongToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToCharKernels = simdKernels{
+	2: {halfToCharRTEAVX512, halfToCharRTZAVX512, halfToCharRTPAVX512, halfToCharRTNAVX512}, // AVX512
+}
+
+var simdHalfToCharKernelsNT = [4]simdKernel{halfToCharRTEAVX512NT, halfToCharRTZAVX512NT, halfToCharRTPAVX512NT, halfToCharRTNAVX512NT}
+
+// simdHalfToChar converts a leading part of src with the selected tier and returns its length.
+func simdHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = halfToChar(src[i], m, sat)
+		}
+		return h + simdHalfToCharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToCharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToUcharKernels = simdKernels{
+	2: {halfToUcharRTEAVX512, halfToUcharRTZAVX512, halfToUcharRTPAVX512, halfToUcharRTNAVX512}, // AVX512
+}
+
+var simdHalfToUcharKernelsNT = [4]simdKernel{halfToUcharRTEAVX512NT, halfToUcharRTZAVX512NT, halfToUcharRTPAVX512NT, halfToUcharRTNAVX512NT}
+
+// simdHalfToUchar converts a leading part of src with the selected tier and returns its length.
+func simdHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = halfToUchar(src[i], m, sat)
+		}
+		return h + simdHalfToUcharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToUcharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToShortKernels = simdKernels{
+	2: {halfToShortRTEAVX512, halfToShortRTZAVX512, halfToShortRTPAVX512, halfToShortRTNAVX512}, // AVX512
+}
+
+var simdHalfToShortKernelsNT = [4]simdKernel{halfToShortRTEAVX512NT, halfToShortRTZAVX512NT, halfToShortRTPAVX512NT, halfToShortRTNAVX512NT}
+
+// simdHalfToShort converts a leading part of src with the selected tier and returns its length.
+func simdHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = halfToShort(src[i], m, sat)
+		}
+		return h + simdHalfToShortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToShortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToUshortKernels = simdKernels{
+	2: {halfToUshortRTEAVX512, halfToUshortRTZAVX512, halfToUshortRTPAVX512, halfToUshortRTNAVX512}, // AVX512
+}
+
+var simdHalfToUshortKernelsNT = [4]simdKernel{halfToUshortRTEAVX512NT, halfToUshortRTZAVX512NT, halfToUshortRTPAVX512NT, halfToUshortRTNAVX512NT}
+
+// simdHalfToUshort converts a leading part of src with the selected tier and returns its length.
+func simdHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = halfToUshort(src[i], m, sat)
+		}
+		return h + simdHalfToUshortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToUshortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToIntKernels = simdKernels{
+	2: {halfToIntRTEAVX512, halfToIntRTZAVX512, halfToIntRTPAVX512, halfToIntRTNAVX512}, // AVX512
+}
+
+var simdHalfToIntKernelsNT = [4]simdKernel{halfToIntRTEAVX512NT, halfToIntRTZAVX512NT, halfToIntRTPAVX512NT, halfToIntRTNAVX512NT}
+
+// simdHalfToInt converts a leading part of src with the selected tier and returns its length.
+func simdHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = halfToInt(src[i], m, sat)
+		}
+		return h + simdHalfToIntKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToIntKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToUintKernels = simdKernels{
+	2: {halfToUintRTEAVX512, halfToUintRTZAVX512, halfToUintRTPAVX512, halfToUintRTNAVX512}, // AVX512
+}
+
+var simdHalfToUintKernelsNT = [4]simdKernel{halfToUintRTEAVX512NT, halfToUintRTZAVX512NT, halfToUintRTPAVX512NT, halfToUintRTNAVX512NT}
+
+// simdHalfToUint converts a leading part of src with the selected tier and returns its length.
+func simdHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 64 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+		for i := range h {
+			dst[i] = halfToUint(src[i], m, sat)
+		}
+		return h + simdHalfToUintKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToUintKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToLongKernels = simdKernels{
+	2: {halfToLongRTEAVX512, halfToLongRTZAVX512, halfToLongRTPAVX512, halfToLongRTNAVX512}, // AVX512
+}
+
+var simdHalfToLongKernelsNT = [4]simdKernel{halfToLongRTEAVX512NT, halfToLongRTZAVX512NT, halfToLongRTPAVX512NT, halfToLongRTNAVX512NT}
+
+// simdHalfToLong converts a leading part of src with the selected tier and returns its length.
+func simdHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = halfToLong(src[i], m, sat)
+		}
+		return h + simdHalfToLongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToLongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToUlongKernels = simdKernels{
+	2: {halfToUlongRTEAVX512, halfToUlongRTZAVX512, halfToUlongRTPAVX512, halfToUlongRTNAVX512}, // AVX512
+}
+
+var simdHalfToUlongKernelsNT = [4]simdKernel{halfToUlongRTEAVX512NT, halfToUlongRTZAVX512NT, halfToUlongRTPAVX512NT, halfToUlongRTNAVX512NT}
+
+// simdHalfToUlong converts a leading part of src with the selected tier and returns its length.
+func simdHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = halfToUlong(src[i], m, sat)
+		}
+		return h + simdHalfToUlongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToUlongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdHalfToDoubleKernels = simdKernels{
+	2: {halfToDoubleAVX512}, // AVX512
+}
+
+var simdHalfToDoubleKernelsNT = [4]simdKernel{halfToDoubleAVX512NT}
+
+// simdHalfToDouble converts a leading part of src with the selected tier and returns its length.
+func simdHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = halfToDouble(src[i], m, sat)
+		}
+		return h + simdHalfToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdHalfToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdFloatToLongKernels = simdKernels{
+	2: {floatToLongRTEAVX512, floatToLongRTZAVX512, floatToLongRTPAVX512, floatToLongRTNAVX512}, // AVX512
+}
+
+var simdFloatToLongKernelsNT = [4]simdKernel{floatToLongRTEAVX512NT, floatToLongRTZAVX512NT, floatToLongRTPAVX512NT, floatToLongRTNAVX512NT}
+
+// simdFloatToLong converts a leading part of src with the selected tier and returns its length.
+func simdFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = floatToLong(src[i], m, sat)
+		}
+		return h + simdFloatToLongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdFloatToLongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdFloatToUlongKernels = simdKernels{
+	2: {floatToUlongRTEAVX512, floatToUlongRTZAVX512, floatToUlongRTPAVX512, floatToUlongRTNAVX512}, // AVX512
+}
+
+var simdFloatToUlongKernelsNT = [4]simdKernel{floatToUlongRTEAVX512NT, floatToUlongRTZAVX512NT, floatToUlongRTPAVX512NT, floatToUlongRTNAVX512NT}
+
+// simdFloatToUlong converts a leading part of src with the selected tier and returns its length.
+func simdFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = floatToUlong(src[i], m, sat)
+		}
+		return h + simdFloatToUlongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdFloatToUlongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdFloatToDoubleKernels = simdKernels{
+	2: {floatToDoubleAVX512}, // AVX512
+}
+
+var simdFloatToDoubleKernelsNT = [4]simdKernel{floatToDoubleAVX512NT}
+
+// simdFloatToDouble converts a leading part of src with the selected tier and returns its length.
+func simdFloatToDouble(dst []float64, src []float32, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = floatToDouble(src[i], m, sat)
+		}
+		return h + simdFloatToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdFloatToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToCharKernels = simdKernels{
+	2: {doubleToCharRTEAVX512, doubleToCharRTZAVX512, doubleToCharRTPAVX512, doubleToCharRTNAVX512}, // AVX512
+}
+
+var simdDoubleToCharKernelsNT = [4]simdKernel{doubleToCharRTEAVX512NT, doubleToCharRTZAVX512NT, doubleToCharRTPAVX512NT, doubleToCharRTNAVX512NT}
+
+// simdDoubleToChar converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = doubleToChar(src[i], m, sat)
+		}
+		return h + simdDoubleToCharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToCharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToUcharKernels = simdKernels{
+	2: {doubleToUcharRTEAVX512, doubleToUcharRTZAVX512, doubleToUcharRTPAVX512, doubleToUcharRTNAVX512}, // AVX512
+}
+
+var simdDoubleToUcharKernelsNT = [4]simdKernel{doubleToUcharRTEAVX512NT, doubleToUcharRTZAVX512NT, doubleToUcharRTPAVX512NT, doubleToUcharRTNAVX512NT}
+
+// simdDoubleToUchar converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+		for i := range h {
+			dst[i] = doubleToUchar(src[i], m, sat)
+		}
+		return h + simdDoubleToUcharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToUcharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToShortKernels = simdKernels{
+	2: {doubleToShortRTEAVX512, doubleToShortRTZAVX512, doubleToShortRTPAVX512, doubleToShortRTNAVX512}, // AVX512
+}
+
+var simdDoubleToShortKernelsNT = [4]simdKernel{doubleToShortRTEAVX512NT, doubleToShortRTZAVX512NT, doubleToShortRTPAVX512NT, doubleToShortRTNAVX512NT}
+
+// simdDoubleToShort converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = doubleToShort(src[i], m, sat)
+		}
+		return h + simdDoubleToShortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToShortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToUshortKernels = simdKernels{
+	2: {doubleToUshortRTEAVX512, doubleToUshortRTZAVX512, doubleToUshortRTPAVX512, doubleToUshortRTNAVX512}, // AVX512
+}
+
+var simdDoubleToUshortKernelsNT = [4]simdKernel{doubleToUshortRTEAVX512NT, doubleToUshortRTZAVX512NT, doubleToUshortRTPAVX512NT, doubleToUshortRTNAVX512NT}
+
+// simdDoubleToUshort converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = doubleToUshort(src[i], m, sat)
+		}
+		return h + simdDoubleToUshortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToUshortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToLongKernels = simdKernels{
+	2: {doubleToLongRTEAVX512, doubleToLongRTZAVX512, doubleToLongRTPAVX512, doubleToLongRTNAVX512}, // AVX512
+}
+
+var simdDoubleToLongKernelsNT = [4]simdKernel{doubleToLongRTEAVX512NT, doubleToLongRTZAVX512NT, doubleToLongRTPAVX512NT, doubleToLongRTNAVX512NT}
+
+// simdDoubleToLong converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = doubleToLong(src[i], m, sat)
+		}
+		return h + simdDoubleToLongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToLongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToUlongKernels = simdKernels{
+	2: {doubleToUlongRTEAVX512, doubleToUlongRTZAVX512, doubleToUlongRTPAVX512, doubleToUlongRTNAVX512}, // AVX512
+}
+
+var simdDoubleToUlongKernelsNT = [4]simdKernel{doubleToUlongRTEAVX512NT, doubleToUlongRTZAVX512NT, doubleToUlongRTPAVX512NT, doubleToUlongRTNAVX512NT}
+
+// simdDoubleToUlong converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+		for i := range h {
+			dst[i] = doubleToUlong(src[i], m, sat)
+		}
+		return h + simdDoubleToUlongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToUlongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+var simdDoubleToHalfKernels = simdKernels{
+	2: {doubleToHalfRTEAVX512, doubleToHalfRTZAVX512, doubleToHalfRTPAVX512, doubleToHalfRTNAVX512}, // AVX512
+}
+
+var simdDoubleToHalfKernelsNT = [4]simdKernel{doubleToHalfRTEAVX512NT, doubleToHalfRTZAVX512NT, doubleToHalfRTPAVX512NT, doubleToHalfRTNAVX512NT}
+
+// simdDoubleToHalf converts a leading part of src with the selected tier and returns its length.
+func simdDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) int {
+	if len(src) < 32 { // shorter than any tier's block
+		return 0
+	}
+	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+		for i := range h {
+			dst[i] = doubleToHalf(src[i], m, sat)
+		}
+		return h + simdDoubleToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(&simdDoubleToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
 
 // simdPairKernels names every pair's kernels, for the tests.
 var simdPairKernels = map[string]*simdKernels{
-	"FloatToChar":   &simdFloatToCharKernels,
-	"FloatToUchar":  &simdFloatToUcharKernels,
-	"FloatToShort":  &simdFloatToShortKernels,
-	"FloatToUshort": &simdFloatToUshortKernels,
-	"FloatToInt":    &simdFloatToIntKernels,
-	"FloatToUint":   &simdFloatToUintKernels,
-	"IntToFloat":    &simdIntToFloatKernels,
-	"UintToFloat":   &simdUintToFloatKernels,
-	"DoubleToFloat": &simdDoubleToFloatKernels,
-	"FloatToHalf":   &simdFloatToHalfKernels,
-	"HalfToFloat":   &simdHalfToFloatKernels,
-	"DoubleToInt":   &simdDoubleToIntKernels,
-	"DoubleToUint":  &simdDoubleToUintKernels,
-	"LongToFloat":   &simdLongToFloatKernels,
-	"LongToDouble":  &simdLongToDoubleKernels,
-	"UlongToFloat":  &simdUlongToFloatKernels,
-	"UlongToDouble": &simdUlongToDoubleKernels,
-	"CharToInt":     &simdCharToIntKernels,
-	"CharToFloat":   &simdCharToFloatKernels,
-	"UcharToInt":    &simdUcharToIntKernels,
-	"UcharToFloat":  &simdUcharToFloatKernels,
-	"ShortToInt":    &simdShortToIntKernels,
-	"ShortToFloat":  &simdShortToFloatKernels,
-	"UshortToInt":   &simdUshortToIntKernels,
-	"UshortToFloat": &simdUshortToFloatKernels,
-	"IntToChar":     &simdIntToCharKernels,
-	"IntToUchar":    &simdIntToUcharKernels,
-	"IntToShort":    &simdIntToShortKernels,
-	"IntToUshort":   &simdIntToUshortKernels,
+	"FloatToChar":    &simdFloatToCharKernels,
+	"FloatToUchar":   &simdFloatToUcharKernels,
+	"FloatToShort":   &simdFloatToShortKernels,
+	"FloatToUshort":  &simdFloatToUshortKernels,
+	"FloatToInt":     &simdFloatToIntKernels,
+	"FloatToUint":    &simdFloatToUintKernels,
+	"IntToFloat":     &simdIntToFloatKernels,
+	"UintToFloat":    &simdUintToFloatKernels,
+	"DoubleToFloat":  &simdDoubleToFloatKernels,
+	"FloatToHalf":    &simdFloatToHalfKernels,
+	"HalfToFloat":    &simdHalfToFloatKernels,
+	"DoubleToInt":    &simdDoubleToIntKernels,
+	"DoubleToUint":   &simdDoubleToUintKernels,
+	"LongToFloat":    &simdLongToFloatKernels,
+	"LongToDouble":   &simdLongToDoubleKernels,
+	"UlongToFloat":   &simdUlongToFloatKernels,
+	"UlongToDouble":  &simdUlongToDoubleKernels,
+	"CharToInt":      &simdCharToIntKernels,
+	"CharToFloat":    &simdCharToFloatKernels,
+	"UcharToInt":     &simdUcharToIntKernels,
+	"UcharToFloat":   &simdUcharToFloatKernels,
+	"ShortToInt":     &simdShortToIntKernels,
+	"ShortToFloat":   &simdShortToFloatKernels,
+	"UshortToInt":    &simdUshortToIntKernels,
+	"UshortToFloat":  &simdUshortToFloatKernels,
+	"IntToChar":      &simdIntToCharKernels,
+	"IntToUchar":     &simdIntToUcharKernels,
+	"IntToShort":     &simdIntToShortKernels,
+	"IntToUshort":    &simdIntToUshortKernels,
+	"CharToUchar":    &simdCharToUcharKernels,
+	"CharToShort":    &simdCharToShortKernels,
+	"CharToUshort":   &simdCharToUshortKernels,
+	"CharToUint":     &simdCharToUintKernels,
+	"CharToLong":     &simdCharToLongKernels,
+	"CharToUlong":    &simdCharToUlongKernels,
+	"CharToHalf":     &simdCharToHalfKernels,
+	"CharToDouble":   &simdCharToDoubleKernels,
+	"UcharToChar":    &simdUcharToCharKernels,
+	"UcharToShort":   &simdUcharToShortKernels,
+	"UcharToUshort":  &simdUcharToUshortKernels,
+	"UcharToUint":    &simdUcharToUintKernels,
+	"UcharToLong":    &simdUcharToLongKernels,
+	"UcharToUlong":   &simdUcharToUlongKernels,
+	"UcharToHalf":    &simdUcharToHalfKernels,
+	"UcharToDouble":  &simdUcharToDoubleKernels,
+	"ShortToChar":    &simdShortToCharKernels,
+	"ShortToUchar":   &simdShortToUcharKernels,
+	"ShortToUshort":  &simdShortToUshortKernels,
+	"ShortToUint":    &simdShortToUintKernels,
+	"ShortToLong":    &simdShortToLongKernels,
+	"ShortToUlong":   &simdShortToUlongKernels,
+	"ShortToHalf":    &simdShortToHalfKernels,
+	"ShortToDouble":  &simdShortToDoubleKernels,
+	"UshortToChar":   &simdUshortToCharKernels,
+	"UshortToUchar":  &simdUshortToUcharKernels,
+	"UshortToShort":  &simdUshortToShortKernels,
+	"UshortToUint":   &simdUshortToUintKernels,
+	"UshortToLong":   &simdUshortToLongKernels,
+	"UshortToUlong":  &simdUshortToUlongKernels,
+	"UshortToHalf":   &simdUshortToHalfKernels,
+	"UshortToDouble": &simdUshortToDoubleKernels,
+	"IntToUint":      &simdIntToUintKernels,
+	"IntToLong":      &simdIntToLongKernels,
+	"IntToUlong":     &simdIntToUlongKernels,
+	"IntToHalf":      &simdIntToHalfKernels,
+	"IntToDouble":    &simdIntToDoubleKernels,
+	"UintToChar":     &simdUintToCharKernels,
+	"UintToUchar":    &simdUintToUcharKernels,
+	"UintToShort":    &simdUintToShortKernels,
+	"UintToUshort":   &simdUintToUshortKernels,
+	"UintToInt":      &simdUintToIntKernels,
+	"UintToLong":     &simdUintToLongKernels,
+	"UintToUlong":    &simdUintToUlongKernels,
+	"UintToHalf":     &simdUintToHalfKernels,
+	"UintToDouble":   &simdUintToDoubleKernels,
+	"LongToChar":     &simdLongToCharKernels,
+	"LongToUchar":    &simdLongToUcharKernels,
+	"LongToShort":    &simdLongToShortKernels,
+	"LongToUshort":   &simdLongToUshortKernels,
+	"LongToInt":      &simdLongToIntKernels,
+	"LongToUint":     &simdLongToUintKernels,
+	"LongToUlong":    &simdLongToUlongKernels,
+	"LongToHalf":     &simdLongToHalfKernels,
+	"UlongToChar":    &simdUlongToCharKernels,
+	"UlongToUchar":   &simdUlongToUcharKernels,
+	"UlongToShort":   &simdUlongToShortKernels,
+	"UlongToUshort":  &simdUlongToUshortKernels,
+	"UlongToInt":     &simdUlongToIntKernels,
+	"UlongToUint":    &simdUlongToUintKernels,
+	"UlongToLong":    &simdUlongToLongKernels,
+	"UlongToHalf":    &simdUlongToHalfKernels,
+	"HalfToChar":     &simdHalfToCharKernels,
+	"HalfToUchar":    &simdHalfToUcharKernels,
+	"HalfToShort":    &simdHalfToShortKernels,
+	"HalfToUshort":   &simdHalfToUshortKernels,
+	"HalfToInt":      &simdHalfToIntKernels,
+	"HalfToUint":     &simdHalfToUintKernels,
+	"HalfToLong":     &simdHalfToLongKernels,
+	"HalfToUlong":    &simdHalfToUlongKernels,
+	"HalfToDouble":   &simdHalfToDoubleKernels,
+	"FloatToLong":    &simdFloatToLongKernels,
+	"FloatToUlong":   &simdFloatToUlongKernels,
+	"FloatToDouble":  &simdFloatToDoubleKernels,
+	"DoubleToChar":   &simdDoubleToCharKernels,
+	"DoubleToUchar":  &simdDoubleToUcharKernels,
+	"DoubleToShort":  &simdDoubleToShortKernels,
+	"DoubleToUshort": &simdDoubleToUshortKernels,
+	"DoubleToLong":   &simdDoubleToLongKernels,
+	"DoubleToUlong":  &simdDoubleToUlongKernels,
+	"DoubleToHalf":   &simdDoubleToHalfKernels,
 }
 
 // simdPairNTKernels names every pair's streaming kernels, for the tests.
 var simdPairNTKernels = map[string]*[4]simdKernel{
-	"FloatToChar":   &simdFloatToCharKernelsNT,
-	"FloatToUchar":  &simdFloatToUcharKernelsNT,
-	"FloatToShort":  &simdFloatToShortKernelsNT,
-	"FloatToUshort": &simdFloatToUshortKernelsNT,
-	"FloatToInt":    &simdFloatToIntKernelsNT,
-	"FloatToUint":   &simdFloatToUintKernelsNT,
-	"IntToFloat":    &simdIntToFloatKernelsNT,
-	"UintToFloat":   &simdUintToFloatKernelsNT,
-	"DoubleToFloat": &simdDoubleToFloatKernelsNT,
-	"FloatToHalf":   &simdFloatToHalfKernelsNT,
-	"HalfToFloat":   &simdHalfToFloatKernelsNT,
-	"DoubleToInt":   &simdDoubleToIntKernelsNT,
-	"DoubleToUint":  &simdDoubleToUintKernelsNT,
-	"LongToFloat":   &simdLongToFloatKernelsNT,
-	"LongToDouble":  &simdLongToDoubleKernelsNT,
-	"UlongToFloat":  &simdUlongToFloatKernelsNT,
-	"UlongToDouble": &simdUlongToDoubleKernelsNT,
-	"CharToInt":     &simdCharToIntKernelsNT,
-	"CharToFloat":   &simdCharToFloatKernelsNT,
-	"UcharToInt":    &simdUcharToIntKernelsNT,
-	"UcharToFloat":  &simdUcharToFloatKernelsNT,
-	"ShortToInt":    &simdShortToIntKernelsNT,
-	"ShortToFloat":  &simdShortToFloatKernelsNT,
-	"UshortToInt":   &simdUshortToIntKernelsNT,
-	"UshortToFloat": &simdUshortToFloatKernelsNT,
-	"IntToChar":     &simdIntToCharKernelsNT,
-	"IntToUchar":    &simdIntToUcharKernelsNT,
-	"IntToShort":    &simdIntToShortKernelsNT,
-	"IntToUshort":   &simdIntToUshortKernelsNT,
+	"FloatToChar":    &simdFloatToCharKernelsNT,
+	"FloatToUchar":   &simdFloatToUcharKernelsNT,
+	"FloatToShort":   &simdFloatToShortKernelsNT,
+	"FloatToUshort":  &simdFloatToUshortKernelsNT,
+	"FloatToInt":     &simdFloatToIntKernelsNT,
+	"FloatToUint":    &simdFloatToUintKernelsNT,
+	"IntToFloat":     &simdIntToFloatKernelsNT,
+	"UintToFloat":    &simdUintToFloatKernelsNT,
+	"DoubleToFloat":  &simdDoubleToFloatKernelsNT,
+	"FloatToHalf":    &simdFloatToHalfKernelsNT,
+	"HalfToFloat":    &simdHalfToFloatKernelsNT,
+	"DoubleToInt":    &simdDoubleToIntKernelsNT,
+	"DoubleToUint":   &simdDoubleToUintKernelsNT,
+	"LongToFloat":    &simdLongToFloatKernelsNT,
+	"LongToDouble":   &simdLongToDoubleKernelsNT,
+	"UlongToFloat":   &simdUlongToFloatKernelsNT,
+	"UlongToDouble":  &simdUlongToDoubleKernelsNT,
+	"CharToInt":      &simdCharToIntKernelsNT,
+	"CharToFloat":    &simdCharToFloatKernelsNT,
+	"UcharToInt":     &simdUcharToIntKernelsNT,
+	"UcharToFloat":   &simdUcharToFloatKernelsNT,
+	"ShortToInt":     &simdShortToIntKernelsNT,
+	"ShortToFloat":   &simdShortToFloatKernelsNT,
+	"UshortToInt":    &simdUshortToIntKernelsNT,
+	"UshortToFloat":  &simdUshortToFloatKernelsNT,
+	"IntToChar":      &simdIntToCharKernelsNT,
+	"IntToUchar":     &simdIntToUcharKernelsNT,
+	"IntToShort":     &simdIntToShortKernelsNT,
+	"IntToUshort":    &simdIntToUshortKernelsNT,
+	"CharToUchar":    &simdCharToUcharKernelsNT,
+	"CharToShort":    &simdCharToShortKernelsNT,
+	"CharToUshort":   &simdCharToUshortKernelsNT,
+	"CharToUint":     &simdCharToUintKernelsNT,
+	"CharToLong":     &simdCharToLongKernelsNT,
+	"CharToUlong":    &simdCharToUlongKernelsNT,
+	"CharToHalf":     &simdCharToHalfKernelsNT,
+	"CharToDouble":   &simdCharToDoubleKernelsNT,
+	"UcharToChar":    &simdUcharToCharKernelsNT,
+	"UcharToShort":   &simdUcharToShortKernelsNT,
+	"UcharToUshort":  &simdUcharToUshortKernelsNT,
+	"UcharToUint":    &simdUcharToUintKernelsNT,
+	"UcharToLong":    &simdUcharToLongKernelsNT,
+	"UcharToUlong":   &simdUcharToUlongKernelsNT,
+	"UcharToHalf":    &simdUcharToHalfKernelsNT,
+	"UcharToDouble":  &simdUcharToDoubleKernelsNT,
+	"ShortToChar":    &simdShortToCharKernelsNT,
+	"ShortToUchar":   &simdShortToUcharKernelsNT,
+	"ShortToUshort":  &simdShortToUshortKernelsNT,
+	"ShortToUint":    &simdShortToUintKernelsNT,
+	"ShortToLong":    &simdShortToLongKernelsNT,
+	"ShortToUlong":   &simdShortToUlongKernelsNT,
+	"ShortToHalf":    &simdShortToHalfKernelsNT,
+	"ShortToDouble":  &simdShortToDoubleKernelsNT,
+	"UshortToChar":   &simdUshortToCharKernelsNT,
+	"UshortToUchar":  &simdUshortToUcharKernelsNT,
+	"UshortToShort":  &simdUshortToShortKernelsNT,
+	"UshortToUint":   &simdUshortToUintKernelsNT,
+	"UshortToLong":   &simdUshortToLongKernelsNT,
+	"UshortToUlong":  &simdUshortToUlongKernelsNT,
+	"UshortToHalf":   &simdUshortToHalfKernelsNT,
+	"UshortToDouble": &simdUshortToDoubleKernelsNT,
+	"IntToUint":      &simdIntToUintKernelsNT,
+	"IntToLong":      &simdIntToLongKernelsNT,
+	"IntToUlong":     &simdIntToUlongKernelsNT,
+	"IntToHalf":      &simdIntToHalfKernelsNT,
+	"IntToDouble":    &simdIntToDoubleKernelsNT,
+	"UintToChar":     &simdUintToCharKernelsNT,
+	"UintToUchar":    &simdUintToUcharKernelsNT,
+	"UintToShort":    &simdUintToShortKernelsNT,
+	"UintToUshort":   &simdUintToUshortKernelsNT,
+	"UintToInt":      &simdUintToIntKernelsNT,
+	"UintToLong":     &simdUintToLongKernelsNT,
+	"UintToUlong":    &simdUintToUlongKernelsNT,
+	"UintToHalf":     &simdUintToHalfKernelsNT,
+	"UintToDouble":   &simdUintToDoubleKernelsNT,
+	"LongToChar":     &simdLongToCharKernelsNT,
+	"LongToUchar":    &simdLongToUcharKernelsNT,
+	"LongToShort":    &simdLongToShortKernelsNT,
+	"LongToUshort":   &simdLongToUshortKernelsNT,
+	"LongToInt":      &simdLongToIntKernelsNT,
+	"LongToUint":     &simdLongToUintKernelsNT,
+	"LongToUlong":    &simdLongToUlongKernelsNT,
+	"LongToHalf":     &simdLongToHalfKernelsNT,
+	"UlongToChar":    &simdUlongToCharKernelsNT,
+	"UlongToUchar":   &simdUlongToUcharKernelsNT,
+	"UlongToShort":   &simdUlongToShortKernelsNT,
+	"UlongToUshort":  &simdUlongToUshortKernelsNT,
+	"UlongToInt":     &simdUlongToIntKernelsNT,
+	"UlongToUint":    &simdUlongToUintKernelsNT,
+	"UlongToLong":    &simdUlongToLongKernelsNT,
+	"UlongToHalf":    &simdUlongToHalfKernelsNT,
+	"HalfToChar":     &simdHalfToCharKernelsNT,
+	"HalfToUchar":    &simdHalfToUcharKernelsNT,
+	"HalfToShort":    &simdHalfToShortKernelsNT,
+	"HalfToUshort":   &simdHalfToUshortKernelsNT,
+	"HalfToInt":      &simdHalfToIntKernelsNT,
+	"HalfToUint":     &simdHalfToUintKernelsNT,
+	"HalfToLong":     &simdHalfToLongKernelsNT,
+	"HalfToUlong":    &simdHalfToUlongKernelsNT,
+	"HalfToDouble":   &simdHalfToDoubleKernelsNT,
+	"FloatToLong":    &simdFloatToLongKernelsNT,
+	"FloatToUlong":   &simdFloatToUlongKernelsNT,
+	"FloatToDouble":  &simdFloatToDoubleKernelsNT,
+	"DoubleToChar":   &simdDoubleToCharKernelsNT,
+	"DoubleToUchar":  &simdDoubleToUcharKernelsNT,
+	"DoubleToShort":  &simdDoubleToShortKernelsNT,
+	"DoubleToUshort": &simdDoubleToUshortKernelsNT,
+	"DoubleToLong":   &simdDoubleToLongKernelsNT,
+	"DoubleToUlong":  &simdDoubleToUlongKernelsNT,
+	"DoubleToHalf":   &simdDoubleToHalfKernelsNT,
 }
