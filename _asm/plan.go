@@ -132,7 +132,7 @@ func planFor(s, d kind) (*plan, []string, bool) {
 func intToIntPlan(s, d kind) (*plan, []string, bool) {
 	slo, _, suhi := irange(s)
 	dlo, _, duhi := irange(d)
-	needLo := dlo > slo  // only a signed source can be below the range
+	needLo := dlo > slo   // only a signed source can be below the range
 	needHi := duhi < suhi // compared as unsigned maxima
 	wide := max(s.size, d.size)
 	p := &plan{unit: 64 / wide}
