@@ -473,21 +473,50 @@ func floatToFloatPlan(s, d kind) (*plan, []string, bool) {
 	return p, modes, false
 }
 
-// planPair wraps the plan of s -> d as a pair with AVX-512 kernels: four
-// units per block, converted into registers, then stored.
+// planPair wraps the plan of s -> d as a pair with AVX-512 kernels, and AVX2
+// kernels where avx2Plan has a plan: four units per block, converted into
+// registers, then stored.
 func planPair(s, d kind) *pair {
 	pl, variants, bySat := planFor(s, d)
 	p := &pair{s: s, d: d, variants: variants, bySat: bySat, plan: pl.doc,
 		block: map[string]int{"AVX512": 4 * pl.unit}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
 	p.setup["AVX512"] = pl.setup
-	p.gen["AVX512"] = func(v string, in, out func(int) Mem) {
+	p.gen["AVX512"] = planGen(pl, s, d)
+	addAVX2Plan(p)
+	return p
+}
+
+// addAVX2Plan gives pair p AVX2 kernels from avx2Plan where it has none and
+// avx2Plan has a plan (the families of simd.go without AVX2 kernels, and the
+// planned pairs).
+func addAVX2Plan(p *pair) {
+	if p.gen["AVX2"] != nil || avx2Plan == nil {
+		return
+	}
+	pl := avx2Plan(p.s, p.d)
+	if pl == nil {
+		return
+	}
+	p.block["AVX2"] = 4 * pl.unit
+	p.setup["AVX2"] = pl.setup
+	p.gen["AVX2"] = planGen(pl, p.s, p.d)
+}
+
+// avx2Plan returns the AVX2 plan of s -> d (its units fill a ymm register in
+// the widest lanes; conv's result register holds unit*d.size bytes, 4 to 32),
+// with the same variants as planFor's, or nil where AVX2 has none. It is set
+// by plan_avx2.go.
+var avx2Plan func(s, d kind) *plan
+
+// planGen is the block body of plan pl: four units, then their stores.
+func planGen(pl *plan, s, d kind) func(string, func(int) Mem, func(int) Mem) {
+	return func(v string, in, out func(int) Mem) {
 		rs := make([]reg.VecVirtual, 4)
 		for j := range rs {
 			rs[j] = pl.conv(v, in(j*pl.unit*s.size))
 		}
 		storeUnits(rs, pl.unit*d.size, out)
 	}
-	return p
 }
 
 // storeUnits writes four unit results of ub bytes each to out(0),
@@ -499,6 +528,8 @@ func storeUnits(rs []reg.VecVirtual, ub int, out func(int) Mem) {
 		for j, r := range rs {
 			m := out(j * ub)
 			switch ub {
+			case 4:
+				VMOVD(as(r, 16), m)
 			case 8:
 				VMOVQ(as(r, 16), m)
 			case 16:

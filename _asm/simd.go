@@ -850,6 +850,9 @@ func main() {
 	for _, p := range ps {
 		have[p.name()] = true
 	}
+	for _, p := range ps {
+		addAVX2Plan(p)
+	}
 	ps = append(ps, planPairs(have)...)
 	if *hooks != "" {
 		writeHooks(ps, *hooks, *other)
