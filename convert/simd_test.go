@@ -40,6 +40,16 @@ var simdPairs = func() (ps []simdPair) {
 
 type simdPair struct{ src, dst cltype.Kind }
 
+// skipGoOnlyShort skips a tier test in -short runs of builds without SIMD
+// tiers (purego, other architectures, the ports under qemu): there it would
+// only repeat, for every pair, what TestEdges, TestRandom and TestSliceLengths
+// check of the pure Go slice kernels.
+func skipGoOnlyShort(t *testing.T) {
+	if testing.Short() && kernels.Best() == kernels.Go {
+		t.Skip("no SIMD tier; -short leaves the pure Go kernels to ref_test.go")
+	}
+}
+
 // forTiers runs f once with each SIMD tier this machine has, pure Go included.
 func forTiers(t *testing.T, f func(t *testing.T)) {
 	prev := kernels.SIMD()
@@ -108,6 +118,7 @@ func variants(dst cltype.Kind) (out []struct {
 // with and without saturation; both through Bytes and through BytesFlag
 // (which flags what the reference calls implementation-defined).
 func TestSIMDReference(t *testing.T) {
+	skipGoOnlyShort(t)
 	nRandom := 100000
 	if testing.Short() {
 		nRandom = 5000
@@ -164,6 +175,7 @@ func TestSIMDReference(t *testing.T) {
 // Slices of every length 0..130 at unaligned element offsets convert like the
 // reference and write nothing outside their elements.
 func TestSIMDLengths(t *testing.T) {
+	skipGoOnlyShort(t)
 	r := rand.New(rand.NewPCG(9, 9))
 	forTiers(t, func(t *testing.T) {
 		for _, p := range simdPairs {
