@@ -25,7 +25,7 @@ func simdRun(k *simdKernels, variant int, dst, src *byte, n int) int {
 // likely to be read again soon from cache; above it, bypassing the cache saves
 // the read of every destination line before it is written (as memmove does
 // for copies of more than about 1 MiB).
-const simdStreamBytes = 1 << 21
+var simdStreamBytes = 1 << 21 // a variable so that TestSIMDStream -short can lower it
 
 // simdStream reports whether the hook should stream n elements of the given
 // size to dst, and how many leading elements it must convert in Go to reach
