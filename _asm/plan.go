@@ -106,7 +106,7 @@ type plan struct {
 
 // planConsts are the registers a plan's setup fills.
 var pk struct {
-	lo, hi, fix, c63, max, zero, one reg.VecVirtual
+	lo, hi, c63, max, zero, one reg.VecVirtual
 }
 
 // planFor returns the plan of s -> d and its variants (rounding modes, wrap
@@ -229,7 +229,7 @@ func loadBytes(m Mem, x reg.VecVirtual, n int) {
 //
 //   - 8- and 16-bit destinations: clamp to [MIN, MAX] in the source's float
 //     format (exact: the bounds are integers, and rounding is monotonic),
-//     turn NaN into +0 with VFIXUPIMM, convert with the mode embedded.
+//     convert with the mode embedded, truncate (NaN: see below).
 //   - int and long: convert where the value is ordered (NaN gives 0); the
 //     values at or above 2^31 (2^63) gave the indefinite and become MAX; below
 //     the range the indefinite is MIN.
@@ -263,7 +263,6 @@ func floatToIntPlan(s, d kind) *plan {
 		case d.size <= 2:
 			pk.lo = bcst(bits(float64(dlo)), lanes, 64)
 			pk.hi = bcst(bits(float64(dhi)), lanes, 64)
-			pk.fix = bcst(fixNaNToZero, lanes, 64)
 		case d.signed:
 			pk.c63 = bcst(bits(math.Ldexp(1, 8*d.size-1)), lanes, 64)
 			if d.size == 8 {
@@ -291,16 +290,17 @@ func floatToIntPlan(s, d kind) *plan {
 		r := vecOf(rb)
 		switch {
 		case d.size <= 2:
-			lo, hi, fix := as(pk.lo, xb), as(pk.hi, xb), as(pk.fix, xb)
+			// A NaN passes both bounds (each returns its second operand,
+			// x, for NaN) and converts to the indefinite 0x80000000, whose
+			// low 8 or 16 bits are the 0 that clconv gives NaN.
+			lo, hi := as(pk.lo, xb), as(pk.hi, xb)
 			if f64 {
 				VMINPD(x, hi, x)
 				VMAXPD(x, lo, x)
-				VFIXUPIMMPD(U8(0), fix, x, x)
 				cvtpd2dq[m](x, r)
 			} else {
 				VMINPS(x, hi, x)
 				VMAXPS(x, lo, x)
-				VFIXUPIMMPS(U8(0), fix, x, x)
 				cvtps2dq[m](x, r)
 			}
 			o := vecOf(max(p.unit*d.size, 16))

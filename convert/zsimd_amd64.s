@@ -9028,38 +9028,32 @@ TEXT ·halfToCharRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RN_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RN_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9083,38 +9077,32 @@ TEXT ·halfToCharRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RZ_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RZ_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9138,38 +9126,32 @@ TEXT ·halfToCharRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RU_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RU_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9193,38 +9175,32 @@ TEXT ·halfToCharRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RD_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RD_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9248,38 +9224,32 @@ TEXT ·halfToUcharRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RN_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RN_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9303,38 +9273,32 @@ TEXT ·halfToUcharRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RZ_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RZ_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9358,38 +9322,32 @@ TEXT ·halfToUcharRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RU_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RU_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9413,38 +9371,32 @@ TEXT ·halfToUcharRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
 	VPMOVDB          Z3, X3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RD_SAE Z4, Z4
 	VPMOVDB          Z4, X4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RD_SAE Z5, Z5
 	VPMOVDB          Z5, X5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDB          Z6, X6
-	VMOVDQU          X3, (AX)(BX*1)
-	VMOVDQU          X4, 16(AX)(BX*1)
-	VMOVDQU          X5, 32(AX)(BX*1)
-	VMOVDQU          X6, 48(AX)(BX*1)
+	VMOVDQU          X2, (AX)(BX*1)
+	VMOVDQU          X3, 16(AX)(BX*1)
+	VMOVDQU          X4, 32(AX)(BX*1)
+	VMOVDQU          X5, 48(AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9468,38 +9420,32 @@ TEXT ·halfToShortRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RN_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RN_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9523,38 +9469,32 @@ TEXT ·halfToShortRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RZ_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RZ_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9578,38 +9518,32 @@ TEXT ·halfToShortRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RU_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RU_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9633,38 +9567,32 @@ TEXT ·halfToShortRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RD_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RD_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9688,38 +9616,32 @@ TEXT ·halfToUshortRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RN_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RN_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9743,38 +9665,32 @@ TEXT ·halfToUshortRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RZ_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RZ_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9798,38 +9714,32 @@ TEXT ·halfToUshortRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RU_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RU_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -9853,38 +9763,32 @@ TEXT ·halfToUshortRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        32(CX)(BX*2), Z3
 	VMINPS           Z3, Z1, Z3
 	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
 	VPMOVDW          Z3, Y3
-	VCVTPH2PS        32(CX)(BX*2), Z4
+	VCVTPH2PS        64(CX)(BX*2), Z4
 	VMINPS           Z4, Z1, Z4
 	VMAXPS           Z4, Z0, Z4
-	VFIXUPIMMPS      $0x00, Z2, Z4, Z4
 	VCVTPS2DQ.RD_SAE Z4, Z4
 	VPMOVDW          Z4, Y4
-	VCVTPH2PS        64(CX)(BX*2), Z5
+	VCVTPH2PS        96(CX)(BX*2), Z5
 	VMINPS           Z5, Z1, Z5
 	VMAXPS           Z5, Z0, Z5
-	VFIXUPIMMPS      $0x00, Z2, Z5, Z5
 	VCVTPS2DQ.RD_SAE Z5, Z5
 	VPMOVDW          Z5, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VMOVDQU          Y3, (AX)(BX*2)
-	VMOVDQU          Y4, 32(AX)(BX*2)
-	VMOVDQU          Y5, 64(AX)(BX*2)
-	VMOVDQU          Y6, 96(AX)(BX*2)
+	VMOVDQU          Y2, (AX)(BX*2)
+	VMOVDQU          Y3, 32(AX)(BX*2)
+	VMOVDQU          Y4, 64(AX)(BX*2)
+	VMOVDQU          Y5, 96(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11014,38 +10918,32 @@ TEXT ·doubleToCharRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RN_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RN_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RN_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RN_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11069,38 +10967,32 @@ TEXT ·doubleToCharRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RZ_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RZ_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RZ_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RZ_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11124,38 +11016,32 @@ TEXT ·doubleToCharRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RU_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RU_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RU_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RU_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11179,38 +11065,32 @@ TEXT ·doubleToCharRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RD_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RD_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RD_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RD_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11234,38 +11114,32 @@ TEXT ·doubleToUcharRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RN_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RN_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RN_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RN_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11289,38 +11163,32 @@ TEXT ·doubleToUcharRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RZ_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RZ_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RZ_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RZ_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11344,38 +11212,32 @@ TEXT ·doubleToUcharRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RU_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RU_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RU_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RU_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11399,38 +11261,32 @@ TEXT ·doubleToUcharRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RD_SAE Z3, Y3
 	VPMOVDB          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RD_SAE Z4, Y4
 	VPMOVDB          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RD_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RD_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VMOVQ            X3, (AX)(BX*1)
-	VMOVQ            X4, 8(AX)(BX*1)
-	VMOVQ            X5, 16(AX)(BX*1)
-	VMOVQ            X6, 24(AX)(BX*1)
+	VMOVQ            X2, (AX)(BX*1)
+	VMOVQ            X3, 8(AX)(BX*1)
+	VMOVQ            X4, 16(AX)(BX*1)
+	VMOVQ            X5, 24(AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11454,38 +11310,32 @@ TEXT ·doubleToShortRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RN_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RN_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RN_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RN_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11509,38 +11359,32 @@ TEXT ·doubleToShortRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RZ_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RZ_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RZ_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RZ_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11564,38 +11408,32 @@ TEXT ·doubleToShortRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RU_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RU_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RU_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RU_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11619,38 +11457,32 @@ TEXT ·doubleToShortRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RD_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RD_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RD_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RD_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11674,38 +11506,32 @@ TEXT ·doubleToUshortRTEAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RN_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RN_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RN_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RN_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11729,38 +11555,32 @@ TEXT ·doubleToUshortRTZAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RZ_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RZ_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RZ_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RZ_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11784,38 +11604,32 @@ TEXT ·doubleToUshortRTPAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RU_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RU_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RU_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RU_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -11839,38 +11653,32 @@ TEXT ·doubleToUshortRTNAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VMOVUPD          64(CX)(BX*8), Z3
 	VMINPD           Z3, Z1, Z3
 	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
 	VCVTPD2DQ.RD_SAE Z3, Y3
 	VPMOVDW          Y3, X3
-	VMOVUPD          64(CX)(BX*8), Z4
+	VMOVUPD          128(CX)(BX*8), Z4
 	VMINPD           Z4, Z1, Z4
 	VMAXPD           Z4, Z0, Z4
-	VFIXUPIMMPD      $0x00, Z2, Z4, Z4
 	VCVTPD2DQ.RD_SAE Z4, Y4
 	VPMOVDW          Y4, X4
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RD_SAE Z5, Y5
 	VPMOVDW          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RD_SAE Z6, Y6
-	VPMOVDW          Y6, X6
-	VMOVDQU          X3, (AX)(BX*2)
-	VMOVDQU          X4, 16(AX)(BX*2)
-	VMOVDQU          X5, 32(AX)(BX*2)
-	VMOVDQU          X6, 48(AX)(BX*2)
+	VMOVDQU          X2, (AX)(BX*2)
+	VMOVDQU          X3, 16(AX)(BX*2)
+	VMOVDQU          X4, 32(AX)(BX*2)
+	VMOVDQU          X5, 48(AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19117,38 +18925,32 @@ TEXT ·halfToCharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19173,38 +18975,32 @@ TEXT ·halfToCharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19229,38 +19025,32 @@ TEXT ·halfToCharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19285,38 +19075,32 @@ TEXT ·halfToCharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19341,38 +19125,32 @@ TEXT ·halfToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19397,38 +19175,32 @@ TEXT ·halfToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19453,38 +19225,32 @@ TEXT ·halfToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19509,38 +19275,32 @@ TEXT ·halfToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X6
-	VCVTPH2PS        64(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X5
-	VCVTPH2PS        96(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDB          Z3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*1)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X5
+	VCVTPH2PS        64(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X4
+	VCVTPH2PS        96(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDB          Z2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*1)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19565,38 +19325,32 @@ TEXT ·halfToShortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19621,38 +19375,32 @@ TEXT ·halfToShortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19677,38 +19425,32 @@ TEXT ·halfToShortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19733,38 +19475,32 @@ TEXT ·halfToShortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19789,38 +19525,32 @@ TEXT ·halfToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RN_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RN_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RN_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RN_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19845,38 +19575,32 @@ TEXT ·halfToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RZ_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RZ_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RZ_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RZ_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19901,38 +19625,32 @@ TEXT ·halfToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RU_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RU_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RU_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RU_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -19957,38 +19675,32 @@ TEXT ·halfToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVL         $0x11111188, SI
-	VPBROADCASTD SI, Z2
 
 loop:
-	VCVTPH2PS        (CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDW          Z3, Y4
-	VCVTPH2PS        32(CX)(BX*2), Z3
-	VMINPS           Z3, Z1, Z3
-	VMAXPS           Z3, Z0, Z3
-	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
-	VCVTPS2DQ.RD_SAE Z3, Z3
-	VPMOVDW          Z3, Y3
-	VCVTPH2PS        64(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDW          Z6, Y5
-	VCVTPH2PS        96(CX)(BX*2), Z6
-	VMINPS           Z6, Z1, Z6
-	VMAXPS           Z6, Z0, Z6
-	VFIXUPIMMPS      $0x00, Z2, Z6, Z6
-	VCVTPS2DQ.RD_SAE Z6, Z6
-	VPMOVDW          Z6, Y6
-	VINSERTI64X4     $0x01, Y3, Z4, Z3
-	VINSERTI64X4     $0x01, Y6, Z5, Z6
-	VMOVNTDQ         Z3, (AX)(BX*2)
-	VMOVNTDQ         Z6, 64(AX)(BX*2)
+	VCVTPH2PS        (CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDW          Z2, Y3
+	VCVTPH2PS        32(CX)(BX*2), Z2
+	VMINPS           Z2, Z1, Z2
+	VMAXPS           Z2, Z0, Z2
+	VCVTPS2DQ.RD_SAE Z2, Z2
+	VPMOVDW          Z2, Y2
+	VCVTPH2PS        64(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDW          Z5, Y4
+	VCVTPH2PS        96(CX)(BX*2), Z5
+	VMINPS           Z5, Z1, Z5
+	VMAXPS           Z5, Z0, Z5
+	VCVTPS2DQ.RD_SAE Z5, Z5
+	VPMOVDW          Z5, Y5
+	VINSERTI64X4     $0x01, Y2, Z3, Z2
+	VINSERTI64X4     $0x01, Y5, Z4, Z5
+	VMOVNTDQ         Z2, (AX)(BX*2)
+	VMOVNTDQ         Z5, 64(AX)(BX*2)
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21145,38 +20857,32 @@ TEXT ·doubleToCharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RN_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RN_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RN_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21201,38 +20907,32 @@ TEXT ·doubleToCharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RZ_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RZ_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RZ_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21257,38 +20957,32 @@ TEXT ·doubleToCharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RU_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RU_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RU_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21313,38 +21007,32 @@ TEXT ·doubleToCharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RD_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RD_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RD_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21369,38 +21057,32 @@ TEXT ·doubleToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RN_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RN_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RN_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21425,38 +21107,32 @@ TEXT ·doubleToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RZ_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RZ_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RZ_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21481,38 +21157,32 @@ TEXT ·doubleToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RU_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RU_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RU_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21537,38 +21207,32 @@ TEXT ·doubleToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDB          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDB          Y3, X3
-	VMOVUPD          128(CX)(BX*8), Z5
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDB          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDB          Y2, X2
+	VMOVUPD          128(CX)(BX*8), Z4
+	VMINPD           Z4, Z1, Z4
+	VMAXPD           Z4, Z0, Z4
+	VCVTPD2DQ.RD_SAE Z4, Y4
+	VPMOVDB          Y4, X4
+	VMOVUPD          192(CX)(BX*8), Z5
 	VMINPD           Z5, Z1, Z5
 	VMAXPD           Z5, Z0, Z5
-	VFIXUPIMMPD      $0x00, Z2, Z5, Z5
 	VCVTPD2DQ.RD_SAE Z5, Y5
 	VPMOVDB          Y5, X5
-	VMOVUPD          192(CX)(BX*8), Z6
-	VMINPD           Z6, Z1, Z6
-	VMAXPD           Z6, Z0, Z6
-	VFIXUPIMMPD      $0x00, Z2, Z6, Z6
-	VCVTPD2DQ.RD_SAE Z6, Y6
-	VPMOVDB          Y6, X6
-	VPUNPCKLQDQ      X3, X4, X4
-	VPUNPCKLQDQ      X6, X5, X3
-	VINSERTI128      $0x01, X3, Y4, Y3
-	VMOVNTDQ         Y3, (AX)(BX*1)
+	VPUNPCKLQDQ      X2, X3, X3
+	VPUNPCKLQDQ      X5, X4, X2
+	VINSERTI128      $0x01, X2, Y3, Y2
+	VMOVNTDQ         Y2, (AX)(BX*1)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21593,38 +21257,32 @@ TEXT ·doubleToShortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21649,38 +21307,32 @@ TEXT ·doubleToShortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21705,38 +21357,32 @@ TEXT ·doubleToShortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21761,38 +21407,32 @@ TEXT ·doubleToShortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21817,38 +21457,32 @@ TEXT ·doubleToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RN_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RN_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21873,38 +21507,32 @@ TEXT ·doubleToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RZ_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RZ_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21929,38 +21557,32 @@ TEXT ·doubleToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RU_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RU_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
@@ -21985,38 +21607,32 @@ TEXT ·doubleToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         $0x0000000011111188, SI
-	VPBROADCASTQ SI, Z2
 
 loop:
-	VMOVUPD          (CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X4
-	VMOVUPD          64(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X6
-	VMOVUPD          128(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X5
-	VMOVUPD          192(CX)(BX*8), Z3
-	VMINPD           Z3, Z1, Z3
-	VMAXPD           Z3, Z0, Z3
-	VFIXUPIMMPD      $0x00, Z2, Z3, Z3
-	VCVTPD2DQ.RD_SAE Z3, Y3
-	VPMOVDW          Y3, X3
-	VINSERTI128      $0x01, X6, Y4, Y6
-	VINSERTI128      $0x01, X3, Y5, Y3
-	VINSERTI64X4     $0x01, Y3, Z6, Z3
-	VMOVNTDQ         Z3, (AX)(BX*2)
+	VMOVUPD          (CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X3
+	VMOVUPD          64(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X5
+	VMOVUPD          128(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X4
+	VMOVUPD          192(CX)(BX*8), Z2
+	VMINPD           Z2, Z1, Z2
+	VMAXPD           Z2, Z0, Z2
+	VCVTPD2DQ.RD_SAE Z2, Y2
+	VPMOVDW          Y2, X2
+	VINSERTI128      $0x01, X5, Y3, Y5
+	VINSERTI128      $0x01, X2, Y4, Y2
+	VINSERTI64X4     $0x01, Y2, Z5, Z2
+	VMOVNTDQ         Z2, (AX)(BX*2)
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
