@@ -20,7 +20,7 @@ func init() { subcommands = append(subcommands, newVerifyCmd) }
 func newVerifyCmd() *cobra.Command {
 	var (
 		platform, only, widths, fault, jsonFile, refFile string
-		device, examples                                 int
+		device, examples, programSize, builders          int
 		quick, asJSON, noProgress                        bool
 		noVectors, noAsType, noFP16, noShipped           bool
 	)
@@ -58,6 +58,15 @@ a glob ("convert_int*_sat* float"; without a space it may match the name or the
 source alone: "float", "convert_half*"), or a regular expression when it has
 one of ^$()|+\{}. characters; several patterns are separated by commas.
 
+Program binaries are cached in the user cache directory (clconv/programs
+there), keyed by platform, device, driver version, clconv version and the
+program's source; a corrupt or stale entry is rebuilt with a note on stderr.
+The CPU reference digests of a quick run's slices are cached there too
+(clconv/reference), keyed by the executable's SHA-256. CLCONV_CACHE=DIR
+moves these caches, CLCONV_CACHE=off turns them off (and the
+PoCL and CUDA kernel caches, unless POCL_KERNEL_CACHE or CUDA_CACHE_DISABLE
+is set), so that a run is cold.
+
 Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 		Example: `  clconv devices
   clconv verify --quick
@@ -88,6 +97,10 @@ Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 			if _, err := verify.ParseFilter(only); err != nil {
 				return err
 			}
+			verify.DriverSettings() // before the first OpenCL call
+			o.Programs, o.Slices = verify.DefaultBinCache(), verify.DefaultSliceCache()
+			o.ProgramSize, o.Builders = programSize, builders
+			o.Notice = func(s string) { fmt.Fprintf(cmd.ErrOrStderr(), "clconv verify: %s\n", s) }
 			dev, err := pickDevice(platform, device)
 			if err != nil {
 				return err
@@ -182,5 +195,9 @@ Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 	f.IntVar(&examples, "examples", 3, "failing inputs listed per conversion, broken rule and check")
 	f.StringVar(&fault, "inject-fault", "", "test only: inject a device bug, \"CONVERSION SOURCE:nan|lsb\"")
 	_ = f.MarkHidden("inject-fault")
+	f.IntVar(&programSize, "program-size", 0, "experiments: the most conversions per program (default: a source kind's)")
+	f.IntVar(&builders, "builders", 0, "experiments: programs built at once (default: the number of CPUs, at most 16)")
+	_ = f.MarkHidden("program-size")
+	_ = f.MarkHidden("builders")
 	return cmd
 }

@@ -1,11 +1,25 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
 )
+
+// TestMain points clconv's on-disk caches (CLCONV_CACHE) at a temporary
+// directory, so that the tests never write to the user's cache directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "clconv-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("CLCONV_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // In the default (pure-Go) build, devices and verify say how to get a build
 // with OpenCL.

@@ -24,6 +24,20 @@ static cl_program clconvProgram(cl_context c, const char *src, size_t len, cl_in
 	return clCreateProgramWithSource(c, 1, &src, &len, err);
 }
 
+static cl_program clconvProgramBinary(cl_context c, cl_device_id d, const unsigned char *bin, size_t len, cl_int *status, cl_int *err) {
+	return clCreateProgramWithBinary(c, 1, &d, &len, &bin, status, err);
+}
+
+static cl_int clconvBinary(cl_program p, unsigned char *buf, size_t len) {
+	size_t size;
+	cl_int err = clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL);
+	if (err != CL_SUCCESS)
+		return err;
+	if (size != len)
+		return CL_INVALID_VALUE;
+	return clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(buf), &buf, NULL);
+}
+
 static cl_context clconvContext(cl_device_id d, cl_int *err) {
 	return clCreateContext(NULL, 1, &d, NULL, NULL, err);
 }
@@ -204,7 +218,10 @@ func deviceInfo(id C.cl_device_id) (*Device, error) {
 }
 
 // Context is an OpenCL context on one device with one in-order command queue.
-// Its methods are not safe for concurrent use.
+// Build and BuildBinary may be called from several goroutines at once (the
+// OpenCL API is thread-safe; the driver may build in parallel); the queue's
+// methods (Run, Read, Write, Finish) and a Kernel's SetArgs are not safe for
+// concurrent use.
 type Context struct {
 	Device *Device
 	ctx    C.cl_context
@@ -262,6 +279,56 @@ func (c *Context) Build(src, options string) (*Program, error) {
 		return nil, &BuildError{Err: err, Log: log}
 	}
 	return &Program{c: c, prog: p}, nil
+}
+
+// BuildBinary creates a program from a binary that Program.Binary returned
+// for the same device and builds it with the given options. A binary the
+// driver rejects (corrupt, or from another driver version) is an error,
+// never a crash: CL_INVALID_BINARY, or a *BuildError.
+func (c *Context) BuildBinary(bin []byte, options string) (*Program, error) {
+	if len(bin) == 0 {
+		return nil, &Error{Op: "clCreateProgramWithBinary", Code: C.CL_INVALID_BINARY}
+	}
+	cbin := C.CBytes(bin)
+	defer C.free(cbin)
+	copts := C.CString(options)
+	defer C.free(unsafe.Pointer(copts))
+	var code, status C.cl_int
+	p := C.clconvProgramBinary(c.ctx, C.cl_device_id(c.Device.id), (*C.uchar)(cbin), C.size_t(len(bin)), &status, &code)
+	if err := check("clCreateProgramWithBinary", code); err != nil {
+		return nil, err
+	}
+	if err := check("clCreateProgramWithBinary (binary status)", status); err != nil {
+		C.clReleaseProgram(p)
+		return nil, err
+	}
+	if err := check("clBuildProgram", C.clconvBuild(p, C.cl_device_id(c.Device.id), copts)); err != nil {
+		log := buildLog(p, C.cl_device_id(c.Device.id))
+		C.clReleaseProgram(p)
+		return nil, &BuildError{Err: err, Log: log}
+	}
+	return &Program{c: c, prog: p}, nil
+}
+
+// Binary returns the program's binary for the context's device
+// (CL_PROGRAM_BINARIES): what the driver accepts back in BuildBinary. Its
+// format is the driver's own (PTX text for NVIDIA's, an archive with the
+// compiled kernels for PoCL's).
+func (p *Program) Binary() ([]byte, error) {
+	var size C.size_t
+	if err := check("clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", C.clGetProgramInfo(p.prog, C.CL_PROGRAM_BINARY_SIZES,
+		C.size_t(unsafe.Sizeof(size)), unsafe.Pointer(&size), nil)); err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		return nil, &Error{Op: "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", Code: C.CL_INVALID_PROGRAM_EXECUTABLE}
+	}
+	buf := C.malloc(size)
+	defer C.free(buf)
+	if err := check("clGetProgramInfo(CL_PROGRAM_BINARIES)", C.clconvBinary(p.prog, (*C.uchar)(buf), size)); err != nil {
+		return nil, err
+	}
+	return C.GoBytes(buf, C.int(size)), nil
 }
 
 func buildLog(p C.cl_program, d C.cl_device_id) string {

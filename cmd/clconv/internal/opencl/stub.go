@@ -26,6 +26,12 @@ type Program struct{}
 // Build returns ErrNotBuilt.
 func (c *Context) Build(src, options string) (*Program, error) { return nil, ErrNotBuilt }
 
+// BuildBinary returns ErrNotBuilt.
+func (c *Context) BuildBinary(bin []byte, options string) (*Program, error) { return nil, ErrNotBuilt }
+
+// Binary returns ErrNotBuilt.
+func (p *Program) Binary() ([]byte, error) { return nil, ErrNotBuilt }
+
 // Release does nothing.
 func (p *Program) Release() {}
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/clconv/clconv/cltype"
 )
@@ -139,15 +138,15 @@ func asInput() []byte {
 	return in
 }
 
-// asType runs the as_type check.
-func (r *runner) asType() *AsTypeResult {
-	res := &AsTypeResult{}
-	var kinds, skipped []cltype.Kind
+// asTypeKinds returns the kinds the as_type check covers with caps and a
+// note on those it skips.
+func asTypeKinds(caps Caps) (kinds []cltype.Kind, skippedNote string) {
+	var skipped []cltype.Kind
 	for _, k := range cltype.Scalars {
 		switch {
-		case k == cltype.Half && !r.caps.FP16:
+		case k == cltype.Half && !caps.FP16:
 			skipped = append(skipped, k)
-		case k == cltype.Double && !r.caps.FP64:
+		case k == cltype.Double && !caps.FP64:
 			skipped = append(skipped, k)
 		default:
 			kinds = append(kinds, k)
@@ -162,16 +161,28 @@ func (r *runner) asType() *AsTypeResult {
 				s = append(s, "double (needs cl_khr_fp64)")
 			}
 		}
-		res.Skipped = "not checked: " + strings.Join(s, ", ")
+		skippedNote = "not checked: " + strings.Join(s, ", ")
 	}
+	return kinds, skippedNote
+}
+
+// asTypeProgram returns the as_type check's program (built with the others).
+func asTypeProgram(caps Caps) *program {
+	kinds, _ := asTypeKinds(caps)
+	return &program{name: "as_type", source: asSource(asTests(kinds), caps), built: make(chan struct{})}
+}
+
+// asType runs the as_type check with its built program.
+func (r *runner) asType(p *program) *AsTypeResult {
+	res := &AsTypeResult{}
+	kinds, skipped := asTypeKinds(r.caps)
+	res.Skipped = skipped
 	tests := asTests(kinds)
 	last := tests[len(tests)-1]
 	outSize := last.offset + asElems*last.to.Size()
 	in := asInput()
 
-	t0 := time.Now()
-	out, err := r.runAsType(asSource(tests, r.caps), in, outSize)
-	r.dev.busy += time.Since(t0)
+	out, err := r.runAsType(p, in, outSize)
 	if err != nil {
 		res.Error = err.Error()
 		r.rep.Errors = append(r.rep.Errors, "as_type check: "+err.Error())
@@ -226,13 +237,13 @@ func (r *runner) asType() *AsTypeResult {
 	return res
 }
 
-func (r *runner) runAsType(src string, in []byte, outSize int) ([]byte, error) {
-	ctx := r.dev.ctx
-	prog, err := ctx.Build(src, r.o.BuildOptions)
+func (r *runner) runAsType(p *program, in []byte, outSize int) ([]byte, error) {
+	prog, err := r.wait(p)
 	if err != nil {
 		return nil, err
 	}
-	defer prog.Release()
+	defer r.done(p)
+	ctx := r.dev.ctx
 	k, err := prog.Kernel("astype")
 	if err != nil {
 		return nil, err
@@ -248,15 +259,16 @@ func (r *runner) runAsType(src string, in []byte, outSize int) ([]byte, error) {
 		return nil, err
 	}
 	defer ob.Release()
-	if err := ctx.Write(ib, in); err != nil {
+	d := r.dev
+	if err := d.timed(&d.transfer, func() error { return ctx.Write(ib, in) }); err != nil {
 		return nil, err
 	}
 	if err := k.SetArgs(ib, ob); err != nil {
 		return nil, err
 	}
-	if err := ctx.Run(k, asElems, 0); err != nil {
+	if err := d.timed(&d.run, func() error { return d.launch(k, asElems) }); err != nil {
 		return nil, err
 	}
 	out := make([]byte, outSize)
-	return out, ctx.Read(ob, out)
+	return out, d.timed(&d.transfer, func() error { return ctx.Read(ob, out) })
 }

@@ -4,6 +4,8 @@ package verify
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +14,13 @@ import (
 	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/testvals"
 )
+
+// TestMain asks the drivers for what clconv verify asks (DriverSettings:
+// PoCL compiles each kernel once); the tests' caches are in t.TempDir().
+func TestMain(m *testing.M) {
+	DriverSettings()
+	os.Exit(m.Run())
+}
 
 // testDevice returns the first OpenCL device, skipping the test where no
 // platform is installed (CI installs PoCL: pocl-opencl-icd).
@@ -68,17 +77,29 @@ func TestQuickRepresentative(t *testing.T) {
 // TestInjectedNaNFault runs a kernel whose convert_int_sat_rte(float) gives 1
 // for NaN (the bug NVIDIA's driver has in some _sat conversions) and checks
 // that the checker finds exactly the NaN inputs and names the rule, while
-// the other conversions of the same program pass.
+// the other conversions of the same program pass: once with the program
+// built from source, once with its binary from the cache.
 func TestInjectedNaNFault(t *testing.T) {
 	dev := testDevice(t)
 	f, err := ParseFault("convert_int_sat_rte float:nan")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(dev, Options{Quick: true, Only: "convert_int_sat* float", Fault: f, NoAsType: true, Widths: []int{4}})
-	if err != nil {
-		t.Fatal(err)
+	cache := NewBinCache(t.TempDir())
+	for _, fromCache := range []bool{false, true} {
+		rep, err := Run(dev, Options{Quick: true, Only: "convert_int_sat* float", Fault: f, NoAsType: true, Widths: []int{4}, Programs: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := rep.Cache; fromCache && (c.Loaded != 1 || c.Built != 0) || !fromCache && (c.Loaded != 0 || c.Built != 1 || c.Stored != 1) {
+			t.Errorf("from the cache %v: %+v", fromCache, c)
+		}
+		checkNaNFault(t, rep)
 	}
+}
+
+func checkNaNFault(t *testing.T, rep *Report) {
+	t.Helper()
 	// The NaNs among the inputs checked: the quick slices and the edge values.
 	var nans uint64
 	for _, s := range Slices(cltype.Float, true) {
@@ -100,6 +121,7 @@ func TestInjectedNaNFault(t *testing.T) {
 			}
 			continue
 		}
+		// the vector lanes (kernel vec has no fault) add nothing
 		if c.Status != StatusFail || c.Failing != nans || c.Rules["NaN must convert to 0 under _sat"] != nans || len(c.Rules) != 1 {
 			t.Errorf("faulty conversion: status %s, %d failing inputs %v; want fail with %d NaNs", c.Status, c.Failing, c.Rules, nans)
 		}
@@ -118,16 +140,101 @@ func TestInjectedNaNFault(t *testing.T) {
 			t.Errorf("unexpected failure %+v", fl)
 		}
 	}
-	if !checks["edges"] {
-		t.Error("no failure listed from the edge check")
+	if !checks["edges"] || !checks["digest"] {
+		t.Errorf("failures listed from the checks %v, want edges and digest", checks)
 	}
 	if rep.OK() {
 		t.Error("report says OK")
 	}
+	if len(rep.ByRule) != 1 || rep.ByRule[0].Conversions != 1 || rep.ByRule[0].Inputs != nans {
+		t.Errorf("failures by rule: %+v", rep.ByRule)
+	}
 	var sb strings.Builder
 	rep.WriteText(&sb)
-	if !strings.Contains(strings.Join(strings.Fields(sb.String()), " "), "convert_int_sat_rte float edges 0x7f800001 nan 0x00000000 = 0 0x00000001 = 1 NaN must convert to 0 under _sat") {
-		t.Errorf("text report does not list NaN 0x7f800001:\n%s", sb.String())
+	text := strings.Join(strings.Fields(sb.String()), " ")
+	for _, want := range []string{
+		"NaN must convert to 0 under _sat: 1 conversions,",
+		"convert_int_sat_rte float edges 0x7f800001 nan 0x00000000 = 0 0x00000001 = 1",
+		"float convert_int_sat_rte:",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text report lacks %q:\n%s", want, sb.String())
+		}
+	}
+}
+
+// TestCorruptCacheEntry corrupts the cached binary of a program in the ways
+// a cache can go wrong and shows that each time the program is rebuilt from
+// source with a notice, and the run passes.
+func TestCorruptCacheEntry(t *testing.T) {
+	dev := testDevice(t)
+	cache := NewBinCache(t.TempDir())
+	o := Options{Only: "convert_float_rtz short,convert_char_sat ushort", NoAsType: true, NoVectors: true, Programs: cache}
+	run := func(what string) *Report {
+		t.Helper()
+		rep, err := Run(dev, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.OK() || rep.Passed != 2 {
+			t.Errorf("%s: passed %d, OK %v: %v", what, rep.Passed, rep.OK(), rep.Errors)
+		}
+		return rep
+	}
+	rep := run("first run")
+	if rep.Cache.Built != 2 || rep.Cache.Stored != 2 || len(rep.Notices) != 0 {
+		t.Fatalf("first run: cache %+v, notices %q", rep.Cache, rep.Notices)
+	}
+	entries := cache.Entries()
+	if len(entries) != 2 {
+		t.Fatalf("%d cache entries, want 2", len(entries))
+	}
+	if rep = run("warm run"); rep.Cache.Loaded != 2 || rep.Cache.Built != 0 {
+		t.Errorf("warm run: cache %+v", rep.Cache)
+	}
+	for _, tt := range []struct {
+		name    string
+		corrupt func(path string, data []byte) []byte
+		note    string
+	}{
+		{"a flipped byte", func(_ string, d []byte) []byte { d[len(d)/2+37] ^= 0x10; return d }, "rebuilding"},
+		{"truncated", func(_ string, d []byte) []byte { return d[:len(d)-100] }, "corrupt"},
+		{"another driver's binary, checksum right", func(_ string, d []byte) []byte {
+			e, err := unmarshalBinEntry(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.bin = []byte("not a binary this driver could load")
+			return e.marshal()
+		}, "the driver rejected the cached binary"},
+	} {
+		if testing.Short() && tt.name != "a flipped byte" {
+			continue // CI's -race -short run: one kind of corruption
+		}
+		for _, p := range entries {
+			d, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, tt.corrupt(p, d), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep := run(tt.name)
+		if rep.Cache.Built != 2 || rep.Cache.Loaded != 0 || rep.Cache.Stored != 2 {
+			t.Errorf("%s: cache %+v, want both programs rebuilt and stored", tt.name, rep.Cache)
+		}
+		if len(rep.Notices) != 2 || !strings.Contains(rep.Notices[0], tt.note) || !strings.Contains(rep.Notices[0], "rebuilding") {
+			t.Errorf("%s: notices %q, want two saying %q", tt.name, rep.Notices, tt.note)
+		}
+		var sb strings.Builder
+		rep.WriteText(&sb)
+		if !strings.Contains(sb.String(), "note: program cache: ") {
+			t.Errorf("%s: the text report has no note:\n%s", tt.name, sb.String())
+		}
+		if got, _ := filepath.Glob(filepath.Join(cache.Dir, "*.bin")); len(got) != 2 {
+			t.Errorf("%s: %d entries after the rebuild", tt.name, len(got))
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"math"
-	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -43,12 +42,12 @@ type Behaviour struct {
 // implTracker accumulates one conversion's implementation-defined results.
 type implTracker struct {
 	c     digest.Conversion
-	byKey map[string]*Behaviour
+	byKey map[[2]string]*Behaviour
 	n     int
 }
 
 func newImplTracker(c digest.Conversion) *implTracker {
-	return &implTracker{c: c, byKey: map[string]*Behaviour{}}
+	return &implTracker{c: c, byKey: map[[2]string]*Behaviour{}}
 }
 
 var inputClassOrder = map[string]int{"NaN": 0, "+inf": 1, "-inf": 2, "> MAX": 3, "< MIN": 4}
@@ -100,7 +99,7 @@ func (t *implTracker) add(in, got uint64, width int) {
 	default:
 		result = "other"
 	}
-	key := class + "\x00" + result
+	key := [2]string{class, result}
 	b := t.byKey[key]
 	if b == nil {
 		b = &Behaviour{Inputs: class, Result: result,
@@ -116,11 +115,13 @@ func (t *implTracker) add(in, got uint64, width int) {
 	t.n++
 }
 
-// lowBits returns an integral float's value modulo 2^bits.
+// lowBits returns an integral float's value, |f| < 2^63, modulo 2^bits.
 func lowBits(f float64, bits int) uint64 {
-	i, _ := new(big.Float).SetFloat64(f).Int(nil)
-	mod := new(big.Int).Lsh(big.NewInt(1), uint(bits))
-	return i.Mod(i, mod).Uint64()
+	v := uint64(int64(f)) // exact: f is integral and in int64's range
+	if bits < 64 {
+		v &= 1<<bits - 1
+	}
+	return v
 }
 
 // summary returns the behaviours by input class, the most frequent first.

@@ -9,29 +9,42 @@ import (
 	"github.com/clconv/clconv/convert"
 )
 
-// A pair program holds the kernels for the conversions from one source kind
-// to one destination kind. For conversion number K (its index in the
-// program's list) a device function convK(ulong bits) -> ulong bits runs the
-// conversion on one input and canonK makes its result canonical
-// (ORACLES.md). Kernel conv(op, mode, in, base, wps, per, out) runs
-// conversion op in one of three modes:
+// A program holds the kernels for some or all of the conversions from one
+// source kind: one kernel per destination kind (a pair), named pair_<dst>.
+// For conversion number K (its index in the program) a device function
+// convK(ulong bits) -> ulong bits runs the conversion on one input and canonK
+// makes its result canonical (ORACLES.md). Kernel pair_<dst>(mode, op, in,
+// base, wps, per, cnt, out) runs, for work-items g < cnt:
 //
-//	modeDigest: per work-item, the digest of per consecutive inputs starting
-//	            at in[g / wps] + (g % wps) * per, the input indices generated
-//	            on the device exactly as ORACLES.md defines them;
-//	modeRaw:    out[g] = the raw result bits for input index base + g;
-//	modeList:   out[g] = the raw result bits for the input bit pattern in[g].
+//	modeDigest: every conversion of the pair at once: the digest of per
+//	            consecutive inputs starting at in[g / wps] + (g % wps) * per
+//	            (the input indices generated on the device exactly as
+//	            ORACLES.md defines them, the input and fmix(i + GOLDEN)
+//	            computed once for all the pair's conversions), conversion k
+//	            of the pair writing its sum to out[k*cnt + g]; from a
+//	            floating source, its sum to out[2k*cnt + g] and the sum over
+//	            the NaN inputs alone to out[(2k+1)*cnt + g] (digestParts);
+//	modeRaw:    out[g] = the raw result bits of the pair's conversion op for
+//	            input index base + g (the same code as modeList);
+//	modeList:   out[k*cnt + g] = the raw result bits of the pair's conversion
+//	            k for the input bit pattern in[g], every k;
+//	modeVec:    the vector widths: op = n, cnt vectors of n elements loaded
+//	            with vloadn from in, converted by every conversion of the
+//	            pair (convert_<dst>n...) and stored with vstoren at
+//	            out + k*cnt*n (3-vectors packed, as vload3 and vstore3 do).
 //
-// One kernel for all, switching on the uniform arguments outside the loops,
-// because compiling kernels is what costs most on a CPU device: PoCL
-// compiles each kernel of a program separately, at its first launch (ten
-// kernels of one conversion each took ten times as long as this one). The
-// kernel vec runs every conversion of the program on n-element vectors
-// (vloadn, convert_<dst>n..., vstoren) for the vector width checks.
+// One kernel per pair, with the modes switched on uniform arguments outside
+// the loops, because compiling kernels is what costs most on a CPU device:
+// PoCL compiles each kernel of a program separately at its first launch, and
+// again for every other work-group size, so every launch uses the same
+// work-group size (localSize) and a guard g < cnt. Kernel reduce(in, m, cnt,
+// out) adds m consecutive values of in per work-item: the digest partial
+// sums are reduced on the device and only a few per slice are read back.
 const (
 	modeDigest = 0
 	modeRaw    = 1
 	modeList   = 2
+	modeVec    = 3
 )
 
 // Fault is a test-only device bug injected into the scalar kernel of one
@@ -75,27 +88,19 @@ ulong fmix(ulong z) {
 	return z;
 }
 
-/* The digest's term for input index i with canonical result o. */
-ulong term(ulong i, ulong o) { return fmix(fmix(i + GOLDEN) ^ o); }
+/* The digest's term for input index i with canonical result o is
+   fmix(fmix(i + GOLDEN) ^ o); h = fmix(i + GOLDEN) is shared by a pair's conversions. */
 
-/* The body of kernel conv for conversion K in each mode. */
-#define CONV_CASE(K) \
-	case K: \
-		if (mode == 0) { \
-			ulong lo = in[g / wps] + (ulong)(g % wps) * per; \
-			ulong s = 0; \
-			for (uint j = 0; j < per; j++) { \
-				ulong i = lo + j; \
-				ulong ib = input_of(i); \
-				s += term(i, canon##K(ib, conv##K(ib))); \
-			} \
-			out[g] = s; \
-		} else if (mode == 1) { \
-			out[g] = conv##K(input_of(base + g)); \
-		} else { \
-			out[g] = conv##K(in[g]); \
-		} \
-		break;
+__kernel void reduce(__global const ulong *in, uint m, uint cnt, __global ulong *out) {
+	size_t g = get_global_id(0);
+	if (g >= cnt)
+		return;
+	__global const ulong *p = in + g * m;
+	ulong s = 0;
+	for (uint j = 0; j < m; j++)
+		s += p[j];
+	out[g] = s;
+}
 `
 
 // inputFunc is input_of: the input bit pattern of index i of a source kind (ORACLES.md).
@@ -194,75 +199,158 @@ func faultCode(c digest.Conversion, f *Fault) string {
 	return ""
 }
 
-// pairSource returns the OpenCL C source of the program for convs, which all
-// have the same source and destination kinds and are testable with caps.
-// widths are the vector widths kernel vec handles (none: no vec kernel).
-func pairSource(convs []digest.Conversion, caps Caps, fault *Fault, widths []int) string {
-	src, dst := convs[0].Src, convs[0].Op.Dst.Kind
+// programSource returns the OpenCL C source of the program for pairs: each
+// a non-empty list of the conversions from one source kind to one
+// destination kind, all from the same source and testable with caps, no two
+// with the same destination. widths are the vector widths the pair kernels
+// handle in modeVec (none: no vector code).
+func programSource(pairs [][]digest.Conversion, caps Caps, fault *Fault, widths []int) string {
+	src := pairs[0][0].Src
 	var b strings.Builder
-	fmt.Fprintf(&b, "/* clconv verify: conversions from %s to %s */\n", src, dst)
-	if src == cltype.Double || dst == cltype.Double {
+	dsts := make([]string, len(pairs))
+	fp64 := src == cltype.Double
+	half := src == cltype.Half
+	for i, p := range pairs {
+		dsts[i] = p[0].Op.Dst.Kind.String()
+		fp64 = fp64 || p[0].Op.Dst.Kind == cltype.Double
+		half = half || p[0].Op.Dst.Kind == cltype.Half
+	}
+	fmt.Fprintf(&b, "/* clconv verify: conversions from %s to %s */\n", src, strings.Join(dsts, ", "))
+	if fp64 {
 		b.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
 	}
-	if caps.FP16 && (src == cltype.Half || dst == cltype.Half) {
+	if caps.FP16 && half {
 		b.WriteString("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n")
 	}
 	b.WriteString(kernelPrelude)
 	b.WriteString(inputFunc(src))
-	for k, c := range convs {
-		fmt.Fprintf(&b, "\n/* %d: %s(%s)", k, c.Op.Name(), src)
-		if p := PathOf(c, caps); p.Via != "" {
-			fmt.Fprintf(&b, " through %s", p.Via)
+	k := 0
+	for _, p := range pairs {
+		first := k
+		for _, c := range p {
+			fmt.Fprintf(&b, "\n/* %d: %s(%s)", k, c.Op.Name(), src)
+			if p := PathOf(c, caps); p.Via != "" {
+				fmt.Fprintf(&b, " through %s", p.Via)
+			}
+			b.WriteString(" */\n")
+			fmt.Fprintf(&b, "ulong conv%d(ulong ib) {\n\t%s\n\t%s%s\n\treturn o;\n}\n", k,
+				loadScalar(src, caps), convScalar(c, caps), faultCode(c, fault))
+			fmt.Fprintf(&b, "ulong canon%d(ulong ib, ulong o) {\n\t%s\n}\n", k, canonScalar(c))
+			k++
 		}
-		b.WriteString(" */\n")
-		fmt.Fprintf(&b, "ulong conv%d(ulong ib) {\n\t%s\n\t%s%s\n\treturn o;\n}\n", k,
-			loadScalar(src, caps), convScalar(c, caps), faultCode(c, fault))
-		fmt.Fprintf(&b, "ulong canon%d(ulong ib, ulong o) {\n\t%s\n}\n", k, canonScalar(c))
-	}
-	b.WriteString("\n__kernel void conv(uint op, uint mode, __global const ulong *in, ulong base, uint wps, uint per, __global ulong *out) {\n")
-	b.WriteString("\tsize_t g = get_global_id(0);\n\tswitch (op) {\n")
-	for k := range convs {
-		fmt.Fprintf(&b, "\tCONV_CASE(%d)\n", k)
-	}
-	b.WriteString("\t}\n}\n")
-	if len(widths) > 0 {
-		b.WriteString(vecKernel(convs, caps, widths))
+		b.WriteString(pairKernel(p, first, caps, widths))
 	}
 	return b.String()
 }
 
-// vecKernel returns kernel vec(n, in, out, nvec): for each conversion K,
-// nvec vectors of n elements loaded with vloadn from in are converted with
-// convert_<dst>n... and stored with vstoren at out + K*nvec*n (3-vectors
-// packed, as vload3 and vstore3 do).
-func vecKernel(convs []digest.Conversion, caps Caps, widths []int) string {
+// digestParts is the number of sums modeDigest writes per conversion and
+// work-item: for a floating source, the sum over every input and the sum over
+// its NaN inputs alone, so that a slice whose digest differs only in its NaNs
+// (a device that gets NaN wrong, like NVIDIA's under _sat) is narrowed by
+// looking at its NaN inputs alone.
+func digestParts(src cltype.Kind) int {
+	if src.IsFloat() {
+		return 2
+	}
+	return 1
+}
+
+// kernelName is the name of the kernel of the pair of conversions to dst.
+func kernelName(dst cltype.Kind) string { return "pair_" + dst.String() }
+
+// pairKernel returns the kernel of one pair whose conversions are numbered
+// from first in the program.
+func pairKernel(convs []digest.Conversion, first int, caps Caps, widths []int) string {
 	src, dst := convs[0].Src, convs[0].Op.Dst.Kind
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n__kernel void vec(uint n, __global const %s *in, __global %s *out, uint nvec) {\n", src, dst)
-	b.WriteString("\tsize_t g = get_global_id(0);\n\tswitch (n) {\n")
+	fmt.Fprintf(&b, "\n__kernel void %s(uint mode, uint op, __global const ulong *in, ulong base, uint wps, uint per, uint cnt, __global ulong *out) {\n", kernelName(dst))
+	b.WriteString("\tsize_t g = get_global_id(0);\n\tif (g >= cnt)\n\t\treturn;\n")
+	parts := digestParts(src)
+	b.WriteString("\tif (mode == 0) {\n\t\tulong lo = in[g / wps] + (ulong)(g % wps) * per;\n\t\t")
+	for k := range convs {
+		if k > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "ulong s%d = 0;", k)
+		if parts == 2 {
+			fmt.Fprintf(&b, " ulong n%d = 0;", k)
+		}
+	}
+	b.WriteString("\n\t\tfor (uint j = 0; j < per; j++) {\n\t\t\tulong i = lo + j;\n\t\t\tulong ib = input_of(i);\n\t\t\tulong h = fmix(i + GOLDEN);\n")
+	if parts == 2 {
+		_, mag, inf := floatLayout(src)
+		fmt.Fprintf(&b, "\t\t\tulong isn = (ib & %#xUL) > %#xUL ? ~0UL : 0UL; /* NaN input */\n", mag, inf)
+	}
+	for k := range convs {
+		if parts == 2 {
+			fmt.Fprintf(&b, "\t\t\t{ ulong t = fmix(h ^ canon%d(ib, conv%d(ib))); s%d += t; n%d += t & isn; }\n", first+k, first+k, k, k)
+			continue
+		}
+		fmt.Fprintf(&b, "\t\t\ts%d += fmix(h ^ canon%d(ib, conv%d(ib)));\n", k, first+k, first+k)
+	}
+	b.WriteString("\t\t}\n")
+	for k := range convs {
+		fmt.Fprintf(&b, "\t\tout[(size_t)%d * cnt + g] = s%d;\n", parts*k, k)
+		if parts == 2 {
+			fmt.Fprintf(&b, "\t\tout[(size_t)%d * cnt + g] = n%d;\n", parts*k+1, k)
+		}
+	}
+	// modeRaw and modeList share one copy of the conversions' code: raw
+	// writes conversion op's result alone, list every conversion's.
+	b.WriteString("\t} else if (mode == 1 || mode == 2) {\n\t\tulong ib = mode == 1 ? input_of(base + g) : in[g];\n")
+	for k := range convs {
+		fmt.Fprintf(&b, "\t\tif (mode == 2 || op == %d)\n\t\t\tout[(mode == 2 ? (size_t)%d * cnt : 0) + g] = conv%d(ib);\n", k, k, first+k)
+	}
+	b.WriteString("\t}")
+	if len(widths) > 0 {
+		b.WriteString(" else {\n")
+		b.WriteString(vecCode(convs, caps, widths))
+		b.WriteString("\t}")
+	}
+	b.WriteString("\n}\n")
+	return b.String()
+}
+
+// vecCode is modeVec of a pair kernel: for each conversion k of the pair,
+// cnt vectors of op elements loaded with vloadn from in are converted with
+// convert_<dst>n... and stored with vstoren at out + k*cnt*n (3-vectors
+// packed, as vload3 and vstore3 do).
+func vecCode(convs []digest.Conversion, caps Caps, widths []int) string {
+	src, dst := convs[0].Src, convs[0].Op.Dst.Kind
+	var b strings.Builder
+	in := fmt.Sprintf("(__global const %s *)in", src)
+	if src == cltype.Half && !caps.FP16 {
+		in = "(__global const half *)in"
+	}
+	outT := dst.String()
+	if dst == cltype.Half && !caps.FP16 {
+		outT = "half"
+	}
+	fmt.Fprintf(&b, "\t\t__global %s *vout = (__global %s *)out;\n", outT, outT)
+	b.WriteString("\t\tswitch (op) {\n")
 	for _, n := range widths {
-		fmt.Fprintf(&b, "\tcase %d: {\n", n)
+		fmt.Fprintf(&b, "\t\tcase %d: {\n", n)
 		if src == cltype.Half && !caps.FP16 {
-			fmt.Fprintf(&b, "\t\tfloat%d x = vload_half%d(g, in);\n", n, n)
+			fmt.Fprintf(&b, "\t\t\tfloat%d x = vload_half%d(g, %s);\n", n, n, in)
 		} else {
-			fmt.Fprintf(&b, "\t\t%s%d x = vload%d(g, in);\n", src, n, n)
+			fmt.Fprintf(&b, "\t\t\t%s%d x = vload%d(g, %s);\n", src, n, n, in)
 		}
 		for k, c := range convs {
-			at := fmt.Sprintf("out + (size_t)%d * nvec * %d", k, n)
+			at := fmt.Sprintf("vout + (size_t)%d * cnt * %d", k, n)
 			if dst == cltype.Half && !caps.FP16 {
 				st := "vstore_half" + fmt.Sprint(n)
 				if c.Op.Round != convert.NoSuffix {
 					st += "_" + c.Op.Round.String()
 				}
-				fmt.Fprintf(&b, "\t\t%s(x, g, %s);\n", st, at)
+				fmt.Fprintf(&b, "\t\t\t%s(x, g, %s);\n", st, at)
 				continue
 			}
 			op := c.Op
 			op.Dst.N = n
-			fmt.Fprintf(&b, "\t\tvstore%d(%s(x), g, %s);\n", n, op.Name(), at)
+			fmt.Fprintf(&b, "\t\t\tvstore%d(%s(x), g, %s);\n", n, op.Name(), at)
 		}
-		b.WriteString("\t\tbreak;\n\t}\n")
+		b.WriteString("\t\t\tbreak;\n\t\t}\n")
 	}
-	b.WriteString("\t}\n}\n")
+	b.WriteString("\t\t}\n")
 	return b.String()
 }

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/clconv/clconv/cltype"
 
 	"github.com/clconv/clconv/cmd/clconv/internal/opencl"
 )
@@ -30,12 +33,19 @@ type Report struct {
 	Fault   string     `json:"injected_fault,omitempty"`
 	Started time.Time  `json:"started"`
 	Seconds float64    `json:"seconds"`
-	// DeviceSeconds is the time spent building and running kernels and
-	// reading results back; ReferenceSeconds the CPU reference digests'
-	// time (they overlap).
+	// DeviceSeconds is the time the device's queue was busy or waited for a
+	// program to be built: Times.BuildWait + Run + Transfer;
+	// ReferenceSeconds the CPU reference digests' time (they overlap).
 	DeviceSeconds    float64 `json:"device_seconds"`
 	ReferenceSeconds float64 `json:"reference_seconds"`
-	Inputs           uint64  `json:"inputs"` // scalar inputs checked by digests, all conversions
+	// Times breaks the run's time down.
+	Times Times `json:"times"`
+	// Cache says where program binaries came from.
+	Cache *CacheReport `json:"program_cache,omitempty"`
+	// Notices are notes that are not findings about the device (a cached
+	// program binary that was corrupt or stale and was rebuilt).
+	Notices []string `json:"notices,omitempty"`
+	Inputs  uint64   `json:"inputs"` // scalar inputs checked by digests, all conversions
 
 	Passed      int `json:"passed"`
 	Failed      int `json:"failed"`
@@ -48,6 +58,7 @@ type Report struct {
 
 	Conversions []*ConvResult  `json:"conversions"`
 	Failures    []Failure      `json:"failures"` // examples, at most a few per conversion and rule
+	ByRule      []*RuleGroup   `json:"failures_by_rule,omitempty"`
 	ImplDefined []*ImplSummary `json:"implementation_defined"`
 	Vectors     []*WidthResult `json:"vectors"`
 	AsType      *AsTypeResult  `json:"as_type,omitempty"`
@@ -69,6 +80,126 @@ func (r *Report) AnyFailed() bool {
 		}
 	}
 	return r.AsType != nil && r.AsType.Failing > 0
+}
+
+// Times is a run's time breakdown, in seconds. Building overlaps with
+// running (programs are built on Builders threads while the device runs the
+// kernels already built) and the CPU reference digests are computed in the
+// background, so the parts add up to more than Wall; BuildWait and
+// ReferenceWait are what the device's queue waited for them.
+type Times struct {
+	Wall          float64 `json:"wall"`
+	Build         float64 `json:"build"`          // compiling programs or loading their binaries, summed over the builders
+	BuildWait     float64 `json:"build_wait"`     // the queue waiting for a build, and storing binaries
+	Run           float64 `json:"run"`            // kernels running on the device
+	Transfer      float64 `json:"transfer"`       // copies between host and device
+	Reference     float64 `json:"reference"`      // the CPU reference digests (background)
+	ReferenceWait float64 `json:"reference_wait"` // the queue waiting for them
+	Narrowing     float64 `json:"narrowing"`      // comparing the raw results of differing slices input by input
+	Check         float64 `json:"check"`          // comparing edge values and vector lanes with the library
+	Programs      int     `json:"programs"`
+	Builders      int     `json:"builders"`
+}
+
+// CacheReport says where a run's program binaries came from.
+type CacheReport struct {
+	Dir    string `json:"dir"`    // the binary cache's directory, or "off"
+	Loaded int    `json:"loaded"` // programs whose binary came from the cache
+	Built  int    `json:"built"`  // programs built from source
+	Stored int    `json:"stored"` // binaries written to the cache
+}
+
+// RuleGroup is every failure that breaks one rule.
+type RuleGroup struct {
+	Rule        string `json:"rule"`
+	Conversions int    `json:"conversions"`
+	Inputs      uint64 `json:"inputs"` // failing inputs (digest, edges and vector lanes), all conversions
+	// BySource lists the conversions of each source kind with this failure.
+	BySource []RuleSource `json:"by_source"`
+	Examples []Failure    `json:"examples"`
+}
+
+// RuleSource is the conversions of one source kind that break a rule.
+type RuleSource struct {
+	Source      string   `json:"source"`
+	Conversions []string `json:"conversions"`
+	Inputs      uint64   `json:"inputs"`
+}
+
+func cltypeOf(name string) cltype.Kind {
+	for _, k := range cltype.Scalars {
+		if k.String() == name {
+			return k
+		}
+	}
+	return cltype.Invalid
+}
+
+// ruleExamples is the number of examples listed per rule.
+const ruleExamples = 6
+
+// groupFailures fills ByRule from the conversions' rule counts and the
+// examples.
+func (r *Report) groupFailures() {
+	groups := map[string]*RuleGroup{}
+	for _, c := range r.Conversions {
+		for _, rule := range sortedRules(c.Rules) {
+			g := groups[rule]
+			if g == nil {
+				g = &RuleGroup{Rule: rule}
+				groups[rule] = g
+			}
+			g.Conversions++
+			g.Inputs += c.Rules[rule]
+			if n := len(g.BySource); n == 0 || g.BySource[n-1].Source != c.Source {
+				g.BySource = append(g.BySource, RuleSource{Source: c.Source})
+			}
+			bs := &g.BySource[len(g.BySource)-1]
+			bs.Conversions = append(bs.Conversions, c.Conversion)
+			bs.Inputs += c.Rules[rule]
+		}
+	}
+	// Examples: the first of each source, then the first of each source
+	// and check, then the others, in order.
+	used := make([]bool, len(r.Failures))
+	for pass := 0; pass < 3; pass++ {
+		seen := map[string]bool{}
+		for i, f := range r.Failures {
+			g := groups[f.Rule]
+			if g == nil || used[i] || len(g.Examples) >= ruleExamples {
+				continue
+			}
+			k := f.Rule + "\x00" + f.Source
+			if pass == 1 {
+				k += "\x00" + f.Check
+			}
+			if pass < 2 && seen[k] {
+				continue
+			}
+			seen[k] = true
+			used[i] = true
+			g.Examples = append(g.Examples, f)
+		}
+	}
+	for _, g := range groups {
+		slices.SortStableFunc(g.Examples, func(a, b Failure) int {
+			return slices.Index(cltype.Scalars, cltypeOf(a.Source)) - slices.Index(cltype.Scalars, cltypeOf(b.Source))
+		})
+	}
+	r.ByRule = r.ByRule[:0]
+	for _, g := range groups {
+		r.ByRule = append(r.ByRule, g)
+	}
+	sort.Slice(r.ByRule, func(i, j int) bool {
+		a, b := r.ByRule[i], r.ByRule[j]
+		if a.Conversions != b.Conversions {
+			return a.Conversions > b.Conversions
+		}
+		return a.Rule < b.Rule
+	})
+	if len(r.ByRule) == 0 {
+		r.ByRule = nil
+	}
 }
 
 // DeviceInfo is what the report says about the device.
@@ -180,20 +311,29 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "fault:    %s (injected for testing)\n", r.Fault)
 	}
 
-	if len(r.Failures) > 0 {
-		b.WriteString("\nFAILURES (examples; every failing input is counted below)\n")
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "conversion\tsource\tcheck\tinput\tvalue\texpected\tdevice\trule")
-		for _, f := range r.Failures {
-			name, check := f.Conversion, f.Check
-			if f.Width > 1 {
-				name = vectorName(f.Conversion, f.Width)
-				check = fmt.Sprintf("vector lane %d", f.Lane)
+	if len(r.ByRule) > 0 {
+		b.WriteString("\nFAILURES BY RULE (every failing input is counted: digest, edge values, vector lanes; a few examples each)\n")
+		for _, g := range r.ByRule {
+			fmt.Fprintf(&b, "\n  %s: %d conversions, %d failing inputs\n", g.Rule, g.Conversions, g.Inputs)
+			for _, s := range g.BySource {
+				fmt.Fprintf(&b, "    %-6s %3d: %s (%d inputs)\n", s.Source, len(s.Conversions), compactNames(s.Conversions), s.Inputs)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s = %s\t%s = %s\t%s\n", name, f.Source, check, f.Input, f.InputValue,
-				f.Expected, f.ExpValue, f.Device, f.DevValue, f.Rule)
+			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			for i, f := range g.Examples {
+				name, check := f.Conversion, f.Check
+				if f.Width > 1 {
+					name = vectorName(f.Conversion, f.Width)
+					check = fmt.Sprintf("vector lane %d", f.Lane)
+				}
+				lead := "      "
+				if i == 0 {
+					lead = "    e.g."
+				}
+				fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t%s\t%s = %s\t%s = %s\n", lead, name, f.Source, check, f.Input, f.InputValue,
+					f.Expected, f.ExpValue, f.Device, f.DevValue)
+			}
+			tw.Flush()
 		}
-		tw.Flush()
 	}
 
 	var failed, errored []*ConvResult
@@ -209,16 +349,40 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if len(failed) > 0 {
-		b.WriteString("\nFAILED CONVERSIONS\n")
+		b.WriteString("\nFAILED CONVERSIONS (alike ones together: same source, failing inputs and rules)\n")
+		type line struct {
+			src, what string
+			names     []string
+		}
+		var lines []*line
+		idx := map[string]*line{}
 		for _, c := range failed {
-			fmt.Fprintf(&b, "  %s %s: %d failing inputs", c.Conversion, c.Source, c.Failing)
+			what := fmt.Sprintf("%d failing inputs", c.Failing)
 			if c.BadSlices > 0 {
-				fmt.Fprintf(&b, " (%d of %d digest slices differ)", c.BadSlices, c.Slices)
+				what += fmt.Sprintf(" (%d of %d digest slices differ)", c.BadSlices, c.Slices)
 			}
-			b.WriteString("\n")
-			for _, rule := range sortedRules(c.Rules) {
-				fmt.Fprintf(&b, "      %9d  %s\n", c.Rules[rule], rule)
+			if len(c.Rules) > 1 {
+				var rs []string
+				for _, rule := range sortedRules(c.Rules) {
+					rs = append(rs, fmt.Sprintf("%d %s", c.Rules[rule], rule))
+				}
+				what += ": " + strings.Join(rs, "; ")
 			}
+			k := c.Source + "\x00" + what
+			l := idx[k]
+			if l == nil {
+				l = &line{src: c.Source, what: what}
+				idx[k] = l
+				lines = append(lines, l)
+			}
+			l.names = append(l.names, c.Conversion)
+		}
+		for _, l := range lines {
+			each := ""
+			if len(l.names) > 1 {
+				each = " each"
+			}
+			fmt.Fprintf(&b, "  %s %s: %s%s\n", l.src, compactNames(l.names), l.what, each)
 		}
 	}
 	if len(errored) > 0 {
@@ -229,6 +393,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "error: %s\n", e)
+	}
+	for _, n := range r.Notices {
+		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 	if len(notTestable) > 0 {
 		fmt.Fprintf(&b, "\nNOT TESTABLE ON THIS DEVICE (%d)\n", r.NotTestable)
@@ -274,6 +441,15 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s\n", a.Skipped)
 		}
 	}
+
+	t := r.Times
+	b.WriteString("\nTIME\n")
+	fmt.Fprintf(&b, "  wall %.1fs: build %.1fs on %d threads for %d programs (the device waited %.1fs for builds)", t.Wall, t.Build, t.Builders, t.Programs, t.BuildWait)
+	if c := r.Cache; c != nil {
+		fmt.Fprintf(&b, "; binary cache %s: %d loaded, %d built, %d stored", c.Dir, c.Loaded, c.Built, c.Stored)
+	}
+	fmt.Fprintf(&b, "\n  run %.1fs, transfer %.2fs, reference %.1fs (in the background; waited %.1fs), narrowing %.1fs, edge and vector comparison %.1fs\n",
+		t.Run, t.Transfer, t.Reference, t.ReferenceWait, t.Narrowing, t.Check)
 
 	verdict := "PASS"
 	switch {
@@ -329,6 +505,26 @@ func sortedRules(m map[string]uint64) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// compactNames lists conversion names, a family of names (the same
+// conversion with every rounding suffix) as one with a star: convert_long_sat*.
+func compactNames(names []string) string {
+	var out []string
+	for i := 0; i < len(names); {
+		base := names[i]
+		j := i + 1
+		for j < len(names) && strings.HasPrefix(names[j], base+"_rt") {
+			j++
+		}
+		if j-i == 5 { // the name without suffix and the four modes
+			out = append(out, base+"*")
+		} else {
+			out = append(out, names[i:j]...)
+		}
+		i = j
+	}
+	return strings.Join(out, ", ")
 }
 
 // wrapList joins items, at most max of them, with a count of the rest.

@@ -32,12 +32,14 @@ package verify
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,6 +81,22 @@ type Options struct {
 	// NoShipped makes a full run compute every reference digest on the CPU
 	// instead of taking the shipped ones (Shipped) where Cache lacks them.
 	NoShipped bool
+	// Programs is the cache of program binaries (nil: none; the CLI uses
+	// DefaultBinCache).
+	Programs *BinCache
+	// Slices is the on-disk cache of the reference digests of slices
+	// shorter than a chunk (a quick run's; nil: none; the CLI uses
+	// DefaultSliceCache).
+	Slices *SliceCache
+	// Builders is the number of programs built at once (default GOMAXPROCS,
+	// at most 16).
+	Builders int
+	// ProgramSize is the most conversions in one program (default
+	// DefaultProgramSize).
+	ProgramSize int
+	// Notice, if set, receives notes as they happen (a cache entry that was
+	// rebuilt); they are in the report's Notices too.
+	Notice func(string)
 	// Fault injects a device bug for tests (see Fault).
 	Fault *Fault
 	// Context, if set, interrupts the run when done: the conversions not
@@ -97,6 +115,13 @@ var DefaultWidths = []int{2, 3, 4, 8, 16}
 // Run verifies the device's conversions. It returns an error only when the
 // run cannot start (a bad pattern, no context on the device); everything the
 // device gets wrong or cannot do is in the report.
+//
+// The conversions of a source kind are built into one program (or a few:
+// Options.ProgramSize), with one kernel per destination kind that computes
+// the digests of all the pair's conversions in one pass. Programs are built
+// (or loaded from Options.Programs) on several threads while the kernels
+// already built run, and the CPU reference digests are computed meanwhile by
+// another goroutine.
 func Run(dev *opencl.Device, o Options) (*Report, error) {
 	filter, err := ParseFilter(o.Only)
 	if err != nil {
@@ -119,6 +144,12 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 	if o.Examples <= 0 {
 		o.Examples = 3
 	}
+	if o.Builders <= 0 {
+		o.Builders = min(runtime.GOMAXPROCS(0), 16)
+	}
+	if o.ProgramSize <= 0 {
+		o.ProgramSize = DefaultProgramSize
+	}
 	if !o.NoShipped {
 		base, err := Shipped()
 		if err != nil {
@@ -136,12 +167,22 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 	}
 	defer ctx.Release()
 	caps := Caps{FP64: dev.FP64(), FP16: dev.FP16() && !o.NoFP16}
-	rep := &Report{Device: deviceInfo(dev), Quick: o.Quick, Only: o.Only, Started: start}
+	rep := &Report{Device: deviceInfo(dev), Quick: o.Quick, Only: o.Only, Started: start,
+		Cache: &CacheReport{Dir: o.Programs.describe()}}
 	if o.Fault != nil {
 		rep.Fault = o.Fault.Key + ":" + o.Fault.Kind
 	}
-	r := &runner{o: o, caps: caps, rep: rep, dev: &device{ctx: ctx}, vecInputs: map[cltype.Kind][]uint64{}}
-	defer r.dev.release()
+	r := &runner{o: o, caps: caps, rep: rep, dev: &device{ctx: ctx, timing: &timing{}}, vecInputs: map[cltype.Kind][]uint64{},
+		key: binKey(dev, o.BuildOptions)}
+	r.main = r.dev
+	defer func() {
+		for _, d := range r.devs {
+			d.release()
+			if d != r.main {
+				d.ctx.Release()
+			}
+		}
+	}()
 
 	// Select the conversions and queue the reference digests of the
 	// testable ones; a goroutine computes them in order while the device works.
@@ -171,6 +212,22 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 	if len(rep.Conversions) == 0 {
 		return nil, fmt.Errorf("--only %q matches no conversion (patterns match \"NAME SOURCE\", e.g. \"convert_int_sat_rte float\")", o.Only)
 	}
+	progs := groupPrograms(pairs, o.ProgramSize)
+	for _, p := range progs {
+		convs := make([][]digest.Conversion, len(p.pairs))
+		for i, pr := range p.pairs {
+			for _, t := range pr {
+				convs[i] = append(convs[i], t.c)
+			}
+		}
+		p.source = programSource(convs, caps, o.Fault, o.Widths)
+	}
+	var asProg *program
+	all := progs
+	if !o.NoAsType {
+		asProg = asTypeProgram(caps)
+		all = append(slices.Clone(progs), asProg)
+	}
 	stop := make(chan struct{})
 	var stopOnce sync.Once
 	halt := func() { stopOnce.Do(func() { close(stop) }) }
@@ -192,35 +249,43 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 			if p := byClass[classKey(j.c)]; p != nil {
 				j.sums, j.impl = p.sums, p.impl
 			} else {
-				j.sums, j.impl = reference(j.c, j.slices, o.Cache)
+				j.sums, j.impl = o.Slices.reference(j.c, j.slices, o.Cache)
 				byClass[classKey(j.c)] = j
 			}
 			refTime += time.Since(t0)
 			close(j.done)
 		}
 	}()
+	buildsDone := r.startBuilders(all, stop)
 
 	total := len(refs)
 	if !o.NoAsType {
 		total++
 	}
 	done := 0
-	r.progress = func(current string) {
+	r.progress = func(current string, n int) {
 		if o.Progress != nil {
 			o.Progress(done, total, current)
 		}
-		done++
+		done += n
 	}
-	for _, p := range pairs {
-		r.runPair(p)
+	for _, p := range progs {
+		r.runProgram(p)
 	}
 	if r.interrupted() {
-		halt() // the reference goroutine stops at its next conversion
+		halt() // the reference goroutine and the builders stop at their next item
 	}
-	<-refsDone
 	if !o.NoAsType && !r.interrupted() {
-		r.progress("as_type")
-		rep.AsType = r.asType()
+		r.progress("as_type", 1)
+		rep.AsType = r.asType(asProg)
+	}
+	halt()
+	<-refsDone
+	<-buildsDone
+	for _, p := range all {
+		if p.prog != nil { // built, never run (interrupted)
+			p.prog.Release()
+		}
 	}
 	if o.Progress != nil {
 		o.Progress(total, total, "")
@@ -245,11 +310,25 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 			rep.Vectors = append(rep.Vectors, v)
 		}
 	}
+	r.noticeNow()
 	rep.Seconds = time.Since(start).Seconds()
-	rep.DeviceSeconds = r.dev.busy.Seconds()
+	d := r.main
+	rep.Times = Times{Wall: rep.Seconds, Build: r.buildTime.Seconds(), BuildWait: d.buildWait.Seconds(),
+		Run: d.run.Seconds(), Transfer: d.transfer.Seconds(), Reference: refTime.Seconds(),
+		ReferenceWait: d.refWait.Seconds(), Narrowing: d.narrowing.Seconds(), Check: d.check.Seconds(),
+		Programs: len(all), Builders: o.Builders}
+	rep.DeviceSeconds = (d.buildWait + d.run + d.transfer).Seconds()
 	rep.ReferenceSeconds = refTime.Seconds()
+	rep.groupFailures()
 	return rep, nil
 }
+
+// DefaultProgramSize is the default of Options.ProgramSize: the conversions
+// of a source kind in one program. Measured on the GPU machine, NVIDIA's
+// driver and PoCL 5 both build one program at a time however many threads
+// ask (a cold quick run's builds took 28 s on the H100 with 12 programs and
+// 29 s with 103, one per pair), and PoCL's fixed cost per program is high.
+var DefaultProgramSize = 100
 
 // task is one conversion's check.
 type task struct {
@@ -270,16 +349,188 @@ type refJob struct {
 	impl   uint64
 }
 
+// program is one OpenCL program: the pairs of conversions it holds (none for
+// the as_type program) and, once built, the built program.
+type program struct {
+	name   string
+	pairs  [][]*task
+	source string
+	built  chan struct{} // closed when prog or err is set
+	prog   *opencl.Program
+	err    error
+	dev    *device // the context it is built in
+	cached bool    // prog came from the binary cache
+	stored bool    // its binary was stored in the cache
+	srcSum [32]byte
+}
+
+// groupPrograms puts consecutive pairs of one source kind into programs of
+// at most size conversions (at least one pair each).
+func groupPrograms(pairs [][]*task, size int) []*program {
+	var progs []*program
+	n := 0
+	for _, p := range pairs {
+		last := len(progs) - 1
+		if last < 0 || progs[last].pairs[0][0].c.Src != p[0].c.Src || n+len(p) > size {
+			progs = append(progs, &program{built: make(chan struct{})})
+			last, n = last+1, 0
+		}
+		progs[last].pairs = append(progs[last].pairs, p)
+		n += len(p)
+	}
+	for _, p := range progs {
+		var dsts []string
+		for _, pr := range p.pairs {
+			dsts = append(dsts, pr[0].c.Op.Dst.Kind.String())
+		}
+		p.name = fmt.Sprintf("%s -> %s", p.pairs[0][0].c.Src, strings.Join(dsts, ","))
+	}
+	return progs
+}
+
 type runner struct {
 	o         Options
 	caps      Caps
 	rep       *Report
 	dev       *device
+	key       string // the binary cache's key of the device (binKey)
 	vecInputs map[cltype.Kind][]uint64
 	widths    map[int]*WidthResult
-	progress  func(current string) // announces the next conversion
-	rerunIn   []uint64             // rerun's buffers, kept between calls
+	progress  func(current string, n int) // announces the next n conversions
+	rerunIn   []uint64                    // rerun's buffers, kept between calls
 	rerunGot  []uint64
+	nanIdx    map[[3]uint64][]uint64 // nanInputs' lists, for one source kind
+	nanIdxSrc cltype.Kind
+	nanLists  map[uint64][]uint64 // rerunNaNs' device results per slice, for one pair
+
+	main *device   // the context Run made
+	devs []*device // the contexts programs are built in (main)
+
+	mu        sync.Mutex
+	buildTime time.Duration // summed over the builders
+}
+
+// startBuilders builds the programs, in order, on o.Builders goroutines; the
+// returned channel is closed when they have all stopped.
+func (r *runner) startBuilders(progs []*program, stop chan struct{}) chan struct{} {
+	next := make(chan *program, len(progs))
+	for _, p := range progs {
+		next <- p
+	}
+	close(next)
+	done := make(chan struct{})
+	// Every builder builds in Run's context: the drivers measured
+	// (NVIDIA's, PoCL) serialise builds process-wide anyway, and more
+	// contexts cost seconds to create (NVIDIA) and memory for their buffers.
+	// The builders still overlap the builds with the kernels already built,
+	// and the cache loads in parallel.
+	nb := min(r.o.Builders, len(progs))
+	r.devs = []*device{r.main}
+	var wg sync.WaitGroup
+	for i := range nb {
+		d := r.devs[i%len(r.devs)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				select {
+				case <-stop:
+					p.err = errInterrupted
+					close(p.built)
+					continue
+				default:
+				}
+				r.build(p, d)
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	return done
+}
+
+// build builds p, in d's context, from the binary cache or from source.
+func (r *runner) build(p *program, d *device) {
+	defer close(p.built)
+	p.dev = d
+	t0 := time.Now()
+	defer func() {
+		r.mu.Lock()
+		r.buildTime += time.Since(t0)
+		r.mu.Unlock()
+	}()
+	p.srcSum = sha256.Sum256([]byte(p.source))
+	cache := r.o.Programs
+	if bin := cache.get(r.key, p.srcSum, p.name); bin != nil {
+		prog, err := d.ctx.BuildBinary(bin, r.o.BuildOptions)
+		if err == nil {
+			p.prog, p.cached = prog, true
+			return
+		}
+		cache.reject(r.key, p.srcSum, p.name, err)
+	}
+	p.prog, p.err = d.ctx.Build(p.source, r.o.BuildOptions)
+	if p.err != nil {
+		return
+	}
+}
+
+// wait waits for p's build and returns the program; r.dev is then the
+// device (context) it was built in.
+func (r *runner) wait(p *program) (*opencl.Program, error) {
+	t0 := time.Now()
+	<-p.built
+	r.main.buildWait += time.Since(t0)
+	if p.dev != nil {
+		r.dev = p.dev
+	}
+	r.noticeNow()
+	return p.prog, p.err
+}
+
+// done stores p's binary in the cache if it was built from source, counts
+// p and releases it. The binary is taken after the kernels ran: PoCL's then
+// holds the kernels it compiled at their first launch (one generic
+// function each, DriverSettings); taken before, it would make PoCL compile
+// them for the binary, and PoCL 3.1 compiles them again at the first
+// launch.
+func (r *runner) done(p *program) {
+	if p.prog == nil {
+		return
+	}
+	if cache := r.o.Programs; cache != nil && !p.cached {
+		t0 := time.Now()
+		if bin, err := p.prog.Binary(); err != nil {
+			cache.notice("program cache: the driver gave no binary for %s: %v", p.name, err)
+		} else {
+			p.stored = cache.put(r.key, p.srcSum, bin)
+		}
+		r.main.buildWait += time.Since(t0)
+	}
+	switch {
+	case p.cached:
+		r.rep.Cache.Loaded++
+	default:
+		r.rep.Cache.Built++
+	}
+	if p.stored {
+		r.rep.Cache.Stored++
+	}
+	r.noticeNow()
+	p.prog.Release()
+	p.prog = nil
+}
+
+// noticeNow passes the binary cache's notices to Options.Notice.
+func (r *runner) noticeNow() {
+	for _, n := range append(r.o.Programs.takeNotices(), r.o.Slices.takeNotices()...) {
+		r.rep.Notices = append(r.rep.Notices, n)
+		if r.o.Notice != nil {
+			r.o.Notice(n)
+		}
+	}
 }
 
 // interrupted reports whether Options.Context is done, and marks the report.
@@ -294,83 +545,124 @@ func (r *runner) interrupted() bool {
 // errInterrupted stops a conversion's check when the run is interrupted.
 var errInterrupted = errors.New("interrupted")
 
-// runPair checks the conversions of one source/destination pair: one program.
-func (r *runner) runPair(p []*task) {
-	if r.interrupted() {
-		for _, t := range p {
+// runProgram checks the conversions of one program, pair by pair.
+func (r *runner) runProgram(p *program) {
+	for _, pr := range p.pairs {
+		for _, t := range pr {
+			t.check = newChecker(t.c, t.res, r.o.Examples)
+		}
+	}
+	notRun := func(pr []*task) {
+		for _, t := range pr {
 			t.res.Status, t.res.Reason = StatusNotRun, "the run was interrupted"
 		}
-		return
 	}
-	convs := make([]digest.Conversion, len(p))
-	for i, t := range p {
-		convs[i] = t.c
-		t.check = newChecker(t.c, t.res, r.o.Examples)
-	}
-	src := pairSource(convs, r.caps, r.o.Fault, r.o.Widths)
-	t0 := time.Now()
-	prog, err := r.dev.ctx.Build(src, r.o.BuildOptions)
-	r.dev.busy += time.Since(t0)
-	if err != nil {
-		for _, t := range p {
-			r.progress(Key(t.c))
-			t.res.Status, t.res.Reason = StatusError, "building the kernels failed: "+err.Error()
-			t.check.finish(r.rep)
+	if r.interrupted() {
+		for _, pr := range p.pairs {
+			notRun(pr)
 		}
 		return
 	}
-	defer prog.Release()
-	k, err := prog.Kernel("conv")
-	for i, t := range p {
-		r.progress(Key(t.c))
-		t.started = time.Now()
+	prog, err := r.wait(p)
+	if err != nil {
+		for _, pr := range p.pairs {
+			if errors.Is(err, errInterrupted) {
+				notRun(pr)
+				continue
+			}
+			r.progress(Key(pr[0].c), len(pr))
+			for _, t := range pr {
+				t.res.Status, t.res.Reason = StatusError, "building the kernels failed: "+err.Error()
+				t.check.finish(r.rep)
+			}
+		}
+		return
+	}
+	defer r.done(p)
+	red, err := prog.Kernel("reduce")
+	if err == nil {
+		defer red.Release()
+	}
+	for _, pr := range p.pairs {
 		if r.interrupted() {
-			err = errInterrupted
+			notRun(pr)
+			continue
+		}
+		r.progress(Key(pr[0].c), len(pr))
+		t0 := time.Now()
+		var k *opencl.Kernel
+		if err == nil {
+			k, err = prog.Kernel(kernelName(pr[0].c.Op.Dst.Kind))
 		}
 		if err == nil {
-			err = r.runConversion(kernelOp{k, uint32(i)}, t)
+			err = r.runPair(k, red, pr)
+			k.Release()
 		}
 		switch {
 		case errors.Is(err, errInterrupted):
-			t.res.Status, t.res.Reason = StatusNotRun, "the run was interrupted"
+			notRun(pr)
 		case err != nil:
-			t.res.Status, t.res.Reason = StatusError, err.Error()
+			for _, t := range pr {
+				if t.res.Status == "" {
+					t.res.Status, t.res.Reason = StatusError, err.Error()
+				}
+			}
 		}
-		t.res.Seconds += time.Since(t.started).Seconds()
+		for _, t := range pr {
+			t.res.Seconds += time.Since(t0).Seconds() / float64(len(pr))
+			t.check.finish(r.rep)
+		}
+		err = nil
 	}
-	k.Release()
+}
+
+// runPair runs the digest, edge and vector checks of one pair's conversions.
+func (r *runner) runPair(k, red *opencl.Kernel, p []*task) error {
+	sums, nans, err := r.dev.digest(k, red, p[0].c.Src, p[0].slices, len(p), r.interrupted)
+	if err != nil {
+		return err
+	}
+	r.nanLists = map[uint64][]uint64{}
+	defer func() { r.nanLists = nil }()
+	edges := testvals.Edges(p[0].c.Src)
+	got, err := r.dev.list(k, edges, len(p))
+	if err != nil {
+		return err
+	}
+	for i, t := range p {
+		t0 := time.Now()
+		t.res.Edges = len(edges)
+		t.check.compare("edges", edges, got[i*len(edges):(i+1)*len(edges)], 1)
+		r.dev.check += time.Since(t0)
+	}
+	for i, t := range p {
+		var n []uint64
+		if nans != nil {
+			n = nans[i]
+		}
+		if err := r.compareDigests(k, uint32(i), len(p), t, sums[i], n); err != nil {
+			return err
+		}
+	}
 	if len(r.o.Widths) > 0 && !r.interrupted() {
-		if err := r.runVectors(prog, p); err != nil {
-			r.rep.Errors = append(r.rep.Errors, fmt.Sprintf("vector check %s -> %s: %v", convs[0].Src, convs[0].Op.Dst.Kind, err))
+		if err := r.runVectors(k, p); err != nil {
+			r.rep.Errors = append(r.rep.Errors, fmt.Sprintf("vector check %s -> %s: %v", p[0].c.Src, p[0].c.Op.Dst.Kind, err))
 		}
 	}
-	for _, t := range p {
-		t.check.finish(r.rep)
-	}
+	return nil
 }
 
-// kernelOp is kernel conv of a pair program with the number of one of its conversions.
-type kernelOp struct {
-	k  *opencl.Kernel
-	op uint32
-}
-
-// runConversion runs the digest and edge checks of one conversion.
-func (r *runner) runConversion(k kernelOp, t *task) error {
+// compareDigests compares a conversion's device digests with the reference
+// and narrows every slice that differs to its failing inputs. nans, for a
+// floating source, are the device's digests of each slice's NaN inputs
+// alone: where the rest of the slice agrees with the reference, only its NaN
+// inputs are run again and compared (NaNs are where devices go wrong, in
+// every chunk of a 64-bit source).
+func (r *runner) compareDigests(k *opencl.Kernel, op uint32, nops int, t *task, sums, nans []uint64) error {
 	res := t.res
-	sums, err := r.dev.digest(k, t.slices)
-	if err != nil {
-		return err
-	}
-	edges := testvals.Edges(t.c.Src)
-	got, err := r.dev.list(k, edges)
-	if err != nil {
-		return err
-	}
-	res.Edges = len(edges)
-	t.check.compare("edges", edges, got, 1)
-
+	t0 := time.Now()
 	<-t.ref.done
+	r.dev.refWait += time.Since(t0)
 	res.Slices = len(t.slices)
 	res.ImplDefined = t.ref.impl
 	for j, s := range t.slices {
@@ -383,8 +675,17 @@ func (r *runner) runConversion(k kernelOp, t *task) error {
 		}
 		res.BadSlices++
 		before := res.Failing
-		if err := r.rerun(k, t, s); err != nil {
-			return err
+		narrowed := false
+		if nans != nil {
+			var err error
+			if narrowed, err = r.rerunNaNs(k, op, nops, t, s, sums[j]-nans[j], t.ref.sums[j]); err != nil {
+				return err
+			}
+		}
+		if !narrowed {
+			if err := r.rerun(k, op, t, s); err != nil {
+				return err
+			}
 		}
 		if res.Failing == before {
 			r.rep.Errors = append(r.rep.Errors, fmt.Sprintf("%s: the digest of inputs %d..%d differs (device %016x, reference %016x) but every result agrees when rerun one by one: the device is not deterministic or miscomputes the digest",
@@ -394,8 +695,88 @@ func (r *runner) runConversion(k kernelOp, t *task) error {
 	return nil
 }
 
+// nanInputs returns the indices of the NaN inputs of a slice of a floating
+// source, computed once per slice for all the conversions of a source.
+func (r *runner) nanInputs(src cltype.Kind, s Slice) []uint64 {
+	key := [3]uint64{uint64(src), s.Start, s.Len}
+	if v, ok := r.nanIdx[key]; ok {
+		return v
+	}
+	nb := int((s.Len + batchLen - 1) / batchLen)
+	per := make([][]uint64, nb)
+	parallel(nb, func(next func() (int, bool)) {
+		for i, ok := next(); ok; i, ok = next() {
+			var v []uint64
+			for j := s.Start + uint64(i)*batchLen; j < min(s.Start+s.Len, s.Start+uint64(i+1)*batchLen); j++ {
+				if digestspec.IsNaN(src, digestspec.Input(src, j)) {
+					v = append(v, j)
+				}
+			}
+			per[i] = v
+		}
+	})
+	var all []uint64
+	for _, v := range per {
+		all = append(all, v...)
+	}
+	if r.nanIdx == nil || r.nanIdxSrc != src {
+		r.nanIdx, r.nanIdxSrc = map[[3]uint64][]uint64{}, src
+	}
+	r.nanIdx[key] = all
+	return all
+}
+
+// rerunNaNs narrows a differing slice to its NaN inputs when the device's
+// digest of the other inputs (rest: the slice's digest less that of its
+// NaNs) equals the reference's: it computes the reference's digest of the
+// NaN inputs, and where the rest agrees, runs the NaN inputs again (list mode:
+// every conversion of the pair at once, kept for the pair's other
+// conversions) and compares each. It reports false, having done nothing else,
+// when the rest differs too.
+func (r *runner) rerunNaNs(k *opencl.Kernel, op uint32, nops int, t *task, s Slice, rest, ref uint64) (bool, error) {
+	t0 := time.Now()
+	idx := r.nanInputs(t.c.Src, s)
+	in := make([]uint64, len(idx))
+	for i, j := range idx {
+		in[i] = digestspec.Input(t.c.Src, j)
+	}
+	e := expectAll(t.c, in)
+	var nanRef uint64
+	for i, j := range idx {
+		nanRef += digestspec.Term(j, e.canon[i])
+	}
+	r.dev.narrowing += time.Since(t0)
+	if rest != ref-nanRef {
+		return false, nil
+	}
+	got, ok := r.nanLists[s.Start]
+	if !ok {
+		got = make([]uint64, 0, len(in)*nops)
+		const piece = 1 << 20
+		all := make([][]uint64, nops)
+		for lo := 0; lo < len(in); lo += piece {
+			part := in[lo:min(len(in), lo+piece)]
+			g, err := r.dev.list(k, part, nops)
+			if err != nil {
+				return false, err
+			}
+			for q := range nops {
+				all[q] = append(all[q], g[q*len(part):(q+1)*len(part)]...)
+			}
+		}
+		for q := range nops {
+			got = append(got, all[q]...)
+		}
+		r.nanLists[s.Start] = got
+	}
+	t0 = time.Now()
+	t.check.compareExpected("digest", in, got[int(op)*len(in):(int(op)+1)*len(in)], e)
+	r.dev.narrowing += time.Since(t0)
+	return true, nil
+}
+
 // rerun compares every raw result of a slice with the library.
-func (r *runner) rerun(k kernelOp, t *task, s Slice) error {
+func (r *runner) rerun(k *opencl.Kernel, op uint32, t *task, s Slice) error {
 	const piece = digestspec.ChunkSize
 	n := int(min(piece, s.Len))
 	if len(r.rerunIn) < n {
@@ -404,9 +785,10 @@ func (r *runner) rerun(k kernelOp, t *task, s Slice) error {
 	for lo := s.Start; lo < s.Start+s.Len; lo += piece {
 		cnt := min(piece, s.Start+s.Len-lo)
 		got := r.rerunGot[:cnt]
-		if err := r.dev.raw(k, lo, got); err != nil {
+		if err := r.dev.raw(k, op, lo, got); err != nil {
 			return err
 		}
+		t0 := time.Now()
 		in := r.rerunIn[:cnt]
 		parallel(int((cnt+batchLen-1)/batchLen), func(next func() (int, bool)) {
 			for i, ok := next(); ok; i, ok = next() {
@@ -416,6 +798,7 @@ func (r *runner) rerun(k kernelOp, t *task, s Slice) error {
 			}
 		})
 		t.check.compare("digest", in, got, 1)
+		r.dev.narrowing += time.Since(t0)
 	}
 	return nil
 }
@@ -437,16 +820,11 @@ func (r *runner) vectorInputs(k cltype.Kind) []uint64 {
 	return in
 }
 
-// runVectors runs kernel vec of prog for each width.
-func (r *runner) runVectors(prog *opencl.Program, p []*task) error {
+// runVectors runs the pair kernel's modeVec for each width.
+func (r *runner) runVectors(k *opencl.Kernel, p []*task) error {
 	if r.widths == nil {
 		r.widths = map[int]*WidthResult{}
 	}
-	k, err := prog.Kernel("vec")
-	if err != nil {
-		return err
-	}
-	defer k.Release()
 	src, dst := p[0].c.Src, p[0].c.Op.Dst.Kind
 	in := r.vectorInputs(src)
 	packed := make([]uint64, len(in))
@@ -464,10 +842,13 @@ func (r *runner) runVectors(prog *opencl.Program, p []*task) error {
 		if err != nil {
 			return fmt.Errorf("width %d: %w", n, err)
 		}
+		t0 := time.Now()
 		got := make([]uint64, lanes)
 		buf := make([]uint64, (lanes*dst.Size()+7)/8)
 		for i, t := range p {
-			t0 := time.Now()
+			if t.check.vecExp == nil {
+				t.check.vecExp = expectAll(t.c, in)
+			}
 			part := outs[i*lanes*dst.Size() : (i+1)*lanes*dst.Size()]
 			copy(unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), len(part)), part)
 			unpack(dst, got, buf)
@@ -480,8 +861,11 @@ func (r *runner) runVectors(prog *opencl.Program, p []*task) error {
 			if t.check.res.Failing > f0 {
 				w.Bad = append(w.Bad, vectorName(t.c.Op.Name(), n)+" "+src.String())
 			}
-			t.res.Seconds += time.Since(t0).Seconds()
 		}
+		r.dev.check += time.Since(t0)
+	}
+	for _, t := range p {
+		t.check.vecExp = nil
 	}
 	return nil
 }
@@ -497,6 +881,33 @@ type checker struct {
 	seen     map[[3]uint64]bool
 	impl     *implTracker
 	implSeen int
+	vecExp   *expected // the library's results for the vector lanes, computed once for all widths
+}
+
+// expected is the library's results for a list of inputs.
+type expected struct {
+	out, canon []uint64
+	impl       []bool
+}
+
+// expectAll computes the library's results of c for in on every core.
+func expectAll(c digest.Conversion, in []uint64) *expected {
+	e := &expected{out: make([]uint64, len(in)), canon: make([]uint64, len(in)), impl: make([]bool, len(in))}
+	nb := (len(in) + batchLen - 1) / batchLen
+	parallel(nb, func(next func() (int, bool)) {
+		b := batchPool.Get().(*batch)
+		defer batchPool.Put(b)
+		for i, ok := next(); ok; i, ok = next() {
+			lo := i * batchLen
+			cnt := min(batchLen, len(in)-lo)
+			copy(b.in[:cnt], in[lo:lo+cnt])
+			b.convert(c, cnt)
+			copy(e.out[lo:], b.out[:cnt])
+			copy(e.canon[lo:], b.canon[:cnt])
+			copy(e.impl[lo:], b.impl[:cnt])
+		}
+	})
+	return e
 }
 
 func newChecker(c digest.Conversion, res *ConvResult, max int) *checker {
@@ -518,8 +929,51 @@ const ruleUnclassified = "(rule not worked out: more than 2^20 failing inputs)"
 // input order.
 func (ch *checker) compare(check string, in, got []uint64, width int) {
 	c := ch.c
+	dk := c.Op.Dst.Kind
+	var fl []flagged
+	if e := ch.vecExp; check == "vector" && e != nil && len(in) <= len(e.out) {
+		// in is a prefix of the lanes e was computed for (runVectors)
+		fl = flagExpected(dk, got, e)
+	} else {
+		fl = flagInputs(c, in, got)
+	}
+	ch.record(check, in, got, width, fl)
+}
+
+// compareExpected is compare with the library's results for in already
+// computed.
+func (ch *checker) compareExpected(check string, in, got []uint64, e *expected) {
+	ch.record(check, in, got, 1, flagExpected(ch.c.Op.Dst.Kind, got, e))
+}
+
+// flagExpected returns the inputs whose result in got differs from e's or is
+// implementation-defined (got may be shorter than e: a prefix).
+func flagExpected(dk cltype.Kind, got []uint64, e *expected) []flagged {
+	nb := (len(got) + batchLen - 1) / batchLen
+	per := make([][]flagged, nb)
+	parallel(nb, func(next func() (int, bool)) {
+		for i, ok := next(); ok; i, ok = next() {
+			var fl []flagged
+			for j := i * batchLen; j < min(len(got), (i+1)*batchLen); j++ {
+				if e.impl[j] || digestspec.Canonical(dk, got[j]&dk.Mask(), false) != e.canon[j] {
+					fl = append(fl, flagged{j, e.out[j], e.impl[j]})
+				}
+			}
+			per[i] = fl
+		}
+	})
+	var all []flagged
+	for _, fl := range per {
+		all = append(all, fl...)
+	}
+	return all
+}
+
+// record counts and lists the flagged inputs.
+func (ch *checker) record(check string, in, got []uint64, width int, fl []flagged) {
+	c := ch.c
 	dk, sk := c.Op.Dst.Kind, c.Src
-	for _, f := range flagInputs(c, in, got) {
+	for _, f := range fl {
 		j, x, g := f.j, in[f.j], got[f.j]&dk.Mask()
 		if f.impl {
 			ch.impl.add(x, g, width)
@@ -631,172 +1085,271 @@ func (ch *checker) finish(rep *Report) {
 	}
 }
 
-// device runs kernels and keeps the time it was busy.
+// device runs kernels on the queue of one context and keeps its buffers
+// between calls; timing, shared by the contexts, the time spent in each part
+// of the work.
 type device struct {
-	ctx    *opencl.Context
-	dummy  *opencl.Buffer
-	rawOut *opencl.Buffer // raw's output buffer, kept for the next call
-	rawCap int            // its size in results
-	busy   time.Duration
+	ctx *opencl.Context
+	// buffers kept for the next call, grown as needed
+	bufs map[string]*opencl.Buffer
+	*timing
+}
+
+type timing struct {
+	buildWait time.Duration // waiting for a program's build
+	run       time.Duration // kernels running (enqueue to finish)
+	transfer  time.Duration // copies between host and device
+	refWait   time.Duration // waiting for the CPU reference
+	narrowing time.Duration // comparing the raw results of differing slices on the host
+	check     time.Duration // comparing edge values and vector lanes on the host
 }
 
 func (d *device) release() {
-	d.dummy.Release()
-	d.rawOut.Release()
+	for _, b := range d.bufs {
+		b.Release()
+	}
+	d.bufs = nil
 }
 
-// maxLaunch is the most inputs one digest launch covers.
-const maxLaunch = 1 << 28
+// buffer returns the kept buffer named name, of at least size bytes.
+func (d *device) buffer(name string, size int) (*opencl.Buffer, error) {
+	if b := d.bufs[name]; b != nil && b.Size >= size {
+		return b, nil
+	}
+	if d.bufs == nil {
+		d.bufs = map[string]*opencl.Buffer{}
+	}
+	d.bufs[name].Release()
+	delete(d.bufs, name)
+	b, err := d.ctx.NewBuffer(max(size, 64))
+	if err != nil {
+		return nil, err
+	}
+	d.bufs[name] = b
+	return b, nil
+}
 
-// digest returns the device's digest of each slice (all of one length).
-func (d *device) digest(k kernelOp, sl []Slice) (sums []uint64, err error) {
-	defer func(t time.Time) { d.busy += time.Since(t) }(time.Now())
+// timed runs f and adds its time to *acc.
+func (d *device) timed(acc *time.Duration, f func() error) error {
+	t0 := time.Now()
+	err := f()
+	*acc += time.Since(t0)
+	return err
+}
+
+// localSize is the work-group size of every launch (fewer where a kernel
+// allows fewer): one size, so that PoCL compiles each kernel once.
+const localSize = 64
+
+// launch runs k over n work-items (rounded up to whole work-groups: the
+// kernels ignore work-items g >= their count) and waits for it.
+func (d *device) launch(k *opencl.Kernel, n int) error {
+	l := localSize
+	if wg, err := k.WorkGroupSize(); err == nil && wg > 0 {
+		for l > wg {
+			l /= 2
+		}
+	}
+	if err := d.ctx.Run(k, (n+l-1)/l*l, l); err != nil {
+		return err
+	}
+	return d.ctx.Finish()
+}
+
+// maxLaunch is the most inputs one digest launch covers, maxPartials the
+// most partial sums it writes (64 MiB).
+const (
+	maxLaunch   = 1 << 28
+	maxPartials = 1 << 23
+)
+
+// perItem is the number of consecutive inputs each work-item digests.
+const perItem = 256
+
+// reduceBy is the most partial sums the device adds per reduced value.
+const reduceBy = 1024
+
+// digest returns the device's digest of each slice (all of one length) for
+// each of the nops conversions of a pair kernel, sums[op][slice], and for a
+// floating source the digest of the slice's NaN inputs alone,
+// nans[op][slice] (nil for other sources).
+func (d *device) digest(k, red *opencl.Kernel, src cltype.Kind, sl []Slice, nops int, stop func() bool) (sums, nans [][]uint64, err error) {
+	if red == nil {
+		return nil, nil, errors.New("verify: the program has no reduce kernel")
+	}
+	parts := digestParts(src)
+	sums = make([][]uint64, nops)
+	for i := range sums {
+		sums[i] = make([]uint64, len(sl))
+	}
+	if parts == 2 {
+		nans = make([][]uint64, nops)
+		for i := range nans {
+			nans[i] = make([]uint64, len(sl))
+		}
+	}
 	if len(sl) == 0 {
-		return nil, nil
+		return sums, nans, nil
 	}
 	l := sl[0].Len
 	for _, s := range sl {
 		if s.Len != l {
-			return nil, errors.New("verify: slices of different lengths")
+			return nil, nil, errors.New("verify: slices of different lengths")
 		}
 	}
-	per := min(l, 256)
+	per := min(l, perItem)
 	wps := l / per
-	nb := min(len(sl), max(1, int(maxLaunch/l)))
-	starts, err := d.ctx.NewBuffer(8 * nb)
+	m := min(wps, reduceBy)
+	np := nops * parts
+	nb := min(len(sl), max(1, int(maxLaunch/l)), max(1, maxPartials/(int(wps)*np)))
+	starts, err := d.buffer("starts", 8*nb)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer starts.Release()
-	out, err := d.ctx.NewBuffer(8 * nb * int(wps))
+	part, err := d.buffer("partial", 8*nb*int(wps)*np)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer out.Release()
-	partial := make([]uint64, nb*int(wps))
-	sums = make([]uint64, len(sl))
+	redOut, err := d.buffer("reduced", 8*nb*int(wps/m)*np)
+	if err != nil {
+		return nil, nil, err
+	}
+	got := make([]uint64, nb*int(wps/m)*np)
+	st := make([]uint64, nb)
 	for first := 0; first < len(sl); first += nb {
+		if first > 0 && stop() {
+			return nil, nil, errInterrupted
+		}
 		batch := sl[first:min(first+nb, len(sl))]
-		st := make([]uint64, len(batch))
+		st = st[:len(batch)]
 		for i, s := range batch {
 			st[i] = s.Start
 		}
-		if err := d.ctx.Write(starts, u64Bytes(st)); err != nil {
-			return nil, err
-		}
-		if err := k.k.SetArgs(k.op, uint32(modeDigest), starts, uint64(0), uint32(wps), uint32(per), out); err != nil {
-			return nil, err
+		if err := d.timed(&d.transfer, func() error { return d.ctx.Write(starts, u64Bytes(st)) }); err != nil {
+			return nil, nil, err
 		}
 		n := len(batch) * int(wps)
-		if err := d.ctx.Run(k.k, n, 0); err != nil {
-			return nil, err
+		if err := k.SetArgs(uint32(modeDigest), uint32(0), starts, uint64(0), uint32(wps), uint32(per), uint32(n), part); err != nil {
+			return nil, nil, err
 		}
-		if err := d.ctx.Read(out, u64Bytes(partial[:n])); err != nil {
-			return nil, err
+		nr := n * np / int(m)
+		if err := red.SetArgs(part, uint32(m), uint32(nr), redOut); err != nil {
+			return nil, nil, err
 		}
-		for i := range batch {
-			var s uint64
-			for _, v := range partial[i*int(wps) : (i+1)*int(wps)] {
-				s += v
+		if err := d.timed(&d.run, func() error {
+			if err := d.launchNoWait(k, n); err != nil {
+				return err
 			}
-			sums[first+i] = s
+			return d.launch(red, nr)
+		}); err != nil {
+			return nil, nil, err
+		}
+		if err := d.timed(&d.transfer, func() error { return d.ctx.Read(redOut, u64Bytes(got[:nr])) }); err != nil {
+			return nil, nil, err
+		}
+		// got[q*n/m + slice*wps/m + j] for part q = parts*op + (0: all, 1: NaNs)
+		per := int(wps / m)
+		for q := 0; q < np; q++ {
+			dst := sums[q/parts]
+			if q%parts == 1 {
+				dst = nans[q/parts]
+			}
+			for i := range batch {
+				var s uint64
+				base := q*n/int(m) + i*per
+				for _, v := range got[base : base+per] {
+					s += v
+				}
+				dst[first+i] = s
+			}
 		}
 	}
-	return sums, nil
+	return sums, nans, nil
 }
 
-func (d *device) dummyBuffer() (*opencl.Buffer, error) {
-	if d.dummy == nil {
-		b, err := d.ctx.NewBuffer(64)
-		if err != nil {
-			return nil, err
+// launchNoWait enqueues k like launch without waiting.
+func (d *device) launchNoWait(k *opencl.Kernel, n int) error {
+	l := localSize
+	if wg, err := k.WorkGroupSize(); err == nil && wg > 0 {
+		for l > wg {
+			l /= 2
 		}
-		d.dummy = b
 	}
-	return d.dummy, nil
+	return d.ctx.Run(k, (n+l-1)/l*l, l)
 }
 
-// raw puts the raw results of input indices base..base+len(got)-1 in got.
-// The device buffer is kept for the next call: a full run of a device that
-// fails everywhere (NaN under _sat from double: every chunk) reruns
-// thousands of chunks.
-func (d *device) raw(k kernelOp, base uint64, got []uint64) error {
-	defer func(t time.Time) { d.busy += time.Since(t) }(time.Now())
-	dummy, err := d.dummyBuffer()
+// raw puts the raw results of conversion op of a pair kernel for input
+// indices base..base+len(got)-1 in got. The device buffer is kept for the
+// next call: a full run of a device that fails everywhere (NaN under _sat
+// from double: every chunk) reruns thousands of chunks.
+func (d *device) raw(k *opencl.Kernel, op uint32, base uint64, got []uint64) error {
+	n := len(got)
+	dummy, err := d.buffer("dummy", 64)
 	if err != nil {
 		return err
 	}
-	n := len(got)
-	if d.rawCap < n {
-		d.rawOut.Release()
-		d.rawOut, d.rawCap = nil, 0
-		if d.rawOut, err = d.ctx.NewBuffer(8 * n); err != nil {
-			return err
-		}
-		d.rawCap = n
-	}
-	if err := k.k.SetArgs(k.op, uint32(modeRaw), dummy, base, uint32(0), uint32(0), d.rawOut); err != nil {
+	out, err := d.buffer("raw", 8*n)
+	if err != nil {
 		return err
 	}
-	if err := d.ctx.Run(k.k, n, 0); err != nil {
+	if err := k.SetArgs(uint32(modeRaw), op, dummy, base, uint32(0), uint32(0), uint32(n), out); err != nil {
 		return err
 	}
-	return d.ctx.Read(d.rawOut, u64Bytes(got))
+	if err := d.timed(&d.run, func() error { return d.launch(k, n) }); err != nil {
+		return err
+	}
+	return d.timed(&d.transfer, func() error { return d.ctx.Read(out, u64Bytes(got)) })
 }
 
-// list returns the raw results for the given input bit patterns.
-func (d *device) list(k kernelOp, in []uint64) ([]uint64, error) {
-	defer func(t time.Time) { d.busy += time.Since(t) }(time.Now())
+// list returns the raw results of every conversion of a pair kernel for the
+// given input bit patterns: nops blocks of len(in).
+func (d *device) list(k *opencl.Kernel, in []uint64, nops int) ([]uint64, error) {
 	if len(in) == 0 {
 		return nil, nil
 	}
-	ib, err := d.ctx.NewBuffer(8 * len(in))
+	ib, err := d.buffer("list-in", 8*len(in))
 	if err != nil {
 		return nil, err
 	}
-	defer ib.Release()
-	out, err := d.ctx.NewBuffer(8 * len(in))
+	out, err := d.buffer("list-out", 8*len(in)*nops)
 	if err != nil {
 		return nil, err
 	}
-	defer out.Release()
-	if err := d.ctx.Write(ib, u64Bytes(slices.Clone(in))); err != nil {
+	if err := d.timed(&d.transfer, func() error { return d.ctx.Write(ib, u64Bytes(slices.Clone(in))) }); err != nil {
 		return nil, err
 	}
-	if err := k.k.SetArgs(k.op, uint32(modeList), ib, uint64(0), uint32(0), uint32(0), out); err != nil {
+	if err := k.SetArgs(uint32(modeList), uint32(0), ib, uint64(0), uint32(0), uint32(0), uint32(len(in)), out); err != nil {
 		return nil, err
 	}
-	if err := d.ctx.Run(k.k, len(in), 0); err != nil {
+	if err := d.timed(&d.run, func() error { return d.launch(k, len(in)) }); err != nil {
 		return nil, err
 	}
-	got := make([]uint64, len(in))
-	return got, d.ctx.Read(out, u64Bytes(got))
+	got := make([]uint64, len(in)*nops)
+	return got, d.timed(&d.transfer, func() error { return d.ctx.Read(out, u64Bytes(got)) })
 }
 
-// vec runs kernel vec for width n over nvec vectors and returns the output bytes.
+// vec runs a pair kernel's modeVec for width n over nvec vectors and returns
+// the output bytes.
 func (d *device) vec(k *opencl.Kernel, n, nvec int, in []byte, outSize int) ([]byte, error) {
-	defer func(t time.Time) { d.busy += time.Since(t) }(time.Now())
-	ib, err := d.ctx.NewBuffer(len(in))
+	ib, err := d.buffer("vec-in", len(in))
 	if err != nil {
 		return nil, err
 	}
-	defer ib.Release()
-	out, err := d.ctx.NewBuffer(outSize)
+	out, err := d.buffer("vec-out", outSize)
 	if err != nil {
 		return nil, err
 	}
-	defer out.Release()
-	if err := d.ctx.Write(ib, in); err != nil {
+	if err := d.timed(&d.transfer, func() error { return d.ctx.Write(ib, in) }); err != nil {
 		return nil, err
 	}
-	if err := k.SetArgs(uint32(n), ib, out, uint32(nvec)); err != nil {
+	if err := k.SetArgs(uint32(modeVec), uint32(n), ib, uint64(0), uint32(0), uint32(0), uint32(nvec), out); err != nil {
 		return nil, err
 	}
-	if err := d.ctx.Run(k, nvec, 0); err != nil {
+	if err := d.timed(&d.run, func() error { return d.launch(k, nvec) }); err != nil {
 		return nil, err
 	}
 	got := make([]byte, outSize)
-	return got, d.ctx.Read(out, got)
+	return got, d.timed(&d.transfer, func() error { return d.ctx.Read(out, got) })
 }
 
 func u64Bytes(u []uint64) []byte {

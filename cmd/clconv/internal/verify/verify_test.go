@@ -312,22 +312,29 @@ func TestPairSource(t *testing.T) {
 		want  []string
 	}{
 		{ops(cltype.Float, cltype.Half), noFP16, nil, []string{"vstore_half_rtp(x, 0, (half *)&hr);", "vstore_half(x, 0, (half *)&hr);", "vstore_half4_rtn(x, g,"}},
-		{ops(cltype.Half, cltype.Int), noFP16, nil, []string{"float x = vload_half(0, (const half *)&hb);", "convert_int_sat_rte(x)", "float3 x = vload_half3(g, in);", "vstore3(convert_int3_sat_rtz(x)"}},
-		{ops(cltype.Half, cltype.Int), Caps{FP64: true, FP16: true}, nil, []string{"#pragma OPENCL EXTENSION cl_khr_fp16 : enable", "half x = as_half((ushort)ib);", "half8 x = vload8(g, in);"}},
+		{ops(cltype.Half, cltype.Int), noFP16, nil, []string{"float x = vload_half(0, (const half *)&hb);", "convert_int_sat_rte(x)", "float3 x = vload_half3(g, (__global const half *)in);", "vstore3(convert_int3_sat_rtz(x)"}},
+		{ops(cltype.Half, cltype.Int), Caps{FP64: true, FP16: true}, nil, []string{"#pragma OPENCL EXTENSION cl_khr_fp16 : enable", "half x = as_half((ushort)ib);", "half8 x = vload8(g, (__global const half *)in);"}},
 		{ops(cltype.Float, cltype.Int), noFP16, nil, []string{"0x7f800000UL", "? 0x4f000001UL : 0x4f000000UL", "return IMPL_DEF;"}},
 		{ops(cltype.Double, cltype.Float), noFP16, nil, []string{"#pragma OPENCL EXTENSION cl_khr_fp64 : enable", "1019UL", "x = as_double(ib);", "CANON_NAN"}},
 		{ops(cltype.Long, cltype.Uchar), noFP16, nil, []string{"r >> ((r >> 2) & 63UL)", "long x = as_long(ib);", "ulong o = convert_uchar_sat(x);"}},
 		{ops(cltype.Float, cltype.Int), noFP16, &Fault{"convert_int_sat float", "nan"}, []string{"o = 1; /* injected fault */"}},
 	} {
-		src := pairSource(tt.convs, tt.caps, tt.fault, DefaultWidths)
+		src := programSource([][]digest.Conversion{tt.convs}, tt.caps, tt.fault, DefaultWidths)
 		for _, w := range tt.want {
 			if !strings.Contains(src, w) {
 				t.Errorf("%s -> %s source lacks %q:\n%s", tt.convs[0].Src, tt.convs[0].Op.Dst.Kind, w, src)
 			}
 		}
 	}
-	if src := pairSource(ops(cltype.Float, cltype.Int), noFP16, nil, nil); strings.Contains(src, "vec(") {
-		t.Error("a program without widths has a vec kernel")
+	if src := programSource([][]digest.Conversion{ops(cltype.Float, cltype.Int)}, noFP16, nil, nil); strings.Contains(src, "vload") {
+		t.Error("a program without widths has vector code")
+	}
+	// A program of several pairs: one kernel each, conversions numbered on.
+	src := programSource([][]digest.Conversion{ops(cltype.Float, cltype.Int), ops(cltype.Float, cltype.Char)}, noFP16, nil, DefaultWidths)
+	for _, w := range []string{"__kernel void pair_int(", "__kernel void pair_char(", "__kernel void reduce(", "ulong conv19(", "{ ulong t = fmix(h ^ canon14(ib, conv14(ib))); s4 += t; n4 += t & isn; }", "if (mode == 2 || op == 4)\n\t\t\tout[(mode == 2 ? (size_t)4 * cnt : 0) + g] = conv14(ib);"} {
+		if !strings.Contains(src, w) {
+			t.Errorf("float -> int, char program lacks %q:\n%s", w, src)
+		}
 	}
 }
 
