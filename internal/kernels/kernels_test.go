@@ -33,9 +33,17 @@ func TestTiers(t *testing.T) {
 }
 
 func TestSIMDPairs(t *testing.T) {
+	// Every ordered pair of the 11 types but the identities, once each.
 	ps := kernels.SIMDPairs()
-	if len(ps) != 29 || !slices.Contains(ps, kernels.Pair{Src: cltype.Float, Dst: cltype.Uchar}) {
-		t.Errorf("SIMDPairs: %v", ps)
+	seen := map[kernels.Pair]bool{}
+	for _, p := range ps {
+		if p.Src == p.Dst || seen[p] || !slices.Contains(cltype.Scalars, p.Src) || !slices.Contains(cltype.Scalars, p.Dst) {
+			t.Errorf("SIMDPairs lists %v", p)
+		}
+		seen[p] = true
+	}
+	if len(ps) != 110 || !seen[kernels.Pair{Src: cltype.Char, Dst: cltype.Half}] {
+		t.Errorf("SIMDPairs: %d pairs: %v", len(ps), ps)
 	}
 }
 
