@@ -4,6 +4,9 @@ package convert
 
 import (
 	"math"
+	"math/bits"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
@@ -13,6 +16,343 @@ import (
 )
 
 var _ = math.MaxInt8
+
+// The plans' comparisons are arithmetic: Go compiles a comparison that
+// yields a value to SETcc, which writes the low byte of a register and so,
+// on AMD processors, waits for that register's previous value, in a loop
+// often the previous element's result: every element would wait for the
+// previous one.
+
+// negative64 returns 1 if x < 0, else 0; positive64 returns 1 if x > 0
+// (for x above math.MinInt64), else 0.
+func negative64(x int64) uint64 { return uint64(x) >> 63 }
+
+func positive64(x int64) uint64 { return uint64(-x) >> 63 }
+
+// negative32 and positive32 are negative64 and positive64 for int32.
+func negative32(x int32) uint32 { return uint32(x) >> 31 }
+
+func positive32(x int32) uint32 { return uint32(-x) >> 31 }
+
+// lazyTable is a table computed once, when a slice of at least min
+// elements first needs it: a shorter conversion takes the scalar path
+// until then, so that a program that converts a few values never computes
+// a table (which costs about as much as converting min values one by one).
+// Nothing is computed when the package is initialized.
+type lazyTable[T any] struct {
+	min   int
+	build func() *T
+	once  sync.Once
+	t     atomic.Pointer[T]
+}
+
+// get returns the table, computing it first if n is at least l.min; nil
+// means: take the scalar path.
+func (l *lazyTable[T]) get(n int) *T {
+	if t := l.t.Load(); t != nil {
+		return t
+	}
+	if n < l.min {
+		return nil
+	}
+	l.once.Do(func() { l.t.Store(l.build()) })
+	return l.t.Load()
+}
+
+// modeIndex is m as an index of the [4] tables below: an invalid mode
+// rounds to nearest, as everywhere.
+func modeIndex(m round.Mode) int {
+	if m > round.RTN {
+		return int(round.RTE)
+	}
+	return int(m)
+}
+
+// halfTable returns conv of every half bit pattern in mode m.
+func halfTable[D any](conv func(half.Half, round.Mode, bool) D, m round.Mode) *[1 << 16]D {
+	t := new([1 << 16]D)
+	for b := range t {
+		t[b] = conv(half.Half(b), m, false)
+	}
+	return t
+}
+
+// halfToCharTables[modeIndex(m)] is halfToChar of every half in mode m.
+var halfToCharTables = [4]lazyTable[[1 << 16]int8]{
+	{min: 1 << 15, build: func() *[1 << 16]int8 { return halfTable(halfToChar, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]int8 { return halfTable(halfToChar, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]int8 { return halfTable(halfToChar, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]int8 { return halfTable(halfToChar, round.RTN) }},
+}
+
+// halfToUcharTables[modeIndex(m)] is halfToUchar of every half in mode m.
+var halfToUcharTables = [4]lazyTable[[1 << 16]uint8]{
+	{min: 1 << 15, build: func() *[1 << 16]uint8 { return halfTable(halfToUchar, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint8 { return halfTable(halfToUchar, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint8 { return halfTable(halfToUchar, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint8 { return halfTable(halfToUchar, round.RTN) }},
+}
+
+// halfToShortTables[modeIndex(m)] is halfToShort of every half in mode m.
+var halfToShortTables = [4]lazyTable[[1 << 16]int16]{
+	{min: 1 << 15, build: func() *[1 << 16]int16 { return halfTable(halfToShort, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]int16 { return halfTable(halfToShort, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]int16 { return halfTable(halfToShort, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]int16 { return halfTable(halfToShort, round.RTN) }},
+}
+
+// halfToUshortTables[modeIndex(m)] is halfToUshort of every half in mode m.
+var halfToUshortTables = [4]lazyTable[[1 << 16]uint16]{
+	{min: 1 << 15, build: func() *[1 << 16]uint16 { return halfTable(halfToUshort, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint16 { return halfTable(halfToUshort, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint16 { return halfTable(halfToUshort, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint16 { return halfTable(halfToUshort, round.RTN) }},
+}
+
+// halfToIntTables[modeIndex(m)] is halfToInt of every half in mode m.
+var halfToIntTables = [4]lazyTable[[1 << 16]int32]{
+	{min: 1 << 15, build: func() *[1 << 16]int32 { return halfTable(halfToInt, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]int32 { return halfTable(halfToInt, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]int32 { return halfTable(halfToInt, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]int32 { return halfTable(halfToInt, round.RTN) }},
+}
+
+// halfToUintTables[modeIndex(m)] is halfToUint of every half in mode m.
+var halfToUintTables = [4]lazyTable[[1 << 16]uint32]{
+	{min: 1 << 15, build: func() *[1 << 16]uint32 { return halfTable(halfToUint, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint32 { return halfTable(halfToUint, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint32 { return halfTable(halfToUint, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint32 { return halfTable(halfToUint, round.RTN) }},
+}
+
+// halfToLongTables[modeIndex(m)] is halfToLong of every half in mode m.
+var halfToLongTables = [4]lazyTable[[1 << 16]int64]{
+	{min: 1 << 15, build: func() *[1 << 16]int64 { return halfTable(halfToLong, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]int64 { return halfTable(halfToLong, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]int64 { return halfTable(halfToLong, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]int64 { return halfTable(halfToLong, round.RTN) }},
+}
+
+// halfToUlongTables[modeIndex(m)] is halfToUlong of every half in mode m.
+var halfToUlongTables = [4]lazyTable[[1 << 16]uint64]{
+	{min: 1 << 15, build: func() *[1 << 16]uint64 { return halfTable(halfToUlong, round.RTE) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint64 { return halfTable(halfToUlong, round.RTZ) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint64 { return halfTable(halfToUlong, round.RTP) }},
+	{min: 1 << 15, build: func() *[1 << 16]uint64 { return halfTable(halfToUlong, round.RTN) }},
+}
+
+// halfToFloatTable is halfToFloat of every half (exact: the same in every
+// mode).
+var halfToFloatTable = lazyTable[[1 << 16]float32]{min: 1 << 15, build: func() *[1 << 16]float32 { return halfTable(halfToFloat, round.RTE) }}
+
+// halfToDoubleTable is halfToDouble of every half (exact: the same in every
+// mode).
+var halfToDoubleTable = lazyTable[[1 << 16]float64]{min: 1 << 15, build: func() *[1 << 16]float64 { return halfTable(halfToDouble, round.RTE) }}
+
+// intToHalfTable returns intToHalf(x, m) at index x+65535 for every x in
+// [-65535, 65536]. Every integer of larger magnitude converts as -65535 or
+// 65535: to infinity (rte, and the directed modes away from zero) or to
+// the largest finite half (rtz, and the others toward zero).
+func intToHalfTable(m round.Mode) *[1 << 17]half.Half {
+	t := new([1 << 17]half.Half)
+	for i := range t {
+		t[i] = intToHalf(int32(i-65535), m, false)
+	}
+	return t
+}
+
+// intToHalfTables[modeIndex(m)] is intToHalfTable(m).
+var intToHalfTables = [4]lazyTable[[1 << 17]half.Half]{
+	{min: 1 << 16, build: func() *[1 << 17]half.Half { return intToHalfTable(round.RTE) }},
+	{min: 1 << 16, build: func() *[1 << 17]half.Half { return intToHalfTable(round.RTZ) }},
+	{min: 1 << 16, build: func() *[1 << 17]half.Half { return intToHalfTable(round.RTP) }},
+	{min: 1 << 16, build: func() *[1 << 17]half.Half { return intToHalfTable(round.RTN) }},
+}
+
+// charToHalfTables[modeIndex(m)] is charToHalf of every char (at its bit
+// pattern) in mode m.
+var charToHalfTables = [4]lazyTable[[256]half.Half]{
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = charToHalf(int8(uint8(b)), round.RTE, false)
+			}
+			return t
+		}()
+	}},
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = charToHalf(int8(uint8(b)), round.RTZ, false)
+			}
+			return t
+		}()
+	}},
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = charToHalf(int8(uint8(b)), round.RTP, false)
+			}
+			return t
+		}()
+	}},
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = charToHalf(int8(uint8(b)), round.RTN, false)
+			}
+			return t
+		}()
+	}},
+}
+
+// ucharToHalfTables[modeIndex(m)] is ucharToHalf of every uchar (at its bit
+// pattern) in mode m.
+var ucharToHalfTables = [4]lazyTable[[256]half.Half]{
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = ucharToHalf(uint8(uint8(b)), round.RTE, false)
+			}
+			return t
+		}()
+	}},
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = ucharToHalf(uint8(uint8(b)), round.RTZ, false)
+			}
+			return t
+		}()
+	}},
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = ucharToHalf(uint8(uint8(b)), round.RTP, false)
+			}
+			return t
+		}()
+	}},
+	{min: 0, build: func() *[256]half.Half {
+		return func() *[256]half.Half {
+			t := new([256]half.Half)
+			for b := range t {
+				t[b] = ucharToHalf(uint8(uint8(b)), round.RTN, false)
+			}
+			return t
+		}()
+	}},
+}
+
+// narrowRow returns the table entry of narrowTable32 and narrowTable64 for
+// the values of sign sign and biased exponent e of a binary floating format
+// with sm stored significand bits and exponent bias sb, rounded in mode m to
+// a narrower format with dm stored significand bits, exponent bias db and
+// its sign at bit ds. The rounding of such a value with significand sig
+// (its stored bits with the implicit bit at sm) is
+// base + (sig+add)>>sh (for rte, base + (sig+add+(sig>>sh)&1)>>sh), whose
+// significand's implicit bit and any carry out of it add to the exponent
+// field in base:
+//   - e at or above d's smallest normal exponent: base holds the sign and
+//     the exponent field less one, and sh drops sm-dm bits;
+//   - below: base holds the sign, and sh drops as many more bits as e is
+//     below, up to sm+2 (at which every value rounds as the smallest does);
+//   - e 0 (zero and subnormals, which have no implicit bit): sh is sm+2;
+//   - at or above 2^(emax+1) (overflow): base is the largest finite value
+//     with sh sm+2, so that only a mode that rounds away from zero adds
+//     one unit (to infinity); for rte, base is infinity.
+//
+// add is 2^(sh-1)-1 for rte (ties go to even through the added low bit of
+// the shifted significand), 2^sh-1 where the mode rounds away from zero on
+// this side, else 0. The loops give every significand the implicit bit,
+// which for e 0 makes zero 2^sm and a subnormal 2^sm plus its stored bits:
+// there, rounding away from zero adds 2^sh-1-2^sm, which carries a
+// subnormal to one unit and leaves zero at 0.
+func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh int, add uint64) {
+	cap := sm + 2
+	e0 := sb + 1 - db // the source exponent of d's smallest normal
+	switch {
+	case e == 0:
+		sh = cap
+	case e > db+sb: // 2^(emax+1) or more
+		sh = cap
+		base = uint64(2*db)<<dm | (1<<dm - 1)
+		if m == round.RTE {
+			base++
+		}
+	case e >= e0:
+		sh = sm - dm
+		base = uint64(e-e0) << dm
+	default:
+		sh = min(sm-dm+e0-e, cap)
+	}
+	base |= uint64(sign) << ds
+	switch {
+	case m == round.RTE:
+		add = 1<<(sh-1) - 1
+	case m == round.RTP && sign == 0, m == round.RTN && sign == 1:
+		add = 1<<sh - 1
+		if e == 0 {
+			add -= 1 << sm // zero rounds to zero, a subnormal up: see above
+		}
+	}
+	return base, sh, add
+}
+
+// narrowTable32 is narrowRow for a float at every index b>>23 (sign and
+// exponent) of its bit pattern b, packed as base | sh<<16 | add<<32.
+func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {
+	t := new([512]uint64)
+	for i := range t {
+		base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)
+		t[i] = base | uint64(sh)<<16 | add<<32
+	}
+	return t
+}
+
+// narrowEntry is narrowRow's entry for a double: base | sh<<32, and add.
+type narrowEntry struct{ bs, add uint64 }
+
+// narrowTable64 is narrowRow for a double at every index b>>52 (sign and
+// exponent) of its bit pattern b.
+func narrowTable64(dm, db, ds int, m round.Mode) *[4096]narrowEntry {
+	t := new([4096]narrowEntry)
+	for i := range t {
+		base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)
+		t[i] = narrowEntry{base | uint64(sh)<<32, add}
+	}
+	return t
+}
+
+// floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the
+// narrowing tables per mode (modeIndex).
+var floatToHalfTables = [4]lazyTable[[512]uint64]{
+	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTE) }},
+	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTZ) }},
+	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTP) }},
+	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTN) }},
+}
+
+var doubleToHalfTables = [4]lazyTable[[4096]narrowEntry]{
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTE) }},
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTZ) }},
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTP) }},
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTN) }},
+}
+
+var doubleToFloatTables = [4]lazyTable[[4096]narrowEntry]{
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTE) }},
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTZ) }},
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTP) }},
+	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTN) }},
+}
 
 // clampChar saturates an integral float64 to char; NaN gives 0.
 func clampChar(r float64) int8 {
@@ -608,7 +948,7 @@ func sliceCharToChar(dst []int8, src []int8, m round.Mode, sat bool) {
 // charToUchar converts char to uchar (convert_uchar from char).
 func charToUchar(x int8, _ round.Mode, sat bool) uint8 {
 	if sat {
-		return uint8(max(x, 0))
+		return uint8(max(int32(x), 0))
 	}
 	return uint8(x)
 }
@@ -666,7 +1006,7 @@ func sliceCharToShort(dst []int16, src []int8, m round.Mode, sat bool) {
 // charToUshort converts char to ushort (convert_ushort from char).
 func charToUshort(x int8, _ round.Mode, sat bool) uint16 {
 	if sat {
-		return uint16(max(x, 0))
+		return uint16(max(int32(x), 0))
 	}
 	return uint16(x)
 }
@@ -724,7 +1064,7 @@ func sliceCharToInt(dst []int32, src []int8, m round.Mode, sat bool) {
 // charToUint converts char to uint (convert_uint from char).
 func charToUint(x int8, _ round.Mode, sat bool) uint32 {
 	if sat {
-		return uint32(max(x, 0))
+		return uint32(max(int32(x), 0))
 	}
 	return uint32(x)
 }
@@ -782,7 +1122,7 @@ func sliceCharToLong(dst []int64, src []int8, m round.Mode, sat bool) {
 // charToUlong converts char to ulong (convert_ulong from char).
 func charToUlong(x int8, _ round.Mode, sat bool) uint64 {
 	if sat {
-		return uint64(max(x, 0))
+		return uint64(max(int32(x), 0))
 	}
 	return uint64(x)
 }
@@ -832,23 +1172,9 @@ func sliceCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) {
 	n := simdCharToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
-	switch m {
-	case round.RTZ:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
-		}
+	t := charToHalfTables[modeIndex(m)].get(len(src))
+	for i, x := range src {
+		dst[i] = t[uint8(x)]
 	}
 }
 
@@ -865,6 +1191,7 @@ func sliceCharToFloat(dst []float32, src []int8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdCharToFloat(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
+	_ = sat
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -885,6 +1212,7 @@ func sliceCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) {
 	n := simdCharToDouble(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
+	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
 	}
@@ -893,7 +1221,7 @@ func sliceCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) {
 // ucharToChar converts uchar to char (convert_char from uchar).
 func ucharToChar(x uint8, _ round.Mode, sat bool) int8 {
 	if sat {
-		return int8(min(x, math.MaxInt8))
+		return int8(min(uint32(x), math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -1072,23 +1400,9 @@ func sliceUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) {
 	n := simdUcharToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
-	switch m {
-	case round.RTZ:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
-		}
+	t := ucharToHalfTables[modeIndex(m)].get(len(src))
+	for i, x := range src {
+		dst[i] = t[uint8(x)]
 	}
 }
 
@@ -1105,6 +1419,7 @@ func sliceUcharToFloat(dst []float32, src []uint8, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdUcharToFloat(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
+	_ = sat
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -1125,6 +1440,7 @@ func sliceUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) {
 	n := simdUcharToDouble(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
+	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
 	}
@@ -1133,7 +1449,7 @@ func sliceUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) {
 // shortToChar converts short to char (convert_char from short).
 func shortToChar(x int16, _ round.Mode, sat bool) int8 {
 	if sat {
-		return int8(min(max(x, math.MinInt8), math.MaxInt8))
+		return int8(min(max(int32(x), math.MinInt8), math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -1172,7 +1488,7 @@ func sliceShortToChar(dst []int8, src []int16, m round.Mode, sat bool) {
 // shortToUchar converts short to uchar (convert_uchar from short).
 func shortToUchar(x int16, _ round.Mode, sat bool) uint8 {
 	if sat {
-		return uint8(min(max(x, 0), math.MaxUint8))
+		return uint8(min(max(int32(x), 0), math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -1226,7 +1542,7 @@ func sliceShortToShort(dst []int16, src []int16, m round.Mode, sat bool) {
 // shortToUshort converts short to ushort (convert_ushort from short).
 func shortToUshort(x int16, _ round.Mode, sat bool) uint16 {
 	if sat {
-		return uint16(max(x, 0))
+		return uint16(max(int32(x), 0))
 	}
 	return uint16(x)
 }
@@ -1284,7 +1600,7 @@ func sliceShortToInt(dst []int32, src []int16, m round.Mode, sat bool) {
 // shortToUint converts short to uint (convert_uint from short).
 func shortToUint(x int16, _ round.Mode, sat bool) uint32 {
 	if sat {
-		return uint32(max(x, 0))
+		return uint32(max(int32(x), 0))
 	}
 	return uint32(x)
 }
@@ -1342,7 +1658,7 @@ func sliceShortToLong(dst []int64, src []int16, m round.Mode, sat bool) {
 // shortToUlong converts short to ulong (convert_ulong from short).
 func shortToUlong(x int16, _ round.Mode, sat bool) uint64 {
 	if sat {
-		return uint64(max(x, 0))
+		return uint64(max(int32(x), 0))
 	}
 	return uint64(x)
 }
@@ -1391,24 +1707,16 @@ func sliceShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdShortToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
-	switch m {
-	case round.RTZ:
+	t := intToHalfTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
+			dst[i] = shortToHalf(x, m, sat)
 		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
-		}
+		return
+	}
+	for i, x := range src {
+		k := uint32(int32(x) + 65535)
+		dst[i] = t[k&(1<<17-1)]
 	}
 }
 
@@ -1425,6 +1733,7 @@ func sliceShortToFloat(dst []float32, src []int16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdShortToFloat(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
+	_ = sat
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -1445,6 +1754,7 @@ func sliceShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) {
 	n := simdShortToDouble(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
+	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
 	}
@@ -1453,7 +1763,7 @@ func sliceShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) {
 // ushortToChar converts ushort to char (convert_char from ushort).
 func ushortToChar(x uint16, _ round.Mode, sat bool) int8 {
 	if sat {
-		return int8(min(x, math.MaxInt8))
+		return int8(min(uint32(x), math.MaxInt8))
 	}
 	return int8(x)
 }
@@ -1492,7 +1802,7 @@ func sliceUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) {
 // ushortToUchar converts ushort to uchar (convert_uchar from ushort).
 func ushortToUchar(x uint16, _ round.Mode, sat bool) uint8 {
 	if sat {
-		return uint8(min(x, math.MaxUint8))
+		return uint8(min(uint32(x), math.MaxUint8))
 	}
 	return uint8(x)
 }
@@ -1531,7 +1841,7 @@ func sliceUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) {
 // ushortToShort converts ushort to short (convert_short from ushort).
 func ushortToShort(x uint16, _ round.Mode, sat bool) int16 {
 	if sat {
-		return int16(min(x, math.MaxInt16))
+		return int16(min(uint32(x), math.MaxInt16))
 	}
 	return int16(x)
 }
@@ -1685,24 +1995,16 @@ func sliceUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdUshortToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
-	switch m {
-	case round.RTZ:
+	t := intToHalfTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
+			dst[i] = ushortToHalf(x, m, sat)
 		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
-		}
+		return
+	}
+	for i, x := range src {
+		k := uint32(x) + 65535
+		dst[i] = t[k&(1<<17-1)]
 	}
 }
 
@@ -1719,6 +2021,7 @@ func sliceUshortToFloat(dst []float32, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdUshortToFloat(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
+	_ = sat
 	_ = sat
 	for i, x := range src {
 		dst[i] = float32(x)
@@ -1738,6 +2041,7 @@ func sliceUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdUshortToDouble(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
+	_ = sat
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -2043,24 +2347,19 @@ func sliceIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdIntToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
-	switch m {
-	case round.RTZ:
+	t := intToHalfTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
+			dst[i] = intToHalf(x, m, sat)
 		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
-		}
+		return
+	}
+	for i, x := range src {
+		d := int64(x) - 65535
+		y := 65535 + d&(d>>63) // min(x, 65535)
+		y += 65535
+		k := uint32(y &^ (y >> 63)) // max(x, -65535) + 65535
+		dst[i] = t[k&(1<<17-1)]
 	}
 }
 
@@ -2081,15 +2380,30 @@ func sliceIntToFloat(dst []float32, src []int32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = permode.F64ToF32RTZ(float64(x))
+			f := float32(x)
+			fb := math.Float32bits(f)
+			df := int64(f) - int64(x) // exact: f is an integer below 2^33
+			sg := int64(x) >> 63      // 0 or -1
+			fb -= uint32(positive64((df ^ sg) - sg))
+			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = permode.F64ToF32RTP(float64(x))
+			f := float32(x)
+			fb := math.Float32bits(f)
+			df := int64(f) - int64(x) // exact: f is an integer below 2^33
+			sg := int64(x) >> 63      // 0 or -1
+			fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
+			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = permode.F64ToF32RTN(float64(x))
+			f := float32(x)
+			fb := math.Float32bits(f)
+			df := int64(f) - int64(x) // exact: f is an integer below 2^33
+			sg := int64(x) >> 63      // 0 or -1
+			fb -= uint32((positive64(df) ^ uint64(sg)) - uint64(sg))
+			dst[i] = math.Float32frombits(fb)
 		}
 	default:
 		for i, x := range src {
@@ -2111,6 +2425,7 @@ func sliceIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdIntToDouble(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
+	_ = sat
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -2392,24 +2707,18 @@ func sliceUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdUintToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
-	switch m {
-	case round.RTZ:
+	t := intToHalfTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
+			dst[i] = uintToHalf(x, m, sat)
 		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
-		}
+		return
+	}
+	for i, x := range src {
+		d := int64(x) - 65535
+		y := 65535 + d&(d>>63) // min(x, 65535)
+		k := uint32(y) + 65535
+		dst[i] = t[k&(1<<17-1)]
 	}
 }
 
@@ -2430,15 +2739,27 @@ func sliceUintToFloat(dst []float32, src []uint32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = permode.F64ToF32RTZ(float64(x))
+			f := float32(x)
+			fb := math.Float32bits(f)
+			df := int64(f) - int64(x) // exact: f is an integer below 2^33
+			fb -= uint32(positive64(df))
+			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = permode.F64ToF32RTP(float64(x))
+			f := float32(x)
+			fb := math.Float32bits(f)
+			df := int64(f) - int64(x) // exact: f is an integer below 2^33
+			fb += uint32(negative64(df))
+			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = permode.F64ToF32RTN(float64(x))
+			f := float32(x)
+			fb := math.Float32bits(f)
+			df := int64(f) - int64(x) // exact: f is an integer below 2^33
+			fb -= uint32(positive64(df))
+			dst[i] = math.Float32frombits(fb)
 		}
 	default:
 		for i, x := range src {
@@ -2460,6 +2781,7 @@ func sliceUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdUintToDouble(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
+	_ = sat
 	_ = sat
 	for i, x := range src {
 		dst[i] = float64(x)
@@ -2781,24 +3103,20 @@ func sliceLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdLongToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
-	switch m {
-	case round.RTZ:
+	t := intToHalfTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(float64(x))
+			dst[i] = longToHalf(x, m, sat)
 		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(float64(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(float64(x))
-		}
+		return
+	}
+	for i, x := range src {
+		sg := uint64(x >> 63)              // 0 or all ones
+		a := (uint64(x) ^ sg) - sg         // the magnitude
+		big := int64(a>>16|-(a>>16)) >> 63 // all ones when a > 65535
+		a = a&0xffff | uint64(big)&0xffff
+		k := uint32(65535 + (a ^ sg) - sg)
+		dst[i] = t[k&(1<<17-1)]
 	}
 }
 
@@ -2819,15 +3137,35 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = permode.I64ToF32RTZ(x)
+			sg := uint64(x) >> 63
+			a := (uint64(x) ^ -sg) + sg // the magnitude
+			sh := uint(max(bits.Len64(a)-24, 0))
+			t := a >> sh
+			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
+			r |= uint32(sg) << 31
+			dst[i] = math.Float32frombits(r)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = permode.I64ToF32RTP(x)
+			sg := uint64(x) >> 63
+			a := (uint64(x) ^ -sg) + sg // the magnitude
+			sh := uint(max(bits.Len64(a)-24, 0))
+			up := 1 ^ sg // 1 where the magnitude rounds up
+			t := (a-up)>>sh + up
+			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
+			r |= uint32(sg) << 31
+			dst[i] = math.Float32frombits(r)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = permode.I64ToF32RTN(x)
+			sg := uint64(x) >> 63
+			a := (uint64(x) ^ -sg) + sg // the magnitude
+			sh := uint(max(bits.Len64(a)-24, 0))
+			up := sg // 1 where the magnitude rounds up
+			t := (a-up)>>sh + up
+			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
+			r |= uint32(sg) << 31
+			dst[i] = math.Float32frombits(r)
 		}
 	default:
 		for i, x := range src {
@@ -2853,15 +3191,39 @@ func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = permode.I64ToF64RTZ(x)
+			f := float64(x)
+			fb := math.Float64bits(f)
+			df := int64(f) - x
+			if fb == 0x43e0000000000000 {
+				df = 1
+			} // 2^63
+			sg := int64(x) >> 63 // 0 or -1
+			fb -= uint64(positive64((df ^ sg) - sg))
+			dst[i] = math.Float64frombits(fb)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = permode.I64ToF64RTP(x)
+			f := float64(x)
+			fb := math.Float64bits(f)
+			df := int64(f) - x
+			if fb == 0x43e0000000000000 {
+				df = 1
+			} // 2^63
+			sg := int64(x) >> 63 // 0 or -1
+			fb += uint64((negative64(df) ^ uint64(sg)) - uint64(sg))
+			dst[i] = math.Float64frombits(fb)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = permode.I64ToF64RTN(x)
+			f := float64(x)
+			fb := math.Float64bits(f)
+			df := int64(f) - x
+			if fb == 0x43e0000000000000 {
+				df = 1
+			} // 2^63
+			sg := int64(x) >> 63 // 0 or -1
+			fb -= uint64((positive64(df) ^ uint64(sg)) - uint64(sg))
+			dst[i] = math.Float64frombits(fb)
 		}
 	default:
 		for i, x := range src {
@@ -3185,24 +3547,19 @@ func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdUlongToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
-	switch m {
-	case round.RTZ:
+	t := intToHalfTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(permode.U64ToF64RTE(x))
+			dst[i] = ulongToHalf(x, m, sat)
 		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(permode.U64ToF64RTE(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(permode.U64ToF64RTE(x))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(permode.U64ToF64RTE(x))
-		}
+		return
+	}
+	for i, x := range src {
+		a := x
+		big := int64(a>>16|-(a>>16)) >> 63 // all ones when a > 65535
+		a = a&0xffff | uint64(big)&0xffff
+		k := uint32(65535 + a)
+		dst[i] = t[k&(1<<17-1)]
 	}
 }
 
@@ -3223,15 +3580,28 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = permode.U64ToF32RTZ(x)
+			a := x
+			sh := uint(max(bits.Len64(a)-24, 0))
+			t := a >> sh
+			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
+			dst[i] = math.Float32frombits(r)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = permode.U64ToF32RTP(x)
+			a := x
+			sh := uint(max(bits.Len64(a)-24, 0))
+			up := uint64(1) // 1 where the magnitude rounds up
+			t := (a-up)>>sh + up
+			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
+			dst[i] = math.Float32frombits(r)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = permode.U64ToF32RTN(x)
+			a := x
+			sh := uint(max(bits.Len64(a)-24, 0))
+			t := a >> sh
+			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
+			dst[i] = math.Float32frombits(r)
 		}
 	default:
 		for i, x := range src {
@@ -3257,15 +3627,28 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, x := range src {
-			dst[i] = permode.U64ToF64RTZ(x)
+			a := x
+			sh := uint(max(bits.Len64(a)-53, 0))
+			t := a >> sh
+			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
+			dst[i] = math.Float64frombits(r)
 		}
 	case round.RTP:
 		for i, x := range src {
-			dst[i] = permode.U64ToF64RTP(x)
+			a := x
+			sh := uint(max(bits.Len64(a)-53, 0))
+			up := uint64(1) // 1 where the magnitude rounds up
+			t := (a-up)>>sh + up
+			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
+			dst[i] = math.Float64frombits(r)
 		}
 	case round.RTN:
 		for i, x := range src {
-			dst[i] = permode.U64ToF64RTN(x)
+			a := x
+			sh := uint(max(bits.Len64(a)-53, 0))
+			t := a >> sh
+			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
+			dst[i] = math.Float64frombits(r)
 		}
 	default:
 		for i, x := range src {
@@ -3301,24 +3684,15 @@ func sliceHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToChar(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToCharTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = toCharRTZ(x.Float64())
+			dst[i] = halfToChar(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toCharRTN(x.Float64())
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = toCharRTP(x.Float64())
-		}
-	default:
-		for i, x := range src {
-			dst[i] = toCharRTE(x.Float64())
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3349,24 +3723,15 @@ func sliceHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToUchar(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToUcharTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = toUcharRTZ(x.Float64())
+			dst[i] = halfToUchar(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUcharRTN(x.Float64())
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUcharRTP(x.Float64())
-		}
-	default:
-		for i, x := range src {
-			dst[i] = toUcharRTE(x.Float64())
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3397,24 +3762,15 @@ func sliceHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToShort(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToShortTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = toShortRTZ(x.Float64())
+			dst[i] = halfToShort(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toShortRTN(x.Float64())
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = toShortRTP(x.Float64())
-		}
-	default:
-		for i, x := range src {
-			dst[i] = toShortRTE(x.Float64())
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3445,24 +3801,15 @@ func sliceHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToUshort(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToUshortTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = toUshortRTZ(x.Float64())
+			dst[i] = halfToUshort(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUshortRTN(x.Float64())
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUshortRTP(x.Float64())
-		}
-	default:
-		for i, x := range src {
-			dst[i] = toUshortRTE(x.Float64())
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3493,24 +3840,15 @@ func sliceHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToInt(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToIntTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = toIntRTZ(x.Float64())
+			dst[i] = halfToInt(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toIntRTN(x.Float64())
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = toIntRTP(x.Float64())
-		}
-	default:
-		for i, x := range src {
-			dst[i] = toIntRTE(x.Float64())
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3541,24 +3879,15 @@ func sliceHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToUint(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToUintTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = toUintRTZ(x.Float64())
+			dst[i] = halfToUint(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUintRTN(x.Float64())
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUintRTP(x.Float64())
-		}
-	default:
-		for i, x := range src {
-			dst[i] = toUintRTE(x.Float64())
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3588,24 +3917,15 @@ func sliceHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToLong(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToLongTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = clampLong(math.Trunc(x.Float64()))
+			dst[i] = halfToLong(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = clampLong(math.Floor(x.Float64()))
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = clampLong(math.Ceil(x.Float64()))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = clampLong(round.Integral(x.Float64(), round.RTE))
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3635,24 +3955,15 @@ func sliceHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToUlong(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
-	switch m {
-	case round.RTZ:
+	t := halfToUlongTables[modeIndex(m)].get(len(src))
+	if t == nil { // a short slice, and no table yet
 		for i, x := range src {
-			dst[i] = clampUlong(math.Trunc(x.Float64()))
+			dst[i] = halfToUlong(x, m, sat)
 		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Floor(x.Float64()))
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Ceil(x.Float64()))
-		}
-	default:
-		for i, x := range src {
-			dst[i] = clampUlong(round.Integral(x.Float64(), round.RTE))
-		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = t[x]
 	}
 }
 
@@ -3685,9 +3996,15 @@ func sliceHalfToFloat(dst []float32, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToFloat(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
+	t := halfToFloatTable.get(len(src))
+	if t == nil { // a short slice, and no table yet
+		for i, x := range src {
+			dst[i] = halfToFloat(x, m, sat)
+		}
+		return
+	}
 	for i, x := range src {
-		dst[i] = x.Float32()
+		dst[i] = t[x]
 	}
 }
 
@@ -3704,9 +4021,15 @@ func sliceHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdHalfToDouble(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat
+	t := halfToDoubleTable.get(len(src))
+	if t == nil { // a short slice, and no table yet
+		for i, x := range src {
+			dst[i] = halfToDouble(x, m, sat)
+		}
+		return
+	}
 	for i, x := range src {
-		dst[i] = x.Float64()
+		dst[i] = t[x]
 	}
 }
 
@@ -3737,23 +4060,56 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToChar(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toCharRTZ(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toCharRTN(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = int8(min(q, math.MaxInt8))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toCharRTP(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
+			q := int64(v)                                                            // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
+			q += adj
+			dst[i] = int8(min(q, math.MaxInt8))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
+			q := int64(v)                                                             // toward zero
+			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
+			q += adj
+			dst[i] = int8(min(q, math.MaxInt8))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toCharRTE(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
+			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
+			dst[i] = int8(min(q, math.MaxInt8))
 		}
 	}
 }
@@ -3785,23 +4141,54 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToUchar(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toUcharRTZ(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUcharRTN(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = uint8(max(q, 0))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUcharRTP(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
+			q := int64(v)                                                             // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
+			q += adj
+			dst[i] = uint8(max(q, 0))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = uint8(max(q, 0))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toUcharRTE(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
+			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
+			dst[i] = uint8(max(q, 0))
 		}
 	}
 }
@@ -3833,23 +4220,56 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToShort(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toShortRTZ(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toShortRTN(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = int16(min(q, math.MaxInt16))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toShortRTP(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
+			q := int64(v)                                                            // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
+			q += adj
+			dst[i] = int16(min(q, math.MaxInt16))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
+			q := int64(v)                                                             // toward zero
+			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
+			q += adj
+			dst[i] = int16(min(q, math.MaxInt16))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toShortRTE(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
+			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
+			dst[i] = int16(min(q, math.MaxInt16))
 		}
 	}
 }
@@ -3881,23 +4301,54 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToUshort(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toUshortRTZ(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUshortRTN(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = uint16(max(q, 0))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUshortRTP(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
+			q := int64(v)                                                             // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
+			q += adj
+			dst[i] = uint16(max(q, 0))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = uint16(max(q, 0))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toUshortRTE(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
+			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
+			dst[i] = uint16(max(q, 0))
 		}
 	}
 }
@@ -3929,23 +4380,60 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToInt(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toIntRTZ(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toIntRTN(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toIntRTP(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
+			q := int64(v)                                                            // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
+			q += adj
+			dst[i] = int32(min(q, math.MaxInt32))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
+			q := int64(v)                                                             // toward zero
+			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
+			q += adj
+			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toIntRTE(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
+			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
+			if mag>>23 >= 150 {
+				cb = 0
+			} // from 2^23 up: an integer already
+			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
+			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	}
 }
@@ -3977,23 +4465,58 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToUint(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toUintRTZ(float64(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUintRTN(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUintRTP(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
+			q := int64(v)                                                             // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
+			q += adj
+			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
+			q := int64(v) // toward zero
+			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toUintRTE(float64(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
+			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
+			if mag>>23 >= 150 {
+				cb = 0
+			} // from 2^23 up: an integer already
+			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
+			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
 		}
 	}
 }
@@ -4024,23 +4547,86 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToLong(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = clampLong(math.Trunc(float64(x)))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = clampLong(math.Floor(float64(x)))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			q := int64(v) // toward zero
+			e := mag >> 23
+			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			if e >= 190 {
+				q = sat
+			}
+			dst[i] = q
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = clampLong(math.Ceil(float64(x)))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			q := int64(v)                                                            // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
+			if mag>>23 >= 127+23 {
+				adj = 0
+			} // from 2^23 up: an integer already
+			q += adj
+			e := mag >> 23
+			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			if e >= 190 {
+				q = sat
+			}
+			dst[i] = q
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			q := int64(v)                                                             // toward zero
+			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
+			if mag>>23 >= 127+23 {
+				adj = 0
+			} // from 2^23 up: an integer already
+			q += adj
+			e := mag >> 23
+			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			if e >= 190 {
+				q = sat
+			}
+			dst[i] = q
 		}
 	default:
-		for i, x := range src {
-			dst[i] = clampLong(round.Integral(float64(x), round.RTE))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
+			if mag>>23 >= 150 {
+				cb = 0
+			} // from 2^23 up: an integer already
+			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
+			e := mag >> 23
+			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			if e >= 190 {
+				q = sat
+			}
+			dst[i] = q
 		}
 	}
 }
@@ -4071,23 +4657,109 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdFloatToUlong(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Trunc(float64(x)))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Floor(float64(x)))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			q := int64(v) // toward zero
+			e := mag >> 23
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			uq := uint64(q)
+			if e >= 190 {
+				uq = hi
+			}
+			if e >= 191 {
+				uq = math.MaxUint64
+			}
+			if int32(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Ceil(float64(x)))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			q := int64(v)                                                             // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
+			if mag>>23 >= 127+23 {
+				adj = 0
+			} // from 2^23 up: an integer already
+			q += adj
+			e := mag >> 23
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			uq := uint64(q)
+			if e >= 190 {
+				uq = hi
+			}
+			if e >= 191 {
+				uq = math.MaxUint64
+			}
+			if int32(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			q := int64(v) // toward zero
+			e := mag >> 23
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			uq := uint64(q)
+			if e >= 190 {
+				uq = hi
+			}
+			if e >= 191 {
+				uq = math.MaxUint64
+			}
+			if int32(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
 		}
 	default:
-		for i, x := range src {
-			dst[i] = clampUlong(round.Integral(float64(x), round.RTE))
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float32frombits(b)
+			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
+			if mag>>23 >= 150 {
+				cb = 0
+			} // from 2^23 up: an integer already
+			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
+			e := mag >> 23
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			uq := uint64(q)
+			if e >= 190 {
+				uq = hi
+			}
+			if e >= 191 {
+				uq = math.MaxUint64
+			}
+			if int32(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
 		}
 	}
 }
@@ -4120,22 +4792,107 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 	n := simdFloatToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
+	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = half.FromFloat32RTZ(x)
+		t := floatToHalfTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToHalf(x, round.RTZ, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 31)
+				if mag >= 0x7f800000 { // infinity or NaN
+					break
+				}
+				e := t[b>>23]
+				sig := mag&(1<<23-1) | 1<<23
+				sh := uint32(e>>16) & 31
+				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)
+			}
+			if i < len(src) {
+				dst[i] = floatToHalf(src[i], round.RTZ, false)
+				i++
+			}
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat32RTP(x)
+		t := floatToHalfTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToHalf(x, round.RTP, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 31)
+				if mag >= 0x7f800000 { // infinity or NaN
+					break
+				}
+				e := t[b>>23]
+				sig := mag&(1<<23-1) | 1<<23
+				sh := uint32(e>>16) & 31
+				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)
+			}
+			if i < len(src) {
+				dst[i] = floatToHalf(src[i], round.RTP, false)
+				i++
+			}
 		}
 	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat32RTN(x)
+		t := floatToHalfTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToHalf(x, round.RTN, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 31)
+				if mag >= 0x7f800000 { // infinity or NaN
+					break
+				}
+				e := t[b>>23]
+				sig := mag&(1<<23-1) | 1<<23
+				sh := uint32(e>>16) & 31
+				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)
+			}
+			if i < len(src) {
+				dst[i] = floatToHalf(src[i], round.RTN, false)
+				i++
+			}
 		}
 	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat32RTE(x)
+		t := floatToHalfTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToHalf(x, round.RTE, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 31)
+				if mag >= 0x7f800000 { // infinity or NaN
+					break
+				}
+				e := t[b>>23]
+				sig := mag&(1<<23-1) | 1<<23
+				sh := uint32(e>>16) & 31
+				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&1)>>sh)
+			}
+			if i < len(src) {
+				dst[i] = floatToHalf(src[i], round.RTE, false)
+				i++
+			}
 		}
 	}
 }
@@ -4202,23 +4959,56 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToChar(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toCharRTZ(x)
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toCharRTN(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = int8(min(q, math.MaxInt8))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toCharRTP(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			dst[i] = int8(min(q, math.MaxInt8))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
+			q := int64(v)                                                      // toward zero
+			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
+			q += adj
+			dst[i] = int8(min(q, math.MaxInt8))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toCharRTE(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
+			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
+			dst[i] = int8(min(q, math.MaxInt8))
 		}
 	}
 }
@@ -4250,23 +5040,54 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToUchar(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toUcharRTZ(x)
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUcharRTN(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = uint8(max(q, 0))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUcharRTP(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			dst[i] = uint8(max(q, 0))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = uint8(max(q, 0))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toUcharRTE(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
+			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
+			dst[i] = uint8(max(q, 0))
 		}
 	}
 }
@@ -4298,23 +5119,56 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToShort(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toShortRTZ(x)
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toShortRTN(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = int16(min(q, math.MaxInt16))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toShortRTP(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			dst[i] = int16(min(q, math.MaxInt16))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
+			q := int64(v)                                                      // toward zero
+			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
+			q += adj
+			dst[i] = int16(min(q, math.MaxInt16))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toShortRTE(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
+			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
+			dst[i] = int16(min(q, math.MaxInt16))
 		}
 	}
 }
@@ -4346,23 +5200,54 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToUshort(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toUshortRTZ(x)
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUshortRTN(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = uint16(max(q, 0))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUshortRTP(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			dst[i] = uint16(max(q, 0))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = uint16(max(q, 0))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toUshortRTE(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
+			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
+			dst[i] = uint16(max(q, 0))
 		}
 	}
 }
@@ -4394,23 +5279,56 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToInt(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toIntRTZ(x)
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toIntRTN(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toIntRTP(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			dst[i] = int32(min(q, math.MaxInt32))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
+			q := int64(v)                                                      // toward zero
+			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
+			q += adj
+			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toIntRTE(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
+			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
+			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	}
 }
@@ -4442,23 +5360,54 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToUint(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = toUintRTZ(x)
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = toUintRTN(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = uint32(max(q, 0))
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = toUintRTP(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			dst[i] = uint32(max(q, 0))
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
+			q := int64(v) // toward zero
+			dst[i] = uint32(max(q, 0))
 		}
 	default:
-		for i, x := range src {
-			dst[i] = toUintRTE(x)
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
+			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
+			dst[i] = uint32(max(q, 0))
 		}
 	}
 }
@@ -4489,23 +5438,80 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToLong(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = clampLong(math.Trunc(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = clampLong(math.Floor(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			q := int64(v) // toward zero
+			e := mag >> 52
+			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			if e >= 1086 {
+				q = sat
+			}
+			dst[i] = q
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = clampLong(math.Ceil(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			e := mag >> 52
+			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			if e >= 1086 {
+				q = sat
+			}
+			dst[i] = q
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			q := int64(v)                                                      // toward zero
+			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
+			q += adj
+			e := mag >> 52
+			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			if e >= 1086 {
+				q = sat
+			}
+			dst[i] = q
 		}
 	default:
-		for i, x := range src {
-			dst[i] = clampLong(round.Integral(x, round.RTE))
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			cb := 0x4330000000000000 | b>>63<<63 // 2^52 with v's sign
+			if mag>>52 >= 1075 {
+				cb = 0
+			} // from 2^52 up: an integer already
+			q := int64((v + math.Float64frombits(cb)) - math.Float64frombits(cb))
+			e := mag >> 52
+			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			if e >= 1086 {
+				q = sat
+			}
+			dst[i] = q
 		}
 	}
 }
@@ -4536,23 +5542,106 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	dst = dst[:len(src)]
 	n := simdDoubleToUlong(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
-	_ = sat // clconv's out-of-range result is the saturated one either way
+	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Trunc(x))
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Floor(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			q := int64(v) // toward zero
+			e := mag >> 52
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			uq := uint64(q)
+			if e >= 1086 {
+				uq = hi
+			}
+			if e >= 1087 {
+				uq = math.MaxUint64
+			}
+			if int64(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = clampUlong(math.Ceil(x))
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			q := int64(v)                                                     // toward zero
+			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
+			q += adj
+			e := mag >> 52
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			uq := uint64(q)
+			if e >= 1086 {
+				uq = hi
+			}
+			if e >= 1087 {
+				uq = math.MaxUint64
+			}
+			if int64(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
+		}
+	case round.RTN:
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			q := int64(v) // toward zero
+			e := mag >> 52
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			uq := uint64(q)
+			if e >= 1086 {
+				uq = hi
+			}
+			if e >= 1087 {
+				uq = math.MaxUint64
+			}
+			if int64(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
 		}
 	default:
-		for i, x := range src {
-			dst[i] = clampUlong(round.Integral(x, round.RTE))
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
+				dst[i] = 0
+				continue
+			}
+			v := math.Float64frombits(b)
+			cb := 0x4330000000000000 | b>>63<<63 // 2^52 with v's sign
+			if mag>>52 >= 1075 {
+				cb = 0
+			} // from 2^52 up: an integer already
+			q := int64((v + math.Float64frombits(cb)) - math.Float64frombits(cb))
+			e := mag >> 52
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			uq := uint64(q)
+			if e >= 1086 {
+				uq = hi
+			}
+			if e >= 1087 {
+				uq = math.MaxUint64
+			}
+			if int64(b) < 0 {
+				uq = 0
+			}
+			dst[i] = uq
 		}
 	}
 }
@@ -4585,22 +5674,107 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 	n := simdDoubleToHalf(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTZ(x)
+		t := doubleToHalfTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToHalf(x, round.RTZ, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 63)
+				if mag >= 0x7ff0000000000000 { // infinity or NaN
+					break
+				}
+				e := &t[b>>52]
+				sig := mag&(1<<52-1) | 1<<52
+				sh := e.bs >> 32 & 63
+				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh))
+			}
+			if i < len(src) {
+				dst[i] = doubleToHalf(src[i], round.RTZ, false)
+				i++
+			}
 		}
 	case round.RTP:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTP(x)
+		t := doubleToHalfTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToHalf(x, round.RTP, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 63)
+				if mag >= 0x7ff0000000000000 { // infinity or NaN
+					break
+				}
+				e := &t[b>>52]
+				sig := mag&(1<<52-1) | 1<<52
+				sh := e.bs >> 32 & 63
+				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh))
+			}
+			if i < len(src) {
+				dst[i] = doubleToHalf(src[i], round.RTP, false)
+				i++
+			}
 		}
 	case round.RTN:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTN(x)
+		t := doubleToHalfTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToHalf(x, round.RTN, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 63)
+				if mag >= 0x7ff0000000000000 { // infinity or NaN
+					break
+				}
+				e := &t[b>>52]
+				sig := mag&(1<<52-1) | 1<<52
+				sh := e.bs >> 32 & 63
+				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh))
+			}
+			if i < len(src) {
+				dst[i] = doubleToHalf(src[i], round.RTN, false)
+				i++
+			}
 		}
 	default:
-		for i, x := range src {
-			dst[i] = half.FromFloat64RTE(x)
+		t := doubleToHalfTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToHalf(x, round.RTE, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 63)
+				if mag >= 0x7ff0000000000000 { // infinity or NaN
+					break
+				}
+				e := &t[b>>52]
+				sig := mag&(1<<52-1) | 1<<52
+				sh := e.bs >> 32 & 63
+				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&1)>>sh))
+			}
+			if i < len(src) {
+				dst[i] = doubleToHalf(src[i], round.RTE, false)
+				i++
+			}
 		}
 	}
 }
@@ -4633,23 +5807,91 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 	n := simdDoubleToFloat(dst, src, m, sat)
 	dst, src = dst[n:], src[n:]
 	_ = sat
-	switch m {
-	case round.RTZ:
-		for i, x := range src {
-			dst[i] = permode.F64ToF32RTZ(x)
-		}
-	case round.RTP:
-		for i, x := range src {
-			dst[i] = permode.F64ToF32RTP(x)
-		}
-	case round.RTN:
-		for i, x := range src {
-			dst[i] = permode.F64ToF32RTN(x)
-		}
-	default:
+	if m == round.RTE || m > round.RTN { // the hardware's own rounding
 		for i, x := range src {
 			dst[i] = permode.F64ToF32RTE(x)
 		}
+		return
+	}
+	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+	switch m {
+	case round.RTZ:
+		t := doubleToFloatTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToFloat(x, round.RTZ, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 63)
+				if mag >= 0x7ff0000000000000 { // infinity or NaN
+					break
+				}
+				e := &t[b>>52]
+				sig := mag&(1<<52-1) | 1<<52
+				sh := e.bs >> 32 & 63
+				dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh))
+			}
+			if i < len(src) {
+				dst[i] = doubleToFloat(src[i], round.RTZ, false)
+				i++
+			}
+		}
+	case round.RTP:
+		t := doubleToFloatTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToFloat(x, round.RTP, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 63)
+				if mag >= 0x7ff0000000000000 { // infinity or NaN
+					break
+				}
+				e := &t[b>>52]
+				sig := mag&(1<<52-1) | 1<<52
+				sh := e.bs >> 32 & 63
+				dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh))
+			}
+			if i < len(src) {
+				dst[i] = doubleToFloat(src[i], round.RTP, false)
+				i++
+			}
+		}
+	case round.RTN:
+		t := doubleToFloatTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToFloat(x, round.RTN, false)
+			}
+			return
+		}
+		for i := 0; i < len(src); {
+			for ; i < len(src); i++ {
+				b := bs[i]
+				mag := b &^ (1 << 63)
+				if mag >= 0x7ff0000000000000 { // infinity or NaN
+					break
+				}
+				e := &t[b>>52]
+				sig := mag&(1<<52-1) | 1<<52
+				sh := e.bs >> 32 & 63
+				dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh))
+			}
+			if i < len(src) {
+				dst[i] = doubleToFloat(src[i], round.RTN, false)
+				i++
+			}
+		}
+	default:
+
 	}
 }
 

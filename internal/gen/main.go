@@ -10,6 +10,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -145,8 +146,16 @@ func toFloat(s, d kind, x, m string) string {
 // satInt returns statements that set v to the saturated conversion of integer x.
 func satInt(s, d kind) string {
 	// min and max of integers compile to conditional moves: the clamp has
-	// no branch to mispredict on data that straddles the range.
+	// no branch to mispredict on data that straddles the range. Go compiles
+	// those of 8- and 16-bit integers to branches, so a narrower source is
+	// widened to 32 bits first.
 	v := "x"
+	if s.bits < 32 {
+		v = "int32(x)"
+		if !s.signed {
+			v = "uint32(x)"
+		}
+	}
 	if s.signed && s.minI() < d.minI() {
 		if d.signed {
 			v = fmt.Sprintf("max(%s, %s)", v, d.min)
@@ -192,6 +201,9 @@ func main() {
 	p("")
 	p("import (")
 	p(`"math"`)
+	p(`"math/bits"`)
+	p(`"sync"`)
+	p(`"sync/atomic"`)
 	p(`"unsafe"`)
 	p("")
 	p(`"github.com/clconv/clconv/cltype"`)
@@ -202,6 +214,7 @@ func main() {
 	p("")
 	p("var _ = math.MaxInt8")
 	p("")
+	helpers()
 
 	// Clamp helpers for float -> integer: r is integral, +-inf or NaN.
 	for _, d := range kinds {
@@ -424,6 +437,8 @@ func main() {
 				p("dst, src = dst[n:], src[n:]")
 			}
 			switch {
+			case fastSlice(s, d):
+				// A pure Go plan of its own: see fastSlice.
 			case s.cl == d.cl && !s.float:
 				p("_, _ = m, sat")
 				p("copy(dst, src)")
@@ -882,4 +897,715 @@ func orZero(s string) string {
 		return "0"
 	}
 	return s
+}
+
+// Pure Go plans. The generic slice loops above call the scalar conversions of
+// packages half and round (or their one-mode forms in internal/permode). For
+// the conversions below those loops ran 5 to 20 times slower than the median
+// variant (BenchmarkPureGoAll): the functions are too large for Go's inliner,
+// branch on the sign or on where a value lies (which random data
+// mispredicts), or go through instructions that write only part of a
+// register (float32 <-> float64 conversions and ROUNDSD on amd64, and the
+// SETcc of a comparison turned into a value), so that where Go's register
+// allocator picks a register last written by the previous element, each
+// element waits for the previous one. fastSlice writes their loops with the
+// work inline, one loop per rounding mode, without those:
+//
+//   - half to every other type, and every integer to half: lookup tables
+//     computed from the scalar conversion itself (half -> D: all 2^16 inputs
+//     per mode, 64 to 512 KiB; the integers of 16 bits or more -> half: every
+//     value in [-65535, 65535] per mode, 256 KiB, a wider magnitude converting
+//     as 65535 does; char and uchar -> half: 256 entries per mode);
+//   - float and double to a narrower floating type (double -> float in the
+//     directed modes; rounding to nearest is the hardware's): a table per
+//     sign and exponent of the source gives the result's exponent field, the
+//     shift that drops the extra significand bits and the addend that rounds
+//     them in the mode, so that one addition and one shift round (narrowRow);
+//   - float and double to the integers: the bit pattern, loaded as an
+//     integer, clamped with integer min (a conditional move) where the
+//     destination is narrower than 64 bits, converted toward zero, and
+//     stepped by one where an exact difference says the mode wants the other
+//     neighbour (floatToIntBody);
+//   - int and uint to float, and long to double, in the directed modes: Go's
+//     conversion rounds to nearest, and an exact integer comparison of that
+//     result with the source steps it by one unit where the mode wants the
+//     other neighbour (stepBody); long and ulong to float, and ulong to
+//     double, in the directed modes: the magnitude shifted right to the
+//     precision, rounding as it shifts, converts exactly (shiftBody).
+//
+// Every table is computed once, the first time a slice long enough to repay
+// it needs it (lazyTable): nothing at init, and a short conversion takes the
+// scalar path until then. Infinities and NaNs take a predictable branch (to
+// the scalar conversion where the result keeps a payload). Every result stays bit-identical: the
+// tests compare the slice kernels with the scalar conversions (convert's
+// TestPureGoKernels, every rounding position of every exponent; with
+// CLCONV_PUREGO_EXHAUSTIVE=1 every input of the 32-bit sources) and with the
+// reference, every 8- and 16-bit input included.
+
+// fmtInfo describes a binary floating-point format.
+type fmtInfo struct {
+	w, mant, bias int // width, stored significand bits, exponent bias
+}
+
+func fmtOf(k kind) fmtInfo {
+	switch k.cl {
+	case "half":
+		return fmtInfo{16, 10, 15}
+	case "float":
+		return fmtInfo{32, 23, 127}
+	}
+	return fmtInfo{64, 52, 1023}
+}
+
+var modeNamesGen = []string{"RTZ", "RTP", "RTN", "RTE"}
+
+// modeOrder lists the modes in round.Mode order, the index of the [4]
+// tables of tables.
+var modeOrder = []string{"RTE", "RTZ", "RTP", "RTN"}
+
+// lazyTables writes a [4] array of lazyTables, one per mode, of type typ
+// ("[256]half.Half"), built by build (MODE stands for the mode) on first use
+// by a slice of at least min elements.
+func lazyTables(name, typ, min, build string) {
+	p("var %s = [4]lazyTable[%s]{", name, typ)
+	for _, mm := range modeOrder {
+		p("{min: %s, build: func() *%s { return %s }},", min, typ, strings.ReplaceAll(build, "MODE", "round."+mm))
+	}
+	p("}")
+	p("")
+}
+
+// helpers writes the small functions and tables that the plans use.
+func helpers() {
+	p("// The plans' comparisons are arithmetic: Go compiles a comparison that")
+	p("// yields a value to SETcc, which writes the low byte of a register and so,")
+	p("// on AMD processors, waits for that register's previous value, in a loop")
+	p("// often the previous element's result: every element would wait for the")
+	p("// previous one.")
+	p("")
+	p("// negative64 returns 1 if x < 0, else 0; positive64 returns 1 if x > 0")
+	p("// (for x above math.MinInt64), else 0.")
+	p("func negative64(x int64) uint64 { return uint64(x) >> 63 }")
+	p("")
+	p("func positive64(x int64) uint64 { return uint64(-x) >> 63 }")
+	p("")
+	p("// negative32 and positive32 are negative64 and positive64 for int32.")
+	p("func negative32(x int32) uint32 { return uint32(x) >> 31 }")
+	p("")
+	p("func positive32(x int32) uint32 { return uint32(-x) >> 31 }")
+	p("")
+	p("// lazyTable is a table computed once, when a slice of at least min")
+	p("// elements first needs it: a shorter conversion takes the scalar path")
+	p("// until then, so that a program that converts a few values never computes")
+	p("// a table (which costs about as much as converting min values one by one).")
+	p("// Nothing is computed when the package is initialized.")
+	p("type lazyTable[T any] struct {")
+	p("min   int")
+	p("build func() *T")
+	p("once  sync.Once")
+	p("t     atomic.Pointer[T]")
+	p("}")
+	p("")
+	p("// get returns the table, computing it first if n is at least l.min; nil")
+	p("// means: take the scalar path.")
+	p("func (l *lazyTable[T]) get(n int) *T {")
+	p("if t := l.t.Load(); t != nil { return t }")
+	p("if n < l.min { return nil }")
+	p("l.once.Do(func() { l.t.Store(l.build()) })")
+	p("return l.t.Load()")
+	p("}")
+	p("")
+	p("// modeIndex is m as an index of the [4] tables below: an invalid mode")
+	p("// rounds to nearest, as everywhere.")
+	p("func modeIndex(m round.Mode) int {")
+	p("if m > round.RTN { return int(round.RTE) }")
+	p("return int(m)")
+	p("}")
+	p("")
+
+	// Lookup tables from the scalar conversions.
+	p("// halfTable returns conv of every half bit pattern in mode m.")
+	p("func halfTable[D any](conv func(half.Half, round.Mode, bool) D, m round.Mode) *[1 << 16]D {")
+	p("t := new([1 << 16]D)")
+	p("for b := range t { t[b] = conv(half.Half(b), m, false) }")
+	p("return t")
+	p("}")
+	p("")
+	for _, d := range kinds {
+		if d.cl == "half" {
+			continue
+		}
+		typ := fmt.Sprintf("[1 << 16]%s", d.goT)
+		if d.float {
+			p("// halfTo%sTable is halfTo%s of every half (exact: the same in every", d.fn, d.fn)
+			p("// mode).")
+			p("var halfTo%sTable = lazyTable[%s]{min: 1 << 15, build: func() *%s { return halfTable(halfTo%s, round.RTE) }}", d.fn, typ, typ, d.fn)
+			p("")
+			continue
+		}
+		p("// halfTo%sTables[modeIndex(m)] is halfTo%s of every half in mode m.", d.fn, d.fn)
+		lazyTables("halfTo"+d.fn+"Tables", typ, "1 << 15", "halfTable(halfTo"+d.fn+", MODE)")
+	}
+	p("// intToHalfTable returns intToHalf(x, m) at index x+65535 for every x in")
+	p("// [-65535, 65536]. Every integer of larger magnitude converts as -65535 or")
+	p("// 65535: to infinity (rte, and the directed modes away from zero) or to")
+	p("// the largest finite half (rtz, and the others toward zero).")
+	p("func intToHalfTable(m round.Mode) *[1 << 17]half.Half {")
+	p("t := new([1 << 17]half.Half)")
+	p("for i := range t { t[i] = intToHalf(int32(i-65535), m, false) }")
+	p("return t")
+	p("}")
+	p("")
+	p("// intToHalfTables[modeIndex(m)] is intToHalfTable(m).")
+	lazyTables("intToHalfTables", "[1 << 17]half.Half", "1 << 16", "intToHalfTable(MODE)")
+	for _, s := range kinds {
+		if s.float || s.bits != 8 {
+			continue
+		}
+		p("// %sToHalfTables[modeIndex(m)] is %sToHalf of every %s (at its bit", lower(s.fn), lower(s.fn), s.cl)
+		p("// pattern) in mode m.")
+		build := fmt.Sprintf("func() *[256]half.Half { t := new([256]half.Half); for b := range t { t[b] = %sToHalf(%s(uint8(b)), MODE, false) }; return t }()", lower(s.fn), s.goT)
+		lazyTables(lower(s.fn)+"ToHalfTables", "[256]half.Half", "0", build)
+	}
+
+	// Rounding tables for the narrowing float conversions.
+	p("// narrowRow returns the table entry of narrowTable32 and narrowTable64 for")
+	p("// the values of sign sign and biased exponent e of a binary floating format")
+	p("// with sm stored significand bits and exponent bias sb, rounded in mode m to")
+	p("// a narrower format with dm stored significand bits, exponent bias db and")
+	p("// its sign at bit ds. The rounding of such a value with significand sig")
+	p("// (its stored bits with the implicit bit at sm) is")
+	p("// base + (sig+add)>>sh (for rte, base + (sig+add+(sig>>sh)&1)>>sh), whose")
+	p("// significand's implicit bit and any carry out of it add to the exponent")
+	p("// field in base:")
+	p("//   - e at or above d's smallest normal exponent: base holds the sign and")
+	p("//     the exponent field less one, and sh drops sm-dm bits;")
+	p("//   - below: base holds the sign, and sh drops as many more bits as e is")
+	p("//     below, up to sm+2 (at which every value rounds as the smallest does);")
+	p("//   - e 0 (zero and subnormals, which have no implicit bit): sh is sm+2;")
+	p("//   - at or above 2^(emax+1) (overflow): base is the largest finite value")
+	p("//     with sh sm+2, so that only a mode that rounds away from zero adds")
+	p("//     one unit (to infinity); for rte, base is infinity.")
+	p("// add is 2^(sh-1)-1 for rte (ties go to even through the added low bit of")
+	p("// the shifted significand), 2^sh-1 where the mode rounds away from zero on")
+	p("// this side, else 0. The loops give every significand the implicit bit,")
+	p("// which for e 0 makes zero 2^sm and a subnormal 2^sm plus its stored bits:")
+	p("// there, rounding away from zero adds 2^sh-1-2^sm, which carries a")
+	p("// subnormal to one unit and leaves zero at 0.")
+	p("func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh int, add uint64) {")
+	p("cap := sm + 2")
+	p("e0 := sb + 1 - db // the source exponent of d's smallest normal")
+	p("switch {")
+	p("case e == 0:")
+	p("sh = cap")
+	p("case e > db+sb: // 2^(emax+1) or more")
+	p("sh = cap")
+	p("base = uint64(2*db)<<dm | (1<<dm - 1)")
+	p("if m == round.RTE { base++ }")
+	p("case e >= e0:")
+	p("sh = sm - dm")
+	p("base = uint64(e-e0) << dm")
+	p("default:")
+	p("sh = min(sm-dm+e0-e, cap)")
+	p("}")
+	p("base |= uint64(sign) << ds")
+	p("switch {")
+	p("case m == round.RTE:")
+	p("add = 1<<(sh-1) - 1")
+	p("case m == round.RTP && sign == 0, m == round.RTN && sign == 1:")
+	p("add = 1<<sh - 1")
+	p("if e == 0 {")
+	p("add -= 1 << sm // zero rounds to zero, a subnormal up: see above")
+	p("}")
+	p("}")
+	p("return base, sh, add")
+	p("}")
+	p("")
+	p("// narrowTable32 is narrowRow for a float at every index b>>23 (sign and")
+	p("// exponent) of its bit pattern b, packed as base | sh<<16 | add<<32.")
+	p("func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {")
+	p("t := new([512]uint64)")
+	p("for i := range t {")
+	p("base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)")
+	p("t[i] = base | uint64(sh)<<16 | add<<32")
+	p("}")
+	p("return t")
+	p("}")
+	p("")
+	p("// narrowEntry is narrowRow's entry for a double: base | sh<<32, and add.")
+	p("type narrowEntry struct{ bs, add uint64 }")
+	p("")
+	p("// narrowTable64 is narrowRow for a double at every index b>>52 (sign and")
+	p("// exponent) of its bit pattern b.")
+	p("func narrowTable64(dm, db, ds int, m round.Mode) *[4096]narrowEntry {")
+	p("t := new([4096]narrowEntry)")
+	p("for i := range t {")
+	p("base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)")
+	p("t[i] = narrowEntry{base | uint64(sh)<<32, add}")
+	p("}")
+	p("return t")
+	p("}")
+	p("")
+	p("// floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the")
+	p("// narrowing tables per mode (modeIndex).")
+	lazyTables("floatToHalfTables", "[512]uint64", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
+	lazyTables("doubleToHalfTables", "[4096]narrowEntry", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
+	lazyTables("doubleToFloatTables", "[4096]narrowEntry", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+}
+
+// perModeExpr returns the generic loops' expression for floating
+// destinations in mode mm (the one-mode primitive where there is one).
+func perModeExpr(s, d kind, mm string) string {
+	e := toFloat(s, d, "x", "m")
+	for _, pm := range [][2]string{
+		{"half.FromFloat32", "half.FromFloat32"}, {"round.Float64ToFloat32", "permode.F64ToF32"},
+		{"half.FromFloat64", "half.FromFloat64"}, {"round.Int64ToFloat64", "permode.I64ToF64"},
+		{"round.Int64ToFloat32", "permode.I64ToF32"}, {"round.Uint64ToFloat64", "permode.U64ToF64"},
+		{"round.Uint64ToFloat32", "permode.U64ToF32"},
+	} {
+		if strings.Contains(e, pm[0]+"(") {
+			e = strings.Replace(e, pm[0]+"(", pm[1]+mm+"(", 1)
+			return strings.Replace(e, ", m)", ")", 1)
+		}
+	}
+	return e
+}
+
+// code collects the lines of a loop body.
+type code struct{ strings.Builder }
+
+func (c *code) w(format string, args ...any) { fmt.Fprintf(&c.Builder, format+"\n", args...) }
+
+// modeLoops writes one loop per mode, body(mm) giving each loop's body.
+func modeLoops(body func(mm string) string) {
+	p("switch m {")
+	for _, mm := range modeNamesGen {
+		if mm == "RTE" {
+			p("default:")
+		} else {
+			p("case round.%s:", mm)
+		}
+		p("%s", strings.TrimSpace(body(mm)))
+	}
+	p("}")
+}
+
+// rangeLoop is a loop over src whose body converts x into dst[i].
+func rangeLoop(body string) string {
+	return "for i, x := range src {\n" + strings.TrimSpace(body) + "\n}"
+}
+
+// bitsView writes bs, src as its bit patterns: loaded straight into an
+// integer register, without a move from a floating-point one.
+func bitsView(s kind) {
+	p("bs := unsafe.Slice((*uint%d)(unsafe.Pointer(unsafe.SliceData(src))), len(src))", s.bits)
+}
+
+// bitsLoop is a loop over the bit patterns b of float or double src.
+func bitsLoop(body string) string {
+	return "for i, b := range bs {\n" + strings.TrimSpace(body) + "\n}"
+}
+
+// breakLoop is a loop whose body may break out to the scalar conversion
+// (for infinities and NaNs): the inner loop has no call, so that nothing
+// in it is kept in memory across one.
+func breakLoop(s, d kind, mm, body string) string {
+	return fmt.Sprintf(`for i := 0; i < len(src); {
+for ; i < len(src); i++ {
+b := bs[i]
+%s
+}
+if i < len(src) {
+dst[i] = %sTo%s(src[i], round.%s, false)
+i++
+}
+}`, strings.TrimSpace(body), lower(s.fn), d.fn, mm)
+}
+
+// fastSlice writes the loops of slice<S>To<D> when the pair has a plan of its
+// own, and reports whether it did.
+func fastSlice(s, d kind) bool {
+	existing := func(mm string) string { return rangeLoop("dst[i] = " + perModeExpr(s, d, mm)) }
+	switch {
+	case s.cl == d.cl:
+		return false
+	case s.cl == "half" && d.float:
+		p("t := halfTo%sTable.get(len(src))", d.fn)
+		scalarPath(s, d)
+		p("for i, x := range src { dst[i] = t[x] }")
+	case s.cl == "half":
+		p("t := halfTo%sTables[modeIndex(m)].get(len(src))", d.fn)
+		scalarPath(s, d)
+		p("for i, x := range src { dst[i] = t[x] }")
+	case !s.float && d.cl == "half":
+		if s.bits == 8 {
+			p("_ = sat")
+			p("t := %sToHalfTables[modeIndex(m)].get(len(src))", lower(s.fn))
+			p("for i, x := range src { dst[i] = t[uint8(x)] }")
+			return true
+		}
+		p("t := intToHalfTables[modeIndex(m)].get(len(src))")
+		scalarPath(s, d)
+		p("for i, x := range src {")
+		p("%s", strings.TrimSpace(intToHalfIndex(s)))
+		p("dst[i] = t[k&(1<<17-1)]")
+		p("}")
+	case s.float && d.float && s.bits > d.bits:
+		p("_ = sat")
+		if s.cl == "double" && d.cl == "float" {
+			p("if m == round.RTE || m > round.RTN { // the hardware's own rounding")
+			p("%s", existing("RTE"))
+			p("return")
+			p("}")
+		}
+		bitsView(s)
+		modeLoops(func(mm string) string {
+			if s.cl == "double" && d.cl == "float" && mm == "RTE" {
+				return "" // above
+			}
+			return narrowLoop(s, d, mm)
+		})
+	case s.float && !d.float:
+		p("_ = sat")
+		bitsView(s)
+		modeLoops(func(mm string) string { return bitsLoop(floatToIntBody(s, d, mm)) })
+	case !s.float && d.float:
+		p("_ = sat")
+		switch {
+		case s.bits >= 32 && !(s.bits == 32 && d.cl == "double"):
+			modeLoops(func(mm string) string {
+				switch {
+				case mm == "RTE":
+					// Go's conversion (int, uint -> float; long -> double)
+					// or the one-mode primitive rounds to nearest already.
+					return existing(mm)
+				case s.bits == 64 && !(s.cl == "long" && d.cl == "double"):
+					return rangeLoop(shiftBody(s, d, mm))
+				}
+				return rangeLoop(stepBody(s, d, mm))
+			})
+		default:
+			return false // exact
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// scalarPath writes the scalar loop that a slice kernel with a lazyTable t
+// takes while t is nil.
+func scalarPath(s, d kind) {
+	p("if t == nil { // a short slice, and no table yet")
+	p("for i, x := range src { dst[i] = %sTo%s(x, m, sat) }", lower(s.fn), d.fn)
+	p("return")
+	p("}")
+}
+
+// intToHalfIndex returns statements that set k to the index in
+// intToHalfTable of integer x: x+65535 with x clamped to [-65535, 65535],
+// without branches (Go's compiler keeps the branches of min and max where
+// their result addresses a load).
+func intToHalfIndex(s kind) string {
+	var c code
+	switch s.cl {
+	case "short":
+		return "k := uint32(int32(x) + 65535)"
+	case "ushort":
+		return "k := uint32(x) + 65535"
+	case "int", "uint":
+		// In int64, where nothing overflows: min(x, 65535) is 65535 plus
+		// the negative part of x-65535, and max(y, 0) clears a negative y.
+		c.w("d := int64(x) - 65535")
+		c.w("y := 65535 + d&(d>>63) // min(x, 65535)")
+		if s.cl == "uint" {
+			c.w("k := uint32(y) + 65535")
+			return c.String()
+		}
+		c.w("y += 65535")
+		c.w("k := uint32(y &^ (y >> 63)) // max(x, -65535) + 65535")
+		return c.String()
+	}
+	u := fmt.Sprintf("uint%d", s.bits)
+	if s.signed {
+		c.w("sg := %s(x >> %d) // 0 or all ones", u, s.bits-1)
+		c.w("a := (%s(x) ^ sg) - sg // the magnitude", u)
+	} else {
+		c.w("a := x")
+	}
+	c.w("big := int%d(a>>16|-(a>>16)) >> %d // all ones when a > 65535", s.bits, s.bits-1)
+	c.w("a = a&0xffff | %s(big)&0xffff", u)
+	if s.signed {
+		c.w("k := uint32(65535 + (a ^ sg) - sg)")
+	} else {
+		c.w("k := uint32(65535 + a)")
+	}
+	return c.String()
+}
+
+// narrowLoop rounds float or double x (bit pattern b) to the narrower
+// floating type d in mode mm with the table of narrowRow.
+func narrowLoop(s, d kind, mm string) string {
+	var c code
+	tables := lower(s.fn) + "To" + d.fn + "Tables"
+	if s.cl == "float" {
+		c.w("mag := b &^ (1 << 31)")
+		c.w("if mag >= 0x7f800000 { // infinity or NaN")
+		c.w("break")
+		c.w("}")
+		c.w("e := t[b>>23]")
+		c.w("sig := mag&(1<<23-1) | 1<<23")
+		c.w("sh := uint32(e>>16) & 31")
+		if mm == "RTE" {
+			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&1)>>sh)")
+		} else {
+			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)")
+		}
+	} else {
+		c.w("mag := b &^ (1 << 63)")
+		c.w("if mag >= 0x7ff0000000000000 { // infinity or NaN")
+		c.w("break")
+		c.w("}")
+		c.w("e := &t[b>>52]")
+		c.w("sig := mag&(1<<52-1) | 1<<52")
+		c.w("sh := e.bs >> 32 & 63")
+		q := "(sig + e.add) >> sh"
+		if mm == "RTE" {
+			q = "(sig + e.add + (sig>>sh)&1) >> sh"
+		}
+		if d.cl == "half" {
+			c.w("dst[i] = half.Half(uint32(e.bs) + uint32(%s))", q)
+		} else {
+			c.w("dst[i] = math.Float32frombits(uint32(e.bs) + uint32(%s))", q)
+		}
+	}
+	// The table is loaded once per loop, outside the inner loop.
+	return fmt.Sprintf(`t := %s[%d].get(len(src))
+if t == nil { // a short slice, and no table yet
+for i, x := range src { dst[i] = %sTo%s(x, round.%s, false) }
+return
+}
+`, tables, slices.Index(modeOrder, mm), lower(s.fn), d.fn, mm) + breakLoop(s, d, mm, c.String())
+}
+
+// stepBody converts int or uint x to float, or long x to double, in directed
+// mode mm: Go's conversion to nearest gives f, an exact comparison of that integral f with x tells on
+// which side of x it lies, and a step of one unit of the bit pattern moves to
+// the other neighbour where the mode wants it (toward zero is -1 and away
+// from zero +1 for either sign, as float bits are sign and magnitude).
+func stepBody(s, d kind, mm string) string {
+	var c code
+	w := fmtOf(d).w
+	u := fmt.Sprintf("uint%d", w)
+	if d.cl == "double" {
+		c.w("f := float64(x)")
+	} else {
+		c.w("f := float32(x)")
+	}
+	c.w("fb := math.Float%dbits(f)", w)
+	// The comparison: int64(f) is exact below 2^63 in magnitude; f is 2^63
+	// (above every long) only for x within half a unit of it.
+	two63 := fmt.Sprintf("%#x", math.Float64bits(0x1p63))
+	above, below := "positive64(df)", "negative64(df)"
+	if s.bits < 64 {
+		c.w("df := int64(f) - int64(x) // exact: f is an integer below 2^33")
+	} else {
+		c.w("df := int64(f) - x")
+		c.w("if fb == %s { df = 1 } // 2^63", two63)
+	}
+	if !s.signed {
+		switch mm {
+		case "RTP":
+			c.w("fb += %s(%s)", u, below)
+		default: // toward zero, which is toward -infinity too
+			c.w("fb -= %s(%s)", u, above)
+		}
+	} else {
+		c.w("sg := int64(x) >> 63 // 0 or -1")
+		switch mm {
+		case "RTZ": // |f| > |x|: toward zero
+			c.w("fb -= %s(positive64((df ^ sg) - sg))", u)
+		case "RTP": // f < x: toward +infinity, +1 above zero and -1 below
+			c.w("fb += %s((negative64(df) ^ uint64(sg)) - uint64(sg))", u)
+		case "RTN": // f > x: toward -infinity, -1 above zero and +1 below
+			c.w("fb -= %s((positive64(df) ^ uint64(sg)) - uint64(sg))", u)
+		}
+	}
+	c.w("dst[i] = math.Float%dfrombits(fb)", w)
+	return c.String()
+}
+
+// floatToIntBody converts float or double x (bit pattern b) to integer type
+// d in mode mm. NaN gives 0. Below 64 bits, the magnitude's bit pattern is
+// clamped to a float limit at or beyond the range, which, rounding being
+// monotonic, gives the same result as clamping after rounding, as does the
+// integer clamp that follows rounding. To long and
+// ulong, the value rounded and converted is replaced by the saturated result
+// when its magnitude reaches 2^63 or 2^64, where Go's conversion is
+// implementation-defined, with conditional moves instead of the branches of
+// Go's float64 -> uint64 conversion. A float is rounded as a float (Go's
+// float64(x) is CVTSS2SD on amd64, which writes only part of its register
+// and so chains each element to the previous one).
+//
+// Rounding, without math.Floor and the others (ROUNDSD, which writes only
+// part of its register: where Go's register allocator picks one last written
+// by the previous element, the elements form one chain): rtz is the
+// conversion itself; rtn and rtp take the conversion t (toward zero) and step
+// one down or up where the exact difference F(t)-v (F the source type) says
+// that t lies above or below v; rte adds and subtracts c, which rounds v to
+// an integer, to nearest: 1.5*2^p (p the significand's stored bits) where v
+// is below 2^(p-1) in magnitude (the sum's low bits are then the integer
+// itself), otherwise 2^p with v's sign below 2^p and 0 from there up (v is
+// an integer already).
+func floatToIntBody(s, d kind, mm string) string {
+	var c code
+	sf := fmtOf(s)
+	w := sf.w
+	c.w("mag := b &^ (1 << %d)", w-1)
+	inf := uint64(1<<(w-1-sf.mant)-1) << sf.mant
+	c.w("if mag > %#x { // NaN: rare, so a predictable branch", inf)
+	c.w("dst[i] = 0")
+	c.w("continue")
+	c.w("}")
+	bitsOf := func(v float64) string {
+		if w == 32 {
+			return fmt.Sprintf("%#x", math.Float32bits(float32(v)))
+		}
+		return fmt.Sprintf("%#x", math.Float64bits(v))
+	}
+	frombits := fmt.Sprintf("math.Float%dfrombits", w)
+	tobits := fmt.Sprintf("math.Float%dbits", w)
+	// rounded writes q, the int64 of v rounded in mode mm (v below 2^63 in
+	// magnitude, else q is replaced); small: |v| is below 2^(p-1). A float's
+	// difference F(t)-v is taken with t as an int32 or uint32 (Go's int64 ->
+	// float32 conversion rounds wrongly on some 32-bit ports, docs/PORTS.md):
+	// exact where v has a fraction, and to long and ulong not used from 2^23
+	// up.
+	rounded := func(small bool) {
+		mm := mm
+		if mm == "RTN" && !d.signed {
+			// Truncation differs from rtn only below zero, where an
+			// unsigned result is 0 either way.
+			mm = "RTZ"
+		}
+		switch mm {
+		case "RTE":
+			magic := fmt.Sprintf("0x1.8p%d", sf.mant)
+			if small {
+				c.w("q := int64(int%d(%s(v+%s)) - int%d(%s)) // the sum less 1.5*2^%d, as an integer", w, tobits, magic, w, bitsOf(1.5*math.Ldexp(1, sf.mant)), sf.mant)
+				return
+			}
+			c.w("cb := %s | b>>%d<<%d // 2^%d with v's sign", bitsOf(math.Ldexp(1, sf.mant)), w-1, w-1, sf.mant)
+			c.w("if mag>>%d >= %d { cb = 0 } // from 2^%d up: an integer already", sf.mant, sf.bias+sf.mant, sf.mant)
+			c.w("q := int64((v + %s(cb)) - %s(cb))", frombits, frombits)
+		default:
+			c.w("q := int64(v) // toward zero")
+			if mm == "RTZ" {
+				return
+			}
+			tq := "float64(q)"
+			if w == 32 {
+				// Exact wherever the step matters; to int and uint an
+				// int32 or uint32 that wraps (at 2^31, 2^32 or below zero)
+				// gives a step that the clamp to the range undoes.
+				tq = "float32(int32(q))"
+				if !d.signed {
+					tq = "float32(uint32(q))"
+				}
+			}
+			if mm == "RTN" {
+				c.w("adj := -int64(positive%d(int%d(%s(%s - v)))) // one down where q > v", w, w, tobits, tq)
+			} else {
+				c.w("adj := int64(negative%d(int%d(%s(%s - v)))) // one up where q < v", w, w, tobits, tq)
+			}
+			if w == 32 && d.bits == 64 {
+				c.w("if mag>>23 >= 127+23 { adj = 0 } // from 2^23 up: an integer already")
+			}
+			c.w("q += adj")
+		}
+	}
+	if d.bits < 64 {
+		// One limit for both signs: -MIN (signed) or MAX, or 2^32 for a
+		// float to uint (MAX is no float); the rounded value is then clamped
+		// below MAX (signed) or above 0 (unsigned) as an integer.
+		lim := math.Abs(float64(d.minI()))
+		if !d.signed {
+			lim = float64(d.maxU())
+			if w == 32 && d.bits == 32 {
+				lim = 0x1p32
+			}
+		}
+		c.w("v := %s(min(mag, %s) | b>>%d<<%d)", frombits, bitsOf(lim), w-1, w-1)
+		rounded(lim < math.Ldexp(1, sf.mant-1))
+		q := "q"
+		if d.signed {
+			q = fmt.Sprintf("min(q, %s)", d.max)
+		} else {
+			q = "max(q, 0)"
+			if lim > float64(d.maxU()) {
+				q = fmt.Sprintf("min(max(q, 0), %s)", d.max)
+			}
+		}
+		c.w("dst[i] = %s(%s)", d.goT, q)
+		return c.String()
+	}
+	c.w("v := %s(b)", frombits)
+	rounded(false)
+	// The thresholds 2^63 and 2^64 as biased exponents (small constants).
+	c.w("e := mag >> %d", sf.mant)
+	t63, t64 := fmt.Sprint(sf.bias+63), fmt.Sprint(sf.bias+64)
+	if d.signed {
+		// The saturated value first: a conditional move only replaces a
+		// value computed before the branch it comes from.
+		c.w("sat := math.MaxInt64 ^ int64(int%d(b)>>%d) // MAX, or MIN below zero", w, w-1)
+		c.w("if e >= %s { q = sat }", t63)
+		c.w("dst[i] = q")
+		return c.String()
+	}
+	c.w("hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^%d up", sf.mant)
+	c.w("uq := uint64(q)")
+	c.w("if e >= %s { uq = hi }", t63)
+	c.w("if e >= %s { uq = math.MaxUint64 }", t64)
+	c.w("if int%d(b) < 0 { uq = 0 }", w)
+	c.w("dst[i] = uq")
+	return c.String()
+}
+
+// shiftBody converts long or ulong x to float or double in directed mode mm
+// by shifting its magnitude a, of l significant bits, right by sh = l-p (p
+// the precision, when positive) so that it converts exactly, and putting sh
+// back into the result's exponent field. The shift rounds: toward zero as it
+// is, away from zero as ((a-1)>>sh)+1 (the ceiling, 0 for a = 0).
+func shiftBody(s, d kind, mm string) string {
+	var c code
+	df := fmtOf(d)
+	prec := df.mant + 1
+	if s.signed {
+		c.w("sg := uint64(x) >> 63")
+		c.w("a := (uint64(x) ^ -sg) + sg // the magnitude")
+	} else {
+		c.w("a := x")
+	}
+	conv := "math.Float32bits(float32(int32(t)))" // exact below 2^31
+	if d.cl == "double" {
+		conv = "math.Float64bits(float64(int64(t)))" // exact below 2^53
+	}
+	c.w("sh := uint(max(bits.Len64(a)-%d, 0))", prec)
+	up := map[string]string{"RTZ": "", "RTP": "uint64(1)", "RTN": ""}[mm]
+	if s.signed {
+		up = map[string]string{"RTZ": "", "RTP": "1 ^ sg", "RTN": "sg"}[mm]
+	}
+	if up == "" {
+		c.w("t := a >> sh")
+	} else {
+		c.w("up := %s // 1 where the magnitude rounds up", up)
+		c.w("t := (a-up)>>sh + up")
+	}
+	u := fmt.Sprintf("uint%d", df.w)
+	c.w("r := %s + %s(sh)<<%d", conv, u, df.mant)
+	if s.signed {
+		c.w("r |= %s(sg) << %d", u, df.w-1)
+	}
+	c.w("dst[i] = math.Float%dfrombits(r)", df.w)
+	return c.String()
 }
