@@ -102,6 +102,7 @@ type plan struct {
 	unit  int
 	setup func(variant string)
 	conv  func(variant string, m Mem) reg.VecVirtual
+	store func(rs []reg.VecVirtual, ub int, out func(int) Mem) // nil: storeUnits
 }
 
 // planConsts are the registers a plan's setup fills.
@@ -515,7 +516,11 @@ func planGen(pl *plan, s, d kind) func(string, func(int) Mem, func(int) Mem) {
 		for j := range rs {
 			rs[j] = pl.conv(v, in(j*pl.unit*s.size))
 		}
-		storeUnits(rs, pl.unit*d.size, out)
+		store := storeUnits
+		if pl.store != nil {
+			store = pl.store
+		}
+		store(rs, pl.unit*d.size, out)
 	}
 }
 

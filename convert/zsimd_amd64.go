@@ -494,6 +494,26 @@ func doubleToUintRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToUintRTNAVX512(dst *byte, src *byte, n int) int
 
+// longToFloatRTEAVX2 converts the first n &^ 15 elements (long->float RTE) and returns their count.
+//
+//go:noescape
+func longToFloatRTEAVX2(dst *byte, src *byte, n int) int
+
+// longToFloatRTZAVX2 converts the first n &^ 15 elements (long->float RTZ) and returns their count.
+//
+//go:noescape
+func longToFloatRTZAVX2(dst *byte, src *byte, n int) int
+
+// longToFloatRTPAVX2 converts the first n &^ 15 elements (long->float RTP) and returns their count.
+//
+//go:noescape
+func longToFloatRTPAVX2(dst *byte, src *byte, n int) int
+
+// longToFloatRTNAVX2 converts the first n &^ 15 elements (long->float RTN) and returns their count.
+//
+//go:noescape
+func longToFloatRTNAVX2(dst *byte, src *byte, n int) int
+
 // longToFloatRTEAVX512 converts the first n &^ 15 elements (long->float RTE) and returns their count.
 //
 //go:noescape
@@ -513,6 +533,26 @@ func longToFloatRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToFloatRTNAVX512(dst *byte, src *byte, n int) int
+
+// longToDoubleRTEAVX2 converts the first n &^ 15 elements (long->double RTE) and returns their count.
+//
+//go:noescape
+func longToDoubleRTEAVX2(dst *byte, src *byte, n int) int
+
+// longToDoubleRTZAVX2 converts the first n &^ 15 elements (long->double RTZ) and returns their count.
+//
+//go:noescape
+func longToDoubleRTZAVX2(dst *byte, src *byte, n int) int
+
+// longToDoubleRTPAVX2 converts the first n &^ 15 elements (long->double RTP) and returns their count.
+//
+//go:noescape
+func longToDoubleRTPAVX2(dst *byte, src *byte, n int) int
+
+// longToDoubleRTNAVX2 converts the first n &^ 15 elements (long->double RTN) and returns their count.
+//
+//go:noescape
+func longToDoubleRTNAVX2(dst *byte, src *byte, n int) int
 
 // longToDoubleRTEAVX512 converts the first n &^ 15 elements (long->double RTE) and returns their count.
 //
@@ -534,6 +574,26 @@ func longToDoubleRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func longToDoubleRTNAVX512(dst *byte, src *byte, n int) int
 
+// ulongToFloatRTEAVX2 converts the first n &^ 15 elements (ulong->float RTE) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTEAVX2(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTZAVX2 converts the first n &^ 15 elements (ulong->float RTZ) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTZAVX2(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTPAVX2 converts the first n &^ 15 elements (ulong->float RTP) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTPAVX2(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTNAVX2 converts the first n &^ 15 elements (ulong->float RTN) and returns their count.
+//
+//go:noescape
+func ulongToFloatRTNAVX2(dst *byte, src *byte, n int) int
+
 // ulongToFloatRTEAVX512 converts the first n &^ 15 elements (ulong->float RTE) and returns their count.
 //
 //go:noescape
@@ -553,6 +613,26 @@ func ulongToFloatRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToFloatRTNAVX512(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTEAVX2 converts the first n &^ 15 elements (ulong->double RTE) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTEAVX2(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTZAVX2 converts the first n &^ 15 elements (ulong->double RTZ) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTZAVX2(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTPAVX2 converts the first n &^ 15 elements (ulong->double RTP) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTPAVX2(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTNAVX2 converts the first n &^ 15 elements (ulong->double RTN) and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTNAVX2(dst *byte, src *byte, n int) int
 
 // ulongToDoubleRTEAVX512 converts the first n &^ 15 elements (ulong->double RTE) and returns their count.
 //
@@ -734,6 +814,16 @@ func intToUshortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func intToUshortSatAVX512(dst *byte, src *byte, n int) int
 
+// charToUcharWrapAVX2 converts the first n &^ 127 elements (char->uchar Wrap) and returns their count.
+//
+//go:noescape
+func charToUcharWrapAVX2(dst *byte, src *byte, n int) int
+
+// charToUcharSatAVX2 converts the first n &^ 127 elements (char->uchar Sat) and returns their count.
+//
+//go:noescape
+func charToUcharSatAVX2(dst *byte, src *byte, n int) int
+
 // charToUcharWrapAVX512 converts the first n &^ 255 elements (char->uchar Wrap) and returns their count.
 //
 //go:noescape
@@ -744,10 +834,25 @@ func charToUcharWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUcharSatAVX512(dst *byte, src *byte, n int) int
 
+// charToShortAVX2 converts the first n &^ 63 elements (char->short ) and returns their count.
+//
+//go:noescape
+func charToShortAVX2(dst *byte, src *byte, n int) int
+
 // charToShortAVX512 converts the first n &^ 127 elements (char->short ) and returns their count.
 //
 //go:noescape
 func charToShortAVX512(dst *byte, src *byte, n int) int
+
+// charToUshortWrapAVX2 converts the first n &^ 63 elements (char->ushort Wrap) and returns their count.
+//
+//go:noescape
+func charToUshortWrapAVX2(dst *byte, src *byte, n int) int
+
+// charToUshortSatAVX2 converts the first n &^ 63 elements (char->ushort Sat) and returns their count.
+//
+//go:noescape
+func charToUshortSatAVX2(dst *byte, src *byte, n int) int
 
 // charToUshortWrapAVX512 converts the first n &^ 127 elements (char->ushort Wrap) and returns their count.
 //
@@ -759,6 +864,16 @@ func charToUshortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUshortSatAVX512(dst *byte, src *byte, n int) int
 
+// charToUintWrapAVX2 converts the first n &^ 31 elements (char->uint Wrap) and returns their count.
+//
+//go:noescape
+func charToUintWrapAVX2(dst *byte, src *byte, n int) int
+
+// charToUintSatAVX2 converts the first n &^ 31 elements (char->uint Sat) and returns their count.
+//
+//go:noescape
+func charToUintSatAVX2(dst *byte, src *byte, n int) int
+
 // charToUintWrapAVX512 converts the first n &^ 63 elements (char->uint Wrap) and returns their count.
 //
 //go:noescape
@@ -769,10 +884,25 @@ func charToUintWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUintSatAVX512(dst *byte, src *byte, n int) int
 
+// charToLongAVX2 converts the first n &^ 15 elements (char->long ) and returns their count.
+//
+//go:noescape
+func charToLongAVX2(dst *byte, src *byte, n int) int
+
 // charToLongAVX512 converts the first n &^ 31 elements (char->long ) and returns their count.
 //
 //go:noescape
 func charToLongAVX512(dst *byte, src *byte, n int) int
+
+// charToUlongWrapAVX2 converts the first n &^ 15 elements (char->ulong Wrap) and returns their count.
+//
+//go:noescape
+func charToUlongWrapAVX2(dst *byte, src *byte, n int) int
+
+// charToUlongSatAVX2 converts the first n &^ 15 elements (char->ulong Sat) and returns their count.
+//
+//go:noescape
+func charToUlongSatAVX2(dst *byte, src *byte, n int) int
 
 // charToUlongWrapAVX512 converts the first n &^ 31 elements (char->ulong Wrap) and returns their count.
 //
@@ -784,15 +914,35 @@ func charToUlongWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUlongSatAVX512(dst *byte, src *byte, n int) int
 
+// charToHalfAVX2 converts the first n &^ 31 elements (char->half ) and returns their count.
+//
+//go:noescape
+func charToHalfAVX2(dst *byte, src *byte, n int) int
+
 // charToHalfAVX512 converts the first n &^ 63 elements (char->half ) and returns their count.
 //
 //go:noescape
 func charToHalfAVX512(dst *byte, src *byte, n int) int
 
+// charToDoubleAVX2 converts the first n &^ 15 elements (char->double ) and returns their count.
+//
+//go:noescape
+func charToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // charToDoubleAVX512 converts the first n &^ 31 elements (char->double ) and returns their count.
 //
 //go:noescape
 func charToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// ucharToCharWrapAVX2 converts the first n &^ 127 elements (uchar->char Wrap) and returns their count.
+//
+//go:noescape
+func ucharToCharWrapAVX2(dst *byte, src *byte, n int) int
+
+// ucharToCharSatAVX2 converts the first n &^ 127 elements (uchar->char Sat) and returns their count.
+//
+//go:noescape
+func ucharToCharSatAVX2(dst *byte, src *byte, n int) int
 
 // ucharToCharWrapAVX512 converts the first n &^ 255 elements (uchar->char Wrap) and returns their count.
 //
@@ -804,40 +954,85 @@ func ucharToCharWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ucharToCharSatAVX512(dst *byte, src *byte, n int) int
 
+// ucharToShortAVX2 converts the first n &^ 63 elements (uchar->short ) and returns their count.
+//
+//go:noescape
+func ucharToShortAVX2(dst *byte, src *byte, n int) int
+
 // ucharToShortAVX512 converts the first n &^ 127 elements (uchar->short ) and returns their count.
 //
 //go:noescape
 func ucharToShortAVX512(dst *byte, src *byte, n int) int
+
+// ucharToUshortAVX2 converts the first n &^ 63 elements (uchar->ushort ) and returns their count.
+//
+//go:noescape
+func ucharToUshortAVX2(dst *byte, src *byte, n int) int
 
 // ucharToUshortAVX512 converts the first n &^ 127 elements (uchar->ushort ) and returns their count.
 //
 //go:noescape
 func ucharToUshortAVX512(dst *byte, src *byte, n int) int
 
+// ucharToUintAVX2 converts the first n &^ 31 elements (uchar->uint ) and returns their count.
+//
+//go:noescape
+func ucharToUintAVX2(dst *byte, src *byte, n int) int
+
 // ucharToUintAVX512 converts the first n &^ 63 elements (uchar->uint ) and returns their count.
 //
 //go:noescape
 func ucharToUintAVX512(dst *byte, src *byte, n int) int
+
+// ucharToLongAVX2 converts the first n &^ 15 elements (uchar->long ) and returns their count.
+//
+//go:noescape
+func ucharToLongAVX2(dst *byte, src *byte, n int) int
 
 // ucharToLongAVX512 converts the first n &^ 31 elements (uchar->long ) and returns their count.
 //
 //go:noescape
 func ucharToLongAVX512(dst *byte, src *byte, n int) int
 
+// ucharToUlongAVX2 converts the first n &^ 15 elements (uchar->ulong ) and returns their count.
+//
+//go:noescape
+func ucharToUlongAVX2(dst *byte, src *byte, n int) int
+
 // ucharToUlongAVX512 converts the first n &^ 31 elements (uchar->ulong ) and returns their count.
 //
 //go:noescape
 func ucharToUlongAVX512(dst *byte, src *byte, n int) int
+
+// ucharToHalfAVX2 converts the first n &^ 31 elements (uchar->half ) and returns their count.
+//
+//go:noescape
+func ucharToHalfAVX2(dst *byte, src *byte, n int) int
 
 // ucharToHalfAVX512 converts the first n &^ 63 elements (uchar->half ) and returns their count.
 //
 //go:noescape
 func ucharToHalfAVX512(dst *byte, src *byte, n int) int
 
+// ucharToDoubleAVX2 converts the first n &^ 15 elements (uchar->double ) and returns their count.
+//
+//go:noescape
+func ucharToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // ucharToDoubleAVX512 converts the first n &^ 31 elements (uchar->double ) and returns their count.
 //
 //go:noescape
 func ucharToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// shortToCharWrapAVX2 converts the first n &^ 63 elements (short->char Wrap) and returns their count.
+//
+//go:noescape
+func shortToCharWrapAVX2(dst *byte, src *byte, n int) int
+
+// shortToCharSatAVX2 converts the first n &^ 63 elements (short->char Sat) and returns their count.
+//
+//go:noescape
+func shortToCharSatAVX2(dst *byte, src *byte, n int) int
 
 // shortToCharWrapAVX512 converts the first n &^ 127 elements (short->char Wrap) and returns their count.
 //
@@ -849,6 +1044,16 @@ func shortToCharWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToCharSatAVX512(dst *byte, src *byte, n int) int
 
+// shortToUcharWrapAVX2 converts the first n &^ 63 elements (short->uchar Wrap) and returns their count.
+//
+//go:noescape
+func shortToUcharWrapAVX2(dst *byte, src *byte, n int) int
+
+// shortToUcharSatAVX2 converts the first n &^ 63 elements (short->uchar Sat) and returns their count.
+//
+//go:noescape
+func shortToUcharSatAVX2(dst *byte, src *byte, n int) int
+
 // shortToUcharWrapAVX512 converts the first n &^ 127 elements (short->uchar Wrap) and returns their count.
 //
 //go:noescape
@@ -858,6 +1063,16 @@ func shortToUcharWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func shortToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// shortToUshortWrapAVX2 converts the first n &^ 63 elements (short->ushort Wrap) and returns their count.
+//
+//go:noescape
+func shortToUshortWrapAVX2(dst *byte, src *byte, n int) int
+
+// shortToUshortSatAVX2 converts the first n &^ 63 elements (short->ushort Sat) and returns their count.
+//
+//go:noescape
+func shortToUshortSatAVX2(dst *byte, src *byte, n int) int
 
 // shortToUshortWrapAVX512 converts the first n &^ 127 elements (short->ushort Wrap) and returns their count.
 //
@@ -869,6 +1084,16 @@ func shortToUshortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToUshortSatAVX512(dst *byte, src *byte, n int) int
 
+// shortToUintWrapAVX2 converts the first n &^ 31 elements (short->uint Wrap) and returns their count.
+//
+//go:noescape
+func shortToUintWrapAVX2(dst *byte, src *byte, n int) int
+
+// shortToUintSatAVX2 converts the first n &^ 31 elements (short->uint Sat) and returns their count.
+//
+//go:noescape
+func shortToUintSatAVX2(dst *byte, src *byte, n int) int
+
 // shortToUintWrapAVX512 converts the first n &^ 63 elements (short->uint Wrap) and returns their count.
 //
 //go:noescape
@@ -879,10 +1104,25 @@ func shortToUintWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToUintSatAVX512(dst *byte, src *byte, n int) int
 
+// shortToLongAVX2 converts the first n &^ 15 elements (short->long ) and returns their count.
+//
+//go:noescape
+func shortToLongAVX2(dst *byte, src *byte, n int) int
+
 // shortToLongAVX512 converts the first n &^ 31 elements (short->long ) and returns their count.
 //
 //go:noescape
 func shortToLongAVX512(dst *byte, src *byte, n int) int
+
+// shortToUlongWrapAVX2 converts the first n &^ 15 elements (short->ulong Wrap) and returns their count.
+//
+//go:noescape
+func shortToUlongWrapAVX2(dst *byte, src *byte, n int) int
+
+// shortToUlongSatAVX2 converts the first n &^ 15 elements (short->ulong Sat) and returns their count.
+//
+//go:noescape
+func shortToUlongSatAVX2(dst *byte, src *byte, n int) int
 
 // shortToUlongWrapAVX512 converts the first n &^ 31 elements (short->ulong Wrap) and returns their count.
 //
@@ -893,6 +1133,26 @@ func shortToUlongWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func shortToUlongSatAVX512(dst *byte, src *byte, n int) int
+
+// shortToHalfRTEAVX2 converts the first n &^ 31 elements (short->half RTE) and returns their count.
+//
+//go:noescape
+func shortToHalfRTEAVX2(dst *byte, src *byte, n int) int
+
+// shortToHalfRTZAVX2 converts the first n &^ 31 elements (short->half RTZ) and returns their count.
+//
+//go:noescape
+func shortToHalfRTZAVX2(dst *byte, src *byte, n int) int
+
+// shortToHalfRTPAVX2 converts the first n &^ 31 elements (short->half RTP) and returns their count.
+//
+//go:noescape
+func shortToHalfRTPAVX2(dst *byte, src *byte, n int) int
+
+// shortToHalfRTNAVX2 converts the first n &^ 31 elements (short->half RTN) and returns their count.
+//
+//go:noescape
+func shortToHalfRTNAVX2(dst *byte, src *byte, n int) int
 
 // shortToHalfRTEAVX512 converts the first n &^ 63 elements (short->half RTE) and returns their count.
 //
@@ -914,10 +1174,25 @@ func shortToHalfRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToHalfRTNAVX512(dst *byte, src *byte, n int) int
 
+// shortToDoubleAVX2 converts the first n &^ 15 elements (short->double ) and returns their count.
+//
+//go:noescape
+func shortToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // shortToDoubleAVX512 converts the first n &^ 31 elements (short->double ) and returns their count.
 //
 //go:noescape
 func shortToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// ushortToCharWrapAVX2 converts the first n &^ 63 elements (ushort->char Wrap) and returns their count.
+//
+//go:noescape
+func ushortToCharWrapAVX2(dst *byte, src *byte, n int) int
+
+// ushortToCharSatAVX2 converts the first n &^ 63 elements (ushort->char Sat) and returns their count.
+//
+//go:noescape
+func ushortToCharSatAVX2(dst *byte, src *byte, n int) int
 
 // ushortToCharWrapAVX512 converts the first n &^ 127 elements (ushort->char Wrap) and returns their count.
 //
@@ -929,6 +1204,16 @@ func ushortToCharWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ushortToCharSatAVX512(dst *byte, src *byte, n int) int
 
+// ushortToUcharWrapAVX2 converts the first n &^ 63 elements (ushort->uchar Wrap) and returns their count.
+//
+//go:noescape
+func ushortToUcharWrapAVX2(dst *byte, src *byte, n int) int
+
+// ushortToUcharSatAVX2 converts the first n &^ 63 elements (ushort->uchar Sat) and returns their count.
+//
+//go:noescape
+func ushortToUcharSatAVX2(dst *byte, src *byte, n int) int
+
 // ushortToUcharWrapAVX512 converts the first n &^ 127 elements (ushort->uchar Wrap) and returns their count.
 //
 //go:noescape
@@ -938,6 +1223,16 @@ func ushortToUcharWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ushortToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// ushortToShortWrapAVX2 converts the first n &^ 63 elements (ushort->short Wrap) and returns their count.
+//
+//go:noescape
+func ushortToShortWrapAVX2(dst *byte, src *byte, n int) int
+
+// ushortToShortSatAVX2 converts the first n &^ 63 elements (ushort->short Sat) and returns their count.
+//
+//go:noescape
+func ushortToShortSatAVX2(dst *byte, src *byte, n int) int
 
 // ushortToShortWrapAVX512 converts the first n &^ 127 elements (ushort->short Wrap) and returns their count.
 //
@@ -949,20 +1244,55 @@ func ushortToShortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ushortToShortSatAVX512(dst *byte, src *byte, n int) int
 
+// ushortToUintAVX2 converts the first n &^ 31 elements (ushort->uint ) and returns their count.
+//
+//go:noescape
+func ushortToUintAVX2(dst *byte, src *byte, n int) int
+
 // ushortToUintAVX512 converts the first n &^ 63 elements (ushort->uint ) and returns their count.
 //
 //go:noescape
 func ushortToUintAVX512(dst *byte, src *byte, n int) int
+
+// ushortToLongAVX2 converts the first n &^ 15 elements (ushort->long ) and returns their count.
+//
+//go:noescape
+func ushortToLongAVX2(dst *byte, src *byte, n int) int
 
 // ushortToLongAVX512 converts the first n &^ 31 elements (ushort->long ) and returns their count.
 //
 //go:noescape
 func ushortToLongAVX512(dst *byte, src *byte, n int) int
 
+// ushortToUlongAVX2 converts the first n &^ 15 elements (ushort->ulong ) and returns their count.
+//
+//go:noescape
+func ushortToUlongAVX2(dst *byte, src *byte, n int) int
+
 // ushortToUlongAVX512 converts the first n &^ 31 elements (ushort->ulong ) and returns their count.
 //
 //go:noescape
 func ushortToUlongAVX512(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTEAVX2 converts the first n &^ 31 elements (ushort->half RTE) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTEAVX2(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTZAVX2 converts the first n &^ 31 elements (ushort->half RTZ) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTZAVX2(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTPAVX2 converts the first n &^ 31 elements (ushort->half RTP) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTPAVX2(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTNAVX2 converts the first n &^ 31 elements (ushort->half RTN) and returns their count.
+//
+//go:noescape
+func ushortToHalfRTNAVX2(dst *byte, src *byte, n int) int
 
 // ushortToHalfRTEAVX512 converts the first n &^ 63 elements (ushort->half RTE) and returns their count.
 //
@@ -984,10 +1314,25 @@ func ushortToHalfRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ushortToHalfRTNAVX512(dst *byte, src *byte, n int) int
 
+// ushortToDoubleAVX2 converts the first n &^ 15 elements (ushort->double ) and returns their count.
+//
+//go:noescape
+func ushortToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // ushortToDoubleAVX512 converts the first n &^ 31 elements (ushort->double ) and returns their count.
 //
 //go:noescape
 func ushortToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// intToUintWrapAVX2 converts the first n &^ 31 elements (int->uint Wrap) and returns their count.
+//
+//go:noescape
+func intToUintWrapAVX2(dst *byte, src *byte, n int) int
+
+// intToUintSatAVX2 converts the first n &^ 31 elements (int->uint Sat) and returns their count.
+//
+//go:noescape
+func intToUintSatAVX2(dst *byte, src *byte, n int) int
 
 // intToUintWrapAVX512 converts the first n &^ 63 elements (int->uint Wrap) and returns their count.
 //
@@ -999,10 +1344,25 @@ func intToUintWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func intToUintSatAVX512(dst *byte, src *byte, n int) int
 
+// intToLongAVX2 converts the first n &^ 15 elements (int->long ) and returns their count.
+//
+//go:noescape
+func intToLongAVX2(dst *byte, src *byte, n int) int
+
 // intToLongAVX512 converts the first n &^ 31 elements (int->long ) and returns their count.
 //
 //go:noescape
 func intToLongAVX512(dst *byte, src *byte, n int) int
+
+// intToUlongWrapAVX2 converts the first n &^ 15 elements (int->ulong Wrap) and returns their count.
+//
+//go:noescape
+func intToUlongWrapAVX2(dst *byte, src *byte, n int) int
+
+// intToUlongSatAVX2 converts the first n &^ 15 elements (int->ulong Sat) and returns their count.
+//
+//go:noescape
+func intToUlongSatAVX2(dst *byte, src *byte, n int) int
 
 // intToUlongWrapAVX512 converts the first n &^ 31 elements (int->ulong Wrap) and returns their count.
 //
@@ -1013,6 +1373,26 @@ func intToUlongWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func intToUlongSatAVX512(dst *byte, src *byte, n int) int
+
+// intToHalfRTEAVX2 converts the first n &^ 31 elements (int->half RTE) and returns their count.
+//
+//go:noescape
+func intToHalfRTEAVX2(dst *byte, src *byte, n int) int
+
+// intToHalfRTZAVX2 converts the first n &^ 31 elements (int->half RTZ) and returns their count.
+//
+//go:noescape
+func intToHalfRTZAVX2(dst *byte, src *byte, n int) int
+
+// intToHalfRTPAVX2 converts the first n &^ 31 elements (int->half RTP) and returns their count.
+//
+//go:noescape
+func intToHalfRTPAVX2(dst *byte, src *byte, n int) int
+
+// intToHalfRTNAVX2 converts the first n &^ 31 elements (int->half RTN) and returns their count.
+//
+//go:noescape
+func intToHalfRTNAVX2(dst *byte, src *byte, n int) int
 
 // intToHalfRTEAVX512 converts the first n &^ 63 elements (int->half RTE) and returns their count.
 //
@@ -1034,10 +1414,25 @@ func intToHalfRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func intToHalfRTNAVX512(dst *byte, src *byte, n int) int
 
+// intToDoubleAVX2 converts the first n &^ 15 elements (int->double ) and returns their count.
+//
+//go:noescape
+func intToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // intToDoubleAVX512 converts the first n &^ 31 elements (int->double ) and returns their count.
 //
 //go:noescape
 func intToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// uintToCharWrapAVX2 converts the first n &^ 31 elements (uint->char Wrap) and returns their count.
+//
+//go:noescape
+func uintToCharWrapAVX2(dst *byte, src *byte, n int) int
+
+// uintToCharSatAVX2 converts the first n &^ 31 elements (uint->char Sat) and returns their count.
+//
+//go:noescape
+func uintToCharSatAVX2(dst *byte, src *byte, n int) int
 
 // uintToCharWrapAVX512 converts the first n &^ 63 elements (uint->char Wrap) and returns their count.
 //
@@ -1049,6 +1444,16 @@ func uintToCharWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToCharSatAVX512(dst *byte, src *byte, n int) int
 
+// uintToUcharWrapAVX2 converts the first n &^ 31 elements (uint->uchar Wrap) and returns their count.
+//
+//go:noescape
+func uintToUcharWrapAVX2(dst *byte, src *byte, n int) int
+
+// uintToUcharSatAVX2 converts the first n &^ 31 elements (uint->uchar Sat) and returns their count.
+//
+//go:noescape
+func uintToUcharSatAVX2(dst *byte, src *byte, n int) int
+
 // uintToUcharWrapAVX512 converts the first n &^ 63 elements (uint->uchar Wrap) and returns their count.
 //
 //go:noescape
@@ -1058,6 +1463,16 @@ func uintToUcharWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func uintToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// uintToShortWrapAVX2 converts the first n &^ 31 elements (uint->short Wrap) and returns their count.
+//
+//go:noescape
+func uintToShortWrapAVX2(dst *byte, src *byte, n int) int
+
+// uintToShortSatAVX2 converts the first n &^ 31 elements (uint->short Sat) and returns their count.
+//
+//go:noescape
+func uintToShortSatAVX2(dst *byte, src *byte, n int) int
 
 // uintToShortWrapAVX512 converts the first n &^ 63 elements (uint->short Wrap) and returns their count.
 //
@@ -1069,6 +1484,16 @@ func uintToShortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToShortSatAVX512(dst *byte, src *byte, n int) int
 
+// uintToUshortWrapAVX2 converts the first n &^ 31 elements (uint->ushort Wrap) and returns their count.
+//
+//go:noescape
+func uintToUshortWrapAVX2(dst *byte, src *byte, n int) int
+
+// uintToUshortSatAVX2 converts the first n &^ 31 elements (uint->ushort Sat) and returns their count.
+//
+//go:noescape
+func uintToUshortSatAVX2(dst *byte, src *byte, n int) int
+
 // uintToUshortWrapAVX512 converts the first n &^ 63 elements (uint->ushort Wrap) and returns their count.
 //
 //go:noescape
@@ -1078,6 +1503,16 @@ func uintToUshortWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func uintToUshortSatAVX512(dst *byte, src *byte, n int) int
+
+// uintToIntWrapAVX2 converts the first n &^ 31 elements (uint->int Wrap) and returns their count.
+//
+//go:noescape
+func uintToIntWrapAVX2(dst *byte, src *byte, n int) int
+
+// uintToIntSatAVX2 converts the first n &^ 31 elements (uint->int Sat) and returns their count.
+//
+//go:noescape
+func uintToIntSatAVX2(dst *byte, src *byte, n int) int
 
 // uintToIntWrapAVX512 converts the first n &^ 63 elements (uint->int Wrap) and returns their count.
 //
@@ -1089,15 +1524,45 @@ func uintToIntWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToIntSatAVX512(dst *byte, src *byte, n int) int
 
+// uintToLongAVX2 converts the first n &^ 15 elements (uint->long ) and returns their count.
+//
+//go:noescape
+func uintToLongAVX2(dst *byte, src *byte, n int) int
+
 // uintToLongAVX512 converts the first n &^ 31 elements (uint->long ) and returns their count.
 //
 //go:noescape
 func uintToLongAVX512(dst *byte, src *byte, n int) int
 
+// uintToUlongAVX2 converts the first n &^ 15 elements (uint->ulong ) and returns their count.
+//
+//go:noescape
+func uintToUlongAVX2(dst *byte, src *byte, n int) int
+
 // uintToUlongAVX512 converts the first n &^ 31 elements (uint->ulong ) and returns their count.
 //
 //go:noescape
 func uintToUlongAVX512(dst *byte, src *byte, n int) int
+
+// uintToHalfRTEAVX2 converts the first n &^ 31 elements (uint->half RTE) and returns their count.
+//
+//go:noescape
+func uintToHalfRTEAVX2(dst *byte, src *byte, n int) int
+
+// uintToHalfRTZAVX2 converts the first n &^ 31 elements (uint->half RTZ) and returns their count.
+//
+//go:noescape
+func uintToHalfRTZAVX2(dst *byte, src *byte, n int) int
+
+// uintToHalfRTPAVX2 converts the first n &^ 31 elements (uint->half RTP) and returns their count.
+//
+//go:noescape
+func uintToHalfRTPAVX2(dst *byte, src *byte, n int) int
+
+// uintToHalfRTNAVX2 converts the first n &^ 31 elements (uint->half RTN) and returns their count.
+//
+//go:noescape
+func uintToHalfRTNAVX2(dst *byte, src *byte, n int) int
 
 // uintToHalfRTEAVX512 converts the first n &^ 63 elements (uint->half RTE) and returns their count.
 //
@@ -1119,10 +1584,25 @@ func uintToHalfRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToHalfRTNAVX512(dst *byte, src *byte, n int) int
 
+// uintToDoubleAVX2 converts the first n &^ 15 elements (uint->double ) and returns their count.
+//
+//go:noescape
+func uintToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // uintToDoubleAVX512 converts the first n &^ 31 elements (uint->double ) and returns their count.
 //
 //go:noescape
 func uintToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// longToCharWrapAVX2 converts the first n &^ 15 elements (long->char Wrap) and returns their count.
+//
+//go:noescape
+func longToCharWrapAVX2(dst *byte, src *byte, n int) int
+
+// longToCharSatAVX2 converts the first n &^ 15 elements (long->char Sat) and returns their count.
+//
+//go:noescape
+func longToCharSatAVX2(dst *byte, src *byte, n int) int
 
 // longToCharWrapAVX512 converts the first n &^ 31 elements (long->char Wrap) and returns their count.
 //
@@ -1134,6 +1614,16 @@ func longToCharWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func longToCharSatAVX512(dst *byte, src *byte, n int) int
 
+// longToUcharWrapAVX2 converts the first n &^ 15 elements (long->uchar Wrap) and returns their count.
+//
+//go:noescape
+func longToUcharWrapAVX2(dst *byte, src *byte, n int) int
+
+// longToUcharSatAVX2 converts the first n &^ 15 elements (long->uchar Sat) and returns their count.
+//
+//go:noescape
+func longToUcharSatAVX2(dst *byte, src *byte, n int) int
+
 // longToUcharWrapAVX512 converts the first n &^ 31 elements (long->uchar Wrap) and returns their count.
 //
 //go:noescape
@@ -1143,6 +1633,16 @@ func longToUcharWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToUcharSatAVX512(dst *byte, src *byte, n int) int
+
+// longToShortWrapAVX2 converts the first n &^ 15 elements (long->short Wrap) and returns their count.
+//
+//go:noescape
+func longToShortWrapAVX2(dst *byte, src *byte, n int) int
+
+// longToShortSatAVX2 converts the first n &^ 15 elements (long->short Sat) and returns their count.
+//
+//go:noescape
+func longToShortSatAVX2(dst *byte, src *byte, n int) int
 
 // longToShortWrapAVX512 converts the first n &^ 31 elements (long->short Wrap) and returns their count.
 //
@@ -1154,6 +1654,16 @@ func longToShortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func longToShortSatAVX512(dst *byte, src *byte, n int) int
 
+// longToUshortWrapAVX2 converts the first n &^ 15 elements (long->ushort Wrap) and returns their count.
+//
+//go:noescape
+func longToUshortWrapAVX2(dst *byte, src *byte, n int) int
+
+// longToUshortSatAVX2 converts the first n &^ 15 elements (long->ushort Sat) and returns their count.
+//
+//go:noescape
+func longToUshortSatAVX2(dst *byte, src *byte, n int) int
+
 // longToUshortWrapAVX512 converts the first n &^ 31 elements (long->ushort Wrap) and returns their count.
 //
 //go:noescape
@@ -1163,6 +1673,16 @@ func longToUshortWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToUshortSatAVX512(dst *byte, src *byte, n int) int
+
+// longToIntWrapAVX2 converts the first n &^ 15 elements (long->int Wrap) and returns their count.
+//
+//go:noescape
+func longToIntWrapAVX2(dst *byte, src *byte, n int) int
+
+// longToIntSatAVX2 converts the first n &^ 15 elements (long->int Sat) and returns their count.
+//
+//go:noescape
+func longToIntSatAVX2(dst *byte, src *byte, n int) int
 
 // longToIntWrapAVX512 converts the first n &^ 31 elements (long->int Wrap) and returns their count.
 //
@@ -1174,6 +1694,16 @@ func longToIntWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func longToIntSatAVX512(dst *byte, src *byte, n int) int
 
+// longToUintWrapAVX2 converts the first n &^ 15 elements (long->uint Wrap) and returns their count.
+//
+//go:noescape
+func longToUintWrapAVX2(dst *byte, src *byte, n int) int
+
+// longToUintSatAVX2 converts the first n &^ 15 elements (long->uint Sat) and returns their count.
+//
+//go:noescape
+func longToUintSatAVX2(dst *byte, src *byte, n int) int
+
 // longToUintWrapAVX512 converts the first n &^ 31 elements (long->uint Wrap) and returns their count.
 //
 //go:noescape
@@ -1184,6 +1714,16 @@ func longToUintWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func longToUintSatAVX512(dst *byte, src *byte, n int) int
 
+// longToUlongWrapAVX2 converts the first n &^ 15 elements (long->ulong Wrap) and returns their count.
+//
+//go:noescape
+func longToUlongWrapAVX2(dst *byte, src *byte, n int) int
+
+// longToUlongSatAVX2 converts the first n &^ 15 elements (long->ulong Sat) and returns their count.
+//
+//go:noescape
+func longToUlongSatAVX2(dst *byte, src *byte, n int) int
+
 // longToUlongWrapAVX512 converts the first n &^ 31 elements (long->ulong Wrap) and returns their count.
 //
 //go:noescape
@@ -1193,6 +1733,26 @@ func longToUlongWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToUlongSatAVX512(dst *byte, src *byte, n int) int
+
+// longToHalfRTEAVX2 converts the first n &^ 15 elements (long->half RTE) and returns their count.
+//
+//go:noescape
+func longToHalfRTEAVX2(dst *byte, src *byte, n int) int
+
+// longToHalfRTZAVX2 converts the first n &^ 15 elements (long->half RTZ) and returns their count.
+//
+//go:noescape
+func longToHalfRTZAVX2(dst *byte, src *byte, n int) int
+
+// longToHalfRTPAVX2 converts the first n &^ 15 elements (long->half RTP) and returns their count.
+//
+//go:noescape
+func longToHalfRTPAVX2(dst *byte, src *byte, n int) int
+
+// longToHalfRTNAVX2 converts the first n &^ 15 elements (long->half RTN) and returns their count.
+//
+//go:noescape
+func longToHalfRTNAVX2(dst *byte, src *byte, n int) int
 
 // longToHalfRTEAVX512 converts the first n &^ 31 elements (long->half RTE) and returns their count.
 //
@@ -1214,6 +1774,16 @@ func longToHalfRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func longToHalfRTNAVX512(dst *byte, src *byte, n int) int
 
+// ulongToCharWrapAVX2 converts the first n &^ 15 elements (ulong->char Wrap) and returns their count.
+//
+//go:noescape
+func ulongToCharWrapAVX2(dst *byte, src *byte, n int) int
+
+// ulongToCharSatAVX2 converts the first n &^ 15 elements (ulong->char Sat) and returns their count.
+//
+//go:noescape
+func ulongToCharSatAVX2(dst *byte, src *byte, n int) int
+
 // ulongToCharWrapAVX512 converts the first n &^ 31 elements (ulong->char Wrap) and returns their count.
 //
 //go:noescape
@@ -1223,6 +1793,16 @@ func ulongToCharWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToCharSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUcharWrapAVX2 converts the first n &^ 15 elements (ulong->uchar Wrap) and returns their count.
+//
+//go:noescape
+func ulongToUcharWrapAVX2(dst *byte, src *byte, n int) int
+
+// ulongToUcharSatAVX2 converts the first n &^ 15 elements (ulong->uchar Sat) and returns their count.
+//
+//go:noescape
+func ulongToUcharSatAVX2(dst *byte, src *byte, n int) int
 
 // ulongToUcharWrapAVX512 converts the first n &^ 31 elements (ulong->uchar Wrap) and returns their count.
 //
@@ -1234,6 +1814,16 @@ func ulongToUcharWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToUcharSatAVX512(dst *byte, src *byte, n int) int
 
+// ulongToShortWrapAVX2 converts the first n &^ 15 elements (ulong->short Wrap) and returns their count.
+//
+//go:noescape
+func ulongToShortWrapAVX2(dst *byte, src *byte, n int) int
+
+// ulongToShortSatAVX2 converts the first n &^ 15 elements (ulong->short Sat) and returns their count.
+//
+//go:noescape
+func ulongToShortSatAVX2(dst *byte, src *byte, n int) int
+
 // ulongToShortWrapAVX512 converts the first n &^ 31 elements (ulong->short Wrap) and returns their count.
 //
 //go:noescape
@@ -1243,6 +1833,16 @@ func ulongToShortWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToShortSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUshortWrapAVX2 converts the first n &^ 15 elements (ulong->ushort Wrap) and returns their count.
+//
+//go:noescape
+func ulongToUshortWrapAVX2(dst *byte, src *byte, n int) int
+
+// ulongToUshortSatAVX2 converts the first n &^ 15 elements (ulong->ushort Sat) and returns their count.
+//
+//go:noescape
+func ulongToUshortSatAVX2(dst *byte, src *byte, n int) int
 
 // ulongToUshortWrapAVX512 converts the first n &^ 31 elements (ulong->ushort Wrap) and returns their count.
 //
@@ -1254,6 +1854,16 @@ func ulongToUshortWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToUshortSatAVX512(dst *byte, src *byte, n int) int
 
+// ulongToIntWrapAVX2 converts the first n &^ 15 elements (ulong->int Wrap) and returns their count.
+//
+//go:noescape
+func ulongToIntWrapAVX2(dst *byte, src *byte, n int) int
+
+// ulongToIntSatAVX2 converts the first n &^ 15 elements (ulong->int Sat) and returns their count.
+//
+//go:noescape
+func ulongToIntSatAVX2(dst *byte, src *byte, n int) int
+
 // ulongToIntWrapAVX512 converts the first n &^ 31 elements (ulong->int Wrap) and returns their count.
 //
 //go:noescape
@@ -1263,6 +1873,16 @@ func ulongToIntWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToIntSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToUintWrapAVX2 converts the first n &^ 15 elements (ulong->uint Wrap) and returns their count.
+//
+//go:noescape
+func ulongToUintWrapAVX2(dst *byte, src *byte, n int) int
+
+// ulongToUintSatAVX2 converts the first n &^ 15 elements (ulong->uint Sat) and returns their count.
+//
+//go:noescape
+func ulongToUintSatAVX2(dst *byte, src *byte, n int) int
 
 // ulongToUintWrapAVX512 converts the first n &^ 31 elements (ulong->uint Wrap) and returns their count.
 //
@@ -1274,6 +1894,16 @@ func ulongToUintWrapAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToUintSatAVX512(dst *byte, src *byte, n int) int
 
+// ulongToLongWrapAVX2 converts the first n &^ 15 elements (ulong->long Wrap) and returns their count.
+//
+//go:noescape
+func ulongToLongWrapAVX2(dst *byte, src *byte, n int) int
+
+// ulongToLongSatAVX2 converts the first n &^ 15 elements (ulong->long Sat) and returns their count.
+//
+//go:noescape
+func ulongToLongSatAVX2(dst *byte, src *byte, n int) int
+
 // ulongToLongWrapAVX512 converts the first n &^ 31 elements (ulong->long Wrap) and returns their count.
 //
 //go:noescape
@@ -1283,6 +1913,26 @@ func ulongToLongWrapAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToLongSatAVX512(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTEAVX2 converts the first n &^ 15 elements (ulong->half RTE) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTEAVX2(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTZAVX2 converts the first n &^ 15 elements (ulong->half RTZ) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTZAVX2(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTPAVX2 converts the first n &^ 15 elements (ulong->half RTP) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTPAVX2(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTNAVX2 converts the first n &^ 15 elements (ulong->half RTN) and returns their count.
+//
+//go:noescape
+func ulongToHalfRTNAVX2(dst *byte, src *byte, n int) int
 
 // ulongToHalfRTEAVX512 converts the first n &^ 31 elements (ulong->half RTE) and returns their count.
 //
@@ -1304,6 +1954,26 @@ func ulongToHalfRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToHalfRTNAVX512(dst *byte, src *byte, n int) int
 
+// halfToCharRTEAVX2 converts the first n &^ 31 elements (half->char RTE) and returns their count.
+//
+//go:noescape
+func halfToCharRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToCharRTZAVX2 converts the first n &^ 31 elements (half->char RTZ) and returns their count.
+//
+//go:noescape
+func halfToCharRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToCharRTPAVX2 converts the first n &^ 31 elements (half->char RTP) and returns their count.
+//
+//go:noescape
+func halfToCharRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToCharRTNAVX2 converts the first n &^ 31 elements (half->char RTN) and returns their count.
+//
+//go:noescape
+func halfToCharRTNAVX2(dst *byte, src *byte, n int) int
+
 // halfToCharRTEAVX512 converts the first n &^ 63 elements (half->char RTE) and returns their count.
 //
 //go:noescape
@@ -1323,6 +1993,26 @@ func halfToCharRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToCharRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUcharRTEAVX2 converts the first n &^ 31 elements (half->uchar RTE) and returns their count.
+//
+//go:noescape
+func halfToUcharRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToUcharRTZAVX2 converts the first n &^ 31 elements (half->uchar RTZ) and returns their count.
+//
+//go:noescape
+func halfToUcharRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToUcharRTPAVX2 converts the first n &^ 31 elements (half->uchar RTP) and returns their count.
+//
+//go:noescape
+func halfToUcharRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToUcharRTNAVX2 converts the first n &^ 31 elements (half->uchar RTN) and returns their count.
+//
+//go:noescape
+func halfToUcharRTNAVX2(dst *byte, src *byte, n int) int
 
 // halfToUcharRTEAVX512 converts the first n &^ 63 elements (half->uchar RTE) and returns their count.
 //
@@ -1344,6 +2034,26 @@ func halfToUcharRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUcharRTNAVX512(dst *byte, src *byte, n int) int
 
+// halfToShortRTEAVX2 converts the first n &^ 31 elements (half->short RTE) and returns their count.
+//
+//go:noescape
+func halfToShortRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToShortRTZAVX2 converts the first n &^ 31 elements (half->short RTZ) and returns their count.
+//
+//go:noescape
+func halfToShortRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToShortRTPAVX2 converts the first n &^ 31 elements (half->short RTP) and returns their count.
+//
+//go:noescape
+func halfToShortRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToShortRTNAVX2 converts the first n &^ 31 elements (half->short RTN) and returns their count.
+//
+//go:noescape
+func halfToShortRTNAVX2(dst *byte, src *byte, n int) int
+
 // halfToShortRTEAVX512 converts the first n &^ 63 elements (half->short RTE) and returns their count.
 //
 //go:noescape
@@ -1363,6 +2073,26 @@ func halfToShortRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToShortRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUshortRTEAVX2 converts the first n &^ 31 elements (half->ushort RTE) and returns their count.
+//
+//go:noescape
+func halfToUshortRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToUshortRTZAVX2 converts the first n &^ 31 elements (half->ushort RTZ) and returns their count.
+//
+//go:noescape
+func halfToUshortRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToUshortRTPAVX2 converts the first n &^ 31 elements (half->ushort RTP) and returns their count.
+//
+//go:noescape
+func halfToUshortRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToUshortRTNAVX2 converts the first n &^ 31 elements (half->ushort RTN) and returns their count.
+//
+//go:noescape
+func halfToUshortRTNAVX2(dst *byte, src *byte, n int) int
 
 // halfToUshortRTEAVX512 converts the first n &^ 63 elements (half->ushort RTE) and returns their count.
 //
@@ -1384,6 +2114,26 @@ func halfToUshortRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUshortRTNAVX512(dst *byte, src *byte, n int) int
 
+// halfToIntRTEAVX2 converts the first n &^ 31 elements (half->int RTE) and returns their count.
+//
+//go:noescape
+func halfToIntRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToIntRTZAVX2 converts the first n &^ 31 elements (half->int RTZ) and returns their count.
+//
+//go:noescape
+func halfToIntRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToIntRTPAVX2 converts the first n &^ 31 elements (half->int RTP) and returns their count.
+//
+//go:noescape
+func halfToIntRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToIntRTNAVX2 converts the first n &^ 31 elements (half->int RTN) and returns their count.
+//
+//go:noescape
+func halfToIntRTNAVX2(dst *byte, src *byte, n int) int
+
 // halfToIntRTEAVX512 converts the first n &^ 63 elements (half->int RTE) and returns their count.
 //
 //go:noescape
@@ -1403,6 +2153,26 @@ func halfToIntRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToIntRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUintRTEAVX2 converts the first n &^ 31 elements (half->uint RTE) and returns their count.
+//
+//go:noescape
+func halfToUintRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToUintRTZAVX2 converts the first n &^ 31 elements (half->uint RTZ) and returns their count.
+//
+//go:noescape
+func halfToUintRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToUintRTPAVX2 converts the first n &^ 31 elements (half->uint RTP) and returns their count.
+//
+//go:noescape
+func halfToUintRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToUintRTNAVX2 converts the first n &^ 31 elements (half->uint RTN) and returns their count.
+//
+//go:noescape
+func halfToUintRTNAVX2(dst *byte, src *byte, n int) int
 
 // halfToUintRTEAVX512 converts the first n &^ 63 elements (half->uint RTE) and returns their count.
 //
@@ -1424,6 +2194,26 @@ func halfToUintRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUintRTNAVX512(dst *byte, src *byte, n int) int
 
+// halfToLongRTEAVX2 converts the first n &^ 15 elements (half->long RTE) and returns their count.
+//
+//go:noescape
+func halfToLongRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToLongRTZAVX2 converts the first n &^ 15 elements (half->long RTZ) and returns their count.
+//
+//go:noescape
+func halfToLongRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToLongRTPAVX2 converts the first n &^ 15 elements (half->long RTP) and returns their count.
+//
+//go:noescape
+func halfToLongRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToLongRTNAVX2 converts the first n &^ 15 elements (half->long RTN) and returns their count.
+//
+//go:noescape
+func halfToLongRTNAVX2(dst *byte, src *byte, n int) int
+
 // halfToLongRTEAVX512 converts the first n &^ 31 elements (half->long RTE) and returns their count.
 //
 //go:noescape
@@ -1443,6 +2233,26 @@ func halfToLongRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToLongRTNAVX512(dst *byte, src *byte, n int) int
+
+// halfToUlongRTEAVX2 converts the first n &^ 15 elements (half->ulong RTE) and returns their count.
+//
+//go:noescape
+func halfToUlongRTEAVX2(dst *byte, src *byte, n int) int
+
+// halfToUlongRTZAVX2 converts the first n &^ 15 elements (half->ulong RTZ) and returns their count.
+//
+//go:noescape
+func halfToUlongRTZAVX2(dst *byte, src *byte, n int) int
+
+// halfToUlongRTPAVX2 converts the first n &^ 15 elements (half->ulong RTP) and returns their count.
+//
+//go:noescape
+func halfToUlongRTPAVX2(dst *byte, src *byte, n int) int
+
+// halfToUlongRTNAVX2 converts the first n &^ 15 elements (half->ulong RTN) and returns their count.
+//
+//go:noescape
+func halfToUlongRTNAVX2(dst *byte, src *byte, n int) int
 
 // halfToUlongRTEAVX512 converts the first n &^ 31 elements (half->ulong RTE) and returns their count.
 //
@@ -1464,10 +2274,35 @@ func halfToUlongRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUlongRTNAVX512(dst *byte, src *byte, n int) int
 
+// halfToDoubleAVX2 converts the first n &^ 15 elements (half->double ) and returns their count.
+//
+//go:noescape
+func halfToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // halfToDoubleAVX512 converts the first n &^ 31 elements (half->double ) and returns their count.
 //
 //go:noescape
 func halfToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// floatToLongRTEAVX2 converts the first n &^ 15 elements (float->long RTE) and returns their count.
+//
+//go:noescape
+func floatToLongRTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToLongRTZAVX2 converts the first n &^ 15 elements (float->long RTZ) and returns their count.
+//
+//go:noescape
+func floatToLongRTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToLongRTPAVX2 converts the first n &^ 15 elements (float->long RTP) and returns their count.
+//
+//go:noescape
+func floatToLongRTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToLongRTNAVX2 converts the first n &^ 15 elements (float->long RTN) and returns their count.
+//
+//go:noescape
+func floatToLongRTNAVX2(dst *byte, src *byte, n int) int
 
 // floatToLongRTEAVX512 converts the first n &^ 31 elements (float->long RTE) and returns their count.
 //
@@ -1489,6 +2324,26 @@ func floatToLongRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToLongRTNAVX512(dst *byte, src *byte, n int) int
 
+// floatToUlongRTEAVX2 converts the first n &^ 15 elements (float->ulong RTE) and returns their count.
+//
+//go:noescape
+func floatToUlongRTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToUlongRTZAVX2 converts the first n &^ 15 elements (float->ulong RTZ) and returns their count.
+//
+//go:noescape
+func floatToUlongRTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToUlongRTPAVX2 converts the first n &^ 15 elements (float->ulong RTP) and returns their count.
+//
+//go:noescape
+func floatToUlongRTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToUlongRTNAVX2 converts the first n &^ 15 elements (float->ulong RTN) and returns their count.
+//
+//go:noescape
+func floatToUlongRTNAVX2(dst *byte, src *byte, n int) int
+
 // floatToUlongRTEAVX512 converts the first n &^ 31 elements (float->ulong RTE) and returns their count.
 //
 //go:noescape
@@ -1509,10 +2364,35 @@ func floatToUlongRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToUlongRTNAVX512(dst *byte, src *byte, n int) int
 
+// floatToDoubleAVX2 converts the first n &^ 15 elements (float->double ) and returns their count.
+//
+//go:noescape
+func floatToDoubleAVX2(dst *byte, src *byte, n int) int
+
 // floatToDoubleAVX512 converts the first n &^ 31 elements (float->double ) and returns their count.
 //
 //go:noescape
 func floatToDoubleAVX512(dst *byte, src *byte, n int) int
+
+// doubleToCharRTEAVX2 converts the first n &^ 15 elements (double->char RTE) and returns their count.
+//
+//go:noescape
+func doubleToCharRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToCharRTZAVX2 converts the first n &^ 15 elements (double->char RTZ) and returns their count.
+//
+//go:noescape
+func doubleToCharRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToCharRTPAVX2 converts the first n &^ 15 elements (double->char RTP) and returns their count.
+//
+//go:noescape
+func doubleToCharRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToCharRTNAVX2 converts the first n &^ 15 elements (double->char RTN) and returns their count.
+//
+//go:noescape
+func doubleToCharRTNAVX2(dst *byte, src *byte, n int) int
 
 // doubleToCharRTEAVX512 converts the first n &^ 31 elements (double->char RTE) and returns their count.
 //
@@ -1534,6 +2414,26 @@ func doubleToCharRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToCharRTNAVX512(dst *byte, src *byte, n int) int
 
+// doubleToUcharRTEAVX2 converts the first n &^ 15 elements (double->uchar RTE) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTZAVX2 converts the first n &^ 15 elements (double->uchar RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTPAVX2 converts the first n &^ 15 elements (double->uchar RTP) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTNAVX2 converts the first n &^ 15 elements (double->uchar RTN) and returns their count.
+//
+//go:noescape
+func doubleToUcharRTNAVX2(dst *byte, src *byte, n int) int
+
 // doubleToUcharRTEAVX512 converts the first n &^ 31 elements (double->uchar RTE) and returns their count.
 //
 //go:noescape
@@ -1553,6 +2453,26 @@ func doubleToUcharRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUcharRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToShortRTEAVX2 converts the first n &^ 15 elements (double->short RTE) and returns their count.
+//
+//go:noescape
+func doubleToShortRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToShortRTZAVX2 converts the first n &^ 15 elements (double->short RTZ) and returns their count.
+//
+//go:noescape
+func doubleToShortRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToShortRTPAVX2 converts the first n &^ 15 elements (double->short RTP) and returns their count.
+//
+//go:noescape
+func doubleToShortRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToShortRTNAVX2 converts the first n &^ 15 elements (double->short RTN) and returns their count.
+//
+//go:noescape
+func doubleToShortRTNAVX2(dst *byte, src *byte, n int) int
 
 // doubleToShortRTEAVX512 converts the first n &^ 31 elements (double->short RTE) and returns their count.
 //
@@ -1574,6 +2494,26 @@ func doubleToShortRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToShortRTNAVX512(dst *byte, src *byte, n int) int
 
+// doubleToUshortRTEAVX2 converts the first n &^ 15 elements (double->ushort RTE) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTZAVX2 converts the first n &^ 15 elements (double->ushort RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTPAVX2 converts the first n &^ 15 elements (double->ushort RTP) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTNAVX2 converts the first n &^ 15 elements (double->ushort RTN) and returns their count.
+//
+//go:noescape
+func doubleToUshortRTNAVX2(dst *byte, src *byte, n int) int
+
 // doubleToUshortRTEAVX512 converts the first n &^ 31 elements (double->ushort RTE) and returns their count.
 //
 //go:noescape
@@ -1593,6 +2533,26 @@ func doubleToUshortRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUshortRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToLongRTEAVX2 converts the first n &^ 15 elements (double->long RTE) and returns their count.
+//
+//go:noescape
+func doubleToLongRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToLongRTZAVX2 converts the first n &^ 15 elements (double->long RTZ) and returns their count.
+//
+//go:noescape
+func doubleToLongRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToLongRTPAVX2 converts the first n &^ 15 elements (double->long RTP) and returns their count.
+//
+//go:noescape
+func doubleToLongRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToLongRTNAVX2 converts the first n &^ 15 elements (double->long RTN) and returns their count.
+//
+//go:noescape
+func doubleToLongRTNAVX2(dst *byte, src *byte, n int) int
 
 // doubleToLongRTEAVX512 converts the first n &^ 31 elements (double->long RTE) and returns their count.
 //
@@ -1614,6 +2574,26 @@ func doubleToLongRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToLongRTNAVX512(dst *byte, src *byte, n int) int
 
+// doubleToUlongRTEAVX2 converts the first n &^ 15 elements (double->ulong RTE) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTZAVX2 converts the first n &^ 15 elements (double->ulong RTZ) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTPAVX2 converts the first n &^ 15 elements (double->ulong RTP) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTNAVX2 converts the first n &^ 15 elements (double->ulong RTN) and returns their count.
+//
+//go:noescape
+func doubleToUlongRTNAVX2(dst *byte, src *byte, n int) int
+
 // doubleToUlongRTEAVX512 converts the first n &^ 31 elements (double->ulong RTE) and returns their count.
 //
 //go:noescape
@@ -1633,6 +2613,26 @@ func doubleToUlongRTPAVX512(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUlongRTNAVX512(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTEAVX2 converts the first n &^ 15 elements (double->half RTE) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTEAVX2(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTZAVX2 converts the first n &^ 15 elements (double->half RTZ) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTZAVX2(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTPAVX2 converts the first n &^ 15 elements (double->half RTP) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTPAVX2(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTNAVX2 converts the first n &^ 15 elements (double->half RTN) and returns their count.
+//
+//go:noescape
+func doubleToHalfRTNAVX2(dst *byte, src *byte, n int) int
 
 // doubleToHalfRTEAVX512 converts the first n &^ 31 elements (double->half RTE) and returns their count.
 //

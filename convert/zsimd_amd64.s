@@ -3629,6 +3629,403 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToFloatRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToFloatRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y6
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VPXOR       Y2, Y5, Y5
+	VSUBPD      Y3, Y5, Y5
+	VADDPD      Y6, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y6, Y10
+	VPCMPGTQ    Y6, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y6
+	VPADDQ      Y6, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y4, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y6
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VPXOR       Y2, Y5, Y5
+	VSUBPD      Y3, Y5, Y5
+	VADDPD      Y6, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y6, Y10
+	VPCMPGTQ    Y6, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y6
+	VPADDQ      Y6, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y4, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y9
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VPXOR       Y2, Y6, Y6
+	VSUBPD      Y3, Y6, Y6
+	VADDPD      Y9, Y6, Y10
+	VSUBPD      Y6, Y10, Y6
+	VPCMPGTQ    Y6, Y9, Y11
+	VPCMPGTQ    Y9, Y6, Y6
+	VBLENDVPD   Y10, Y11, Y6, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPOR        Y6, Y11, Y11
+	VPSUBQ      Y11, Y4, Y11
+	VPOR        Y11, Y10, Y10
+	VCVTPD2PSY  Y10, X8
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y9
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VPXOR       Y2, Y6, Y6
+	VSUBPD      Y3, Y6, Y6
+	VADDPD      Y9, Y6, Y10
+	VSUBPD      Y6, Y10, Y6
+	VPCMPGTQ    Y6, Y9, Y11
+	VPCMPGTQ    Y9, Y6, Y6
+	VBLENDVPD   Y10, Y11, Y6, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPOR        Y6, Y11, Y11
+	VPSUBQ      Y11, Y4, Y11
+	VPOR        Y11, Y10, Y10
+	VCVTPD2PSY  Y10, X6
+	VINSERTI128 $0x01, X5, Y7, Y5
+	VMOVDQU     Y5, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y8, Y5
+	VMOVDQU     Y5, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToFloatRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToFloatRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     32(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     64(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y8
+	VPADDQ      Y8, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X6
+	VMOVDQU     96(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y8
+	VPADDQ      Y8, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X8
+	VINSERTI128 $0x01, X7, Y5, Y7
+	VMOVDQU     Y7, (AX)(BX*4)
+	VINSERTI128 $0x01, X8, Y6, Y7
+	VMOVDQU     Y7, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToFloatRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToFloatRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y4, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     32(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y4, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     64(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VPSUBQ      Y11, Y4, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y11
+	VPADDQ      Y11, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X6
+	VMOVDQU     96(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VPSUBQ      Y11, Y4, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y11
+	VPADDQ      Y11, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X8
+	VINSERTI128 $0x01, X7, Y5, Y7
+	VMOVDQU     Y7, (AX)(BX*4)
+	VINSERTI128 $0x01, X8, Y6, Y7
+	VMOVDQU     Y7, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToFloatRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToFloatRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y4, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     32(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y4, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     64(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y9
+	VPSUBQ      Y9, Y4, Y8
+	VBLENDVPD   Y10, Y8, Y9, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X6
+	VMOVDQU     96(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y9
+	VPSUBQ      Y9, Y4, Y8
+	VBLENDVPD   Y10, Y8, Y9, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X8
+	VINSERTI128 $0x01, X7, Y5, Y7
+	VMOVDQU     Y7, (AX)(BX*4)
+	VINSERTI128 $0x01, X8, Y6, Y7
+	VMOVDQU     Y7, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func longToFloatRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·longToFloatRTEAVX512(SB), NOSPLIT, $0-32
@@ -3728,6 +4125,333 @@ loop:
 	ADDQ             $0x00000010, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToDoubleRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU  (CX)(BX*8), Y4
+	VPBLENDD $0x55, Y4, Y0, Y5
+	VPSHUFD  $0xf5, Y4, Y4
+	VPBLENDD $0x55, Y4, Y1, Y4
+	VPXOR    Y2, Y4, Y4
+	VSUBPD   Y3, Y4, Y4
+	VADDPD   Y5, Y4, Y4
+	VMOVDQU  32(CX)(BX*8), Y5
+	VPBLENDD $0x55, Y5, Y0, Y6
+	VPSHUFD  $0xf5, Y5, Y5
+	VPBLENDD $0x55, Y5, Y1, Y5
+	VPXOR    Y2, Y5, Y5
+	VSUBPD   Y3, Y5, Y5
+	VADDPD   Y6, Y5, Y5
+	VMOVDQU  64(CX)(BX*8), Y6
+	VPBLENDD $0x55, Y6, Y0, Y7
+	VPSHUFD  $0xf5, Y6, Y6
+	VPBLENDD $0x55, Y6, Y1, Y6
+	VPXOR    Y2, Y6, Y6
+	VSUBPD   Y3, Y6, Y6
+	VADDPD   Y7, Y6, Y6
+	VMOVDQU  96(CX)(BX*8), Y7
+	VPBLENDD $0x55, Y7, Y0, Y8
+	VPSHUFD  $0xf5, Y7, Y7
+	VPBLENDD $0x55, Y7, Y1, Y7
+	VPXOR    Y2, Y7, Y7
+	VSUBPD   Y3, Y7, Y7
+	VADDPD   Y8, Y7, Y7
+	VMOVDQU  Y4, (AX)(BX*8)
+	VMOVDQU  Y5, 32(AX)(BX*8)
+	VMOVDQU  Y6, 64(AX)(BX*8)
+	VMOVDQU  Y7, 96(AX)(BX*8)
+	ADDQ     $0x00000010, BX
+	CMPQ     BX, DX
+	JB       loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToDoubleRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y6
+	VSUBPD    Y4, Y6, Y4
+	VPCMPGTQ  Y4, Y5, Y7
+	VPCMPGTQ  Y5, Y4, Y4
+	VBLENDVPD Y6, Y7, Y4, Y4
+	VPADDQ    Y4, Y6, Y6
+	VMOVDQU   32(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y7
+	VSUBPD    Y4, Y7, Y4
+	VPCMPGTQ  Y4, Y5, Y8
+	VPCMPGTQ  Y5, Y4, Y4
+	VBLENDVPD Y7, Y8, Y4, Y4
+	VPADDQ    Y4, Y7, Y7
+	VMOVDQU   64(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y8
+	VSUBPD    Y4, Y8, Y4
+	VPCMPGTQ  Y4, Y5, Y9
+	VPCMPGTQ  Y5, Y4, Y4
+	VBLENDVPD Y8, Y9, Y4, Y4
+	VPADDQ    Y4, Y8, Y8
+	VMOVDQU   96(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y9
+	VSUBPD    Y4, Y9, Y4
+	VPCMPGTQ  Y4, Y5, Y10
+	VPCMPGTQ  Y5, Y4, Y4
+	VBLENDVPD Y9, Y10, Y4, Y4
+	VPADDQ    Y4, Y9, Y9
+	VMOVDQU   Y6, (AX)(BX*8)
+	VMOVDQU   Y7, 32(AX)(BX*8)
+	VMOVDQU   Y8, 64(AX)(BX*8)
+	VMOVDQU   Y9, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToDoubleRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y6
+	VSUBPD    Y4, Y6, Y4
+	VPCMPGTQ  Y4, Y5, Y7
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y7, Y6, Y4
+	VPADDQ    Y7, Y6, Y5
+	VBLENDVPD Y6, Y5, Y4, Y6
+	VMOVDQU   32(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y7
+	VSUBPD    Y4, Y7, Y4
+	VPCMPGTQ  Y4, Y5, Y8
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y8, Y7, Y4
+	VPADDQ    Y8, Y7, Y5
+	VBLENDVPD Y7, Y5, Y4, Y7
+	VMOVDQU   64(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y8
+	VSUBPD    Y4, Y8, Y4
+	VPCMPGTQ  Y4, Y5, Y9
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y9, Y8, Y4
+	VPADDQ    Y9, Y8, Y5
+	VBLENDVPD Y8, Y5, Y4, Y8
+	VMOVDQU   96(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y9
+	VSUBPD    Y4, Y9, Y4
+	VPCMPGTQ  Y4, Y5, Y10
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y10, Y9, Y4
+	VPADDQ    Y10, Y9, Y5
+	VBLENDVPD Y9, Y5, Y4, Y9
+	VMOVDQU   Y6, (AX)(BX*8)
+	VMOVDQU   Y7, 32(AX)(BX*8)
+	VMOVDQU   Y8, 64(AX)(BX*8)
+	VMOVDQU   Y9, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToDoubleRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y6
+	VSUBPD    Y4, Y6, Y4
+	VPCMPGTQ  Y4, Y5, Y7
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y4, Y6, Y5
+	VPADDQ    Y4, Y6, Y4
+	VBLENDVPD Y6, Y5, Y4, Y6
+	VMOVDQU   32(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y7
+	VSUBPD    Y4, Y7, Y4
+	VPCMPGTQ  Y4, Y5, Y8
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y4, Y7, Y5
+	VPADDQ    Y4, Y7, Y4
+	VBLENDVPD Y7, Y5, Y4, Y7
+	VMOVDQU   64(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y8
+	VSUBPD    Y4, Y8, Y4
+	VPCMPGTQ  Y4, Y5, Y9
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y4, Y8, Y5
+	VPADDQ    Y4, Y8, Y4
+	VBLENDVPD Y8, Y5, Y4, Y8
+	VMOVDQU   96(CX)(BX*8), Y4
+	VPBLENDD  $0x55, Y4, Y0, Y5
+	VPSHUFD   $0xf5, Y4, Y4
+	VPBLENDD  $0x55, Y4, Y1, Y4
+	VPXOR     Y2, Y4, Y4
+	VSUBPD    Y3, Y4, Y4
+	VADDPD    Y5, Y4, Y9
+	VSUBPD    Y4, Y9, Y4
+	VPCMPGTQ  Y4, Y5, Y10
+	VPCMPGTQ  Y5, Y4, Y4
+	VPSUBQ    Y4, Y9, Y5
+	VPADDQ    Y4, Y9, Y4
+	VBLENDVPD Y9, Y5, Y4, Y9
+	VMOVDQU   Y6, (AX)(BX*8)
+	VMOVDQU   Y7, 32(AX)(BX*8)
+	VMOVDQU   Y8, 64(AX)(BX*8)
+	VMOVDQU   Y9, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
 
 done:
 	VZEROUPPER
@@ -3837,6 +4561,375 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToFloatRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToFloatRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VPBLENDD    $0x55, Y4, Y0, Y5
+	VPSHUFD     $0xf5, Y4, Y4
+	VPBLENDD    $0x55, Y4, Y1, Y4
+	VSUBPD      Y2, Y4, Y4
+	VADDPD      Y5, Y4, Y8
+	VSUBPD      Y4, Y8, Y4
+	VPCMPGTQ    Y4, Y5, Y9
+	VPCMPGTQ    Y5, Y4, Y4
+	VBLENDVPD   Y8, Y9, Y4, Y5
+	VPADDQ      Y5, Y8, Y8
+	VPOR        Y4, Y9, Y9
+	VPSUBQ      Y9, Y3, Y9
+	VPOR        Y9, Y8, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPBLENDD    $0x55, Y4, Y0, Y5
+	VPSHUFD     $0xf5, Y4, Y4
+	VPBLENDD    $0x55, Y4, Y1, Y4
+	VSUBPD      Y2, Y4, Y4
+	VADDPD      Y5, Y4, Y8
+	VSUBPD      Y4, Y8, Y4
+	VPCMPGTQ    Y4, Y5, Y9
+	VPCMPGTQ    Y5, Y4, Y4
+	VBLENDVPD   Y8, Y9, Y4, Y5
+	VPADDQ      Y5, Y8, Y8
+	VPOR        Y4, Y9, Y9
+	VPSUBQ      Y9, Y3, Y9
+	VPOR        Y9, Y8, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y8
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VSUBPD      Y2, Y5, Y5
+	VADDPD      Y8, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y8, Y10
+	VPCMPGTQ    Y8, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y3, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y8
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VSUBPD      Y2, Y5, Y5
+	VADDPD      Y8, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y8, Y10
+	VPCMPGTQ    Y8, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y3, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X5
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVDQU     Y4, (AX)(BX*4)
+	VINSERTI128 $0x01, X5, Y7, Y4
+	VMOVDQU     Y4, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToFloatRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y6
+	VPADDQ      Y6, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     32(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y6
+	VPADDQ      Y6, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     64(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X7
+	VINSERTI128 $0x01, X6, Y4, Y6
+	VMOVDQU     Y6, (AX)(BX*4)
+	VINSERTI128 $0x01, X7, Y5, Y6
+	VMOVDQU     Y6, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToFloatRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VPSUBQ      Y9, Y3, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y9
+	VPADDQ      Y9, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     32(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VPSUBQ      Y9, Y3, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y9
+	VPADDQ      Y9, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     64(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y3, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y3, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X7
+	VINSERTI128 $0x01, X6, Y4, Y6
+	VMOVDQU     Y6, (AX)(BX*4)
+	VINSERTI128 $0x01, X7, Y5, Y6
+	VMOVDQU     Y6, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToFloatRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y7
+	VPSUBQ      Y7, Y3, Y6
+	VBLENDVPD   Y8, Y6, Y7, Y7
+	VPADDQ      Y7, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     32(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y7
+	VPSUBQ      Y7, Y3, Y6
+	VBLENDVPD   Y8, Y6, Y7, Y7
+	VPADDQ      Y7, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     64(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y3, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y3, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X7
+	VINSERTI128 $0x01, X6, Y4, Y6
+	VMOVDQU     Y6, (AX)(BX*4)
+	VINSERTI128 $0x01, X7, Y5, Y6
+	VMOVDQU     Y6, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ulongToFloatRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·ulongToFloatRTEAVX512(SB), NOSPLIT, $0-32
@@ -3936,6 +5029,305 @@ loop:
 	ADDQ              $0x00000010, BX
 	CMPQ              BX, DX
 	JB                loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToDoubleRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVDQU  (CX)(BX*8), Y3
+	VPBLENDD $0x55, Y3, Y0, Y4
+	VPSHUFD  $0xf5, Y3, Y3
+	VPBLENDD $0x55, Y3, Y1, Y3
+	VSUBPD   Y2, Y3, Y3
+	VADDPD   Y4, Y3, Y3
+	VMOVDQU  32(CX)(BX*8), Y4
+	VPBLENDD $0x55, Y4, Y0, Y5
+	VPSHUFD  $0xf5, Y4, Y4
+	VPBLENDD $0x55, Y4, Y1, Y4
+	VSUBPD   Y2, Y4, Y4
+	VADDPD   Y5, Y4, Y4
+	VMOVDQU  64(CX)(BX*8), Y5
+	VPBLENDD $0x55, Y5, Y0, Y6
+	VPSHUFD  $0xf5, Y5, Y5
+	VPBLENDD $0x55, Y5, Y1, Y5
+	VSUBPD   Y2, Y5, Y5
+	VADDPD   Y6, Y5, Y5
+	VMOVDQU  96(CX)(BX*8), Y6
+	VPBLENDD $0x55, Y6, Y0, Y7
+	VPSHUFD  $0xf5, Y6, Y6
+	VPBLENDD $0x55, Y6, Y1, Y6
+	VSUBPD   Y2, Y6, Y6
+	VADDPD   Y7, Y6, Y6
+	VMOVDQU  Y3, (AX)(BX*8)
+	VMOVDQU  Y4, 32(AX)(BX*8)
+	VMOVDQU  Y5, 64(AX)(BX*8)
+	VMOVDQU  Y6, 96(AX)(BX*8)
+	ADDQ     $0x00000010, BX
+	CMPQ     BX, DX
+	JB       loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToDoubleRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y5
+	VSUBPD    Y3, Y5, Y3
+	VPCMPGTQ  Y3, Y4, Y6
+	VPCMPGTQ  Y4, Y3, Y3
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VPADDQ    Y3, Y5, Y5
+	VMOVDQU   32(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y6
+	VSUBPD    Y3, Y6, Y3
+	VPCMPGTQ  Y3, Y4, Y7
+	VPCMPGTQ  Y4, Y3, Y3
+	VBLENDVPD Y6, Y7, Y3, Y3
+	VPADDQ    Y3, Y6, Y6
+	VMOVDQU   64(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y7
+	VSUBPD    Y3, Y7, Y3
+	VPCMPGTQ  Y3, Y4, Y8
+	VPCMPGTQ  Y4, Y3, Y3
+	VBLENDVPD Y7, Y8, Y3, Y3
+	VPADDQ    Y3, Y7, Y7
+	VMOVDQU   96(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y8
+	VSUBPD    Y3, Y8, Y3
+	VPCMPGTQ  Y3, Y4, Y9
+	VPCMPGTQ  Y4, Y3, Y3
+	VBLENDVPD Y8, Y9, Y3, Y3
+	VPADDQ    Y3, Y8, Y8
+	VMOVDQU   Y5, (AX)(BX*8)
+	VMOVDQU   Y6, 32(AX)(BX*8)
+	VMOVDQU   Y7, 64(AX)(BX*8)
+	VMOVDQU   Y8, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToDoubleRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y5
+	VSUBPD    Y3, Y5, Y3
+	VPCMPGTQ  Y3, Y4, Y6
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y6, Y5, Y3
+	VPADDQ    Y6, Y5, Y4
+	VBLENDVPD Y5, Y4, Y3, Y5
+	VMOVDQU   32(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y6
+	VSUBPD    Y3, Y6, Y3
+	VPCMPGTQ  Y3, Y4, Y7
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y7, Y6, Y3
+	VPADDQ    Y7, Y6, Y4
+	VBLENDVPD Y6, Y4, Y3, Y6
+	VMOVDQU   64(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y7
+	VSUBPD    Y3, Y7, Y3
+	VPCMPGTQ  Y3, Y4, Y8
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y8, Y7, Y3
+	VPADDQ    Y8, Y7, Y4
+	VBLENDVPD Y7, Y4, Y3, Y7
+	VMOVDQU   96(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y8
+	VSUBPD    Y3, Y8, Y3
+	VPCMPGTQ  Y3, Y4, Y9
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y9, Y8, Y3
+	VPADDQ    Y9, Y8, Y4
+	VBLENDVPD Y8, Y4, Y3, Y8
+	VMOVDQU   Y5, (AX)(BX*8)
+	VMOVDQU   Y6, 32(AX)(BX*8)
+	VMOVDQU   Y7, 64(AX)(BX*8)
+	VMOVDQU   Y8, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToDoubleRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y5
+	VSUBPD    Y3, Y5, Y3
+	VPCMPGTQ  Y3, Y4, Y6
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y3, Y5, Y4
+	VPADDQ    Y3, Y5, Y3
+	VBLENDVPD Y5, Y4, Y3, Y5
+	VMOVDQU   32(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y6
+	VSUBPD    Y3, Y6, Y3
+	VPCMPGTQ  Y3, Y4, Y7
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y3, Y6, Y4
+	VPADDQ    Y3, Y6, Y3
+	VBLENDVPD Y6, Y4, Y3, Y6
+	VMOVDQU   64(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y7
+	VSUBPD    Y3, Y7, Y3
+	VPCMPGTQ  Y3, Y4, Y8
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y3, Y7, Y4
+	VPADDQ    Y3, Y7, Y3
+	VBLENDVPD Y7, Y4, Y3, Y7
+	VMOVDQU   96(CX)(BX*8), Y3
+	VPBLENDD  $0x55, Y3, Y0, Y4
+	VPSHUFD   $0xf5, Y3, Y3
+	VPBLENDD  $0x55, Y3, Y1, Y3
+	VSUBPD    Y2, Y3, Y3
+	VADDPD    Y4, Y3, Y8
+	VSUBPD    Y3, Y8, Y3
+	VPCMPGTQ  Y3, Y4, Y9
+	VPCMPGTQ  Y4, Y3, Y3
+	VPSUBQ    Y3, Y8, Y4
+	VPADDQ    Y3, Y8, Y3
+	VBLENDVPD Y8, Y4, Y3, Y8
+	VMOVDQU   Y5, (AX)(BX*8)
+	VMOVDQU   Y6, 32(AX)(BX*8)
+	VMOVDQU   Y7, 64(AX)(BX*8)
+	VMOVDQU   Y8, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
 
 done:
 	VZEROUPPER
@@ -4871,6 +6263,67 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToUcharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·charToUcharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*1), Y0
+	VMOVDQU 32(CX)(BX*1), Y1
+	VMOVDQU 64(CX)(BX*1), Y2
+	VMOVDQU 96(CX)(BX*1), Y3
+	VMOVDQU Y0, (AX)(BX*1)
+	VMOVDQU Y1, 32(AX)(BX*1)
+	VMOVDQU Y2, 64(AX)(BX*1)
+	VMOVDQU Y3, 96(AX)(BX*1)
+	ADDQ    $0x00000080, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUcharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToUcharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMAXSB (CX)(BX*1), Y0, Y1
+	VPMAXSB 32(CX)(BX*1), Y0, Y2
+	VPMAXSB 64(CX)(BX*1), Y0, Y3
+	VPMAXSB 96(CX)(BX*1), Y0, Y4
+	VMOVDQU Y1, (AX)(BX*1)
+	VMOVDQU Y2, 32(AX)(BX*1)
+	VMOVDQU Y3, 64(AX)(BX*1)
+	VMOVDQU Y4, 96(AX)(BX*1)
+	ADDQ    $0x00000080, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToUcharWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·charToUcharWrapAVX512(SB), NOSPLIT, $0-32
@@ -4935,6 +6388,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToShortAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToShortAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBW (CX)(BX*1), Y0
+	VPMOVSXBW 16(CX)(BX*1), Y1
+	VPMOVSXBW 32(CX)(BX*1), Y2
+	VPMOVSXBW 48(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToShortAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·charToShortAVX512(SB), NOSPLIT, $0-32
@@ -4957,6 +6439,71 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*2)
 	VMOVDQU64 Z3, 192(AX)(BX*2)
 	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUshortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToUshortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBW (CX)(BX*1), Y0
+	VPMOVSXBW 16(CX)(BX*1), Y1
+	VPMOVSXBW 32(CX)(BX*1), Y2
+	VPMOVSXBW 48(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUshortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToUshortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMAXSB   (CX)(BX*1), X0, X1
+	VPMOVSXBW X1, Y1
+	VPMAXSB   16(CX)(BX*1), X0, X2
+	VPMOVSXBW X2, Y2
+	VPMAXSB   32(CX)(BX*1), X0, X3
+	VPMOVSXBW X3, Y3
+	VPMAXSB   48(CX)(BX*1), X0, X4
+	VPMOVSXBW X4, Y4
+	VMOVDQU   Y1, (AX)(BX*2)
+	VMOVDQU   Y2, 32(AX)(BX*2)
+	VMOVDQU   Y3, 64(AX)(BX*2)
+	VMOVDQU   Y4, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -5032,6 +6579,75 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToUintWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToUintWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD (CX)(BX*1), Y0
+	VPMOVSXBD 8(CX)(BX*1), Y1
+	VPMOVSXBD 16(CX)(BX*1), Y2
+	VPMOVSXBD 24(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUintSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToUintSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVQ     (CX)(BX*1), X1
+	VPMAXSB   X0, X1, X1
+	VPMOVSXBD X1, Y1
+	VMOVQ     8(CX)(BX*1), X2
+	VPMAXSB   X0, X2, X2
+	VPMOVSXBD X2, Y2
+	VMOVQ     16(CX)(BX*1), X3
+	VPMAXSB   X0, X3, X3
+	VPMOVSXBD X3, Y3
+	VMOVQ     24(CX)(BX*1), X4
+	VPMAXSB   X0, X4, X4
+	VPMOVSXBD X4, Y4
+	VMOVDQU   Y1, (AX)(BX*4)
+	VMOVDQU   Y2, 32(AX)(BX*4)
+	VMOVDQU   Y3, 64(AX)(BX*4)
+	VMOVDQU   Y4, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToUintWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·charToUintWrapAVX512(SB), NOSPLIT, $0-32
@@ -5100,6 +6716,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToLongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToLongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBQ (CX)(BX*1), Y0
+	VPMOVSXBQ 4(CX)(BX*1), Y1
+	VPMOVSXBQ 8(CX)(BX*1), Y2
+	VPMOVSXBQ 12(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToLongAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·charToLongAVX512(SB), NOSPLIT, $0-32
@@ -5122,6 +6767,75 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*8)
 	VMOVDQU64 Z3, 192(AX)(BX*8)
 	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUlongWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToUlongWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBQ (CX)(BX*1), Y0
+	VPMOVSXBQ 4(CX)(BX*1), Y1
+	VPMOVSXBQ 8(CX)(BX*1), Y2
+	VPMOVSXBQ 12(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func charToUlongSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·charToUlongSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVD     (CX)(BX*1), X1
+	VPMAXSB   X0, X1, X1
+	VPMOVSXBQ X1, Y1
+	VMOVD     4(CX)(BX*1), X2
+	VPMAXSB   X0, X2, X2
+	VPMOVSXBQ X2, Y2
+	VMOVD     8(CX)(BX*1), X3
+	VPMAXSB   X0, X3, X3
+	VPMOVSXBQ X3, Y3
+	VMOVD     12(CX)(BX*1), X4
+	VPMAXSB   X0, X4, X4
+	VPMOVSXBQ X4, Y4
+	VMOVDQU   Y1, (AX)(BX*8)
+	VMOVDQU   Y2, 32(AX)(BX*8)
+	VMOVDQU   Y3, 64(AX)(BX*8)
+	VMOVDQU   Y4, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -5197,6 +6911,43 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToHalfAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·charToHalfAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD   (CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVSXBD   8(CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVSXBD   16(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVSXBD   24(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToHalfAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·charToHalfAVX512(SB), NOSPLIT, $0-32
@@ -5234,6 +6985,39 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·charToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBD (CX)(BX*1), X0
+	VCVTDQ2PD X0, Y0
+	VPMOVSXBD 4(CX)(BX*1), X1
+	VCVTDQ2PD X1, Y1
+	VPMOVSXBD 8(CX)(BX*1), X2
+	VCVTDQ2PD X2, Y2
+	VPMOVSXBD 12(CX)(BX*1), X3
+	VCVTDQ2PD X3, Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func charToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F
 TEXT ·charToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -5262,6 +7046,67 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToCharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·ucharToCharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*1), Y0
+	VMOVDQU 32(CX)(BX*1), Y1
+	VMOVDQU 64(CX)(BX*1), Y2
+	VMOVDQU 96(CX)(BX*1), Y3
+	VMOVDQU Y0, (AX)(BX*1)
+	VMOVDQU Y1, 32(AX)(BX*1)
+	VMOVDQU Y2, 64(AX)(BX*1)
+	VMOVDQU Y3, 96(AX)(BX*1)
+	ADDQ    $0x00000080, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToCharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ucharToCharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7f7f7f7f, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMINUB (CX)(BX*1), Y0, Y1
+	VPMINUB 32(CX)(BX*1), Y0, Y2
+	VPMINUB 64(CX)(BX*1), Y0, Y3
+	VPMINUB 96(CX)(BX*1), Y0, Y4
+	VMOVDQU Y1, (AX)(BX*1)
+	VMOVDQU Y2, 32(AX)(BX*1)
+	VMOVDQU Y3, 64(AX)(BX*1)
+	VMOVDQU Y4, 96(AX)(BX*1)
+	ADDQ    $0x00000080, BX
+	CMPQ    BX, DX
+	JB      loop
 
 done:
 	VZEROUPPER
@@ -5331,6 +7176,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToShortAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ucharToShortAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), Y0
+	VPMOVZXBW 16(CX)(BX*1), Y1
+	VPMOVZXBW 32(CX)(BX*1), Y2
+	VPMOVZXBW 48(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ucharToShortAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·ucharToShortAVX512(SB), NOSPLIT, $0-32
@@ -5353,6 +7227,35 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*2)
 	VMOVDQU64 Z3, 192(AX)(BX*2)
 	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToUshortAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ucharToUshortAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), Y0
+	VPMOVZXBW 16(CX)(BX*1), Y1
+	VPMOVZXBW 32(CX)(BX*1), Y2
+	VPMOVZXBW 48(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*2)
+	VMOVDQU   Y1, 32(AX)(BX*2)
+	VMOVDQU   Y2, 64(AX)(BX*2)
+	VMOVDQU   Y3, 96(AX)(BX*2)
+	ADDQ      $0x00000040, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -5389,6 +7292,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToUintAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ucharToUintAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD (CX)(BX*1), Y0
+	VPMOVZXBD 8(CX)(BX*1), Y1
+	VPMOVZXBD 16(CX)(BX*1), Y2
+	VPMOVZXBD 24(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ucharToUintAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ucharToUintAVX512(SB), NOSPLIT, $0-32
@@ -5411,6 +7343,35 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*4)
 	VMOVDQU64 Z3, 192(AX)(BX*4)
 	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToLongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ucharToLongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBQ (CX)(BX*1), Y0
+	VPMOVZXBQ 4(CX)(BX*1), Y1
+	VPMOVZXBQ 8(CX)(BX*1), Y2
+	VPMOVZXBQ 12(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -5447,6 +7408,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToUlongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ucharToUlongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBQ (CX)(BX*1), Y0
+	VPMOVZXBQ 4(CX)(BX*1), Y1
+	VPMOVZXBQ 8(CX)(BX*1), Y2
+	VPMOVZXBQ 12(CX)(BX*1), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ucharToUlongAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ucharToUlongAVX512(SB), NOSPLIT, $0-32
@@ -5471,6 +7461,43 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ucharToHalfAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ucharToHalfAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD   (CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVZXBD   8(CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVZXBD   16(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVZXBD   24(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -5513,6 +7540,39 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·ucharToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBD (CX)(BX*1), X0
+	VCVTDQ2PD X0, Y0
+	VPMOVZXBD 4(CX)(BX*1), X1
+	VCVTDQ2PD X1, Y1
+	VPMOVZXBD 8(CX)(BX*1), X2
+	VCVTDQ2PD X2, Y2
+	VPMOVZXBD 12(CX)(BX*1), X3
+	VCVTDQ2PD X3, Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ucharToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F
 TEXT ·ucharToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -5541,6 +7601,96 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToCharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToCharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToCharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToCharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff80ff80, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x007f007f, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VPMAXSW     (CX)(BX*2), Y0, Y3
+	VPMINSW     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMAXSW     32(CX)(BX*2), Y0, Y4
+	VPMINSW     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMAXSW     64(CX)(BX*2), Y0, Y5
+	VPMINSW     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VPMAXSW     96(CX)(BX*2), Y0, Y6
+	VPMINSW     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*1)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -5624,6 +7774,96 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToUcharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToUcharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUcharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToUcharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00ff00ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VPMAXSW     (CX)(BX*2), Y0, Y3
+	VPMINSW     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMAXSW     32(CX)(BX*2), Y0, Y4
+	VPMINSW     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMAXSW     64(CX)(BX*2), Y0, Y5
+	VPMINSW     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VPMAXSW     96(CX)(BX*2), Y0, Y6
+	VPMINSW     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*1)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func shortToUcharWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·shortToUcharWrapAVX512(SB), NOSPLIT, $0-32
@@ -5702,6 +7942,67 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToUshortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·shortToUshortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*2), Y0
+	VMOVDQU 32(CX)(BX*2), Y1
+	VMOVDQU 64(CX)(BX*2), Y2
+	VMOVDQU 96(CX)(BX*2), Y3
+	VMOVDQU Y0, (AX)(BX*2)
+	VMOVDQU Y1, 32(AX)(BX*2)
+	VMOVDQU Y2, 64(AX)(BX*2)
+	VMOVDQU Y3, 96(AX)(BX*2)
+	ADDQ    $0x00000040, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUshortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToUshortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMAXSW (CX)(BX*2), Y0, Y1
+	VPMAXSW 32(CX)(BX*2), Y0, Y2
+	VPMAXSW 64(CX)(BX*2), Y0, Y3
+	VPMAXSW 96(CX)(BX*2), Y0, Y4
+	VMOVDQU Y1, (AX)(BX*2)
+	VMOVDQU Y2, 32(AX)(BX*2)
+	VMOVDQU Y3, 64(AX)(BX*2)
+	VMOVDQU Y4, 96(AX)(BX*2)
+	ADDQ    $0x00000040, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func shortToUshortWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·shortToUshortWrapAVX512(SB), NOSPLIT, $0-32
@@ -5759,6 +8060,71 @@ loop:
 	VMOVDQU64 Z3, 128(AX)(BX*2)
 	VMOVDQU64 Z4, 192(AX)(BX*2)
 	ADDQ      $0x00000080, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUintWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToUintWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), Y0
+	VPMOVSXWD 16(CX)(BX*2), Y1
+	VPMOVSXWD 32(CX)(BX*2), Y2
+	VPMOVSXWD 48(CX)(BX*2), Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUintSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToUintSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMAXSW   (CX)(BX*2), X0, X1
+	VPMOVSXWD X1, Y1
+	VPMAXSW   16(CX)(BX*2), X0, X2
+	VPMOVSXWD X2, Y2
+	VPMAXSW   32(CX)(BX*2), X0, X3
+	VPMOVSXWD X3, Y3
+	VPMAXSW   48(CX)(BX*2), X0, X4
+	VPMOVSXWD X4, Y4
+	VMOVDQU   Y1, (AX)(BX*4)
+	VMOVDQU   Y2, 32(AX)(BX*4)
+	VMOVDQU   Y3, 64(AX)(BX*4)
+	VMOVDQU   Y4, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -5834,6 +8200,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToLongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToLongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWQ (CX)(BX*2), Y0
+	VPMOVSXWQ 8(CX)(BX*2), Y1
+	VPMOVSXWQ 16(CX)(BX*2), Y2
+	VPMOVSXWQ 24(CX)(BX*2), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func shortToLongAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·shortToLongAVX512(SB), NOSPLIT, $0-32
@@ -5856,6 +8251,75 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*8)
 	VMOVDQU64 Z3, 192(AX)(BX*8)
 	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUlongWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToUlongWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWQ (CX)(BX*2), Y0
+	VPMOVSXWQ 8(CX)(BX*2), Y1
+	VPMOVSXWQ 16(CX)(BX*2), Y2
+	VPMOVSXWQ 24(CX)(BX*2), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToUlongSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·shortToUlongSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VMOVQ     (CX)(BX*2), X1
+	VPMAXSW   X0, X1, X1
+	VPMOVSXWQ X1, Y1
+	VMOVQ     8(CX)(BX*2), X2
+	VPMAXSW   X0, X2, X2
+	VPMOVSXWQ X2, Y2
+	VMOVQ     16(CX)(BX*2), X3
+	VPMAXSW   X0, X3, X3
+	VPMOVSXWQ X3, Y3
+	VMOVQ     24(CX)(BX*2), X4
+	VPMAXSW   X0, X4, X4
+	VPMOVSXWQ X4, Y4
+	VMOVDQU   Y1, (AX)(BX*8)
+	VMOVDQU   Y2, 32(AX)(BX*8)
+	VMOVDQU   Y3, 64(AX)(BX*8)
+	VMOVDQU   Y4, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -5926,6 +8390,154 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·shortToHalfRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·shortToHalfRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·shortToHalfRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·shortToHalfRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -6079,6 +8691,39 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·shortToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXWD (CX)(BX*2), X0
+	VCVTDQ2PD X0, Y0
+	VPMOVSXWD 8(CX)(BX*2), X1
+	VCVTDQ2PD X1, Y1
+	VPMOVSXWD 16(CX)(BX*2), X2
+	VCVTDQ2PD X2, Y2
+	VPMOVSXWD 24(CX)(BX*2), X3
+	VCVTDQ2PD X3, Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func shortToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F
 TEXT ·shortToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -6107,6 +8752,89 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToCharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToCharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToCharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToCharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x007f007f, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VPMINUW     (CX)(BX*2), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUW     32(CX)(BX*2), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUW     64(CX)(BX*2), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUW     96(CX)(BX*2), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, (AX)(BX*1)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -6184,6 +8912,89 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToUcharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToUcharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToUcharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToUcharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00ff00ff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VPMINUW     (CX)(BX*2), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUW     32(CX)(BX*2), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUW     64(CX)(BX*2), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUW     96(CX)(BX*2), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, (AX)(BX*1)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ushortToUcharWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·ushortToUcharWrapAVX512(SB), NOSPLIT, $0-32
@@ -6256,6 +9067,67 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToShortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·ushortToShortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*2), Y0
+	VMOVDQU 32(CX)(BX*2), Y1
+	VMOVDQU 64(CX)(BX*2), Y2
+	VMOVDQU 96(CX)(BX*2), Y3
+	VMOVDQU Y0, (AX)(BX*2)
+	VMOVDQU Y1, 32(AX)(BX*2)
+	VMOVDQU Y2, 64(AX)(BX*2)
+	VMOVDQU Y3, 96(AX)(BX*2)
+	ADDQ    $0x00000040, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToShortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToShortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fff7fff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMINUW (CX)(BX*2), Y0, Y1
+	VPMINUW 32(CX)(BX*2), Y0, Y2
+	VPMINUW 64(CX)(BX*2), Y0, Y3
+	VPMINUW 96(CX)(BX*2), Y0, Y4
+	VMOVDQU Y1, (AX)(BX*2)
+	VMOVDQU Y2, 32(AX)(BX*2)
+	VMOVDQU Y3, 64(AX)(BX*2)
+	VMOVDQU Y4, 96(AX)(BX*2)
+	ADDQ    $0x00000040, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ushortToShortWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ushortToShortWrapAVX512(SB), NOSPLIT, $0-32
@@ -6320,6 +9192,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToUintAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToUintAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Y0
+	VPMOVZXWD 16(CX)(BX*2), Y1
+	VPMOVZXWD 32(CX)(BX*2), Y2
+	VPMOVZXWD 48(CX)(BX*2), Y3
+	VMOVDQU   Y0, (AX)(BX*4)
+	VMOVDQU   Y1, 32(AX)(BX*4)
+	VMOVDQU   Y2, 64(AX)(BX*4)
+	VMOVDQU   Y3, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ushortToUintAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ushortToUintAVX512(SB), NOSPLIT, $0-32
@@ -6342,6 +9243,35 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*4)
 	VMOVDQU64 Z3, 192(AX)(BX*4)
 	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToLongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToLongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWQ (CX)(BX*2), Y0
+	VPMOVZXWQ 8(CX)(BX*2), Y1
+	VPMOVZXWQ 16(CX)(BX*2), Y2
+	VPMOVZXWQ 24(CX)(BX*2), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -6378,6 +9308,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToUlongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ushortToUlongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWQ (CX)(BX*2), Y0
+	VPMOVZXWQ 8(CX)(BX*2), Y1
+	VPMOVZXWQ 16(CX)(BX*2), Y2
+	VPMOVZXWQ 24(CX)(BX*2), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ushortToUlongAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ushortToUlongAVX512(SB), NOSPLIT, $0-32
@@ -6402,6 +9361,154 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ushortToHalfRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ushortToHalfRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ushortToHalfRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ushortToHalfRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVDQU     Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVDQU     Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -6555,6 +9662,39 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·ushortToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), X0
+	VCVTDQ2PD X0, Y0
+	VPMOVZXWD 8(CX)(BX*2), X1
+	VCVTDQ2PD X1, Y1
+	VPMOVZXWD 16(CX)(BX*2), X2
+	VCVTDQ2PD X2, Y2
+	VPMOVZXWD 24(CX)(BX*2), X3
+	VCVTDQ2PD X3, Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ushortToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F
 TEXT ·ushortToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -6583,6 +9723,67 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUintWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·intToUintWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*4), Y0
+	VMOVDQU 32(CX)(BX*4), Y1
+	VMOVDQU 64(CX)(BX*4), Y2
+	VMOVDQU 96(CX)(BX*4), Y3
+	VMOVDQU Y0, (AX)(BX*4)
+	VMOVDQU Y1, 32(AX)(BX*4)
+	VMOVDQU Y2, 64(AX)(BX*4)
+	VMOVDQU Y3, 96(AX)(BX*4)
+	ADDQ    $0x00000020, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUintSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·intToUintSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMAXSD (CX)(BX*4), Y0, Y1
+	VPMAXSD 32(CX)(BX*4), Y0, Y2
+	VPMAXSD 64(CX)(BX*4), Y0, Y3
+	VPMAXSD 96(CX)(BX*4), Y0, Y4
+	VMOVDQU Y1, (AX)(BX*4)
+	VMOVDQU Y2, 32(AX)(BX*4)
+	VMOVDQU Y3, 64(AX)(BX*4)
+	VMOVDQU Y4, 96(AX)(BX*4)
+	ADDQ    $0x00000020, BX
+	CMPQ    BX, DX
+	JB      loop
 
 done:
 	VZEROUPPER
@@ -6652,6 +9853,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func intToLongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·intToLongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXDQ (CX)(BX*4), Y0
+	VPMOVSXDQ 16(CX)(BX*4), Y1
+	VPMOVSXDQ 32(CX)(BX*4), Y2
+	VPMOVSXDQ 48(CX)(BX*4), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func intToLongAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·intToLongAVX512(SB), NOSPLIT, $0-32
@@ -6674,6 +9904,71 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*8)
 	VMOVDQU64 Z3, 192(AX)(BX*8)
 	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUlongWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·intToUlongWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXDQ (CX)(BX*4), Y0
+	VPMOVSXDQ 16(CX)(BX*4), Y1
+	VPMOVSXDQ 32(CX)(BX*4), Y2
+	VPMOVSXDQ 48(CX)(BX*4), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToUlongSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·intToUlongSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMAXSD   (CX)(BX*4), X0, X1
+	VPMOVSXDQ X1, Y1
+	VPMAXSD   16(CX)(BX*4), X0, X2
+	VPMOVSXDQ X2, Y2
+	VPMAXSD   32(CX)(BX*4), X0, X3
+	VPMOVSXDQ X3, Y3
+	VPMAXSD   48(CX)(BX*4), X0, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU   Y1, (AX)(BX*8)
+	VMOVDQU   Y2, 32(AX)(BX*8)
+	VMOVDQU   Y3, 64(AX)(BX*8)
+	VMOVDQU   Y4, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -6744,6 +10039,194 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·intToHalfRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x00, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x00, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x00, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x00, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·intToHalfRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x03, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x03, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·intToHalfRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x02, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x02, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x02, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x02, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func intToHalfRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·intToHalfRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x01, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x01, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x01, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x01, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -6945,6 +10428,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func intToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·intToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTDQ2PD (CX)(BX*4), Y0
+	VCVTDQ2PD 16(CX)(BX*4), Y1
+	VCVTDQ2PD 32(CX)(BX*4), Y2
+	VCVTDQ2PD 48(CX)(BX*4), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func intToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·intToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -6969,6 +10481,93 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToCharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToCharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X1
+
+loop:
+	VMOVDQU     (CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMD      Y2, Y1, Y2
+	VMOVDQU     32(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMD      Y4, Y1, Y4
+	VMOVDQU     64(CX)(BX*4), Y5
+	VPSHUFB     Y0, Y5, Y5
+	VPERMD      Y5, Y1, Y5
+	VMOVDQU     96(CX)(BX*4), Y6
+	VPSHUFB     Y0, Y6, Y6
+	VPERMD      Y6, Y1, Y6
+	VPUNPCKLQDQ X4, X2, X3
+	VPUNPCKLQDQ X6, X5, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToCharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToCharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000007f, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X2
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VPMINUD     32(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPMINUD     64(CX)(BX*4), Y0, Y6
+	VPSHUFB     Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPMINUD     96(CX)(BX*4), Y0, Y7
+	VPSHUFB     Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPUNPCKLQDQ X5, X3, X4
+	VPUNPCKLQDQ X7, X6, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -7046,6 +10645,93 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToUcharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToUcharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X1
+
+loop:
+	VMOVDQU     (CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMD      Y2, Y1, Y2
+	VMOVDQU     32(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMD      Y4, Y1, Y4
+	VMOVDQU     64(CX)(BX*4), Y5
+	VPSHUFB     Y0, Y5, Y5
+	VPERMD      Y5, Y1, Y5
+	VMOVDQU     96(CX)(BX*4), Y6
+	VPSHUFB     Y0, Y6, Y6
+	VPERMD      Y6, Y1, Y6
+	VPUNPCKLQDQ X4, X2, X3
+	VPUNPCKLQDQ X6, X5, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUcharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToUcharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X2
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VPMINUD     32(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPMINUD     64(CX)(BX*4), Y0, Y6
+	VPSHUFB     Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPMINUD     96(CX)(BX*4), Y0, Y7
+	VPSHUFB     Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPUNPCKLQDQ X5, X3, X4
+	VPUNPCKLQDQ X7, X6, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func uintToUcharWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·uintToUcharWrapAVX512(SB), NOSPLIT, $0-32
@@ -7113,6 +10799,89 @@ loop:
 	ADDQ      $0x00000040, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToShortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToShortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VMOVDQU     (CX)(BX*4), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*4), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToShortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToShortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00007fff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUD     32(CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUD     96(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -7190,6 +10959,89 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToUshortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToUshortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VMOVDQU     (CX)(BX*4), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*4), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUshortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToUshortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUD     32(CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUD     96(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVDQU     Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func uintToUshortWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·uintToUshortWrapAVX512(SB), NOSPLIT, $0-32
@@ -7262,6 +11114,67 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToIntWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·uintToIntWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*4), Y0
+	VMOVDQU 32(CX)(BX*4), Y1
+	VMOVDQU 64(CX)(BX*4), Y2
+	VMOVDQU 96(CX)(BX*4), Y3
+	VMOVDQU Y0, (AX)(BX*4)
+	VMOVDQU Y1, 32(AX)(BX*4)
+	VMOVDQU Y2, 64(AX)(BX*4)
+	VMOVDQU Y3, 96(AX)(BX*4)
+	ADDQ    $0x00000020, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToIntSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToIntSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMINUD (CX)(BX*4), Y0, Y1
+	VPMINUD 32(CX)(BX*4), Y0, Y2
+	VPMINUD 64(CX)(BX*4), Y0, Y3
+	VPMINUD 96(CX)(BX*4), Y0, Y4
+	VMOVDQU Y1, (AX)(BX*4)
+	VMOVDQU Y2, 32(AX)(BX*4)
+	VMOVDQU Y3, 64(AX)(BX*4)
+	VMOVDQU Y4, 96(AX)(BX*4)
+	ADDQ    $0x00000020, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func uintToIntWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·uintToIntWrapAVX512(SB), NOSPLIT, $0-32
@@ -7326,6 +11239,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToLongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToLongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXDQ (CX)(BX*4), Y0
+	VPMOVZXDQ 16(CX)(BX*4), Y1
+	VPMOVZXDQ 32(CX)(BX*4), Y2
+	VPMOVZXDQ 48(CX)(BX*4), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func uintToLongAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·uintToLongAVX512(SB), NOSPLIT, $0-32
@@ -7348,6 +11290,35 @@ loop:
 	VMOVDQU64 Z2, 128(AX)(BX*8)
 	VMOVDQU64 Z3, 192(AX)(BX*8)
 	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToUlongAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToUlongAVX2(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXDQ (CX)(BX*4), Y0
+	VPMOVZXDQ 16(CX)(BX*4), Y1
+	VPMOVZXDQ 32(CX)(BX*4), Y2
+	VPMOVZXDQ 48(CX)(BX*4), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
 
@@ -7379,6 +11350,166 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·uintToHalfRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x00, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x00, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVDQU     Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·uintToHalfRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x03, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x03, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x03, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x03, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVDQU     Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·uintToHalfRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x02, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x02, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x02, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x02, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVDQU     Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·uintToHalfRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x01, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x01, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x01, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x01, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVDQU     Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -7556,6 +11687,49 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·uintToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VPXOR     (CX)(BX*4), X0, X2
+	VCVTDQ2PD X2, Y2
+	VADDPD    Y1, Y2, Y2
+	VPXOR     16(CX)(BX*4), X0, X3
+	VCVTDQ2PD X3, Y3
+	VADDPD    Y1, Y3, Y3
+	VPXOR     32(CX)(BX*4), X0, X4
+	VCVTDQ2PD X4, Y4
+	VADDPD    Y1, Y4, Y4
+	VPXOR     48(CX)(BX*4), X0, X5
+	VCVTDQ2PD X5, Y5
+	VADDPD    Y1, Y5, Y5
+	VMOVDQU   Y2, (AX)(BX*8)
+	VMOVDQU   Y3, 32(AX)(BX*8)
+	VMOVDQU   Y4, 64(AX)(BX*8)
+	VMOVDQU   Y5, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func uintToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·uintToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -7580,6 +11754,116 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToCharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToCharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVDQU     X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToCharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToCharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffffff80, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x000000000000007f, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPCMPGTQ    Y5, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPCMPGTQ    Y1, Y5, Y6
+	VBLENDVPD   Y6, Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPCMPGTQ    Y7, Y0, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPCMPGTQ    Y1, Y7, Y8
+	VBLENDVPD   Y8, Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVDQU     X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -7663,6 +11947,110 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToUcharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToUcharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVDQU     X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUcharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToUcharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000000000ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VBLENDVPD   Y5, Y1, Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VBLENDVPD   Y6, Y1, Y6, Y6
+	VPCMPGTQ    Y0, Y6, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VBLENDVPD   Y7, Y1, Y7, Y7
+	VPCMPGTQ    Y0, Y7, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVDQU     X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func longToUcharWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·longToUcharWrapAVX512(SB), NOSPLIT, $0-32
@@ -7736,6 +12124,116 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToShortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToShortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToShortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToShortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffff8000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000000007fff, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPCMPGTQ    Y5, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y5, Y5
+	VPCMPGTQ    Y1, Y5, Y7
+	VBLENDVPD   Y7, Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPCMPGTQ    Y7, Y0, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPCMPGTQ    Y1, Y7, Y8
+	VBLENDVPD   Y8, Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVDQU     Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -7819,6 +12317,110 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToUshortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToUshortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUshortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToUshortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000ffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VBLENDVPD   Y5, Y1, Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y7
+	VBLENDVPD   Y7, Y0, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VBLENDVPD   Y7, Y1, Y7, Y7
+	VPCMPGTQ    Y0, Y7, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVDQU     Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func longToUshortWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·longToUshortWrapAVX512(SB), NOSPLIT, $0-32
@@ -7892,6 +12494,102 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToIntWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToIntWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToIntSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToIntSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffff80000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x000000007fffffff, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPCMPGTQ    Y5, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPCMPGTQ    Y1, Y5, Y6
+	VBLENDVPD   Y6, Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -7975,6 +12673,96 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToUintWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToUintWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUintSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToUintSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000ffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VBLENDVPD   Y3, Y1, Y3, Y3
+	VPCMPGTQ    Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VBLENDVPD   Y5, Y1, Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VBLENDVPD   Y6, Y1, Y6, Y6
+	VPCMPGTQ    Y0, Y6, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func longToUintWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·longToUintWrapAVX512(SB), NOSPLIT, $0-32
@@ -8053,6 +12841,69 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToUlongWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·longToUlongWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*8), Y0
+	VMOVDQU 32(CX)(BX*8), Y1
+	VMOVDQU 64(CX)(BX*8), Y2
+	VMOVDQU 96(CX)(BX*8), Y3
+	VMOVDQU Y0, (AX)(BX*8)
+	VMOVDQU Y1, 32(AX)(BX*8)
+	VMOVDQU Y2, 64(AX)(BX*8)
+	VMOVDQU Y3, 96(AX)(BX*8)
+	ADDQ    $0x00000010, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToUlongSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·longToUlongSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-16, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y1
+	VBLENDVPD Y1, Y0, Y1, Y1
+	VMOVDQU   32(CX)(BX*8), Y2
+	VBLENDVPD Y2, Y0, Y2, Y2
+	VMOVDQU   64(CX)(BX*8), Y3
+	VBLENDVPD Y3, Y0, Y3, Y3
+	VMOVDQU   96(CX)(BX*8), Y4
+	VBLENDVPD Y4, Y0, Y4, Y4
+	VMOVDQU   Y1, (AX)(BX*8)
+	VMOVDQU   Y2, 32(AX)(BX*8)
+	VMOVDQU   Y3, 64(AX)(BX*8)
+	VMOVDQU   Y4, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func longToUlongWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·longToUlongWrapAVX512(SB), NOSPLIT, $0-32
@@ -8112,6 +12963,274 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·longToHalfRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x00, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x00, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·longToHalfRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x03, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x03, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·longToHalfRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x02, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x02, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func longToHalfRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·longToHalfRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x01, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x01, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -8329,6 +13448,110 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToCharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToCharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVDQU     X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToCharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToCharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000007f, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x07, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPSRLQ      $0x07, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPSRLQ      $0x07, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x07, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVDQU     X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ulongToCharWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ulongToCharWrapAVX512(SB), NOSPLIT, $0-32
@@ -8396,6 +13619,110 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUcharWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToUcharWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVDQU     X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUcharSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToUcharSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000000000ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x08, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPSRLQ      $0x08, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPSRLQ      $0x08, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x08, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVDQU     X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -8473,6 +13800,110 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToShortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToShortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToShortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToShortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000007fff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x0f, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x0f, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x0f, Y5, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x0f, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVDQU     Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ulongToShortWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ulongToShortWrapAVX512(SB), NOSPLIT, $0-32
@@ -8540,6 +13971,110 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUshortWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToUshortWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVDQU     Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUshortSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToUshortSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000ffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x10, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x10, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x10, Y5, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x10, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVDQU     Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -8617,6 +14152,96 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToIntWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToIntWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToIntSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToIntSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000007fffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x1f, Y3, Y4
+	VPCMPEQQ    Y1, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y0, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x1f, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x1f, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x1f, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ulongToIntWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ulongToIntWrapAVX512(SB), NOSPLIT, $0-32
@@ -8684,6 +14309,96 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUintWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToUintWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVDQU     Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToUintSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToUintSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000ffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x20, Y3, Y4
+	VPCMPEQQ    Y1, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y0, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x20, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x20, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x20, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -8761,6 +14476,71 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToLongWrapAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·ulongToLongWrapAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU (CX)(BX*8), Y0
+	VMOVDQU 32(CX)(BX*8), Y1
+	VMOVDQU 64(CX)(BX*8), Y2
+	VMOVDQU 96(CX)(BX*8), Y3
+	VMOVDQU Y0, (AX)(BX*8)
+	VMOVDQU Y1, 32(AX)(BX*8)
+	VMOVDQU Y2, 64(AX)(BX*8)
+	VMOVDQU Y3, 96(AX)(BX*8)
+	ADDQ    $0x00000010, BX
+	CMPQ    BX, DX
+	JB      loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToLongSatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·ulongToLongSatAVX2(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	VMOVDQU   (CX)(BX*8), Y1
+	VBLENDVPD Y1, Y0, Y1, Y1
+	VMOVDQU   32(CX)(BX*8), Y2
+	VBLENDVPD Y2, Y0, Y2, Y2
+	VMOVDQU   64(CX)(BX*8), Y3
+	VBLENDVPD Y3, Y0, Y3, Y3
+	VMOVDQU   96(CX)(BX*8), Y4
+	VBLENDVPD Y4, Y0, Y4, Y4
+	VMOVDQU   Y1, (AX)(BX*8)
+	VMOVDQU   Y2, 32(AX)(BX*8)
+	VMOVDQU   Y3, 64(AX)(BX*8)
+	VMOVDQU   Y4, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func ulongToLongWrapAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·ulongToLongWrapAVX512(SB), NOSPLIT, $0-32
@@ -8820,6 +14600,250 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ulongToHalfRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x00, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x00, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ulongToHalfRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x03, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x03, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ulongToHalfRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x02, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x02, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·ulongToHalfRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x01, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x01, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -9008,6 +15032,254 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToCharRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTPS2DQ   Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTPS2DQ   Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToCharRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToCharRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x0a, Y7, Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x0a, Y8, Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToCharRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToCharRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x09, Y7, Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x09, Y8, Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -9209,6 +15481,246 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToUcharRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUcharRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTPS2DQ   Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTPS2DQ   Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUcharRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUcharRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x0a, Y7, Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x0a, Y8, Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUcharRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x09, Y7, Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x09, Y8, Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVDQU     Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func halfToUcharRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·halfToUcharRTEAVX512(SB), NOSPLIT, $0-32
@@ -9400,6 +15912,246 @@ loop:
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToShortRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTPS2DQ   Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTPS2DQ   Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToShortRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToShortRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x0a, Y3, Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x0a, Y5, Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToShortRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToShortRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x09, Y3, Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x09, Y5, Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -9601,6 +16353,238 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToUshortRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUshortRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTPS2DQ   Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTPS2DQ   Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUshortRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUshortRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x0a, Y3, Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x0a, Y5, Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUshortRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x09, Y3, Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x09, Y5, Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVDQU     Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func halfToUshortRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·halfToUshortRTEAVX512(SB), NOSPLIT, $0-32
@@ -9792,6 +16776,222 @@ loop:
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToIntRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VCVTPH2PS (CX)(BX*2), Y1
+	VCVTPS2DQ Y1, Y2
+	VCMPPS    $0x1d, Y0, Y1, Y3
+	VPXOR     Y3, Y2, Y2
+	VCMPPS    $0x07, Y1, Y1, Y3
+	VPAND     Y3, Y2, Y2
+	VCVTPH2PS 16(CX)(BX*2), Y1
+	VCVTPS2DQ Y1, Y3
+	VCMPPS    $0x1d, Y0, Y1, Y4
+	VPXOR     Y4, Y3, Y3
+	VCMPPS    $0x07, Y1, Y1, Y4
+	VPAND     Y4, Y3, Y3
+	VCVTPH2PS 32(CX)(BX*2), Y1
+	VCVTPS2DQ Y1, Y4
+	VCMPPS    $0x1d, Y0, Y1, Y5
+	VPXOR     Y5, Y4, Y4
+	VCMPPS    $0x07, Y1, Y1, Y5
+	VPAND     Y5, Y4, Y4
+	VCVTPH2PS 48(CX)(BX*2), Y1
+	VCVTPS2DQ Y1, Y5
+	VCMPPS    $0x1d, Y0, Y1, Y6
+	VPXOR     Y6, Y5, Y5
+	VCMPPS    $0x07, Y1, Y1, Y6
+	VPAND     Y6, Y5, Y5
+	VMOVDQU   Y2, (AX)(BX*4)
+	VMOVDQU   Y3, 32(AX)(BX*4)
+	VMOVDQU   Y4, 64(AX)(BX*4)
+	VMOVDQU   Y5, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToIntRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VPAND      Y3, Y2, Y2
+	VCVTPH2PS  16(CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y3
+	VCMPPS     $0x1d, Y0, Y1, Y4
+	VPXOR      Y4, Y3, Y3
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VPAND      Y4, Y3, Y3
+	VCVTPH2PS  32(CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y4
+	VCMPPS     $0x1d, Y0, Y1, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VPAND      Y5, Y4, Y4
+	VCVTPH2PS  48(CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y5
+	VCMPPS     $0x1d, Y0, Y1, Y6
+	VPXOR      Y6, Y5, Y5
+	VCMPPS     $0x07, Y1, Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVDQU    Y2, (AX)(BX*4)
+	VMOVDQU    Y3, 32(AX)(BX*4)
+	VMOVDQU    Y4, 64(AX)(BX*4)
+	VMOVDQU    Y5, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToIntRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VPAND      Y3, Y2, Y2
+	VCVTPH2PS  16(CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y3
+	VCMPPS     $0x1d, Y0, Y1, Y4
+	VPXOR      Y4, Y3, Y3
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VPAND      Y4, Y3, Y3
+	VCVTPH2PS  32(CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y4
+	VCMPPS     $0x1d, Y0, Y1, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VPAND      Y5, Y4, Y4
+	VCVTPH2PS  48(CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y5
+	VCMPPS     $0x1d, Y0, Y1, Y6
+	VPXOR      Y6, Y5, Y5
+	VCMPPS     $0x07, Y1, Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVDQU    Y2, (AX)(BX*4)
+	VMOVDQU    Y3, 32(AX)(BX*4)
+	VMOVDQU    Y4, 64(AX)(BX*4)
+	VMOVDQU    Y5, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToIntRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToIntRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VPAND      Y3, Y2, Y2
+	VCVTPH2PS  16(CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y3
+	VCMPPS     $0x1d, Y0, Y1, Y4
+	VPXOR      Y4, Y3, Y3
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VPAND      Y4, Y3, Y3
+	VCVTPH2PS  32(CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y4
+	VCMPPS     $0x1d, Y0, Y1, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VPAND      Y5, Y4, Y4
+	VCVTPH2PS  48(CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y5
+	VCMPPS     $0x1d, Y0, Y1, Y6
+	VPXOR      Y6, Y5, Y5
+	VCMPPS     $0x07, Y1, Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVDQU    Y2, (AX)(BX*4)
+	VMOVDQU    Y3, 32(AX)(BX*4)
+	VMOVDQU    Y4, 64(AX)(BX*4)
+	VMOVDQU    Y5, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
 
 done:
 	VZEROUPPER
@@ -9993,6 +17193,198 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToUintRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUintRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	VCVTPH2PS (CX)(BX*2), Y1
+	VMAXPS    Y0, Y1, Y1
+	VCVTPS2DQ Y1, Y1
+	VPSRAD    $0x1f, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VCVTPH2PS 16(CX)(BX*2), Y2
+	VMAXPS    Y0, Y2, Y2
+	VCVTPS2DQ Y2, Y2
+	VPSRAD    $0x1f, Y2, Y3
+	VPOR      Y3, Y2, Y2
+	VCVTPH2PS 32(CX)(BX*2), Y3
+	VMAXPS    Y0, Y3, Y3
+	VCVTPS2DQ Y3, Y3
+	VPSRAD    $0x1f, Y3, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTPH2PS 48(CX)(BX*2), Y4
+	VMAXPS    Y0, Y4, Y4
+	VCVTPS2DQ Y4, Y4
+	VPSRAD    $0x1f, Y4, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y1, (AX)(BX*4)
+	VMOVDQU   Y2, 32(AX)(BX*4)
+	VMOVDQU   Y3, 64(AX)(BX*4)
+	VMOVDQU   Y4, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUintRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUintRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VMAXPS     Y0, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSRAD     $0x1f, Y1, Y2
+	VPOR       Y2, Y1, Y1
+	VCVTPH2PS  16(CX)(BX*2), Y2
+	VMAXPS     Y0, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSRAD     $0x1f, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VCVTPH2PS  32(CX)(BX*2), Y3
+	VMAXPS     Y0, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSRAD     $0x1f, Y3, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  48(CX)(BX*2), Y4
+	VMAXPS     Y0, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSRAD     $0x1f, Y4, Y5
+	VPOR       Y5, Y4, Y4
+	VMOVDQU    Y1, (AX)(BX*4)
+	VMOVDQU    Y2, 32(AX)(BX*4)
+	VMOVDQU    Y3, 64(AX)(BX*4)
+	VMOVDQU    Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUintRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUintRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VMAXPS     Y0, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSRAD     $0x1f, Y1, Y2
+	VPOR       Y2, Y1, Y1
+	VCVTPH2PS  16(CX)(BX*2), Y2
+	VROUNDPS   $0x0a, Y2, Y2
+	VMAXPS     Y0, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSRAD     $0x1f, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VCVTPH2PS  32(CX)(BX*2), Y3
+	VROUNDPS   $0x0a, Y3, Y3
+	VMAXPS     Y0, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSRAD     $0x1f, Y3, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  48(CX)(BX*2), Y4
+	VROUNDPS   $0x0a, Y4, Y4
+	VMAXPS     Y0, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSRAD     $0x1f, Y4, Y5
+	VPOR       Y5, Y4, Y4
+	VMOVDQU    Y1, (AX)(BX*4)
+	VMOVDQU    Y2, 32(AX)(BX*4)
+	VMOVDQU    Y3, 64(AX)(BX*4)
+	VMOVDQU    Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUintRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUintRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VMAXPS     Y0, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSRAD     $0x1f, Y1, Y2
+	VPOR       Y2, Y1, Y1
+	VCVTPH2PS  16(CX)(BX*2), Y2
+	VROUNDPS   $0x09, Y2, Y2
+	VMAXPS     Y0, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSRAD     $0x1f, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VCVTPH2PS  32(CX)(BX*2), Y3
+	VROUNDPS   $0x09, Y3, Y3
+	VMAXPS     Y0, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSRAD     $0x1f, Y3, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  48(CX)(BX*2), Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VMAXPS     Y0, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSRAD     $0x1f, Y4, Y5
+	VPOR       Y5, Y4, Y4
+	VMOVDQU    Y1, (AX)(BX*4)
+	VMOVDQU    Y2, 32(AX)(BX*4)
+	VMOVDQU    Y3, 64(AX)(BX*4)
+	VMOVDQU    Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func halfToUintRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·halfToUintRTEAVX512(SB), NOSPLIT, $0-32
@@ -10140,6 +17532,342 @@ loop:
 	ADDQ                $0x00000040, BX
 	CMPQ                BX, DX
 	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToLongRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X5
+	VROUNDPS  $0x08, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y5, Y7
+	VBLENDVPD Y7, Y2, Y6, Y6
+	VPCMPEQQ  Y4, Y5, Y7
+	VBLENDVPD Y7, Y3, Y6, Y6
+	VCMPPD    $0x07, Y5, Y5, Y7
+	VPAND     Y7, Y6, Y6
+	VCVTPH2PS 8(CX)(BX*2), X5
+	VROUNDPS  $0x08, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y7
+	VPSUBQ    Y0, Y7, Y7
+	VPCMPGTQ  Y1, Y5, Y8
+	VBLENDVPD Y8, Y2, Y7, Y7
+	VPCMPEQQ  Y4, Y5, Y8
+	VBLENDVPD Y8, Y3, Y7, Y7
+	VCMPPD    $0x07, Y5, Y5, Y8
+	VPAND     Y8, Y7, Y7
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x08, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y8
+	VPSUBQ    Y0, Y8, Y8
+	VPCMPGTQ  Y1, Y5, Y9
+	VBLENDVPD Y9, Y2, Y8, Y8
+	VPCMPEQQ  Y4, Y5, Y9
+	VBLENDVPD Y9, Y3, Y8, Y8
+	VCMPPD    $0x07, Y5, Y5, Y9
+	VPAND     Y9, Y8, Y8
+	VCVTPH2PS 24(CX)(BX*2), X5
+	VROUNDPS  $0x08, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y9
+	VPSUBQ    Y0, Y9, Y9
+	VPCMPGTQ  Y1, Y5, Y10
+	VBLENDVPD Y10, Y2, Y9, Y9
+	VPCMPEQQ  Y4, Y5, Y10
+	VBLENDVPD Y10, Y3, Y9, Y9
+	VCMPPD    $0x07, Y5, Y5, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   Y6, (AX)(BX*8)
+	VMOVDQU   Y7, 32(AX)(BX*8)
+	VMOVDQU   Y8, 64(AX)(BX*8)
+	VMOVDQU   Y9, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToLongRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X5
+	VROUNDPS  $0x0b, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y5, Y7
+	VBLENDVPD Y7, Y2, Y6, Y6
+	VPCMPEQQ  Y4, Y5, Y7
+	VBLENDVPD Y7, Y3, Y6, Y6
+	VCMPPD    $0x07, Y5, Y5, Y7
+	VPAND     Y7, Y6, Y6
+	VCVTPH2PS 8(CX)(BX*2), X5
+	VROUNDPS  $0x0b, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y7
+	VPSUBQ    Y0, Y7, Y7
+	VPCMPGTQ  Y1, Y5, Y8
+	VBLENDVPD Y8, Y2, Y7, Y7
+	VPCMPEQQ  Y4, Y5, Y8
+	VBLENDVPD Y8, Y3, Y7, Y7
+	VCMPPD    $0x07, Y5, Y5, Y8
+	VPAND     Y8, Y7, Y7
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x0b, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y8
+	VPSUBQ    Y0, Y8, Y8
+	VPCMPGTQ  Y1, Y5, Y9
+	VBLENDVPD Y9, Y2, Y8, Y8
+	VPCMPEQQ  Y4, Y5, Y9
+	VBLENDVPD Y9, Y3, Y8, Y8
+	VCMPPD    $0x07, Y5, Y5, Y9
+	VPAND     Y9, Y8, Y8
+	VCVTPH2PS 24(CX)(BX*2), X5
+	VROUNDPS  $0x0b, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y9
+	VPSUBQ    Y0, Y9, Y9
+	VPCMPGTQ  Y1, Y5, Y10
+	VBLENDVPD Y10, Y2, Y9, Y9
+	VPCMPEQQ  Y4, Y5, Y10
+	VBLENDVPD Y10, Y3, Y9, Y9
+	VCMPPD    $0x07, Y5, Y5, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   Y6, (AX)(BX*8)
+	VMOVDQU   Y7, 32(AX)(BX*8)
+	VMOVDQU   Y8, 64(AX)(BX*8)
+	VMOVDQU   Y9, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToLongRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X5
+	VROUNDPS  $0x0a, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y5, Y7
+	VBLENDVPD Y7, Y2, Y6, Y6
+	VPCMPEQQ  Y4, Y5, Y7
+	VBLENDVPD Y7, Y3, Y6, Y6
+	VCMPPD    $0x07, Y5, Y5, Y7
+	VPAND     Y7, Y6, Y6
+	VCVTPH2PS 8(CX)(BX*2), X5
+	VROUNDPS  $0x0a, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y7
+	VPSUBQ    Y0, Y7, Y7
+	VPCMPGTQ  Y1, Y5, Y8
+	VBLENDVPD Y8, Y2, Y7, Y7
+	VPCMPEQQ  Y4, Y5, Y8
+	VBLENDVPD Y8, Y3, Y7, Y7
+	VCMPPD    $0x07, Y5, Y5, Y8
+	VPAND     Y8, Y7, Y7
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x0a, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y8
+	VPSUBQ    Y0, Y8, Y8
+	VPCMPGTQ  Y1, Y5, Y9
+	VBLENDVPD Y9, Y2, Y8, Y8
+	VPCMPEQQ  Y4, Y5, Y9
+	VBLENDVPD Y9, Y3, Y8, Y8
+	VCMPPD    $0x07, Y5, Y5, Y9
+	VPAND     Y9, Y8, Y8
+	VCVTPH2PS 24(CX)(BX*2), X5
+	VROUNDPS  $0x0a, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y9
+	VPSUBQ    Y0, Y9, Y9
+	VPCMPGTQ  Y1, Y5, Y10
+	VBLENDVPD Y10, Y2, Y9, Y9
+	VPCMPEQQ  Y4, Y5, Y10
+	VBLENDVPD Y10, Y3, Y9, Y9
+	VCMPPD    $0x07, Y5, Y5, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   Y6, (AX)(BX*8)
+	VMOVDQU   Y7, 32(AX)(BX*8)
+	VMOVDQU   Y8, 64(AX)(BX*8)
+	VMOVDQU   Y9, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToLongRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToLongRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X5
+	VROUNDPS  $0x09, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y5, Y7
+	VBLENDVPD Y7, Y2, Y6, Y6
+	VPCMPEQQ  Y4, Y5, Y7
+	VBLENDVPD Y7, Y3, Y6, Y6
+	VCMPPD    $0x07, Y5, Y5, Y7
+	VPAND     Y7, Y6, Y6
+	VCVTPH2PS 8(CX)(BX*2), X5
+	VROUNDPS  $0x09, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y7
+	VPSUBQ    Y0, Y7, Y7
+	VPCMPGTQ  Y1, Y5, Y8
+	VBLENDVPD Y8, Y2, Y7, Y7
+	VPCMPEQQ  Y4, Y5, Y8
+	VBLENDVPD Y8, Y3, Y7, Y7
+	VCMPPD    $0x07, Y5, Y5, Y8
+	VPAND     Y8, Y7, Y7
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x09, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y8
+	VPSUBQ    Y0, Y8, Y8
+	VPCMPGTQ  Y1, Y5, Y9
+	VBLENDVPD Y9, Y2, Y8, Y8
+	VPCMPEQQ  Y4, Y5, Y9
+	VBLENDVPD Y9, Y3, Y8, Y8
+	VCMPPD    $0x07, Y5, Y5, Y9
+	VPAND     Y9, Y8, Y8
+	VCVTPH2PS 24(CX)(BX*2), X5
+	VROUNDPS  $0x09, X5, X5
+	VCVTPS2PD X5, Y5
+	VADDPD    Y0, Y5, Y9
+	VPSUBQ    Y0, Y9, Y9
+	VPCMPGTQ  Y1, Y5, Y10
+	VBLENDVPD Y10, Y2, Y9, Y9
+	VPCMPEQQ  Y4, Y5, Y10
+	VBLENDVPD Y10, Y3, Y9, Y9
+	VCMPPD    $0x07, Y5, Y5, Y10
+	VPAND     Y10, Y9, Y9
+	VMOVDQU   Y6, (AX)(BX*8)
+	VMOVDQU   Y7, 32(AX)(BX*8)
+	VMOVDQU   Y8, 64(AX)(BX*8)
+	VMOVDQU   Y9, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
 
 done:
 	VZEROUPPER
@@ -10341,6 +18069,262 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToUlongRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUlongRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X3
+	VROUNDPS  $0x08, X3, X3
+	VCVTPS2PD X3, Y3
+	VMAXPD    Y2, Y3, Y4
+	VADDPD    Y0, Y4, Y3
+	VPSUBQ    Y0, Y3, Y3
+	VPCMPGTQ  Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTPH2PS 8(CX)(BX*2), X4
+	VROUNDPS  $0x08, X4, X4
+	VCVTPS2PD X4, Y4
+	VMAXPD    Y2, Y4, Y5
+	VADDPD    Y0, Y5, Y4
+	VPSUBQ    Y0, Y4, Y4
+	VPCMPGTQ  Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x08, X5, X5
+	VCVTPS2PD X5, Y5
+	VMAXPD    Y2, Y5, Y6
+	VADDPD    Y0, Y6, Y5
+	VPSUBQ    Y0, Y5, Y5
+	VPCMPGTQ  Y1, Y6, Y6
+	VPOR      Y6, Y5, Y5
+	VCVTPH2PS 24(CX)(BX*2), X6
+	VROUNDPS  $0x08, X6, X6
+	VCVTPS2PD X6, Y6
+	VMAXPD    Y2, Y6, Y7
+	VADDPD    Y0, Y7, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y7, Y7
+	VPOR      Y7, Y6, Y6
+	VMOVDQU   Y3, (AX)(BX*8)
+	VMOVDQU   Y4, 32(AX)(BX*8)
+	VMOVDQU   Y5, 64(AX)(BX*8)
+	VMOVDQU   Y6, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUlongRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X3
+	VROUNDPS  $0x0b, X3, X3
+	VCVTPS2PD X3, Y3
+	VMAXPD    Y2, Y3, Y4
+	VADDPD    Y0, Y4, Y3
+	VPSUBQ    Y0, Y3, Y3
+	VPCMPGTQ  Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTPH2PS 8(CX)(BX*2), X4
+	VROUNDPS  $0x0b, X4, X4
+	VCVTPS2PD X4, Y4
+	VMAXPD    Y2, Y4, Y5
+	VADDPD    Y0, Y5, Y4
+	VPSUBQ    Y0, Y4, Y4
+	VPCMPGTQ  Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x0b, X5, X5
+	VCVTPS2PD X5, Y5
+	VMAXPD    Y2, Y5, Y6
+	VADDPD    Y0, Y6, Y5
+	VPSUBQ    Y0, Y5, Y5
+	VPCMPGTQ  Y1, Y6, Y6
+	VPOR      Y6, Y5, Y5
+	VCVTPH2PS 24(CX)(BX*2), X6
+	VROUNDPS  $0x0b, X6, X6
+	VCVTPS2PD X6, Y6
+	VMAXPD    Y2, Y6, Y7
+	VADDPD    Y0, Y7, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y7, Y7
+	VPOR      Y7, Y6, Y6
+	VMOVDQU   Y3, (AX)(BX*8)
+	VMOVDQU   Y4, 32(AX)(BX*8)
+	VMOVDQU   Y5, 64(AX)(BX*8)
+	VMOVDQU   Y6, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUlongRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X3
+	VROUNDPS  $0x0a, X3, X3
+	VCVTPS2PD X3, Y3
+	VMAXPD    Y2, Y3, Y4
+	VADDPD    Y0, Y4, Y3
+	VPSUBQ    Y0, Y3, Y3
+	VPCMPGTQ  Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTPH2PS 8(CX)(BX*2), X4
+	VROUNDPS  $0x0a, X4, X4
+	VCVTPS2PD X4, Y4
+	VMAXPD    Y2, Y4, Y5
+	VADDPD    Y0, Y5, Y4
+	VPSUBQ    Y0, Y4, Y4
+	VPCMPGTQ  Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x0a, X5, X5
+	VCVTPS2PD X5, Y5
+	VMAXPD    Y2, Y5, Y6
+	VADDPD    Y0, Y6, Y5
+	VPSUBQ    Y0, Y5, Y5
+	VPCMPGTQ  Y1, Y6, Y6
+	VPOR      Y6, Y5, Y5
+	VCVTPH2PS 24(CX)(BX*2), X6
+	VROUNDPS  $0x0a, X6, X6
+	VCVTPS2PD X6, Y6
+	VMAXPD    Y2, Y6, Y7
+	VADDPD    Y0, Y7, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y7, Y7
+	VPOR      Y7, Y6, Y6
+	VMOVDQU   Y3, (AX)(BX*8)
+	VMOVDQU   Y4, 32(AX)(BX*8)
+	VMOVDQU   Y5, 64(AX)(BX*8)
+	VMOVDQU   Y6, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·halfToUlongRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X3
+	VROUNDPS  $0x09, X3, X3
+	VCVTPS2PD X3, Y3
+	VMAXPD    Y2, Y3, Y4
+	VADDPD    Y0, Y4, Y3
+	VPSUBQ    Y0, Y3, Y3
+	VPCMPGTQ  Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTPH2PS 8(CX)(BX*2), X4
+	VROUNDPS  $0x09, X4, X4
+	VCVTPS2PD X4, Y4
+	VMAXPD    Y2, Y4, Y5
+	VADDPD    Y0, Y5, Y4
+	VPSUBQ    Y0, Y4, Y4
+	VPCMPGTQ  Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPH2PS 16(CX)(BX*2), X5
+	VROUNDPS  $0x09, X5, X5
+	VCVTPS2PD X5, Y5
+	VMAXPD    Y2, Y5, Y6
+	VADDPD    Y0, Y6, Y5
+	VPSUBQ    Y0, Y5, Y5
+	VPCMPGTQ  Y1, Y6, Y6
+	VPOR      Y6, Y5, Y5
+	VCVTPH2PS 24(CX)(BX*2), X6
+	VROUNDPS  $0x09, X6, X6
+	VCVTPS2PD X6, Y6
+	VMAXPD    Y2, Y6, Y7
+	VADDPD    Y0, Y7, Y6
+	VPSUBQ    Y0, Y6, Y6
+	VPCMPGTQ  Y1, Y7, Y7
+	VPOR      Y7, Y6, Y6
+	VMOVDQU   Y3, (AX)(BX*8)
+	VMOVDQU   Y4, 32(AX)(BX*8)
+	VMOVDQU   Y5, 64(AX)(BX*8)
+	VMOVDQU   Y6, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func halfToUlongRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
 TEXT ·halfToUlongRTEAVX512(SB), NOSPLIT, $0-32
@@ -10493,6 +18477,39 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C
+TEXT ·halfToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTPH2PS (CX)(BX*2), X0
+	VCVTPS2PD X0, Y0
+	VCVTPH2PS 8(CX)(BX*2), X1
+	VCVTPS2PD X1, Y1
+	VCVTPH2PS 16(CX)(BX*2), X2
+	VCVTPS2PD X2, Y2
+	VCVTPH2PS 24(CX)(BX*2), X3
+	VCVTPS2PD X3, Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func halfToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, F16C
 TEXT ·halfToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -10521,6 +18538,402 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToLongRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPS     $0x08, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x08, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x08, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x08, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToLongRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPS     $0x0b, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x0b, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x0b, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x0b, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToLongRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPS     $0x0a, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x0a, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x0a, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x0a, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToLongRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToLongRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPS     $0x09, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x09, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x09, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x09, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
 
 done:
 	VZEROUPPER
@@ -10722,6 +19135,350 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToUlongRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToUlongRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPS     $0x08, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x08, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x08, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x08, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToUlongRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPS     $0x0b, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x0b, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x0b, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x0b, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToUlongRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPS     $0x0a, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x0a, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x0a, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x0a, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·floatToUlongRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPS     $0x09, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x09, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x09, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x09, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func floatToUlongRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
 TEXT ·floatToUlongRTEAVX512(SB), NOSPLIT, $0-32
@@ -10874,6 +19631,35 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToDoubleAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX
+TEXT ·floatToDoubleAVX2(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VCVTPS2PD (CX)(BX*4), Y0
+	VCVTPS2PD 16(CX)(BX*4), Y1
+	VCVTPS2PD 32(CX)(BX*4), Y2
+	VCVTPS2PD 48(CX)(BX*4), Y3
+	VMOVDQU   Y0, (AX)(BX*8)
+	VMOVDQU   Y1, 32(AX)(BX*8)
+	VMOVDQU   Y2, 64(AX)(BX*8)
+	VMOVDQU   Y3, 96(AX)(BX*8)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func floatToDoubleAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·floatToDoubleAVX512(SB), NOSPLIT, $0-32
@@ -10898,6 +19684,230 @@ loop:
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToCharRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTPD2DQY  Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTPD2DQY  Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTPD2DQY  Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTPD2DQY  Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToCharRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTTPD2DQY Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToCharRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x0a, Y4, Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTTPD2DQY Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToCharRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTTPD2DQY Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -11099,6 +20109,222 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToUcharRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUcharRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTPD2DQY  Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTPD2DQY  Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTPD2DQY  Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTPD2DQY  Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUcharRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUcharRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x0a, Y4, Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUcharRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVDQU     X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func doubleToUcharRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, AVX512VL
 TEXT ·doubleToUcharRTEAVX512(SB), NOSPLIT, $0-32
@@ -11290,6 +20516,230 @@ loop:
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToShortRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTPD2DQY  Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTPD2DQY  Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTPD2DQY  Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTPD2DQY  Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToShortRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToShortRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToShortRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -11491,6 +20941,222 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToUshortRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUshortRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTPD2DQY  Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTPD2DQY  Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTPD2DQY  Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTPD2DQY  Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUshortRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUshortRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·doubleToUshortRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func doubleToUshortRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, AVX512VL
 TEXT ·doubleToUshortRTEAVX512(SB), NOSPLIT, $0-32
@@ -11682,6 +21348,386 @@ loop:
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToLongRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPD     $0x08, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x08, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x08, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x08, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToLongRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPD     $0x0b, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x0b, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x0b, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x0b, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToLongRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPD     $0x0a, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x0a, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x0a, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x0a, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToLongRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	VROUNDPD     $0x09, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x09, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x09, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x09, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVDQU      Y7, (AX)(BX*8)
+	VMOVDQU      Y8, 32(AX)(BX*8)
+	VMOVDQU      Y9, 64(AX)(BX*8)
+	VMOVDQU      Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
 
 done:
 	VZEROUPPER
@@ -11883,6 +21929,334 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToUlongRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToUlongRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPD     $0x08, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x08, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x08, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x08, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToUlongRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPD     $0x0b, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x0b, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x0b, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x0b, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToUlongRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPD     $0x0a, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x0a, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x0a, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x0a, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·doubleToUlongRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	VROUNDPD     $0x09, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x09, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x09, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x09, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVDQU      Y6, (AX)(BX*8)
+	VMOVDQU      Y7, 32(AX)(BX*8)
+	VMOVDQU      Y8, 64(AX)(BX*8)
+	VMOVDQU      Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func doubleToUlongRTEAVX512(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·doubleToUlongRTEAVX512(SB), NOSPLIT, $0-32
@@ -12030,6 +22404,390 @@ loop:
 	ADDQ                $0x00000020, BX
 	CMPQ                BX, DX
 	JB                  loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·doubleToHalfRTEAVX2(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x00, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x00, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x00, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x00, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVDQU      Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·doubleToHalfRTZAVX2(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x03, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x03, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x03, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x03, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVDQU      Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·doubleToHalfRTPAVX2(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x02, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x02, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x02, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x02, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVDQU      Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·doubleToHalfRTNAVX2(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x01, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x01, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x01, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x01, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVDQU      Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
 
 done:
 	VZEROUPPER

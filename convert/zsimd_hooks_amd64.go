@@ -287,6 +287,7 @@ func simdDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) int {
 }
 
 var simdLongToFloatKernels = simdKernels{
+	1: {longToFloatRTEAVX2, longToFloatRTZAVX2, longToFloatRTPAVX2, longToFloatRTNAVX2},         // AVX2
 	2: {longToFloatRTEAVX512, longToFloatRTZAVX512, longToFloatRTPAVX512, longToFloatRTNAVX512}, // AVX512
 }
 
@@ -307,6 +308,7 @@ func simdLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToDoubleKernels = simdKernels{
+	1: {longToDoubleRTEAVX2, longToDoubleRTZAVX2, longToDoubleRTPAVX2, longToDoubleRTNAVX2},         // AVX2
 	2: {longToDoubleRTEAVX512, longToDoubleRTZAVX512, longToDoubleRTPAVX512, longToDoubleRTNAVX512}, // AVX512
 }
 
@@ -327,6 +329,7 @@ func simdLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToFloatKernels = simdKernels{
+	1: {ulongToFloatRTEAVX2, ulongToFloatRTZAVX2, ulongToFloatRTPAVX2, ulongToFloatRTNAVX2},         // AVX2
 	2: {ulongToFloatRTEAVX512, ulongToFloatRTZAVX512, ulongToFloatRTPAVX512, ulongToFloatRTNAVX512}, // AVX512
 }
 
@@ -347,6 +350,7 @@ func simdUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToDoubleKernels = simdKernels{
+	1: {ulongToDoubleRTEAVX2, ulongToDoubleRTZAVX2, ulongToDoubleRTPAVX2, ulongToDoubleRTNAVX2},         // AVX2
 	2: {ulongToDoubleRTEAVX512, ulongToDoubleRTZAVX512, ulongToDoubleRTPAVX512, ulongToDoubleRTNAVX512}, // AVX512
 }
 
@@ -619,6 +623,7 @@ func simdIntToUshort(dst []uint16, src []int32, m round.Mode, sat bool) int {
 }
 
 var simdCharToUcharKernels = simdKernels{
+	1: {charToUcharWrapAVX2, charToUcharSatAVX2},     // AVX2
 	2: {charToUcharWrapAVX512, charToUcharSatAVX512}, // AVX512
 }
 
@@ -626,7 +631,7 @@ var simdCharToUcharKernelsNT = [4]simdKernel{charToUcharWrapAVX512NT, charToUcha
 
 // simdCharToUchar converts a leading part of src with the selected tier and returns its length.
 func simdCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 256 { // shorter than any tier's block
+	if len(src) < 128 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -639,6 +644,7 @@ func simdCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdCharToShortKernels = simdKernels{
+	1: {charToShortAVX2},   // AVX2
 	2: {charToShortAVX512}, // AVX512
 }
 
@@ -646,7 +652,7 @@ var simdCharToShortKernelsNT = [4]simdKernel{charToShortAVX512NT}
 
 // simdCharToShort converts a leading part of src with the selected tier and returns its length.
 func simdCharToShort(dst []int16, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -659,6 +665,7 @@ func simdCharToShort(dst []int16, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdCharToUshortKernels = simdKernels{
+	1: {charToUshortWrapAVX2, charToUshortSatAVX2},     // AVX2
 	2: {charToUshortWrapAVX512, charToUshortSatAVX512}, // AVX512
 }
 
@@ -666,7 +673,7 @@ var simdCharToUshortKernelsNT = [4]simdKernel{charToUshortWrapAVX512NT, charToUs
 
 // simdCharToUshort converts a leading part of src with the selected tier and returns its length.
 func simdCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -679,6 +686,7 @@ func simdCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdCharToUintKernels = simdKernels{
+	1: {charToUintWrapAVX2, charToUintSatAVX2},     // AVX2
 	2: {charToUintWrapAVX512, charToUintSatAVX512}, // AVX512
 }
 
@@ -686,7 +694,7 @@ var simdCharToUintKernelsNT = [4]simdKernel{charToUintWrapAVX512NT, charToUintSa
 
 // simdCharToUint converts a leading part of src with the selected tier and returns its length.
 func simdCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -699,6 +707,7 @@ func simdCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdCharToLongKernels = simdKernels{
+	1: {charToLongAVX2},   // AVX2
 	2: {charToLongAVX512}, // AVX512
 }
 
@@ -706,7 +715,7 @@ var simdCharToLongKernelsNT = [4]simdKernel{charToLongAVX512NT}
 
 // simdCharToLong converts a leading part of src with the selected tier and returns its length.
 func simdCharToLong(dst []int64, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -719,6 +728,7 @@ func simdCharToLong(dst []int64, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdCharToUlongKernels = simdKernels{
+	1: {charToUlongWrapAVX2, charToUlongSatAVX2},     // AVX2
 	2: {charToUlongWrapAVX512, charToUlongSatAVX512}, // AVX512
 }
 
@@ -726,7 +736,7 @@ var simdCharToUlongKernelsNT = [4]simdKernel{charToUlongWrapAVX512NT, charToUlon
 
 // simdCharToUlong converts a leading part of src with the selected tier and returns its length.
 func simdCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -739,6 +749,7 @@ func simdCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdCharToHalfKernels = simdKernels{
+	1: {charToHalfAVX2},   // AVX2
 	2: {charToHalfAVX512}, // AVX512
 }
 
@@ -746,7 +757,7 @@ var simdCharToHalfKernelsNT = [4]simdKernel{charToHalfAVX512NT}
 
 // simdCharToHalf converts a leading part of src with the selected tier and returns its length.
 func simdCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -759,6 +770,7 @@ func simdCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdCharToDoubleKernels = simdKernels{
+	1: {charToDoubleAVX2},   // AVX2
 	2: {charToDoubleAVX512}, // AVX512
 }
 
@@ -766,7 +778,7 @@ var simdCharToDoubleKernelsNT = [4]simdKernel{charToDoubleAVX512NT}
 
 // simdCharToDouble converts a leading part of src with the selected tier and returns its length.
 func simdCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -779,6 +791,7 @@ func simdCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToCharKernels = simdKernels{
+	1: {ucharToCharWrapAVX2, ucharToCharSatAVX2},     // AVX2
 	2: {ucharToCharWrapAVX512, ucharToCharSatAVX512}, // AVX512
 }
 
@@ -786,7 +799,7 @@ var simdUcharToCharKernelsNT = [4]simdKernel{ucharToCharWrapAVX512NT, ucharToCha
 
 // simdUcharToChar converts a leading part of src with the selected tier and returns its length.
 func simdUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 256 { // shorter than any tier's block
+	if len(src) < 128 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -799,6 +812,7 @@ func simdUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToShortKernels = simdKernels{
+	1: {ucharToShortAVX2},   // AVX2
 	2: {ucharToShortAVX512}, // AVX512
 }
 
@@ -806,7 +820,7 @@ var simdUcharToShortKernelsNT = [4]simdKernel{ucharToShortAVX512NT}
 
 // simdUcharToShort converts a leading part of src with the selected tier and returns its length.
 func simdUcharToShort(dst []int16, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -819,6 +833,7 @@ func simdUcharToShort(dst []int16, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToUshortKernels = simdKernels{
+	1: {ucharToUshortAVX2},   // AVX2
 	2: {ucharToUshortAVX512}, // AVX512
 }
 
@@ -826,7 +841,7 @@ var simdUcharToUshortKernelsNT = [4]simdKernel{ucharToUshortAVX512NT}
 
 // simdUcharToUshort converts a leading part of src with the selected tier and returns its length.
 func simdUcharToUshort(dst []uint16, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -839,6 +854,7 @@ func simdUcharToUshort(dst []uint16, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToUintKernels = simdKernels{
+	1: {ucharToUintAVX2},   // AVX2
 	2: {ucharToUintAVX512}, // AVX512
 }
 
@@ -846,7 +862,7 @@ var simdUcharToUintKernelsNT = [4]simdKernel{ucharToUintAVX512NT}
 
 // simdUcharToUint converts a leading part of src with the selected tier and returns its length.
 func simdUcharToUint(dst []uint32, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -859,6 +875,7 @@ func simdUcharToUint(dst []uint32, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToLongKernels = simdKernels{
+	1: {ucharToLongAVX2},   // AVX2
 	2: {ucharToLongAVX512}, // AVX512
 }
 
@@ -866,7 +883,7 @@ var simdUcharToLongKernelsNT = [4]simdKernel{ucharToLongAVX512NT}
 
 // simdUcharToLong converts a leading part of src with the selected tier and returns its length.
 func simdUcharToLong(dst []int64, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -879,6 +896,7 @@ func simdUcharToLong(dst []int64, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToUlongKernels = simdKernels{
+	1: {ucharToUlongAVX2},   // AVX2
 	2: {ucharToUlongAVX512}, // AVX512
 }
 
@@ -886,7 +904,7 @@ var simdUcharToUlongKernelsNT = [4]simdKernel{ucharToUlongAVX512NT}
 
 // simdUcharToUlong converts a leading part of src with the selected tier and returns its length.
 func simdUcharToUlong(dst []uint64, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -899,6 +917,7 @@ func simdUcharToUlong(dst []uint64, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToHalfKernels = simdKernels{
+	1: {ucharToHalfAVX2},   // AVX2
 	2: {ucharToHalfAVX512}, // AVX512
 }
 
@@ -906,7 +925,7 @@ var simdUcharToHalfKernelsNT = [4]simdKernel{ucharToHalfAVX512NT}
 
 // simdUcharToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -919,6 +938,7 @@ func simdUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdUcharToDoubleKernels = simdKernels{
+	1: {ucharToDoubleAVX2},   // AVX2
 	2: {ucharToDoubleAVX512}, // AVX512
 }
 
@@ -926,7 +946,7 @@ var simdUcharToDoubleKernelsNT = [4]simdKernel{ucharToDoubleAVX512NT}
 
 // simdUcharToDouble converts a leading part of src with the selected tier and returns its length.
 func simdUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -939,6 +959,7 @@ func simdUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) int {
 }
 
 var simdShortToCharKernels = simdKernels{
+	1: {shortToCharWrapAVX2, shortToCharSatAVX2},     // AVX2
 	2: {shortToCharWrapAVX512, shortToCharSatAVX512}, // AVX512
 }
 
@@ -946,7 +967,7 @@ var simdShortToCharKernelsNT = [4]simdKernel{shortToCharWrapAVX512NT, shortToCha
 
 // simdShortToChar converts a leading part of src with the selected tier and returns its length.
 func simdShortToChar(dst []int8, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -959,6 +980,7 @@ func simdShortToChar(dst []int8, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdShortToUcharKernels = simdKernels{
+	1: {shortToUcharWrapAVX2, shortToUcharSatAVX2},     // AVX2
 	2: {shortToUcharWrapAVX512, shortToUcharSatAVX512}, // AVX512
 }
 
@@ -966,7 +988,7 @@ var simdShortToUcharKernelsNT = [4]simdKernel{shortToUcharWrapAVX512NT, shortToU
 
 // simdShortToUchar converts a leading part of src with the selected tier and returns its length.
 func simdShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -979,6 +1001,7 @@ func simdShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdShortToUshortKernels = simdKernels{
+	1: {shortToUshortWrapAVX2, shortToUshortSatAVX2},     // AVX2
 	2: {shortToUshortWrapAVX512, shortToUshortSatAVX512}, // AVX512
 }
 
@@ -986,7 +1009,7 @@ var simdShortToUshortKernelsNT = [4]simdKernel{shortToUshortWrapAVX512NT, shortT
 
 // simdShortToUshort converts a leading part of src with the selected tier and returns its length.
 func simdShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -999,6 +1022,7 @@ func simdShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdShortToUintKernels = simdKernels{
+	1: {shortToUintWrapAVX2, shortToUintSatAVX2},     // AVX2
 	2: {shortToUintWrapAVX512, shortToUintSatAVX512}, // AVX512
 }
 
@@ -1006,7 +1030,7 @@ var simdShortToUintKernelsNT = [4]simdKernel{shortToUintWrapAVX512NT, shortToUin
 
 // simdShortToUint converts a leading part of src with the selected tier and returns its length.
 func simdShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1019,6 +1043,7 @@ func simdShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdShortToLongKernels = simdKernels{
+	1: {shortToLongAVX2},   // AVX2
 	2: {shortToLongAVX512}, // AVX512
 }
 
@@ -1026,7 +1051,7 @@ var simdShortToLongKernelsNT = [4]simdKernel{shortToLongAVX512NT}
 
 // simdShortToLong converts a leading part of src with the selected tier and returns its length.
 func simdShortToLong(dst []int64, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1039,6 +1064,7 @@ func simdShortToLong(dst []int64, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdShortToUlongKernels = simdKernels{
+	1: {shortToUlongWrapAVX2, shortToUlongSatAVX2},     // AVX2
 	2: {shortToUlongWrapAVX512, shortToUlongSatAVX512}, // AVX512
 }
 
@@ -1046,7 +1072,7 @@ var simdShortToUlongKernelsNT = [4]simdKernel{shortToUlongWrapAVX512NT, shortToU
 
 // simdShortToUlong converts a leading part of src with the selected tier and returns its length.
 func simdShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1059,6 +1085,7 @@ func simdShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdShortToHalfKernels = simdKernels{
+	1: {shortToHalfRTEAVX2, shortToHalfRTZAVX2, shortToHalfRTPAVX2, shortToHalfRTNAVX2},         // AVX2
 	2: {shortToHalfRTEAVX512, shortToHalfRTZAVX512, shortToHalfRTPAVX512, shortToHalfRTNAVX512}, // AVX512
 }
 
@@ -1066,7 +1093,7 @@ var simdShortToHalfKernelsNT = [4]simdKernel{shortToHalfRTEAVX512NT, shortToHalf
 
 // simdShortToHalf converts a leading part of src with the selected tier and returns its length.
 func simdShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1079,6 +1106,7 @@ func simdShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdShortToDoubleKernels = simdKernels{
+	1: {shortToDoubleAVX2},   // AVX2
 	2: {shortToDoubleAVX512}, // AVX512
 }
 
@@ -1086,7 +1114,7 @@ var simdShortToDoubleKernelsNT = [4]simdKernel{shortToDoubleAVX512NT}
 
 // simdShortToDouble converts a leading part of src with the selected tier and returns its length.
 func simdShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1099,6 +1127,7 @@ func simdShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) int {
 }
 
 var simdUshortToCharKernels = simdKernels{
+	1: {ushortToCharWrapAVX2, ushortToCharSatAVX2},     // AVX2
 	2: {ushortToCharWrapAVX512, ushortToCharSatAVX512}, // AVX512
 }
 
@@ -1106,7 +1135,7 @@ var simdUshortToCharKernelsNT = [4]simdKernel{ushortToCharWrapAVX512NT, ushortTo
 
 // simdUshortToChar converts a leading part of src with the selected tier and returns its length.
 func simdUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1119,6 +1148,7 @@ func simdUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) int {
 }
 
 var simdUshortToUcharKernels = simdKernels{
+	1: {ushortToUcharWrapAVX2, ushortToUcharSatAVX2},     // AVX2
 	2: {ushortToUcharWrapAVX512, ushortToUcharSatAVX512}, // AVX512
 }
 
@@ -1126,7 +1156,7 @@ var simdUshortToUcharKernelsNT = [4]simdKernel{ushortToUcharWrapAVX512NT, ushort
 
 // simdUshortToUchar converts a leading part of src with the selected tier and returns its length.
 func simdUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1139,6 +1169,7 @@ func simdUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) int {
 }
 
 var simdUshortToShortKernels = simdKernels{
+	1: {ushortToShortWrapAVX2, ushortToShortSatAVX2},     // AVX2
 	2: {ushortToShortWrapAVX512, ushortToShortSatAVX512}, // AVX512
 }
 
@@ -1146,7 +1177,7 @@ var simdUshortToShortKernelsNT = [4]simdKernel{ushortToShortWrapAVX512NT, ushort
 
 // simdUshortToShort converts a leading part of src with the selected tier and returns its length.
 func simdUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 128 { // shorter than any tier's block
+	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1159,6 +1190,7 @@ func simdUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) int {
 }
 
 var simdUshortToUintKernels = simdKernels{
+	1: {ushortToUintAVX2},   // AVX2
 	2: {ushortToUintAVX512}, // AVX512
 }
 
@@ -1166,7 +1198,7 @@ var simdUshortToUintKernelsNT = [4]simdKernel{ushortToUintAVX512NT}
 
 // simdUshortToUint converts a leading part of src with the selected tier and returns its length.
 func simdUshortToUint(dst []uint32, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1179,6 +1211,7 @@ func simdUshortToUint(dst []uint32, src []uint16, m round.Mode, sat bool) int {
 }
 
 var simdUshortToLongKernels = simdKernels{
+	1: {ushortToLongAVX2},   // AVX2
 	2: {ushortToLongAVX512}, // AVX512
 }
 
@@ -1186,7 +1219,7 @@ var simdUshortToLongKernelsNT = [4]simdKernel{ushortToLongAVX512NT}
 
 // simdUshortToLong converts a leading part of src with the selected tier and returns its length.
 func simdUshortToLong(dst []int64, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1199,6 +1232,7 @@ func simdUshortToLong(dst []int64, src []uint16, m round.Mode, sat bool) int {
 }
 
 var simdUshortToUlongKernels = simdKernels{
+	1: {ushortToUlongAVX2},   // AVX2
 	2: {ushortToUlongAVX512}, // AVX512
 }
 
@@ -1206,7 +1240,7 @@ var simdUshortToUlongKernelsNT = [4]simdKernel{ushortToUlongAVX512NT}
 
 // simdUshortToUlong converts a leading part of src with the selected tier and returns its length.
 func simdUshortToUlong(dst []uint64, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1219,6 +1253,7 @@ func simdUshortToUlong(dst []uint64, src []uint16, m round.Mode, sat bool) int {
 }
 
 var simdUshortToHalfKernels = simdKernels{
+	1: {ushortToHalfRTEAVX2, ushortToHalfRTZAVX2, ushortToHalfRTPAVX2, ushortToHalfRTNAVX2},         // AVX2
 	2: {ushortToHalfRTEAVX512, ushortToHalfRTZAVX512, ushortToHalfRTPAVX512, ushortToHalfRTNAVX512}, // AVX512
 }
 
@@ -1226,7 +1261,7 @@ var simdUshortToHalfKernelsNT = [4]simdKernel{ushortToHalfRTEAVX512NT, ushortToH
 
 // simdUshortToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1239,6 +1274,7 @@ func simdUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) int
 }
 
 var simdUshortToDoubleKernels = simdKernels{
+	1: {ushortToDoubleAVX2},   // AVX2
 	2: {ushortToDoubleAVX512}, // AVX512
 }
 
@@ -1246,7 +1282,7 @@ var simdUshortToDoubleKernelsNT = [4]simdKernel{ushortToDoubleAVX512NT}
 
 // simdUshortToDouble converts a leading part of src with the selected tier and returns its length.
 func simdUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1259,6 +1295,7 @@ func simdUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) int
 }
 
 var simdIntToUintKernels = simdKernels{
+	1: {intToUintWrapAVX2, intToUintSatAVX2},     // AVX2
 	2: {intToUintWrapAVX512, intToUintSatAVX512}, // AVX512
 }
 
@@ -1266,7 +1303,7 @@ var simdIntToUintKernelsNT = [4]simdKernel{intToUintWrapAVX512NT, intToUintSatAV
 
 // simdIntToUint converts a leading part of src with the selected tier and returns its length.
 func simdIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1279,6 +1316,7 @@ func simdIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) int {
 }
 
 var simdIntToLongKernels = simdKernels{
+	1: {intToLongAVX2},   // AVX2
 	2: {intToLongAVX512}, // AVX512
 }
 
@@ -1286,7 +1324,7 @@ var simdIntToLongKernelsNT = [4]simdKernel{intToLongAVX512NT}
 
 // simdIntToLong converts a leading part of src with the selected tier and returns its length.
 func simdIntToLong(dst []int64, src []int32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1299,6 +1337,7 @@ func simdIntToLong(dst []int64, src []int32, m round.Mode, sat bool) int {
 }
 
 var simdIntToUlongKernels = simdKernels{
+	1: {intToUlongWrapAVX2, intToUlongSatAVX2},     // AVX2
 	2: {intToUlongWrapAVX512, intToUlongSatAVX512}, // AVX512
 }
 
@@ -1306,7 +1345,7 @@ var simdIntToUlongKernelsNT = [4]simdKernel{intToUlongWrapAVX512NT, intToUlongSa
 
 // simdIntToUlong converts a leading part of src with the selected tier and returns its length.
 func simdIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1319,6 +1358,7 @@ func simdIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) int {
 }
 
 var simdIntToHalfKernels = simdKernels{
+	1: {intToHalfRTEAVX2, intToHalfRTZAVX2, intToHalfRTPAVX2, intToHalfRTNAVX2},         // AVX2
 	2: {intToHalfRTEAVX512, intToHalfRTZAVX512, intToHalfRTPAVX512, intToHalfRTNAVX512}, // AVX512
 }
 
@@ -1326,7 +1366,7 @@ var simdIntToHalfKernelsNT = [4]simdKernel{intToHalfRTEAVX512NT, intToHalfRTZAVX
 
 // simdIntToHalf converts a leading part of src with the selected tier and returns its length.
 func simdIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1339,6 +1379,7 @@ func simdIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) int {
 }
 
 var simdIntToDoubleKernels = simdKernels{
+	1: {intToDoubleAVX2},   // AVX2
 	2: {intToDoubleAVX512}, // AVX512
 }
 
@@ -1346,7 +1387,7 @@ var simdIntToDoubleKernelsNT = [4]simdKernel{intToDoubleAVX512NT}
 
 // simdIntToDouble converts a leading part of src with the selected tier and returns its length.
 func simdIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1359,6 +1400,7 @@ func simdIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) int {
 }
 
 var simdUintToCharKernels = simdKernels{
+	1: {uintToCharWrapAVX2, uintToCharSatAVX2},     // AVX2
 	2: {uintToCharWrapAVX512, uintToCharSatAVX512}, // AVX512
 }
 
@@ -1366,7 +1408,7 @@ var simdUintToCharKernelsNT = [4]simdKernel{uintToCharWrapAVX512NT, uintToCharSa
 
 // simdUintToChar converts a leading part of src with the selected tier and returns its length.
 func simdUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1379,6 +1421,7 @@ func simdUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToUcharKernels = simdKernels{
+	1: {uintToUcharWrapAVX2, uintToUcharSatAVX2},     // AVX2
 	2: {uintToUcharWrapAVX512, uintToUcharSatAVX512}, // AVX512
 }
 
@@ -1386,7 +1429,7 @@ var simdUintToUcharKernelsNT = [4]simdKernel{uintToUcharWrapAVX512NT, uintToUcha
 
 // simdUintToUchar converts a leading part of src with the selected tier and returns its length.
 func simdUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1399,6 +1442,7 @@ func simdUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToShortKernels = simdKernels{
+	1: {uintToShortWrapAVX2, uintToShortSatAVX2},     // AVX2
 	2: {uintToShortWrapAVX512, uintToShortSatAVX512}, // AVX512
 }
 
@@ -1406,7 +1450,7 @@ var simdUintToShortKernelsNT = [4]simdKernel{uintToShortWrapAVX512NT, uintToShor
 
 // simdUintToShort converts a leading part of src with the selected tier and returns its length.
 func simdUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1419,6 +1463,7 @@ func simdUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToUshortKernels = simdKernels{
+	1: {uintToUshortWrapAVX2, uintToUshortSatAVX2},     // AVX2
 	2: {uintToUshortWrapAVX512, uintToUshortSatAVX512}, // AVX512
 }
 
@@ -1426,7 +1471,7 @@ var simdUintToUshortKernelsNT = [4]simdKernel{uintToUshortWrapAVX512NT, uintToUs
 
 // simdUintToUshort converts a leading part of src with the selected tier and returns its length.
 func simdUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1439,6 +1484,7 @@ func simdUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToIntKernels = simdKernels{
+	1: {uintToIntWrapAVX2, uintToIntSatAVX2},     // AVX2
 	2: {uintToIntWrapAVX512, uintToIntSatAVX512}, // AVX512
 }
 
@@ -1446,7 +1492,7 @@ var simdUintToIntKernelsNT = [4]simdKernel{uintToIntWrapAVX512NT, uintToIntSatAV
 
 // simdUintToInt converts a leading part of src with the selected tier and returns its length.
 func simdUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1459,6 +1505,7 @@ func simdUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToLongKernels = simdKernels{
+	1: {uintToLongAVX2},   // AVX2
 	2: {uintToLongAVX512}, // AVX512
 }
 
@@ -1466,7 +1513,7 @@ var simdUintToLongKernelsNT = [4]simdKernel{uintToLongAVX512NT}
 
 // simdUintToLong converts a leading part of src with the selected tier and returns its length.
 func simdUintToLong(dst []int64, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1479,6 +1526,7 @@ func simdUintToLong(dst []int64, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToUlongKernels = simdKernels{
+	1: {uintToUlongAVX2},   // AVX2
 	2: {uintToUlongAVX512}, // AVX512
 }
 
@@ -1486,7 +1534,7 @@ var simdUintToUlongKernelsNT = [4]simdKernel{uintToUlongAVX512NT}
 
 // simdUintToUlong converts a leading part of src with the selected tier and returns its length.
 func simdUintToUlong(dst []uint64, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1499,6 +1547,7 @@ func simdUintToUlong(dst []uint64, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToHalfKernels = simdKernels{
+	1: {uintToHalfRTEAVX2, uintToHalfRTZAVX2, uintToHalfRTPAVX2, uintToHalfRTNAVX2},         // AVX2
 	2: {uintToHalfRTEAVX512, uintToHalfRTZAVX512, uintToHalfRTPAVX512, uintToHalfRTNAVX512}, // AVX512
 }
 
@@ -1506,7 +1555,7 @@ var simdUintToHalfKernelsNT = [4]simdKernel{uintToHalfRTEAVX512NT, uintToHalfRTZ
 
 // simdUintToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1519,6 +1568,7 @@ func simdUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdUintToDoubleKernels = simdKernels{
+	1: {uintToDoubleAVX2},   // AVX2
 	2: {uintToDoubleAVX512}, // AVX512
 }
 
@@ -1526,7 +1576,7 @@ var simdUintToDoubleKernelsNT = [4]simdKernel{uintToDoubleAVX512NT}
 
 // simdUintToDouble converts a leading part of src with the selected tier and returns its length.
 func simdUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1539,6 +1589,7 @@ func simdUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) int {
 }
 
 var simdLongToCharKernels = simdKernels{
+	1: {longToCharWrapAVX2, longToCharSatAVX2},     // AVX2
 	2: {longToCharWrapAVX512, longToCharSatAVX512}, // AVX512
 }
 
@@ -1546,7 +1597,7 @@ var simdLongToCharKernelsNT = [4]simdKernel{longToCharWrapAVX512NT, longToCharSa
 
 // simdLongToChar converts a leading part of src with the selected tier and returns its length.
 func simdLongToChar(dst []int8, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1559,6 +1610,7 @@ func simdLongToChar(dst []int8, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToUcharKernels = simdKernels{
+	1: {longToUcharWrapAVX2, longToUcharSatAVX2},     // AVX2
 	2: {longToUcharWrapAVX512, longToUcharSatAVX512}, // AVX512
 }
 
@@ -1566,7 +1618,7 @@ var simdLongToUcharKernelsNT = [4]simdKernel{longToUcharWrapAVX512NT, longToUcha
 
 // simdLongToUchar converts a leading part of src with the selected tier and returns its length.
 func simdLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1579,6 +1631,7 @@ func simdLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToShortKernels = simdKernels{
+	1: {longToShortWrapAVX2, longToShortSatAVX2},     // AVX2
 	2: {longToShortWrapAVX512, longToShortSatAVX512}, // AVX512
 }
 
@@ -1586,7 +1639,7 @@ var simdLongToShortKernelsNT = [4]simdKernel{longToShortWrapAVX512NT, longToShor
 
 // simdLongToShort converts a leading part of src with the selected tier and returns its length.
 func simdLongToShort(dst []int16, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1599,6 +1652,7 @@ func simdLongToShort(dst []int16, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToUshortKernels = simdKernels{
+	1: {longToUshortWrapAVX2, longToUshortSatAVX2},     // AVX2
 	2: {longToUshortWrapAVX512, longToUshortSatAVX512}, // AVX512
 }
 
@@ -1606,7 +1660,7 @@ var simdLongToUshortKernelsNT = [4]simdKernel{longToUshortWrapAVX512NT, longToUs
 
 // simdLongToUshort converts a leading part of src with the selected tier and returns its length.
 func simdLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1619,6 +1673,7 @@ func simdLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToIntKernels = simdKernels{
+	1: {longToIntWrapAVX2, longToIntSatAVX2},     // AVX2
 	2: {longToIntWrapAVX512, longToIntSatAVX512}, // AVX512
 }
 
@@ -1626,7 +1681,7 @@ var simdLongToIntKernelsNT = [4]simdKernel{longToIntWrapAVX512NT, longToIntSatAV
 
 // simdLongToInt converts a leading part of src with the selected tier and returns its length.
 func simdLongToInt(dst []int32, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1639,6 +1694,7 @@ func simdLongToInt(dst []int32, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToUintKernels = simdKernels{
+	1: {longToUintWrapAVX2, longToUintSatAVX2},     // AVX2
 	2: {longToUintWrapAVX512, longToUintSatAVX512}, // AVX512
 }
 
@@ -1646,7 +1702,7 @@ var simdLongToUintKernelsNT = [4]simdKernel{longToUintWrapAVX512NT, longToUintSa
 
 // simdLongToUint converts a leading part of src with the selected tier and returns its length.
 func simdLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1659,6 +1715,7 @@ func simdLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToUlongKernels = simdKernels{
+	1: {longToUlongWrapAVX2, longToUlongSatAVX2},     // AVX2
 	2: {longToUlongWrapAVX512, longToUlongSatAVX512}, // AVX512
 }
 
@@ -1666,7 +1723,7 @@ var simdLongToUlongKernelsNT = [4]simdKernel{longToUlongWrapAVX512NT, longToUlon
 
 // simdLongToUlong converts a leading part of src with the selected tier and returns its length.
 func simdLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1679,6 +1736,7 @@ func simdLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdLongToHalfKernels = simdKernels{
+	1: {longToHalfRTEAVX2, longToHalfRTZAVX2, longToHalfRTPAVX2, longToHalfRTNAVX2},         // AVX2
 	2: {longToHalfRTEAVX512, longToHalfRTZAVX512, longToHalfRTPAVX512, longToHalfRTNAVX512}, // AVX512
 }
 
@@ -1686,7 +1744,7 @@ var simdLongToHalfKernelsNT = [4]simdKernel{longToHalfRTEAVX512NT, longToHalfRTZ
 
 // simdLongToHalf converts a leading part of src with the selected tier and returns its length.
 func simdLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1699,6 +1757,7 @@ func simdLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToCharKernels = simdKernels{
+	1: {ulongToCharWrapAVX2, ulongToCharSatAVX2},     // AVX2
 	2: {ulongToCharWrapAVX512, ulongToCharSatAVX512}, // AVX512
 }
 
@@ -1706,7 +1765,7 @@ var simdUlongToCharKernelsNT = [4]simdKernel{ulongToCharWrapAVX512NT, ulongToCha
 
 // simdUlongToChar converts a leading part of src with the selected tier and returns its length.
 func simdUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1719,6 +1778,7 @@ func simdUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToUcharKernels = simdKernels{
+	1: {ulongToUcharWrapAVX2, ulongToUcharSatAVX2},     // AVX2
 	2: {ulongToUcharWrapAVX512, ulongToUcharSatAVX512}, // AVX512
 }
 
@@ -1726,7 +1786,7 @@ var simdUlongToUcharKernelsNT = [4]simdKernel{ulongToUcharWrapAVX512NT, ulongToU
 
 // simdUlongToUchar converts a leading part of src with the selected tier and returns its length.
 func simdUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1739,6 +1799,7 @@ func simdUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToShortKernels = simdKernels{
+	1: {ulongToShortWrapAVX2, ulongToShortSatAVX2},     // AVX2
 	2: {ulongToShortWrapAVX512, ulongToShortSatAVX512}, // AVX512
 }
 
@@ -1746,7 +1807,7 @@ var simdUlongToShortKernelsNT = [4]simdKernel{ulongToShortWrapAVX512NT, ulongToS
 
 // simdUlongToShort converts a leading part of src with the selected tier and returns its length.
 func simdUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1759,6 +1820,7 @@ func simdUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToUshortKernels = simdKernels{
+	1: {ulongToUshortWrapAVX2, ulongToUshortSatAVX2},     // AVX2
 	2: {ulongToUshortWrapAVX512, ulongToUshortSatAVX512}, // AVX512
 }
 
@@ -1766,7 +1828,7 @@ var simdUlongToUshortKernelsNT = [4]simdKernel{ulongToUshortWrapAVX512NT, ulongT
 
 // simdUlongToUshort converts a leading part of src with the selected tier and returns its length.
 func simdUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1779,6 +1841,7 @@ func simdUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToIntKernels = simdKernels{
+	1: {ulongToIntWrapAVX2, ulongToIntSatAVX2},     // AVX2
 	2: {ulongToIntWrapAVX512, ulongToIntSatAVX512}, // AVX512
 }
 
@@ -1786,7 +1849,7 @@ var simdUlongToIntKernelsNT = [4]simdKernel{ulongToIntWrapAVX512NT, ulongToIntSa
 
 // simdUlongToInt converts a leading part of src with the selected tier and returns its length.
 func simdUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1799,6 +1862,7 @@ func simdUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToUintKernels = simdKernels{
+	1: {ulongToUintWrapAVX2, ulongToUintSatAVX2},     // AVX2
 	2: {ulongToUintWrapAVX512, ulongToUintSatAVX512}, // AVX512
 }
 
@@ -1806,7 +1870,7 @@ var simdUlongToUintKernelsNT = [4]simdKernel{ulongToUintWrapAVX512NT, ulongToUin
 
 // simdUlongToUint converts a leading part of src with the selected tier and returns its length.
 func simdUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1819,6 +1883,7 @@ func simdUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToLongKernels = simdKernels{
+	1: {ulongToLongWrapAVX2, ulongToLongSatAVX2},     // AVX2
 	2: {ulongToLongWrapAVX512, ulongToLongSatAVX512}, // AVX512
 }
 
@@ -1826,7 +1891,7 @@ var simdUlongToLongKernelsNT = [4]simdKernel{ulongToLongWrapAVX512NT, ulongToLon
 
 // simdUlongToLong converts a leading part of src with the selected tier and returns its length.
 func simdUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1839,6 +1904,7 @@ func simdUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) int {
 }
 
 var simdUlongToHalfKernels = simdKernels{
+	1: {ulongToHalfRTEAVX2, ulongToHalfRTZAVX2, ulongToHalfRTPAVX2, ulongToHalfRTNAVX2},         // AVX2
 	2: {ulongToHalfRTEAVX512, ulongToHalfRTZAVX512, ulongToHalfRTPAVX512, ulongToHalfRTNAVX512}, // AVX512
 }
 
@@ -1846,7 +1912,7 @@ var simdUlongToHalfKernelsNT = [4]simdKernel{ulongToHalfRTEAVX512NT, ulongToHalf
 
 // simdUlongToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1859,6 +1925,7 @@ func simdUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) int 
 }
 
 var simdHalfToCharKernels = simdKernels{
+	1: {halfToCharRTEAVX2, halfToCharRTZAVX2, halfToCharRTPAVX2, halfToCharRTNAVX2},         // AVX2
 	2: {halfToCharRTEAVX512, halfToCharRTZAVX512, halfToCharRTPAVX512, halfToCharRTNAVX512}, // AVX512
 }
 
@@ -1866,7 +1933,7 @@ var simdHalfToCharKernelsNT = [4]simdKernel{halfToCharRTEAVX512NT, halfToCharRTZ
 
 // simdHalfToChar converts a leading part of src with the selected tier and returns its length.
 func simdHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1879,6 +1946,7 @@ func simdHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) int {
 }
 
 var simdHalfToUcharKernels = simdKernels{
+	1: {halfToUcharRTEAVX2, halfToUcharRTZAVX2, halfToUcharRTPAVX2, halfToUcharRTNAVX2},         // AVX2
 	2: {halfToUcharRTEAVX512, halfToUcharRTZAVX512, halfToUcharRTPAVX512, halfToUcharRTNAVX512}, // AVX512
 }
 
@@ -1886,7 +1954,7 @@ var simdHalfToUcharKernelsNT = [4]simdKernel{halfToUcharRTEAVX512NT, halfToUchar
 
 // simdHalfToUchar converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -1899,6 +1967,7 @@ func simdHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) int {
 }
 
 var simdHalfToShortKernels = simdKernels{
+	1: {halfToShortRTEAVX2, halfToShortRTZAVX2, halfToShortRTPAVX2, halfToShortRTNAVX2},         // AVX2
 	2: {halfToShortRTEAVX512, halfToShortRTZAVX512, halfToShortRTPAVX512, halfToShortRTNAVX512}, // AVX512
 }
 
@@ -1906,7 +1975,7 @@ var simdHalfToShortKernelsNT = [4]simdKernel{halfToShortRTEAVX512NT, halfToShort
 
 // simdHalfToShort converts a leading part of src with the selected tier and returns its length.
 func simdHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1919,6 +1988,7 @@ func simdHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) int {
 }
 
 var simdHalfToUshortKernels = simdKernels{
+	1: {halfToUshortRTEAVX2, halfToUshortRTZAVX2, halfToUshortRTPAVX2, halfToUshortRTNAVX2},         // AVX2
 	2: {halfToUshortRTEAVX512, halfToUshortRTZAVX512, halfToUshortRTPAVX512, halfToUshortRTNAVX512}, // AVX512
 }
 
@@ -1926,7 +1996,7 @@ var simdHalfToUshortKernelsNT = [4]simdKernel{halfToUshortRTEAVX512NT, halfToUsh
 
 // simdHalfToUshort converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -1939,6 +2009,7 @@ func simdHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) int
 }
 
 var simdHalfToIntKernels = simdKernels{
+	1: {halfToIntRTEAVX2, halfToIntRTZAVX2, halfToIntRTPAVX2, halfToIntRTNAVX2},         // AVX2
 	2: {halfToIntRTEAVX512, halfToIntRTZAVX512, halfToIntRTPAVX512, halfToIntRTNAVX512}, // AVX512
 }
 
@@ -1946,7 +2017,7 @@ var simdHalfToIntKernelsNT = [4]simdKernel{halfToIntRTEAVX512NT, halfToIntRTZAVX
 
 // simdHalfToInt converts a leading part of src with the selected tier and returns its length.
 func simdHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1959,6 +2030,7 @@ func simdHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) int {
 }
 
 var simdHalfToUintKernels = simdKernels{
+	1: {halfToUintRTEAVX2, halfToUintRTZAVX2, halfToUintRTPAVX2, halfToUintRTNAVX2},         // AVX2
 	2: {halfToUintRTEAVX512, halfToUintRTZAVX512, halfToUintRTPAVX512, halfToUintRTNAVX512}, // AVX512
 }
 
@@ -1966,7 +2038,7 @@ var simdHalfToUintKernelsNT = [4]simdKernel{halfToUintRTEAVX512NT, halfToUintRTZ
 
 // simdHalfToUint converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 64 { // shorter than any tier's block
+	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
@@ -1979,6 +2051,7 @@ func simdHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) int {
 }
 
 var simdHalfToLongKernels = simdKernels{
+	1: {halfToLongRTEAVX2, halfToLongRTZAVX2, halfToLongRTPAVX2, halfToLongRTNAVX2},         // AVX2
 	2: {halfToLongRTEAVX512, halfToLongRTZAVX512, halfToLongRTPAVX512, halfToLongRTNAVX512}, // AVX512
 }
 
@@ -1986,7 +2059,7 @@ var simdHalfToLongKernelsNT = [4]simdKernel{halfToLongRTEAVX512NT, halfToLongRTZ
 
 // simdHalfToLong converts a leading part of src with the selected tier and returns its length.
 func simdHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -1999,6 +2072,7 @@ func simdHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) int {
 }
 
 var simdHalfToUlongKernels = simdKernels{
+	1: {halfToUlongRTEAVX2, halfToUlongRTZAVX2, halfToUlongRTPAVX2, halfToUlongRTNAVX2},         // AVX2
 	2: {halfToUlongRTEAVX512, halfToUlongRTZAVX512, halfToUlongRTPAVX512, halfToUlongRTNAVX512}, // AVX512
 }
 
@@ -2006,7 +2080,7 @@ var simdHalfToUlongKernelsNT = [4]simdKernel{halfToUlongRTEAVX512NT, halfToUlong
 
 // simdHalfToUlong converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -2019,6 +2093,7 @@ func simdHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) int 
 }
 
 var simdHalfToDoubleKernels = simdKernels{
+	1: {halfToDoubleAVX2},   // AVX2
 	2: {halfToDoubleAVX512}, // AVX512
 }
 
@@ -2026,7 +2101,7 @@ var simdHalfToDoubleKernelsNT = [4]simdKernel{halfToDoubleAVX512NT}
 
 // simdHalfToDouble converts a leading part of src with the selected tier and returns its length.
 func simdHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -2039,6 +2114,7 @@ func simdHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) in
 }
 
 var simdFloatToLongKernels = simdKernels{
+	1: {floatToLongRTEAVX2, floatToLongRTZAVX2, floatToLongRTPAVX2, floatToLongRTNAVX2},         // AVX2
 	2: {floatToLongRTEAVX512, floatToLongRTZAVX512, floatToLongRTPAVX512, floatToLongRTNAVX512}, // AVX512
 }
 
@@ -2046,7 +2122,7 @@ var simdFloatToLongKernelsNT = [4]simdKernel{floatToLongRTEAVX512NT, floatToLong
 
 // simdFloatToLong converts a leading part of src with the selected tier and returns its length.
 func simdFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -2059,6 +2135,7 @@ func simdFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) int {
 }
 
 var simdFloatToUlongKernels = simdKernels{
+	1: {floatToUlongRTEAVX2, floatToUlongRTZAVX2, floatToUlongRTPAVX2, floatToUlongRTNAVX2},         // AVX2
 	2: {floatToUlongRTEAVX512, floatToUlongRTZAVX512, floatToUlongRTPAVX512, floatToUlongRTNAVX512}, // AVX512
 }
 
@@ -2066,7 +2143,7 @@ var simdFloatToUlongKernelsNT = [4]simdKernel{floatToUlongRTEAVX512NT, floatToUl
 
 // simdFloatToUlong converts a leading part of src with the selected tier and returns its length.
 func simdFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -2079,6 +2156,7 @@ func simdFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) int {
 }
 
 var simdFloatToDoubleKernels = simdKernels{
+	1: {floatToDoubleAVX2},   // AVX2
 	2: {floatToDoubleAVX512}, // AVX512
 }
 
@@ -2086,7 +2164,7 @@ var simdFloatToDoubleKernelsNT = [4]simdKernel{floatToDoubleAVX512NT}
 
 // simdFloatToDouble converts a leading part of src with the selected tier and returns its length.
 func simdFloatToDouble(dst []float64, src []float32, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -2099,6 +2177,7 @@ func simdFloatToDouble(dst []float64, src []float32, m round.Mode, sat bool) int
 }
 
 var simdDoubleToCharKernels = simdKernels{
+	1: {doubleToCharRTEAVX2, doubleToCharRTZAVX2, doubleToCharRTPAVX2, doubleToCharRTNAVX2},         // AVX2
 	2: {doubleToCharRTEAVX512, doubleToCharRTZAVX512, doubleToCharRTPAVX512, doubleToCharRTNAVX512}, // AVX512
 }
 
@@ -2106,7 +2185,7 @@ var simdDoubleToCharKernelsNT = [4]simdKernel{doubleToCharRTEAVX512NT, doubleToC
 
 // simdDoubleToChar converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -2119,6 +2198,7 @@ func simdDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) int {
 }
 
 var simdDoubleToUcharKernels = simdKernels{
+	1: {doubleToUcharRTEAVX2, doubleToUcharRTZAVX2, doubleToUcharRTPAVX2, doubleToUcharRTNAVX2},         // AVX2
 	2: {doubleToUcharRTEAVX512, doubleToUcharRTZAVX512, doubleToUcharRTPAVX512, doubleToUcharRTNAVX512}, // AVX512
 }
 
@@ -2126,7 +2206,7 @@ var simdDoubleToUcharKernelsNT = [4]simdKernel{doubleToUcharRTEAVX512NT, doubleT
 
 // simdDoubleToUchar converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
@@ -2139,6 +2219,7 @@ func simdDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) int {
 }
 
 var simdDoubleToShortKernels = simdKernels{
+	1: {doubleToShortRTEAVX2, doubleToShortRTZAVX2, doubleToShortRTPAVX2, doubleToShortRTNAVX2},         // AVX2
 	2: {doubleToShortRTEAVX512, doubleToShortRTZAVX512, doubleToShortRTPAVX512, doubleToShortRTNAVX512}, // AVX512
 }
 
@@ -2146,7 +2227,7 @@ var simdDoubleToShortKernelsNT = [4]simdKernel{doubleToShortRTEAVX512NT, doubleT
 
 // simdDoubleToShort converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -2159,6 +2240,7 @@ func simdDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) int {
 }
 
 var simdDoubleToUshortKernels = simdKernels{
+	1: {doubleToUshortRTEAVX2, doubleToUshortRTZAVX2, doubleToUshortRTPAVX2, doubleToUshortRTNAVX2},         // AVX2
 	2: {doubleToUshortRTEAVX512, doubleToUshortRTZAVX512, doubleToUshortRTPAVX512, doubleToUshortRTNAVX512}, // AVX512
 }
 
@@ -2166,7 +2248,7 @@ var simdDoubleToUshortKernelsNT = [4]simdKernel{doubleToUshortRTEAVX512NT, doubl
 
 // simdDoubleToUshort converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
@@ -2179,6 +2261,7 @@ func simdDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) int
 }
 
 var simdDoubleToLongKernels = simdKernels{
+	1: {doubleToLongRTEAVX2, doubleToLongRTZAVX2, doubleToLongRTPAVX2, doubleToLongRTNAVX2},         // AVX2
 	2: {doubleToLongRTEAVX512, doubleToLongRTZAVX512, doubleToLongRTPAVX512, doubleToLongRTNAVX512}, // AVX512
 }
 
@@ -2186,7 +2269,7 @@ var simdDoubleToLongKernelsNT = [4]simdKernel{doubleToLongRTEAVX512NT, doubleToL
 
 // simdDoubleToLong converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -2199,6 +2282,7 @@ func simdDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) int {
 }
 
 var simdDoubleToUlongKernels = simdKernels{
+	1: {doubleToUlongRTEAVX2, doubleToUlongRTZAVX2, doubleToUlongRTPAVX2, doubleToUlongRTNAVX2},         // AVX2
 	2: {doubleToUlongRTEAVX512, doubleToUlongRTZAVX512, doubleToUlongRTPAVX512, doubleToUlongRTNAVX512}, // AVX512
 }
 
@@ -2206,7 +2290,7 @@ var simdDoubleToUlongKernelsNT = [4]simdKernel{doubleToUlongRTEAVX512NT, doubleT
 
 // simdDoubleToUlong converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
@@ -2219,6 +2303,7 @@ func simdDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) int 
 }
 
 var simdDoubleToHalfKernels = simdKernels{
+	1: {doubleToHalfRTEAVX2, doubleToHalfRTZAVX2, doubleToHalfRTPAVX2, doubleToHalfRTNAVX2},         // AVX2
 	2: {doubleToHalfRTEAVX512, doubleToHalfRTZAVX512, doubleToHalfRTPAVX512, doubleToHalfRTNAVX512}, // AVX512
 }
 
@@ -2226,7 +2311,7 @@ var simdDoubleToHalfKernelsNT = [4]simdKernel{doubleToHalfRTEAVX512NT, doubleToH
 
 // simdDoubleToHalf converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) int {
-	if len(src) < 32 { // shorter than any tier's block
+	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
 	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
