@@ -10,6 +10,7 @@ import (
 	"image/draw"
 	"image/png"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -421,9 +422,10 @@ func benchSize(o benchOptions, pairs []kernels.Pair, size string, tm benchTimer,
 		maxDst = max(maxDst, p.Dst.Size())
 		maxMoved = max(maxMoved, n*(p.Src.Size()+p.Dst.Size()))
 	}
+	kinds := slices.Collect(maps.Keys(srcs)) // not ranging over the map the goroutines write
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for k := range srcs {
+	for _, k := range kinds {
 		wg.Go(func() {
 			w := benchdata.NewWindow(k, n)
 			mu.Lock()
