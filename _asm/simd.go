@@ -127,11 +127,12 @@ func scalarName(p *pair) string {
 // the unaligned head in Go.
 var nt bool
 
-// streamDist is how far ahead of the block the streaming kernels prefetch
-// their source. Without it a one-core stream from memory reached 0.52-0.71x
-// copy for half->long, double->uchar and short->double; with 1 or 4 KiB,
-// 0.75-0.95x (the same runs, 2026-11-25).
-var streamDist = 2048
+// The streaming kernels do not prefetch. PREFETCHNTA 2 KiB ahead (as
+// memmove does for large copies) looked like a gain on the project's shared
+// AMD machine, whose memory bandwidth varied 2x from run to run, and was a
+// clear loss on a quiet Intel Xeon: float->uchar 1.15x copy without it,
+// 0.33x with it; int->char 1.16x against 0.34x (one core, 8 Mi elements,
+// 2026-11-25).
 
 // store writes vector register v to m: a plain unaligned store, or a
 // non-temporal one in the streaming kernels.
@@ -178,14 +179,6 @@ func kernel(p *pair, tier, variant string) {
 	}
 	Label("loop")
 	in := func(disp int) Mem { return Mem{Base: src, Index: i, Scale: uint8(p.s.size), Disp: disp} }
-	if nt {
-		// The streaming kernels run on sources of megabytes: prefetch the
-		// lines streamDist bytes ahead, with the non-temporal hint, as
-		// memmove does for large copies.
-		for off := 0; off < block*p.s.size; off += 64 {
-			PREFETCHNTA(in(off + streamDist))
-		}
-	}
 	out := func(disp int) Mem { return Mem{Base: dst, Index: i, Scale: uint8(p.d.size), Disp: disp} }
 	p.gen[tier](variant, in, out)
 	ADDQ(U32(block), i)
