@@ -34,25 +34,28 @@ func negative32(x int32) uint32 { return uint32(x) >> 31 }
 
 func positive32(x int32) uint32 { return uint32(-x) >> 31 }
 
-// lazyTable is a table computed once, when a slice of at least min
-// elements first needs it: a shorter conversion takes the scalar path
-// until then, so that a program that converts a few values never computes
-// a table (which costs about as much as converting min values one by one).
-// Nothing is computed when the package is initialized.
+// lazyTable is a table computed once, when the elements that asked for it
+// add up to min: until then the conversions take the scalar path, so that
+// a program that converts a few values never computes a table (which costs
+// about as much as converting min values one by one), and one that
+// converts many, in slices short or long, spends at most as much on the
+// scalar path as on the table. Nothing is computed when the package is
+// initialized.
 type lazyTable[T any] struct {
-	min   int
+	min   int64
 	build func() *T
+	seen  atomic.Int64 // elements converted on the scalar path so far
 	once  sync.Once
 	t     atomic.Pointer[T]
 }
 
-// get returns the table, computing it first if n is at least l.min; nil
-// means: take the scalar path.
+// get returns the table, computing it first once the elements asked for
+// add up to l.min; nil means: take the scalar path for these n elements.
 func (l *lazyTable[T]) get(n int) *T {
 	if t := l.t.Load(); t != nil {
 		return t
 	}
-	if n < l.min {
+	if n == 0 || l.seen.Add(int64(n)) < l.min {
 		return nil
 	}
 	l.once.Do(func() { l.t.Store(l.build()) })
@@ -4070,9 +4073,12 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
-			q := int64(v) // toward zero
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint32(0x42fe0000)
+			if int32(b) < 0 {
+				lim = 0x43000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = int8(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -4081,11 +4087,14 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
-			q := int64(v)                                                            // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
-			q += adj
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint32(0x42fe0000)
+			if int32(b) < 0 {
+				lim = 0x43000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p23
+			dst[i] = int8(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -4094,11 +4103,14 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
-			q := int64(v)                                                             // toward zero
-			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
-			q += adj
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint32(0x42fe0000)
+			if int32(b) < 0 {
+				lim = 0x43000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			// v rounded to an integer in the low bits, one less where that is above v
+			sm := v + 0x1.8p23
+			dst[i] = int8(math.Float32bits(sm) - uint32(positive32(int32(math.Float32bits(sm-0x1.8p23-v)))))
 		}
 	default:
 		for i, b := range bs {
@@ -4107,9 +4119,12 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x43000000) | b>>31<<31)
-			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint32(0x42fe0000)
+			if int32(b) < 0 {
+				lim = 0x43000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = int8(math.Float32bits(v + 0x1.8p23))
 		}
 	}
 }
@@ -4151,9 +4166,12 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
-			q := int64(v) // toward zero
-			dst[i] = uint8(max(q, 0))
+			lim := uint32(0x437f0000)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = uint8(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -4162,11 +4180,14 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
-			q := int64(v)                                                             // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
-			q += adj
-			dst[i] = uint8(max(q, 0))
+			lim := uint32(0x437f0000)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p23
+			dst[i] = uint8(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -4175,9 +4196,12 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
-			q := int64(v) // toward zero
-			dst[i] = uint8(max(q, 0))
+			lim := uint32(0x437f0000)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = uint8(v)
 		}
 	default:
 		for i, b := range bs {
@@ -4186,9 +4210,12 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x437f0000) | b>>31<<31)
-			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
-			dst[i] = uint8(max(q, 0))
+			lim := uint32(0x437f0000)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = uint8(math.Float32bits(v + 0x1.8p23))
 		}
 	}
 }
@@ -4230,9 +4257,12 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
-			q := int64(v) // toward zero
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint32(0x46fffe00)
+			if int32(b) < 0 {
+				lim = 0x47000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = int16(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -4241,11 +4271,14 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
-			q := int64(v)                                                            // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
-			q += adj
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint32(0x46fffe00)
+			if int32(b) < 0 {
+				lim = 0x47000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p23
+			dst[i] = int16(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -4254,11 +4287,14 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
-			q := int64(v)                                                             // toward zero
-			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
-			q += adj
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint32(0x46fffe00)
+			if int32(b) < 0 {
+				lim = 0x47000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			// v rounded to an integer in the low bits, one less where that is above v
+			sm := v + 0x1.8p23
+			dst[i] = int16(math.Float32bits(sm) - uint32(positive32(int32(math.Float32bits(sm-0x1.8p23-v)))))
 		}
 	default:
 		for i, b := range bs {
@@ -4267,9 +4303,12 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x47000000) | b>>31<<31)
-			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint32(0x46fffe00)
+			if int32(b) < 0 {
+				lim = 0x47000000
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = int16(math.Float32bits(v + 0x1.8p23))
 		}
 	}
 }
@@ -4311,9 +4350,12 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
-			q := int64(v) // toward zero
-			dst[i] = uint16(max(q, 0))
+			lim := uint32(0x477fff00)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = uint16(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -4322,11 +4364,14 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
-			q := int64(v)                                                             // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
-			q += adj
-			dst[i] = uint16(max(q, 0))
+			lim := uint32(0x477fff00)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p23
+			dst[i] = uint16(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -4335,9 +4380,12 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
-			q := int64(v) // toward zero
-			dst[i] = uint16(max(q, 0))
+			lim := uint32(0x477fff00)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = uint16(v)
 		}
 	default:
 		for i, b := range bs {
@@ -4346,9 +4394,12 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float32frombits(min(mag, 0x477fff00) | b>>31<<31)
-			q := int64(int32(math.Float32bits(v+0x1.8p23)) - int32(0x4b400000)) // the sum less 1.5*2^23, as an integer
-			dst[i] = uint16(max(q, 0))
+			lim := uint32(0x477fff00)
+			if int32(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
+			dst[i] = uint16(math.Float32bits(v + 0x1.8p23))
 		}
 	}
 }
@@ -4391,7 +4442,7 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 				continue
 			}
 			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
-			q := int64(v) // toward zero
+			q := int64(v)
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTP:
@@ -4402,9 +4453,8 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 				continue
 			}
 			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
-			q := int64(v)                                                            // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
-			q += adj
+			q := int64(v)                                                          // toward zero
+			q += int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTN:
@@ -4415,9 +4465,8 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 				continue
 			}
 			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
-			q := int64(v)                                                             // toward zero
-			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
-			q += adj
+			q := int64(v)                                                          // toward zero
+			q -= int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	default:
@@ -4429,7 +4478,7 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 			}
 			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
 			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
-			if mag>>23 >= 150 {
+			if mag>>23 >= 127+23 {
 				cb = 0
 			} // from 2^23 up: an integer already
 			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
@@ -4476,7 +4525,7 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 				continue
 			}
 			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
-			q := int64(v) // toward zero
+			q := int64(v)
 			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
 		}
 	case round.RTP:
@@ -4487,9 +4536,8 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 				continue
 			}
 			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
-			q := int64(v)                                                             // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
-			q += adj
+			q := int64(v)                                                           // toward zero
+			q += int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
 			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
 		}
 	case round.RTN:
@@ -4500,7 +4548,7 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 				continue
 			}
 			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
-			q := int64(v) // toward zero
+			q := int64(v)
 			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
 		}
 	default:
@@ -4512,7 +4560,7 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 			}
 			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
 			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
-			if mag>>23 >= 150 {
+			if mag>>23 >= 127+23 {
 				cb = 0
 			} // from 2^23 up: an integer already
 			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
@@ -4691,8 +4739,8 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 				continue
 			}
 			v := math.Float32frombits(b)
-			q := int64(v)                                                             // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
+			q := int64(v)                                                            // toward zero
+			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
 			if mag>>23 >= 127+23 {
 				adj = 0
 			} // from 2^23 up: an integer already
@@ -4969,9 +5017,12 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint64(0x405fc00000000000)
+			if int64(b) < 0 {
+				lim = 0x4060000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = int8(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -4980,11 +5031,14 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint64(0x405fc00000000000)
+			if int64(b) < 0 {
+				lim = 0x4060000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p52
+			dst[i] = int8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -4993,11 +5047,14 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
-			q := int64(v)                                                      // toward zero
-			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
-			q += adj
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint64(0x405fc00000000000)
+			if int64(b) < 0 {
+				lim = 0x4060000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one less where that is above v
+			sm := v + 0x1.8p52
+			dst[i] = int8(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	default:
 		for i, b := range bs {
@@ -5006,9 +5063,12 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x4060000000000000) | b>>63<<63)
-			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
-			dst[i] = int8(min(q, math.MaxInt8))
+			lim := uint64(0x405fc00000000000)
+			if int64(b) < 0 {
+				lim = 0x4060000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = int8(math.Float64bits(v + 0x1.8p52))
 		}
 	}
 }
@@ -5050,9 +5110,12 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = uint8(max(q, 0))
+			lim := uint64(0x406fe00000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint8(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -5061,11 +5124,14 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			dst[i] = uint8(max(q, 0))
+			lim := uint64(0x406fe00000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p52
+			dst[i] = uint8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -5074,9 +5140,12 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = uint8(max(q, 0))
+			lim := uint64(0x406fe00000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint8(v)
 		}
 	default:
 		for i, b := range bs {
@@ -5085,9 +5154,12 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x406fe00000000000) | b>>63<<63)
-			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
-			dst[i] = uint8(max(q, 0))
+			lim := uint64(0x406fe00000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint8(math.Float64bits(v + 0x1.8p52))
 		}
 	}
 }
@@ -5129,9 +5201,12 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint64(0x40dfffc000000000)
+			if int64(b) < 0 {
+				lim = 0x40e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = int16(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -5140,11 +5215,14 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint64(0x40dfffc000000000)
+			if int64(b) < 0 {
+				lim = 0x40e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p52
+			dst[i] = int16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -5153,11 +5231,14 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
-			q := int64(v)                                                      // toward zero
-			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
-			q += adj
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint64(0x40dfffc000000000)
+			if int64(b) < 0 {
+				lim = 0x40e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one less where that is above v
+			sm := v + 0x1.8p52
+			dst[i] = int16(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	default:
 		for i, b := range bs {
@@ -5166,9 +5247,12 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40e0000000000000) | b>>63<<63)
-			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
-			dst[i] = int16(min(q, math.MaxInt16))
+			lim := uint64(0x40dfffc000000000)
+			if int64(b) < 0 {
+				lim = 0x40e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = int16(math.Float64bits(v + 0x1.8p52))
 		}
 	}
 }
@@ -5210,9 +5294,12 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = uint16(max(q, 0))
+			lim := uint64(0x40efffe000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint16(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -5221,11 +5308,14 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			dst[i] = uint16(max(q, 0))
+			lim := uint64(0x40efffe000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p52
+			dst[i] = uint16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -5234,9 +5324,12 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = uint16(max(q, 0))
+			lim := uint64(0x40efffe000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint16(v)
 		}
 	default:
 		for i, b := range bs {
@@ -5245,9 +5338,12 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x40efffe000000000) | b>>63<<63)
-			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
-			dst[i] = uint16(max(q, 0))
+			lim := uint64(0x40efffe000000000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint16(math.Float64bits(v + 0x1.8p52))
 		}
 	}
 }
@@ -5289,9 +5385,12 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = int32(min(q, math.MaxInt32))
+			lim := uint64(0x41dfffffffc00000)
+			if int64(b) < 0 {
+				lim = 0x41e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = int32(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -5300,11 +5399,14 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			dst[i] = int32(min(q, math.MaxInt32))
+			lim := uint64(0x41dfffffffc00000)
+			if int64(b) < 0 {
+				lim = 0x41e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p52
+			dst[i] = int32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -5313,11 +5415,14 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
-			q := int64(v)                                                      // toward zero
-			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
-			q += adj
-			dst[i] = int32(min(q, math.MaxInt32))
+			lim := uint64(0x41dfffffffc00000)
+			if int64(b) < 0 {
+				lim = 0x41e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one less where that is above v
+			sm := v + 0x1.8p52
+			dst[i] = int32(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	default:
 		for i, b := range bs {
@@ -5326,9 +5431,12 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41e0000000000000) | b>>63<<63)
-			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
-			dst[i] = int32(min(q, math.MaxInt32))
+			lim := uint64(0x41dfffffffc00000)
+			if int64(b) < 0 {
+				lim = 0x41e0000000000000
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = int32(math.Float64bits(v + 0x1.8p52))
 		}
 	}
 }
@@ -5370,9 +5478,12 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = uint32(max(q, 0))
+			lim := uint64(0x41efffffffe00000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint32(v)
 		}
 	case round.RTP:
 		for i, b := range bs {
@@ -5381,11 +5492,14 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			dst[i] = uint32(max(q, 0))
+			lim := uint64(0x41efffffffe00000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			// v rounded to an integer in the low bits, one more where that is below v
+			sm := v + 0x1.8p52
+			dst[i] = uint32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
 		}
 	case round.RTN:
 		for i, b := range bs {
@@ -5394,9 +5508,12 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
-			q := int64(v) // toward zero
-			dst[i] = uint32(max(q, 0))
+			lim := uint64(0x41efffffffe00000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint32(v)
 		}
 	default:
 		for i, b := range bs {
@@ -5405,9 +5522,12 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 				dst[i] = 0
 				continue
 			}
-			v := math.Float64frombits(min(mag, 0x41efffffffe00000) | b>>63<<63)
-			q := int64(int64(math.Float64bits(v+0x1.8p52)) - int64(0x4338000000000000)) // the sum less 1.5*2^52, as an integer
-			dst[i] = uint32(max(q, 0))
+			lim := uint64(0x41efffffffe00000)
+			if int64(b) < 0 {
+				lim = 0x0
+			}
+			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
+			dst[i] = uint32(math.Float64bits(v + 0x1.8p52))
 		}
 	}
 }

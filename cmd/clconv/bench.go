@@ -159,9 +159,10 @@ memory), and prints one row per conversion variant: G elements/s, GB/s (bytes
 read plus bytes written), the ratio to a copy of as many bytes and the ratio
 to the pure Go kernels, all measured in the same run. Each figure is the
 median of --repeat measurements, each at least --min-time long; the copy, SIMD
-and pure Go measurements alternate so that they see the same machine state
-(the copy before and after each pair's variants, keeping the faster), and
-each round goes through every pair before the next one starts. A
+and pure Go measurements alternate so that they see the same machine state:
+every variant's measurement is paired with a copy measured just before it in
+the same way, the ratio to copy is the median of the pairs' ratios, and each
+round goes through every pair before the next one starts. A
 measurement keeps the fastest batch of calls (--fastest, the default), which
 filters out the time other processes take on a busy machine; --fastest=false
 keeps the mean.
@@ -404,14 +405,19 @@ func runBench(o benchOptions, pairs []kernels.Pair, progress io.Writer) ([]bench
 type benchPair struct {
 	p      kernels.Pair
 	vs     []benchdata.Variant
-	copyT  []time.Duration
+	copyT  []time.Duration // every copy measured for the pair
+	ratios [][]float64     // per variant, each round's copy time over the variant's
 	simdT  [][]time.Duration
 	puregT [][]time.Duration
 }
 
 // benchSize measures the pairs in one size: o.repeat rounds, each through
-// every pair, and in each pair a copy of as many bytes, then every variant
-// in the tier and (with --purego) in pure Go, then the copy again.
+// every pair, and in each pair every variant in the tier and (with --purego)
+// in pure Go, each right after a copy of as many bytes measured the same
+// way. A variant's ratio to copy is the median over the rounds of the
+// paired ratios: a copy measured apart from the variant (once per pair, or
+// the faster of two) drifted from it by up to 30% on a shared machine, so
+// that conversions that are copy itself measured 0.7x.
 func benchSize(o benchOptions, pairs []kernels.Pair, size string, tm benchTimer, progress io.Writer) ([]benchRow, error) {
 	n := o.count(size)
 	// The sources, one per kind, made at once (the mem size takes seconds).
@@ -461,7 +467,7 @@ func benchSize(o benchOptions, pairs []kernels.Pair, size string, tm benchTimer,
 	ps := make([]*benchPair, len(pairs))
 	for i, p := range pairs {
 		vs := o.variants(p)
-		ps[i] = &benchPair{p: p, vs: vs, simdT: make([][]time.Duration, len(vs)), puregT: make([][]time.Duration, len(vs))}
+		ps[i] = &benchPair{p: p, vs: vs, ratios: make([][]float64, len(vs)), simdT: make([][]time.Duration, len(vs)), puregT: make([][]time.Duration, len(vs))}
 		if err := conv(p.Dst, p.Src, dst[:n*p.Dst.Size()], srcs[p.Src].Buf, vs[0].Mode, vs[0].Sat); err != nil {
 			return nil, err
 		}
@@ -484,21 +490,21 @@ func benchSize(o benchOptions, pairs []kernels.Pair, size string, tm benchTimer,
 			if o.parallel {
 				cp = func() { benchdata.ParallelCopy(to, from) }
 			}
-			copyT := tm.measure(cp, refillFunc(refill, copyPrep))
 			src := srcs[p.Src]
 			d := dst[:n*p.Dst.Size()]
 			for i, v := range bp.vs {
 				f := func() { conv(p.Dst, p.Src, d, src.Buf, v.Mode, v.Sat) }
-				bp.simdT[i] = append(bp.simdT[i], tm.measure(f, refillFunc(src.Refills(), src.Next)))
+				copyT := tm.measure(cp, refillFunc(refill, copyPrep))
+				bp.copyT = append(bp.copyT, copyT)
+				t := tm.measure(f, refillFunc(src.Refills(), src.Next))
+				bp.simdT[i] = append(bp.simdT[i], t)
+				bp.ratios[i] = append(bp.ratios[i], copyT.Seconds()/t.Seconds())
 				if puregoTier {
 					kernels.SetSIMD("go")
 					bp.puregT[i] = append(bp.puregT[i], tm.measure(f, refillFunc(src.Refills(), src.Next)))
 					kernels.SetSIMD(o.tier)
 				}
 			}
-			// The copy again after the variants, keeping the faster: a copy
-			// slowed by other work would flatter the whole pair.
-			bp.copyT = append(bp.copyT, min(copyT, tm.measure(cp, refillFunc(refill, copyPrep))))
 		}
 	}
 	var rows []benchRow
@@ -517,7 +523,7 @@ func benchSize(o benchOptions, pairs []kernels.Pair, size string, tm benchTimer,
 				GBPerS:     moved / t / 1e9,
 				CopyGBPerS: copyGBs,
 			}
-			r.RatioToCopy = r.GBPerS / copyGBs
+			r.RatioToCopy = medianFloat(bp.ratios[i])
 			switch {
 			case puregoTier:
 				x := median(bp.puregT[i]).Seconds() / t
@@ -562,7 +568,9 @@ func newBenchTimer(minTime time.Duration, fastest bool) benchTimer {
 // processes, which on a shared machine happens in most measurements.
 //
 // Without prep, it times batches of calls, each batch at least a twentieth of
-// minTime long (one call for the memory size), at least two batches. With
+// minTime long (one call for the memory size), at least two batches and 8
+// calls (the fastest of 3 calls of 3 ms, from memory, was up to 20% slower
+// than the fastest of 13 on a quiet machine). With
 // prep (a Window's Next), it calls prep before each call and times each call
 // alone, less the overhead of reading the clock, at least 5 calls and until
 // the calls add up to minTime (or, when prep takes much longer than f, until
@@ -599,7 +607,7 @@ func (tm benchTimer) measure(f, prep func()) time.Duration {
 			}
 			batch *= 2
 		}
-		for calls < 2*batch || total < tm.minTime {
+		for calls < max(2*batch, 8) || total < tm.minTime {
 			start := time.Now()
 			for range batch {
 				f()

@@ -994,23 +994,26 @@ func helpers() {
 	p("")
 	p("func positive32(x int32) uint32 { return uint32(-x) >> 31 }")
 	p("")
-	p("// lazyTable is a table computed once, when a slice of at least min")
-	p("// elements first needs it: a shorter conversion takes the scalar path")
-	p("// until then, so that a program that converts a few values never computes")
-	p("// a table (which costs about as much as converting min values one by one).")
-	p("// Nothing is computed when the package is initialized.")
+	p("// lazyTable is a table computed once, when the elements that asked for it")
+	p("// add up to min: until then the conversions take the scalar path, so that")
+	p("// a program that converts a few values never computes a table (which costs")
+	p("// about as much as converting min values one by one), and one that")
+	p("// converts many, in slices short or long, spends at most as much on the")
+	p("// scalar path as on the table. Nothing is computed when the package is")
+	p("// initialized.")
 	p("type lazyTable[T any] struct {")
-	p("min   int")
+	p("min   int64")
 	p("build func() *T")
+	p("seen  atomic.Int64 // elements converted on the scalar path so far")
 	p("once  sync.Once")
 	p("t     atomic.Pointer[T]")
 	p("}")
 	p("")
-	p("// get returns the table, computing it first if n is at least l.min; nil")
-	p("// means: take the scalar path.")
+	p("// get returns the table, computing it first once the elements asked for")
+	p("// add up to l.min; nil means: take the scalar path for these n elements.")
 	p("func (l *lazyTable[T]) get(n int) *T {")
 	p("if t := l.t.Load(); t != nil { return t }")
-	p("if n < l.min { return nil }")
+	p("if n == 0 || l.seen.Add(int64(n)) < l.min { return nil }")
 	p("l.once.Do(func() { l.t.Store(l.build()) })")
 	p("return l.t.Load()")
 	p("}")
@@ -1437,30 +1440,35 @@ func stepBody(s, d kind, mm string) string {
 
 // floatToIntBody converts float or double x (bit pattern b) to integer type
 // d in mode mm. NaN gives 0. Below 64 bits, the magnitude's bit pattern is
-// clamped to a float limit at or beyond the range, which, rounding being
-// monotonic, gives the same result as clamping after rounding, as does the
-// integer clamp that follows rounding. To long and
-// ulong, the value rounded and converted is replaced by the saturated result
-// when its magnitude reaches 2^63 or 2^64, where Go's conversion is
+// clamped to the limit of its sign's side, MAX or -MIN as a float (an
+// integer min: a conditional move), which, rounding being monotonic, gives
+// the same result as clamping after rounding; a float to int or uint, whose
+// MAX is no float, is clamped to 2^31 or 2^32 and again after rounding, as
+// an integer. A float is rounded as a float (Go's float64(x) is CVTSS2SD on
+// amd64, which writes only part of its register). To long
+// and ulong, the value rounded and converted is replaced by the saturated
+// result when its magnitude reaches 2^63 or 2^64, where Go's conversion is
 // implementation-defined, with conditional moves instead of the branches of
-// Go's float64 -> uint64 conversion. A float is rounded as a float (Go's
-// float64(x) is CVTSS2SD on amd64, which writes only part of its register
-// and so chains each element to the previous one).
+// Go's float64 -> uint64 conversion.
 //
 // Rounding, without math.Floor and the others (ROUNDSD, which writes only
 // part of its register: where Go's register allocator picks one last written
 // by the previous element, the elements form one chain): rtz is the
-// conversion itself; rtn and rtp take the conversion t (toward zero) and step
-// one down or up where the exact difference F(t)-v (F the source type) says
-// that t lies above or below v; rte adds and subtracts c, which rounds v to
-// an integer, to nearest: 1.5*2^p (p the significand's stored bits) where v
-// is below 2^(p-1) in magnitude (the sum's low bits are then the integer
-// itself), otherwise 2^p with v's sign below 2^p and 0 from there up (v is
-// an integer already).
+// conversion itself. Below 64 bits, v + 1.5*2^p (p the stored significand
+// bits) holds v rounded to an integer, to nearest, in its low bits; for rtn
+// and rtp the sign of the exact difference of that integer (the sum less
+// 1.5*2^p) and v says whether it lies above or below v, and the result steps
+// one down or up. To long and ulong, rtn and rtp take the conversion t
+// (toward zero) and step where F(t)-v says, and rte adds and subtracts 2^p
+// with v's sign (0 from 2^p up, where v is an integer already). Truncation
+// differs from rtn only below zero, where an unsigned result is 0 either way.
 func floatToIntBody(s, d kind, mm string) string {
 	var c code
 	sf := fmtOf(s)
 	w := sf.w
+	if mm == "RTN" && !d.signed {
+		mm = "RTZ"
+	}
 	c.w("mag := b &^ (1 << %d)", w-1)
 	inf := uint64(1<<(w-1-sf.mant)-1) << sf.mant
 	c.w("if mag > %#x { // NaN: rare, so a predictable branch", inf)
@@ -1473,84 +1481,103 @@ func floatToIntBody(s, d kind, mm string) string {
 		}
 		return fmt.Sprintf("%#x", math.Float64bits(v))
 	}
-	frombits := fmt.Sprintf("math.Float%dfrombits", w)
-	tobits := fmt.Sprintf("math.Float%dbits", w)
-	// rounded writes q, the int64 of v rounded in mode mm (v below 2^63 in
-	// magnitude, else q is replaced); small: |v| is below 2^(p-1). A float's
-	// difference F(t)-v is taken with t as an int32 or uint32 (Go's int64 ->
-	// float32 conversion rounds wrongly on some 32-bit ports, docs/PORTS.md):
-	// exact where v has a fraction, and to long and ulong not used from 2^23
-	// up.
-	rounded := func(small bool) {
-		mm := mm
-		if mm == "RTN" && !d.signed {
-			// Truncation differs from rtn only below zero, where an
-			// unsigned result is 0 either way.
-			mm = "RTZ"
+	// magic writes, for v of width fw below 2^(p-1) in magnitude, the
+	// statements that round v to an integer in mode mm and the expression of
+	// its bit pattern plus the result (mod 2^fw).
+	magic := func(fw, mant int, v string) string {
+		m := fmt.Sprintf("0x1.8p%d", mant)
+		tobits := fmt.Sprintf("math.Float%dbits", fw)
+		switch mm {
+		case "RTN":
+			c.w("// v rounded to an integer in the low bits, one less where that is above v")
+			c.w("sm := %s + %s", v, m)
+			return fmt.Sprintf("%s(sm) - uint%d(positive%d(int%d(%s(sm-%s-%s))))", tobits, fw, fw, fw, tobits, m, v)
+		case "RTP":
+			c.w("// v rounded to an integer in the low bits, one more where that is below v")
+			c.w("sm := %s + %s", v, m)
+			return fmt.Sprintf("%s(sm) + uint%d(negative%d(int%d(%s(sm-%s-%s))))", tobits, fw, fw, fw, tobits, m, v)
 		}
+		return fmt.Sprintf("%s(%s + %s)", tobits, v, m)
+	}
+	if d.bits < 64 && (w == 64 || d.bits <= 16) {
+		hi, lo := float64(d.maxU()), math.Abs(float64(d.minI()))
+		c.w("lim := uint%d(%s)", w, bitsOf(hi))
+		c.w("if int%d(b) < 0 { lim = %s }", w, bitsOf(lo))
+		c.w("v := math.Float%dfrombits(min(mag, lim) | b>>%d<<%d)", w, w-1, w-1)
+		if mm == "RTZ" {
+			c.w("dst[i] = %s(v)", d.goT)
+		} else {
+			c.w("dst[i] = %s(%s)", d.goT, magic(w, sf.mant, "v"))
+		}
+		return c.String()
+	}
+	if d.bits < 64 {
+		// A float to int or uint: MAX is no float, so the float is clamped
+		// to 2^31 or 2^32 and then the integer to MAX. Rounding as for long
+		// and ulong below; the steps' int32 or uint32 of t wraps only where
+		// the clamp undoes the step (at 2^31 or 2^32, and below zero for
+		// uint).
+		lim := 0x1p31
+		if !d.signed {
+			lim = 0x1p32
+		}
+		c.w("v := math.Float32frombits(min(mag, %s) | b>>31<<31)", bitsOf(lim))
 		switch mm {
 		case "RTE":
-			magic := fmt.Sprintf("0x1.8p%d", sf.mant)
-			if small {
-				c.w("q := int64(int%d(%s(v+%s)) - int%d(%s)) // the sum less 1.5*2^%d, as an integer", w, tobits, magic, w, bitsOf(1.5*math.Ldexp(1, sf.mant)), sf.mant)
-				return
-			}
-			c.w("cb := %s | b>>%d<<%d // 2^%d with v's sign", bitsOf(math.Ldexp(1, sf.mant)), w-1, w-1, sf.mant)
-			c.w("if mag>>%d >= %d { cb = 0 } // from 2^%d up: an integer already", sf.mant, sf.bias+sf.mant, sf.mant)
-			c.w("q := int64((v + %s(cb)) - %s(cb))", frombits, frombits)
+			c.w("cb := %s | b>>31<<31 // 2^23 with v's sign", bitsOf(0x1p23))
+			c.w("if mag>>23 >= 127+23 { cb = 0 } // from 2^23 up: an integer already")
+			c.w("q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))")
+		case "RTZ":
+			c.w("q := int64(v)")
 		default:
-			c.w("q := int64(v) // toward zero")
-			if mm == "RTZ" {
-				return
+			tq := "float32(int32(q))"
+			if !d.signed {
+				tq = "float32(uint32(q))"
 			}
+			c.w("q := int64(v) // toward zero")
+			if mm == "RTN" {
+				c.w("q -= int64(positive32(int32(math.Float32bits(%s - v)))) // one down where q > v", tq)
+			} else {
+				c.w("q += int64(negative32(int32(math.Float32bits(%s - v)))) // one up where q < v", tq)
+			}
+		}
+		if d.signed {
+			c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
+		} else {
+			c.w("dst[i] = %s(min(max(q, 0), %s))", d.goT, d.max)
+		}
+		return c.String()
+	}
+	frombits := fmt.Sprintf("math.Float%dfrombits", w)
+	tobits := fmt.Sprintf("math.Float%dbits", w)
+	c.w("v := %s(b)", frombits)
+	switch mm {
+	case "RTE":
+		c.w("cb := %s | b>>%d<<%d // 2^%d with v's sign", bitsOf(math.Ldexp(1, sf.mant)), w-1, w-1, sf.mant)
+		c.w("if mag>>%d >= %d { cb = 0 } // from 2^%d up: an integer already", sf.mant, sf.bias+sf.mant, sf.mant)
+		c.w("q := int64((v + %s(cb)) - %s(cb))", frombits, frombits)
+	default:
+		c.w("q := int64(v) // toward zero")
+		if mm != "RTZ" {
+			// A float's F(t)-v takes t as an int32 (Go's int64 -> float32
+			// conversion rounds wrongly on some 32-bit ports,
+			// docs/PORTS.md): exact where v has a fraction, and unused from
+			// 2^23 up.
 			tq := "float64(q)"
 			if w == 32 {
-				// Exact wherever the step matters; to int and uint an
-				// int32 or uint32 that wraps (at 2^31, 2^32 or below zero)
-				// gives a step that the clamp to the range undoes.
 				tq = "float32(int32(q))"
-				if !d.signed {
-					tq = "float32(uint32(q))"
-				}
 			}
 			if mm == "RTN" {
 				c.w("adj := -int64(positive%d(int%d(%s(%s - v)))) // one down where q > v", w, w, tobits, tq)
 			} else {
 				c.w("adj := int64(negative%d(int%d(%s(%s - v)))) // one up where q < v", w, w, tobits, tq)
 			}
-			if w == 32 && d.bits == 64 {
+			if w == 32 {
 				c.w("if mag>>23 >= 127+23 { adj = 0 } // from 2^23 up: an integer already")
 			}
 			c.w("q += adj")
 		}
 	}
-	if d.bits < 64 {
-		// One limit for both signs: -MIN (signed) or MAX, or 2^32 for a
-		// float to uint (MAX is no float); the rounded value is then clamped
-		// below MAX (signed) or above 0 (unsigned) as an integer.
-		lim := math.Abs(float64(d.minI()))
-		if !d.signed {
-			lim = float64(d.maxU())
-			if w == 32 && d.bits == 32 {
-				lim = 0x1p32
-			}
-		}
-		c.w("v := %s(min(mag, %s) | b>>%d<<%d)", frombits, bitsOf(lim), w-1, w-1)
-		rounded(lim < math.Ldexp(1, sf.mant-1))
-		q := "q"
-		if d.signed {
-			q = fmt.Sprintf("min(q, %s)", d.max)
-		} else {
-			q = "max(q, 0)"
-			if lim > float64(d.maxU()) {
-				q = fmt.Sprintf("min(max(q, 0), %s)", d.max)
-			}
-		}
-		c.w("dst[i] = %s(%s)", d.goT, q)
-		return c.String()
-	}
-	c.w("v := %s(b)", frombits)
-	rounded(false)
 	// The thresholds 2^63 and 2^64 as biased exponents (small constants).
 	c.w("e := mag >> %d", sf.mant)
 	t63, t64 := fmt.Sprint(sf.bias+63), fmt.Sprint(sf.bias+64)
