@@ -127,12 +127,16 @@ func scalarName(p *pair) string {
 // the unaligned head in Go.
 var nt bool
 
-// The streaming kernels do not prefetch. PREFETCHNTA 2 KiB ahead (as
-// memmove does for large copies) looked like a gain on the project's shared
-// AMD machine, whose memory bandwidth varied 2x from run to run, and was a
-// clear loss on a quiet Intel Xeon: float->uchar 1.15x copy without it,
-// 0.33x with it; int->char 1.16x against 0.34x (one core, 8 Mi elements,
-// 2026-11-25).
+// streamDist is how far ahead of the block the streaming kernels prefetch
+// their source, into L2 (PREFETCHT1). On a quiet Intel Xeon (the GPU
+// machine, one core, 8 Mi elements, against copy in the same run) a
+// double -> uchar loop reached 0.77-0.80x copy without it and 1.09-1.13x
+// with PREFETCHT1 4 KiB ahead (PREFETCHT2 the same, PREFETCHT0 2 KiB
+// 0.95-1.06x): with a few instructions per loaded line the out-of-order
+// window holds too few loads to keep memory busy. PREFETCHNTA is a clear
+// loss there (0.50x for the bare loop, float->uchar 0.33x against 1.15x):
+// it loads into L1 only, and the hardware prefetchers stop helping.
+var streamDist = 4096
 
 // store writes vector register v to m: a plain unaligned store, or a
 // non-temporal one in the streaming kernels.
@@ -179,6 +183,11 @@ func kernel(p *pair, tier, variant string) {
 	}
 	Label("loop")
 	in := func(disp int) Mem { return Mem{Base: src, Index: i, Scale: uint8(p.s.size), Disp: disp} }
+	if nt {
+		for off := 0; off < block*p.s.size; off += 64 {
+			PREFETCHT1(in(off + streamDist))
+		}
+	}
 	out := func(disp int) Mem { return Mem{Base: dst, Index: i, Scale: uint8(p.d.size), Disp: disp} }
 	p.gen[tier](variant, in, out)
 	ADDQ(U32(block), i)
