@@ -526,8 +526,9 @@ func planGen(pl *plan, s, d kind) func(string, func(int) Mem, func(int) Mem) {
 
 // storeUnits writes four unit results of ub bytes each to out(0),
 // out(ub), ... With plain stores each goes out as it is; the streaming
-// kernels combine them into registers of 32 or 64 bytes for VMOVNTDQ (the
-// block's output is at least 32 bytes, and dst is 64-byte aligned).
+// kernels combine them into registers of up to 64 bytes (32 in the AVX2
+// tier) for VMOVNTDQ (dst is 64-byte aligned, and the block's output is a
+// multiple of the combined size).
 func storeUnits(rs []reg.VecVirtual, ub int, out func(int) Mem) {
 	if !nt {
 		for j, r := range rs {
@@ -547,12 +548,18 @@ func storeUnits(rs []reg.VecVirtual, ub int, out func(int) Mem) {
 		}
 		return
 	}
-	for ub < 64 && len(rs) > 1 {
+	most := 64
+	if curTier == "AVX2" {
+		most = 32
+	}
+	for ub < most && len(rs) > 1 {
 		var next []reg.VecVirtual
 		for j := 0; j+1 < len(rs); j += 2 {
 			a, b := rs[j], rs[j+1]
 			o := vecOf(2 * ub)
 			switch ub {
+			case 4:
+				VPUNPCKLDQ(as(b, 16), as(a, 16), o)
 			case 8:
 				VPUNPCKLQDQ(as(b, 16), as(a, 16), o)
 			case 16:

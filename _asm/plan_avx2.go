@@ -171,21 +171,21 @@ func a2Store(rs []reg.VecVirtual, ub int, out func(int) Mem) {
 		unpck(as(rs[3], 16), as(rs[2], 16), cd)
 		if ub == 4 {
 			VPUNPCKLQDQ(cd, ab, ab)
-			VMOVDQU(ab, out(0))
+			store(ab, out(0))
 			return
 		}
 		o := YMM()
 		VINSERTI128(U8(1), cd, as(ab, 32), o)
-		VMOVDQU(o, out(0))
+		store(o, out(0))
 	case 16:
 		for j := 0; j < 4; j += 2 {
 			o := YMM()
 			VINSERTI128(U8(1), as(rs[j+1], 16), as(rs[j], 32), o)
-			VMOVDQU(o, out(16*j))
+			store(o, out(16*j))
 		}
 	default:
 		for j, r := range rs {
-			VMOVDQU(as(r, 32), out(32*j))
+			store(as(r, 32), out(32*j))
 		}
 	}
 }

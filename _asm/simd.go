@@ -127,6 +127,10 @@ func scalarName(p *pair) string {
 // the unaligned head in Go.
 var nt bool
 
+// curTier is the tier of the kernel being generated ("AVX2" or "AVX512"),
+// for the store helpers: AVX2's streaming stores combine at most 32 bytes.
+var curTier string
+
 // streamDist is how far ahead of the block the streaming kernels prefetch
 // their source, into L2 (PREFETCHT1). On a quiet Intel Xeon (the GPU
 // machine, one core, 8 Mi elements, against copy in the same run) a
@@ -156,6 +160,7 @@ func store(v reg.VecVirtual, m Mem) {
 // kernel emits one function: a loop over n &^ (block-1) elements.
 func kernel(p *pair, tier, variant string) {
 	block := p.block[tier]
+	curTier = tier
 	name := kernelName(p, tier, variant)
 	if nt {
 		name += "NT"
@@ -434,7 +439,7 @@ func floatToIntPair(d kind) *pair {
 				}
 				VCVTTPS2DQ(t, v[j])
 			}
-			VMOVDQU(narrow(v, d, d.signed || d.size == 1, d.signed), out(0))
+			store(narrow(v, d, d.signed || d.size == 1, d.signed), out(0))
 		default:
 			for j := 0; j < 2; j++ {
 				r, v := YMM(), YMM()
@@ -463,7 +468,7 @@ func floatToIntPair(d kind) *pair {
 					VPXOR(sub, v, v)
 					VPOR(big, v, v)
 				}
-				VMOVDQU(v, out(32*j))
+				store(v, out(32*j))
 			}
 		}
 	}
@@ -551,7 +556,7 @@ func intToFloatPair(s kind) *pair {
 			for j := 0; j < 2; j++ {
 				f := YMM()
 				VCVTDQ2PS(in(32*j), f)
-				VMOVUPS(f, out(32*j))
+				store(f, out(32*j))
 			}
 			return
 		}
@@ -566,7 +571,7 @@ func intToFloatPair(s kind) *pair {
 				VCVTDQ2PD(x, d)
 				VADDPD(c.c31d, d, d)
 			}
-			VMOVUPS(d2f(d, m), out(16*h))
+			store(d2f(d, m), out(16*h))
 		}
 	}
 	return p
@@ -589,7 +594,7 @@ func doubleToFloatPair() *pair {
 		for h := 0; h < 2; h++ {
 			d := YMM()
 			VMOVUPD(in(32*h), d)
-			VMOVUPS(d2f(d, m), out(16*h))
+			store(d2f(d, m), out(16*h))
 		}
 	}
 	return p
@@ -663,7 +668,7 @@ func doubleToIntPair(d kind) *pair {
 				VCVTTPD2DQY(t, v)
 				VPXOR(c.sign, v, v)
 			}
-			VMOVDQU(v, out(16*h))
+			store(v, out(16*h))
 		}
 	}
 	return p
@@ -736,7 +741,7 @@ func halfToFloatPair() *pair {
 		for j := 0; j < 2; j++ {
 			x := YMM()
 			VCVTPH2PS(in(16*j), x)
-			VMOVUPS(x, out(32*j))
+			store(x, out(32*j))
 		}
 	}
 	return p
@@ -763,7 +768,7 @@ func smallToPair(s, d kind) *pair {
 			if d == kFloat {
 				VCVTDQ2PS(x, x)
 			}
-			VMOVUPS(x, out(32*j))
+			store(x, out(32*j))
 		}
 	}
 	return p
@@ -831,7 +836,7 @@ func intToSmallPair(d kind) *pair {
 			}
 		}
 		sat := v == "Sat"
-		VMOVDQU(narrow(x, d, sat && (d.signed || d.size == 1), sat && d.signed), out(0))
+		store(narrow(x, d, sat && (d.signed || d.size == 1), sat && d.signed), out(0))
 	}
 	return p
 }
@@ -887,8 +892,13 @@ func main() {
 	}
 	nt = true
 	for _, p := range ps {
-		for _, v := range p.variants {
-			kernel(p, "AVX512", v)
+		for _, t := range tiers {
+			if p.gen[t] == nil {
+				continue
+			}
+			for _, v := range p.variants {
+				kernel(p, t, v)
+			}
 		}
 	}
 	nt = false
@@ -926,9 +936,16 @@ func writeHooks(ps []*pair, amd64, other string) {
 			fmt.Fprintf(&b, "}, // %s\n", t)
 		}
 		fmt.Fprintf(&b, "}\n\n")
-		fmt.Fprintf(&b, "var %sNT = [4]simdKernel{", kn)
-		for _, v := range p.variants {
-			fmt.Fprintf(&b, "%sNT, ", kernelName(p, "AVX512", v))
+		fmt.Fprintf(&b, "var %sNT = simdKernels{\n", kn)
+		for ti, t := range tiers {
+			if p.gen[t] == nil {
+				continue
+			}
+			fmt.Fprintf(&b, "%d: {", ti+1)
+			for _, v := range p.variants {
+				fmt.Fprintf(&b, "%sNT, ", kernelName(p, t, v))
+			}
+			fmt.Fprintf(&b, "}, // %s, streaming\n", t)
 		}
 		fmt.Fprintf(&b, "}\n\n")
 		idx := "0"
@@ -941,9 +958,9 @@ func writeHooks(ps []*pair, amd64, other string) {
 		fmt.Fprintf(&b, "// simd%s converts a leading part of src with the selected tier and returns its length.\n", p.name())
 		fmt.Fprintf(&b, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int {\n", p.name(), p.d.goT, p.s.goT)
 		fmt.Fprintf(&b, "if len(src) < %d { // shorter than any tier's block\nreturn 0\n}\n", minBlock)
-		fmt.Fprintf(&b, "if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), %d); ok {\n", p.d.size)
+		fmt.Fprintf(&b, "if k, h, ok := simdStream(&%sNT, %s, unsafe.Pointer(unsafe.SliceData(dst)), len(src), %d); ok {\n", kn, idx, p.d.size)
 		fmt.Fprintf(&b, "for i := range h { dst[i] = %s(src[i], m, sat) }\n", scalarName(p))
-		fmt.Fprintf(&b, "return h + %sNT[%s]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)\n}\n", kn, idx)
+		fmt.Fprintf(&b, "return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)\n}\n")
 		fmt.Fprintf(&b, "return simdRun(&%s, %s, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))\n}\n\n", kn, idx)
 		fmt.Fprintf(&o, "func simd%s(dst []%s, src []%s, m round.Mode, sat bool) int { return 0 }\n\n", p.name(), p.d.goT, p.s.goT)
 	}
@@ -968,7 +985,7 @@ func writeHooks(ps []*pair, amd64, other string) {
 	}
 	fmt.Fprintf(&b, "}\n\n")
 	fmt.Fprintf(&b, "// simdPairNTKernels names every pair's streaming kernels, for the tests.\n")
-	fmt.Fprintf(&b, "var simdPairNTKernels = map[string]*[4]simdKernel{\n")
+	fmt.Fprintf(&b, "var simdPairNTKernels = map[string]*simdKernels{\n")
 	for _, p := range ps {
 		fmt.Fprintf(&b, "%q: &simd%sKernelsNT,\n", p.name(), p.name())
 	}

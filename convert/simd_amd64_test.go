@@ -86,15 +86,15 @@ func TestSIMDKernelsWired(t *testing.T) {
 				t.Errorf("%s %s: %d variants", name, tier, n)
 			}
 		}
-		if simdBest() == tierAVX512 {
-			// Streaming kernels need dst aligned to 64 bytes.
-			d := dst[64-int(uintptr(unsafe.Pointer(&dst[0]))&63):]
-			for v, k := range simdPairNTKernels[name] {
-				if k == nil != (ks[tierAVX512][v] == nil) {
-					t.Errorf("%s variant %d: streaming kernel and kernel disagree on existence", name, v)
+		// Streaming kernels need dst aligned to 64 bytes.
+		d := dst[64-int(uintptr(unsafe.Pointer(&dst[0]))&63):]
+		for tier := tierAVX2; tier <= simdBest(); tier++ {
+			for v, k := range simdPairNTKernels[name][tier] {
+				if k == nil != (ks[tier][v] == nil) {
+					t.Errorf("%s %s variant %d: streaming kernel and kernel disagree on existence", name, tier, v)
 				} else if k != nil {
 					if got := k(&d[0], &src[0], 512); got != 512 {
-						t.Errorf("%s streaming variant %d: converted %d of 512", name, v, got)
+						t.Errorf("%s %s streaming variant %d: converted %d of 512", name, tier, v, got)
 					}
 				}
 			}
@@ -120,7 +120,7 @@ func testAVX2NoAVX512(t *testing.T) {
 	n := 0
 	for _, fn := range strings.Split(string(asm), "\n// func ")[1:] {
 		head, _, _ := strings.Cut(fn, "(")
-		if !strings.HasSuffix(head, "AVX2") {
+		if !strings.HasSuffix(head, "AVX2") && !strings.HasSuffix(head, "AVX2NT") {
 			continue
 		}
 		n++
@@ -177,7 +177,7 @@ func TestSIMDExhaustive(t *testing.T) {
 		src, dst cltype.Kind
 		m        round.Mode
 		sat      bool
-		k        [numTiers + 1]simdKernel // the last: AVX-512 streaming
+		k        [2 * numTiers]simdKernel // by tier, then by tier + numTiers the streaming kernels
 	}
 	var runs []run
 	for name, ks := range simdPairKernels {
@@ -209,8 +209,8 @@ func TestSIMDExhaustive(t *testing.T) {
 			for tier := tierAVX2; tier <= simdBest(); tier++ {
 				r.k[tier] = ks[tier][v]
 			}
-			if simdBest() == tierAVX512 {
-				r.k[numTiers] = simdPairNTKernels[name][v]
+			for tier := tierAVX2; tier <= simdBest(); tier++ {
+				r.k[numTiers+tier] = simdPairNTKernels[name][tier][v]
 			}
 			runs = append(runs, r)
 		}
@@ -269,60 +269,63 @@ func TestSIMDExhaustive(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("%d kernels (AVX2, AVX-512, AVX-512 streaming) x 2^32 inputs in %v", len(runs), time.Since(start).Round(time.Second))
+	t.Logf("%d kernels (AVX2, AVX-512 and their streaming forms) x 2^32 inputs in %v", len(runs), time.Since(start).Round(time.Second))
 }
 
 // Destinations of simdStreamBytes and more go through the streaming kernels
 // after a head converted in Go up to 64-byte alignment: at every element
 // offset 0..3 (so every head length), every pair and variant gives the Go
-// scalar path's bits, and the count converted is all of the slice.
+// scalar path's bits, and the count converted is all of the slice, in
+// every SIMD tier.
 func TestSIMDStream(t *testing.T) {
-	if simdBest() != tierAVX512 {
-		t.Skip("no AVX-512")
+	if simdBest() < tierAVX2 {
+		t.Skip("no AVX2")
 	}
 	defer kernels.SetLevel(simdLevel())
-	kernels.SetLevel(tierAVX512)
 	if testing.Short() {
 		// 16 KiB destinations: the same kernels and heads, 1/128 of the work.
 		defer func(b int) { simdStreamBytes = b }(simdStreamBytes)
 		simdStreamBytes = 1 << 14
 	}
-	r := rand.New(rand.NewPCG(5, 5))
-	for name := range simdPairKernels {
-		i := strings.Index(name, "To")
-		src, _ := cltype.ParseKind(strings.ToLower(name[:i]))
-		dst, _ := cltype.ParseKind(strings.ToLower(name[i+2:]))
-		n := simdStreamBytes/dst.Size() + 77
-		in := make([]uint64, n+4)
-		for j := range in {
-			in[j] = testvals.Random(r, src)
-		}
-		inB := make([]byte, (n+4)*src.Size())
-		for j, x := range in {
-			StoreBits(inB, src, j, x)
-		}
-		outB := make([]byte, (n+4)*dst.Size())
-		offs := []int{0, 1, 2, 3}
-		modes := round.Modes
-		if testing.Short() {
-			offs, modes = []int{3}, []round.Mode{round.RTN}
-		}
-		for _, off := range offs {
-			for _, m := range modes {
-				sat := m == round.RTP
-				if h, ok := simdStream(unsafe.Pointer(&outB[off*dst.Size()]), n, dst.Size()); !ok || h > 63 {
-					t.Fatalf("%s: simdStream = %d, %v", name, h, ok)
-				}
-				convertSlice(dst, src, unsafe.Pointer(&outB[off*dst.Size()]), unsafe.Pointer(&inB[off*src.Size()]), n, m, sat)
-				fails := 0
-				for j := range n {
-					if j >= 256 && j < n-256 && j%31 != 0 {
-						continue // the head, the tail and a sample of the rest
+	for tier := tierAVX2; tier <= simdBest(); tier++ {
+		kernels.SetLevel(tier)
+		r := rand.New(rand.NewPCG(5, 5))
+		for name := range simdPairKernels {
+			i := strings.Index(name, "To")
+			src, _ := cltype.ParseKind(strings.ToLower(name[:i]))
+			dst, _ := cltype.ParseKind(strings.ToLower(name[i+2:]))
+			n := simdStreamBytes/dst.Size() + 77
+			in := make([]uint64, n+4)
+			for j := range in {
+				in[j] = testvals.Random(r, src)
+			}
+			inB := make([]byte, (n+4)*src.Size())
+			for j, x := range in {
+				StoreBits(inB, src, j, x)
+			}
+			outB := make([]byte, (n+4)*dst.Size())
+			offs := []int{0, 1, 2, 3}
+			modes := round.Modes
+			if testing.Short() {
+				offs, modes = []int{3}, []round.Mode{round.RTN}
+			}
+			for _, off := range offs {
+				for _, m := range modes {
+					sat := m == round.RTP
+					if _, h, ok := simdStream(simdPairNTKernels[name], 0, unsafe.Pointer(&outB[off*dst.Size()]), n, dst.Size()); !ok || h > 63 {
+						t.Fatalf("%s %s: simdStream = %d, %v", name, tier, h, ok)
 					}
-					want, _ := convertBits(dst, src, in[off+j], m, sat)
-					if got := LoadBits(outB[off*dst.Size():], dst, j); got != want {
-						if fails++; fails <= 3 {
-							t.Errorf("%s %s sat=%v off=%d element %d: input %#x: got %#x, Go %#x", name, m, sat, off, j, in[off+j], got, want)
+					convertSlice(dst, src, unsafe.Pointer(&outB[off*dst.Size()]), unsafe.Pointer(&inB[off*src.Size()]), n, m, sat)
+					fails := 0
+					for j := range n {
+						if j >= 256 && j < n-256 && j%31 != 0 {
+							continue // the head, the tail and a sample of the rest
+						}
+						want, _ := convertBits(dst, src, in[off+j], m, sat)
+						if got := LoadBits(outB[off*dst.Size():], dst, j); got != want {
+							if fails++; fails <= 3 {
+								t.Errorf("%s %s %s sat=%v off=%d element %d: input %#x: got %#x, Go %#x", name, tier, m, sat, off, j, in[off+j], got, want)
+							}
 						}
 					}
 				}

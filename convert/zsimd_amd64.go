@@ -2654,6 +2654,26 @@ func doubleToHalfRTPAVX512(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToHalfRTNAVX512(dst *byte, src *byte, n int) int
 
+// floatToCharRTEAVX2NT converts the first n &^ 31 elements (float->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToCharRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToCharRTZAVX2NT converts the first n &^ 31 elements (float->char RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToCharRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToCharRTPAVX2NT converts the first n &^ 31 elements (float->char RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToCharRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToCharRTNAVX2NT converts the first n &^ 31 elements (float->char RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToCharRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // floatToCharRTEAVX512NT converts the first n &^ 63 elements (float->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2673,6 +2693,26 @@ func floatToCharRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func floatToCharRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToUcharRTEAVX2NT converts the first n &^ 31 elements (float->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUcharRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUcharRTZAVX2NT converts the first n &^ 31 elements (float->uchar RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUcharRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUcharRTPAVX2NT converts the first n &^ 31 elements (float->uchar RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUcharRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUcharRTNAVX2NT converts the first n &^ 31 elements (float->uchar RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUcharRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // floatToUcharRTEAVX512NT converts the first n &^ 63 elements (float->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2694,6 +2734,26 @@ func floatToUcharRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToUcharRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// floatToShortRTEAVX2NT converts the first n &^ 15 elements (float->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToShortRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToShortRTZAVX2NT converts the first n &^ 15 elements (float->short RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToShortRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToShortRTPAVX2NT converts the first n &^ 15 elements (float->short RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToShortRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToShortRTNAVX2NT converts the first n &^ 15 elements (float->short RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToShortRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // floatToShortRTEAVX512NT converts the first n &^ 31 elements (float->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2713,6 +2773,26 @@ func floatToShortRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func floatToShortRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToUshortRTEAVX2NT converts the first n &^ 15 elements (float->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUshortRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUshortRTZAVX2NT converts the first n &^ 15 elements (float->ushort RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUshortRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUshortRTPAVX2NT converts the first n &^ 15 elements (float->ushort RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUshortRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUshortRTNAVX2NT converts the first n &^ 15 elements (float->ushort RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUshortRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // floatToUshortRTEAVX512NT converts the first n &^ 31 elements (float->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2734,6 +2814,26 @@ func floatToUshortRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToUshortRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// floatToIntRTEAVX2NT converts the first n &^ 15 elements (float->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToIntRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToIntRTZAVX2NT converts the first n &^ 15 elements (float->int RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToIntRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToIntRTPAVX2NT converts the first n &^ 15 elements (float->int RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToIntRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToIntRTNAVX2NT converts the first n &^ 15 elements (float->int RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToIntRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // floatToIntRTEAVX512NT converts the first n &^ 31 elements (float->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2753,6 +2853,26 @@ func floatToIntRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func floatToIntRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToUintRTEAVX2NT converts the first n &^ 15 elements (float->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUintRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUintRTZAVX2NT converts the first n &^ 15 elements (float->uint RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUintRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUintRTPAVX2NT converts the first n &^ 15 elements (float->uint RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUintRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUintRTNAVX2NT converts the first n &^ 15 elements (float->uint RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUintRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // floatToUintRTEAVX512NT converts the first n &^ 31 elements (float->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2774,6 +2894,26 @@ func floatToUintRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToUintRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// intToFloatRTEAVX2NT converts the first n &^ 15 elements (int->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// intToFloatRTZAVX2NT converts the first n &^ 15 elements (int->float RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// intToFloatRTPAVX2NT converts the first n &^ 15 elements (int->float RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// intToFloatRTNAVX2NT converts the first n &^ 15 elements (int->float RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // intToFloatRTEAVX512NT converts the first n &^ 31 elements (int->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2793,6 +2933,26 @@ func intToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func intToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToFloatRTEAVX2NT converts the first n &^ 15 elements (uint->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToFloatRTZAVX2NT converts the first n &^ 15 elements (uint->float RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToFloatRTPAVX2NT converts the first n &^ 15 elements (uint->float RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToFloatRTNAVX2NT converts the first n &^ 15 elements (uint->float RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // uintToFloatRTEAVX512NT converts the first n &^ 31 elements (uint->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2814,6 +2974,26 @@ func uintToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// doubleToFloatRTEAVX2NT converts the first n &^ 7 elements (double->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToFloatRTZAVX2NT converts the first n &^ 7 elements (double->float RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToFloatRTPAVX2NT converts the first n &^ 7 elements (double->float RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToFloatRTNAVX2NT converts the first n &^ 7 elements (double->float RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // doubleToFloatRTEAVX512NT converts the first n &^ 15 elements (double->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2833,6 +3013,26 @@ func doubleToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToHalfRTEAVX2NT converts the first n &^ 15 elements (float->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToHalfRTZAVX2NT converts the first n &^ 15 elements (float->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToHalfRTPAVX2NT converts the first n &^ 15 elements (float->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToHalfRTNAVX2NT converts the first n &^ 15 elements (float->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // floatToHalfRTEAVX512NT converts the first n &^ 31 elements (float->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2854,10 +3054,35 @@ func floatToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// halfToFloatAVX2NT converts the first n &^ 15 elements (half->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToFloatAVX2NT(dst *byte, src *byte, n int) int
+
 // halfToFloatAVX512NT converts the first n &^ 31 elements (half->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func halfToFloatAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTEAVX2NT converts the first n &^ 7 elements (double->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTZAVX2NT converts the first n &^ 7 elements (double->int RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTPAVX2NT converts the first n &^ 7 elements (double->int RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToIntRTNAVX2NT converts the first n &^ 7 elements (double->int RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToIntRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // doubleToIntRTEAVX512NT converts the first n &^ 15 elements (double->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2879,6 +3104,26 @@ func doubleToIntRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToIntRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// doubleToUintRTEAVX2NT converts the first n &^ 7 elements (double->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUintRTZAVX2NT converts the first n &^ 7 elements (double->uint RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUintRTPAVX2NT converts the first n &^ 7 elements (double->uint RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUintRTNAVX2NT converts the first n &^ 7 elements (double->uint RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUintRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // doubleToUintRTEAVX512NT converts the first n &^ 15 elements (double->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2898,6 +3143,26 @@ func doubleToUintRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUintRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTEAVX2NT converts the first n &^ 15 elements (long->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTZAVX2NT converts the first n &^ 15 elements (long->float RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTPAVX2NT converts the first n &^ 15 elements (long->float RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// longToFloatRTNAVX2NT converts the first n &^ 15 elements (long->float RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // longToFloatRTEAVX512NT converts the first n &^ 15 elements (long->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2919,6 +3184,26 @@ func longToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func longToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// longToDoubleRTEAVX2NT converts the first n &^ 15 elements (long->double RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// longToDoubleRTZAVX2NT converts the first n &^ 15 elements (long->double RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// longToDoubleRTPAVX2NT converts the first n &^ 15 elements (long->double RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// longToDoubleRTNAVX2NT converts the first n &^ 15 elements (long->double RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToDoubleRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // longToDoubleRTEAVX512NT converts the first n &^ 15 elements (long->double RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2938,6 +3223,26 @@ func longToDoubleRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToDoubleRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTEAVX2NT converts the first n &^ 15 elements (ulong->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTZAVX2NT converts the first n &^ 15 elements (ulong->float RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTPAVX2NT converts the first n &^ 15 elements (ulong->float RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToFloatRTNAVX2NT converts the first n &^ 15 elements (ulong->float RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // ulongToFloatRTEAVX512NT converts the first n &^ 15 elements (ulong->float RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -2959,6 +3264,26 @@ func ulongToFloatRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToFloatRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// ulongToDoubleRTEAVX2NT converts the first n &^ 15 elements (ulong->double RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTZAVX2NT converts the first n &^ 15 elements (ulong->double RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTPAVX2NT converts the first n &^ 15 elements (ulong->double RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToDoubleRTNAVX2NT converts the first n &^ 15 elements (ulong->double RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToDoubleRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // ulongToDoubleRTEAVX512NT converts the first n &^ 15 elements (ulong->double RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -2979,45 +3304,95 @@ func ulongToDoubleRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToDoubleRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// charToIntAVX2NT converts the first n &^ 15 elements (char->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToIntAVX2NT(dst *byte, src *byte, n int) int
+
 // charToIntAVX512NT converts the first n &^ 31 elements (char->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func charToIntAVX512NT(dst *byte, src *byte, n int) int
+
+// charToFloatAVX2NT converts the first n &^ 15 elements (char->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToFloatAVX2NT(dst *byte, src *byte, n int) int
 
 // charToFloatAVX512NT converts the first n &^ 31 elements (char->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func charToFloatAVX512NT(dst *byte, src *byte, n int) int
 
+// ucharToIntAVX2NT converts the first n &^ 15 elements (uchar->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToIntAVX2NT(dst *byte, src *byte, n int) int
+
 // ucharToIntAVX512NT converts the first n &^ 31 elements (uchar->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToIntAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToFloatAVX2NT converts the first n &^ 15 elements (uchar->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToFloatAVX2NT(dst *byte, src *byte, n int) int
 
 // ucharToFloatAVX512NT converts the first n &^ 31 elements (uchar->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToFloatAVX512NT(dst *byte, src *byte, n int) int
 
+// shortToIntAVX2NT converts the first n &^ 15 elements (short->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToIntAVX2NT(dst *byte, src *byte, n int) int
+
 // shortToIntAVX512NT converts the first n &^ 31 elements (short->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func shortToIntAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToFloatAVX2NT converts the first n &^ 15 elements (short->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToFloatAVX2NT(dst *byte, src *byte, n int) int
 
 // shortToFloatAVX512NT converts the first n &^ 31 elements (short->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func shortToFloatAVX512NT(dst *byte, src *byte, n int) int
 
+// ushortToIntAVX2NT converts the first n &^ 15 elements (ushort->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToIntAVX2NT(dst *byte, src *byte, n int) int
+
 // ushortToIntAVX512NT converts the first n &^ 31 elements (ushort->int ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ushortToIntAVX512NT(dst *byte, src *byte, n int) int
 
+// ushortToFloatAVX2NT converts the first n &^ 15 elements (ushort->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToFloatAVX2NT(dst *byte, src *byte, n int) int
+
 // ushortToFloatAVX512NT converts the first n &^ 31 elements (ushort->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ushortToFloatAVX512NT(dst *byte, src *byte, n int) int
+
+// intToCharWrapAVX2NT converts the first n &^ 31 elements (int->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// intToCharSatAVX2NT converts the first n &^ 31 elements (int->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToCharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // intToCharWrapAVX512NT converts the first n &^ 31 elements (int->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3029,6 +3404,16 @@ func intToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func intToCharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// intToUcharWrapAVX2NT converts the first n &^ 31 elements (int->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// intToUcharSatAVX2NT converts the first n &^ 31 elements (int->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+
 // intToUcharWrapAVX512NT converts the first n &^ 31 elements (int->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3038,6 +3423,16 @@ func intToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func intToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// intToShortWrapAVX2NT converts the first n &^ 15 elements (int->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// intToShortSatAVX2NT converts the first n &^ 15 elements (int->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToShortSatAVX2NT(dst *byte, src *byte, n int) int
 
 // intToShortWrapAVX512NT converts the first n &^ 31 elements (int->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3049,6 +3444,16 @@ func intToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func intToShortSatAVX512NT(dst *byte, src *byte, n int) int
 
+// intToUshortWrapAVX2NT converts the first n &^ 15 elements (int->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// intToUshortSatAVX2NT converts the first n &^ 15 elements (int->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+
 // intToUshortWrapAVX512NT converts the first n &^ 31 elements (int->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3058,6 +3463,16 @@ func intToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func intToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUcharWrapAVX2NT converts the first n &^ 127 elements (char->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// charToUcharSatAVX2NT converts the first n &^ 127 elements (char->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUcharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // charToUcharWrapAVX512NT converts the first n &^ 255 elements (char->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3069,10 +3484,25 @@ func charToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUcharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// charToShortAVX2NT converts the first n &^ 63 elements (char->short ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToShortAVX2NT(dst *byte, src *byte, n int) int
+
 // charToShortAVX512NT converts the first n &^ 127 elements (char->short ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func charToShortAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUshortWrapAVX2NT converts the first n &^ 63 elements (char->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// charToUshortSatAVX2NT converts the first n &^ 63 elements (char->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUshortSatAVX2NT(dst *byte, src *byte, n int) int
 
 // charToUshortWrapAVX512NT converts the first n &^ 127 elements (char->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3084,6 +3514,16 @@ func charToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUshortSatAVX512NT(dst *byte, src *byte, n int) int
 
+// charToUintWrapAVX2NT converts the first n &^ 31 elements (char->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// charToUintSatAVX2NT converts the first n &^ 31 elements (char->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUintSatAVX2NT(dst *byte, src *byte, n int) int
+
 // charToUintWrapAVX512NT converts the first n &^ 63 elements (char->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3094,10 +3534,25 @@ func charToUintWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUintSatAVX512NT(dst *byte, src *byte, n int) int
 
+// charToLongAVX2NT converts the first n &^ 15 elements (char->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToLongAVX2NT(dst *byte, src *byte, n int) int
+
 // charToLongAVX512NT converts the first n &^ 31 elements (char->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func charToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// charToUlongWrapAVX2NT converts the first n &^ 15 elements (char->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// charToUlongSatAVX2NT converts the first n &^ 15 elements (char->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToUlongSatAVX2NT(dst *byte, src *byte, n int) int
 
 // charToUlongWrapAVX512NT converts the first n &^ 31 elements (char->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3109,15 +3564,35 @@ func charToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func charToUlongSatAVX512NT(dst *byte, src *byte, n int) int
 
+// charToHalfAVX2NT converts the first n &^ 31 elements (char->half ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToHalfAVX2NT(dst *byte, src *byte, n int) int
+
 // charToHalfAVX512NT converts the first n &^ 63 elements (char->half ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func charToHalfAVX512NT(dst *byte, src *byte, n int) int
 
+// charToDoubleAVX2NT converts the first n &^ 15 elements (char->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func charToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // charToDoubleAVX512NT converts the first n &^ 31 elements (char->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func charToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToCharWrapAVX2NT converts the first n &^ 127 elements (uchar->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ucharToCharSatAVX2NT converts the first n &^ 127 elements (uchar->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToCharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // ucharToCharWrapAVX512NT converts the first n &^ 255 elements (uchar->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3129,40 +3604,85 @@ func ucharToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ucharToCharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// ucharToShortAVX2NT converts the first n &^ 63 elements (uchar->short ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToShortAVX2NT(dst *byte, src *byte, n int) int
+
 // ucharToShortAVX512NT converts the first n &^ 127 elements (uchar->short ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToShortAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToUshortAVX2NT converts the first n &^ 63 elements (uchar->ushort ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToUshortAVX2NT(dst *byte, src *byte, n int) int
 
 // ucharToUshortAVX512NT converts the first n &^ 127 elements (uchar->ushort ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToUshortAVX512NT(dst *byte, src *byte, n int) int
 
+// ucharToUintAVX2NT converts the first n &^ 31 elements (uchar->uint ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToUintAVX2NT(dst *byte, src *byte, n int) int
+
 // ucharToUintAVX512NT converts the first n &^ 63 elements (uchar->uint ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToUintAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToLongAVX2NT converts the first n &^ 15 elements (uchar->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToLongAVX2NT(dst *byte, src *byte, n int) int
 
 // ucharToLongAVX512NT converts the first n &^ 31 elements (uchar->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToLongAVX512NT(dst *byte, src *byte, n int) int
 
+// ucharToUlongAVX2NT converts the first n &^ 15 elements (uchar->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToUlongAVX2NT(dst *byte, src *byte, n int) int
+
 // ucharToUlongAVX512NT converts the first n &^ 31 elements (uchar->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToUlongAVX512NT(dst *byte, src *byte, n int) int
+
+// ucharToHalfAVX2NT converts the first n &^ 31 elements (uchar->half ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToHalfAVX2NT(dst *byte, src *byte, n int) int
 
 // ucharToHalfAVX512NT converts the first n &^ 63 elements (uchar->half ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToHalfAVX512NT(dst *byte, src *byte, n int) int
 
+// ucharToDoubleAVX2NT converts the first n &^ 15 elements (uchar->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ucharToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // ucharToDoubleAVX512NT converts the first n &^ 31 elements (uchar->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ucharToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToCharWrapAVX2NT converts the first n &^ 63 elements (short->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToCharSatAVX2NT converts the first n &^ 63 elements (short->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToCharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // shortToCharWrapAVX512NT converts the first n &^ 127 elements (short->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3174,6 +3694,16 @@ func shortToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToCharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// shortToUcharWrapAVX2NT converts the first n &^ 63 elements (short->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToUcharSatAVX2NT converts the first n &^ 63 elements (short->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+
 // shortToUcharWrapAVX512NT converts the first n &^ 127 elements (short->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3183,6 +3713,16 @@ func shortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func shortToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUshortWrapAVX2NT converts the first n &^ 63 elements (short->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToUshortSatAVX2NT converts the first n &^ 63 elements (short->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUshortSatAVX2NT(dst *byte, src *byte, n int) int
 
 // shortToUshortWrapAVX512NT converts the first n &^ 127 elements (short->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3194,6 +3734,16 @@ func shortToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToUshortSatAVX512NT(dst *byte, src *byte, n int) int
 
+// shortToUintWrapAVX2NT converts the first n &^ 31 elements (short->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToUintSatAVX2NT converts the first n &^ 31 elements (short->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUintSatAVX2NT(dst *byte, src *byte, n int) int
+
 // shortToUintWrapAVX512NT converts the first n &^ 63 elements (short->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3204,10 +3754,25 @@ func shortToUintWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToUintSatAVX512NT(dst *byte, src *byte, n int) int
 
+// shortToLongAVX2NT converts the first n &^ 15 elements (short->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToLongAVX2NT(dst *byte, src *byte, n int) int
+
 // shortToLongAVX512NT converts the first n &^ 31 elements (short->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func shortToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToUlongWrapAVX2NT converts the first n &^ 15 elements (short->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToUlongSatAVX2NT converts the first n &^ 15 elements (short->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToUlongSatAVX2NT(dst *byte, src *byte, n int) int
 
 // shortToUlongWrapAVX512NT converts the first n &^ 31 elements (short->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3218,6 +3783,26 @@ func shortToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func shortToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTEAVX2NT converts the first n &^ 31 elements (short->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTZAVX2NT converts the first n &^ 31 elements (short->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTPAVX2NT converts the first n &^ 31 elements (short->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// shortToHalfRTNAVX2NT converts the first n &^ 31 elements (short->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // shortToHalfRTEAVX512NT converts the first n &^ 63 elements (short->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3239,10 +3824,25 @@ func shortToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func shortToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// shortToDoubleAVX2NT converts the first n &^ 15 elements (short->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func shortToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // shortToDoubleAVX512NT converts the first n &^ 31 elements (short->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func shortToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToCharWrapAVX2NT converts the first n &^ 63 elements (ushort->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ushortToCharSatAVX2NT converts the first n &^ 63 elements (ushort->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToCharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // ushortToCharWrapAVX512NT converts the first n &^ 127 elements (ushort->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3254,6 +3854,16 @@ func ushortToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ushortToCharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// ushortToUcharWrapAVX2NT converts the first n &^ 63 elements (ushort->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ushortToUcharSatAVX2NT converts the first n &^ 63 elements (ushort->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+
 // ushortToUcharWrapAVX512NT converts the first n &^ 127 elements (ushort->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3263,6 +3873,16 @@ func ushortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ushortToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToShortWrapAVX2NT converts the first n &^ 63 elements (ushort->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ushortToShortSatAVX2NT converts the first n &^ 63 elements (ushort->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToShortSatAVX2NT(dst *byte, src *byte, n int) int
 
 // ushortToShortWrapAVX512NT converts the first n &^ 127 elements (ushort->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3274,20 +3894,55 @@ func ushortToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ushortToShortSatAVX512NT(dst *byte, src *byte, n int) int
 
+// ushortToUintAVX2NT converts the first n &^ 31 elements (ushort->uint ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUintAVX2NT(dst *byte, src *byte, n int) int
+
 // ushortToUintAVX512NT converts the first n &^ 63 elements (ushort->uint ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ushortToUintAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToLongAVX2NT converts the first n &^ 15 elements (ushort->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToLongAVX2NT(dst *byte, src *byte, n int) int
 
 // ushortToLongAVX512NT converts the first n &^ 31 elements (ushort->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ushortToLongAVX512NT(dst *byte, src *byte, n int) int
 
+// ushortToUlongAVX2NT converts the first n &^ 15 elements (ushort->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToUlongAVX2NT(dst *byte, src *byte, n int) int
+
 // ushortToUlongAVX512NT converts the first n &^ 31 elements (ushort->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ushortToUlongAVX512NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTEAVX2NT converts the first n &^ 31 elements (ushort->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTZAVX2NT converts the first n &^ 31 elements (ushort->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTPAVX2NT converts the first n &^ 31 elements (ushort->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// ushortToHalfRTNAVX2NT converts the first n &^ 31 elements (ushort->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // ushortToHalfRTEAVX512NT converts the first n &^ 63 elements (ushort->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3309,10 +3964,25 @@ func ushortToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ushortToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// ushortToDoubleAVX2NT converts the first n &^ 15 elements (ushort->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ushortToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // ushortToDoubleAVX512NT converts the first n &^ 31 elements (ushort->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func ushortToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// intToUintWrapAVX2NT converts the first n &^ 31 elements (int->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// intToUintSatAVX2NT converts the first n &^ 31 elements (int->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUintSatAVX2NT(dst *byte, src *byte, n int) int
 
 // intToUintWrapAVX512NT converts the first n &^ 63 elements (int->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3324,10 +3994,25 @@ func intToUintWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func intToUintSatAVX512NT(dst *byte, src *byte, n int) int
 
+// intToLongAVX2NT converts the first n &^ 15 elements (int->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToLongAVX2NT(dst *byte, src *byte, n int) int
+
 // intToLongAVX512NT converts the first n &^ 31 elements (int->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func intToLongAVX512NT(dst *byte, src *byte, n int) int
+
+// intToUlongWrapAVX2NT converts the first n &^ 15 elements (int->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// intToUlongSatAVX2NT converts the first n &^ 15 elements (int->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToUlongSatAVX2NT(dst *byte, src *byte, n int) int
 
 // intToUlongWrapAVX512NT converts the first n &^ 31 elements (int->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3338,6 +4023,26 @@ func intToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func intToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTEAVX2NT converts the first n &^ 31 elements (int->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTZAVX2NT converts the first n &^ 31 elements (int->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTPAVX2NT converts the first n &^ 31 elements (int->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// intToHalfRTNAVX2NT converts the first n &^ 31 elements (int->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // intToHalfRTEAVX512NT converts the first n &^ 63 elements (int->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3359,10 +4064,25 @@ func intToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func intToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// intToDoubleAVX2NT converts the first n &^ 15 elements (int->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func intToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // intToDoubleAVX512NT converts the first n &^ 31 elements (int->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func intToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToCharWrapAVX2NT converts the first n &^ 31 elements (uint->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToCharSatAVX2NT converts the first n &^ 31 elements (uint->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToCharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // uintToCharWrapAVX512NT converts the first n &^ 63 elements (uint->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3374,6 +4094,16 @@ func uintToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToCharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// uintToUcharWrapAVX2NT converts the first n &^ 31 elements (uint->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToUcharSatAVX2NT converts the first n &^ 31 elements (uint->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+
 // uintToUcharWrapAVX512NT converts the first n &^ 63 elements (uint->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3383,6 +4113,16 @@ func uintToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func uintToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToShortWrapAVX2NT converts the first n &^ 31 elements (uint->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToShortSatAVX2NT converts the first n &^ 31 elements (uint->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToShortSatAVX2NT(dst *byte, src *byte, n int) int
 
 // uintToShortWrapAVX512NT converts the first n &^ 63 elements (uint->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3394,6 +4134,16 @@ func uintToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToShortSatAVX512NT(dst *byte, src *byte, n int) int
 
+// uintToUshortWrapAVX2NT converts the first n &^ 31 elements (uint->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToUshortSatAVX2NT converts the first n &^ 31 elements (uint->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+
 // uintToUshortWrapAVX512NT converts the first n &^ 63 elements (uint->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3403,6 +4153,16 @@ func uintToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func uintToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToIntWrapAVX2NT converts the first n &^ 31 elements (uint->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToIntWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToIntSatAVX2NT converts the first n &^ 31 elements (uint->int Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToIntSatAVX2NT(dst *byte, src *byte, n int) int
 
 // uintToIntWrapAVX512NT converts the first n &^ 63 elements (uint->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3414,15 +4174,45 @@ func uintToIntWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToIntSatAVX512NT(dst *byte, src *byte, n int) int
 
+// uintToLongAVX2NT converts the first n &^ 15 elements (uint->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToLongAVX2NT(dst *byte, src *byte, n int) int
+
 // uintToLongAVX512NT converts the first n &^ 31 elements (uint->long ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func uintToLongAVX512NT(dst *byte, src *byte, n int) int
 
+// uintToUlongAVX2NT converts the first n &^ 15 elements (uint->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToUlongAVX2NT(dst *byte, src *byte, n int) int
+
 // uintToUlongAVX512NT converts the first n &^ 31 elements (uint->ulong ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func uintToUlongAVX512NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTEAVX2NT converts the first n &^ 31 elements (uint->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTZAVX2NT converts the first n &^ 31 elements (uint->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTPAVX2NT converts the first n &^ 31 elements (uint->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// uintToHalfRTNAVX2NT converts the first n &^ 31 elements (uint->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // uintToHalfRTEAVX512NT converts the first n &^ 63 elements (uint->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3444,10 +4234,25 @@ func uintToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func uintToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// uintToDoubleAVX2NT converts the first n &^ 15 elements (uint->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func uintToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // uintToDoubleAVX512NT converts the first n &^ 31 elements (uint->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func uintToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// longToCharWrapAVX2NT converts the first n &^ 15 elements (long->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// longToCharSatAVX2NT converts the first n &^ 15 elements (long->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToCharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // longToCharWrapAVX512NT converts the first n &^ 31 elements (long->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3459,6 +4264,16 @@ func longToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func longToCharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// longToUcharWrapAVX2NT converts the first n &^ 15 elements (long->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// longToUcharSatAVX2NT converts the first n &^ 15 elements (long->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+
 // longToUcharWrapAVX512NT converts the first n &^ 31 elements (long->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3468,6 +4283,16 @@ func longToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToUcharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToShortWrapAVX2NT converts the first n &^ 15 elements (long->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// longToShortSatAVX2NT converts the first n &^ 15 elements (long->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToShortSatAVX2NT(dst *byte, src *byte, n int) int
 
 // longToShortWrapAVX512NT converts the first n &^ 31 elements (long->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3479,6 +4304,16 @@ func longToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func longToShortSatAVX512NT(dst *byte, src *byte, n int) int
 
+// longToUshortWrapAVX2NT converts the first n &^ 15 elements (long->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// longToUshortSatAVX2NT converts the first n &^ 15 elements (long->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+
 // longToUshortWrapAVX512NT converts the first n &^ 31 elements (long->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3488,6 +4323,16 @@ func longToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToUshortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToIntWrapAVX2NT converts the first n &^ 15 elements (long->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToIntWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// longToIntSatAVX2NT converts the first n &^ 15 elements (long->int Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToIntSatAVX2NT(dst *byte, src *byte, n int) int
 
 // longToIntWrapAVX512NT converts the first n &^ 31 elements (long->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3499,6 +4344,16 @@ func longToIntWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func longToIntSatAVX512NT(dst *byte, src *byte, n int) int
 
+// longToUintWrapAVX2NT converts the first n &^ 15 elements (long->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// longToUintSatAVX2NT converts the first n &^ 15 elements (long->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUintSatAVX2NT(dst *byte, src *byte, n int) int
+
 // longToUintWrapAVX512NT converts the first n &^ 31 elements (long->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3509,6 +4364,16 @@ func longToUintWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func longToUintSatAVX512NT(dst *byte, src *byte, n int) int
 
+// longToUlongWrapAVX2NT converts the first n &^ 15 elements (long->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// longToUlongSatAVX2NT converts the first n &^ 15 elements (long->ulong Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToUlongSatAVX2NT(dst *byte, src *byte, n int) int
+
 // longToUlongWrapAVX512NT converts the first n &^ 31 elements (long->ulong Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3518,6 +4383,26 @@ func longToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func longToUlongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTEAVX2NT converts the first n &^ 15 elements (long->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTZAVX2NT converts the first n &^ 15 elements (long->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTPAVX2NT converts the first n &^ 15 elements (long->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// longToHalfRTNAVX2NT converts the first n &^ 15 elements (long->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func longToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // longToHalfRTEAVX512NT converts the first n &^ 31 elements (long->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3539,6 +4424,16 @@ func longToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func longToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// ulongToCharWrapAVX2NT converts the first n &^ 15 elements (ulong->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToCharSatAVX2NT converts the first n &^ 15 elements (ulong->char Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToCharSatAVX2NT(dst *byte, src *byte, n int) int
+
 // ulongToCharWrapAVX512NT converts the first n &^ 31 elements (ulong->char Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3548,6 +4443,16 @@ func ulongToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToCharSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUcharWrapAVX2NT converts the first n &^ 15 elements (ulong->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToUcharSatAVX2NT converts the first n &^ 15 elements (ulong->uchar Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUcharSatAVX2NT(dst *byte, src *byte, n int) int
 
 // ulongToUcharWrapAVX512NT converts the first n &^ 31 elements (ulong->uchar Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3559,6 +4464,16 @@ func ulongToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToUcharSatAVX512NT(dst *byte, src *byte, n int) int
 
+// ulongToShortWrapAVX2NT converts the first n &^ 15 elements (ulong->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToShortSatAVX2NT converts the first n &^ 15 elements (ulong->short Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToShortSatAVX2NT(dst *byte, src *byte, n int) int
+
 // ulongToShortWrapAVX512NT converts the first n &^ 31 elements (ulong->short Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3568,6 +4483,16 @@ func ulongToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToShortSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUshortWrapAVX2NT converts the first n &^ 15 elements (ulong->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToUshortSatAVX2NT converts the first n &^ 15 elements (ulong->ushort Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUshortSatAVX2NT(dst *byte, src *byte, n int) int
 
 // ulongToUshortWrapAVX512NT converts the first n &^ 31 elements (ulong->ushort Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3579,6 +4504,16 @@ func ulongToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToUshortSatAVX512NT(dst *byte, src *byte, n int) int
 
+// ulongToIntWrapAVX2NT converts the first n &^ 15 elements (ulong->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToIntWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToIntSatAVX2NT converts the first n &^ 15 elements (ulong->int Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToIntSatAVX2NT(dst *byte, src *byte, n int) int
+
 // ulongToIntWrapAVX512NT converts the first n &^ 31 elements (ulong->int Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3588,6 +4523,16 @@ func ulongToIntWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToIntSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToUintWrapAVX2NT converts the first n &^ 15 elements (ulong->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToUintSatAVX2NT converts the first n &^ 15 elements (ulong->uint Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToUintSatAVX2NT(dst *byte, src *byte, n int) int
 
 // ulongToUintWrapAVX512NT converts the first n &^ 31 elements (ulong->uint Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3599,6 +4544,16 @@ func ulongToUintWrapAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToUintSatAVX512NT(dst *byte, src *byte, n int) int
 
+// ulongToLongWrapAVX2NT converts the first n &^ 15 elements (ulong->long Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToLongWrapAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToLongSatAVX2NT converts the first n &^ 15 elements (ulong->long Sat) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToLongSatAVX2NT(dst *byte, src *byte, n int) int
+
 // ulongToLongWrapAVX512NT converts the first n &^ 31 elements (ulong->long Wrap) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3608,6 +4563,26 @@ func ulongToLongWrapAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func ulongToLongSatAVX512NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTEAVX2NT converts the first n &^ 15 elements (ulong->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTZAVX2NT converts the first n &^ 15 elements (ulong->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTPAVX2NT converts the first n &^ 15 elements (ulong->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// ulongToHalfRTNAVX2NT converts the first n &^ 15 elements (ulong->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func ulongToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // ulongToHalfRTEAVX512NT converts the first n &^ 31 elements (ulong->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3629,6 +4604,26 @@ func ulongToHalfRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func ulongToHalfRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// halfToCharRTEAVX2NT converts the first n &^ 31 elements (half->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToCharRTZAVX2NT converts the first n &^ 31 elements (half->char RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToCharRTPAVX2NT converts the first n &^ 31 elements (half->char RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToCharRTNAVX2NT converts the first n &^ 31 elements (half->char RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToCharRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // halfToCharRTEAVX512NT converts the first n &^ 63 elements (half->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3648,6 +4643,26 @@ func halfToCharRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToCharRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTEAVX2NT converts the first n &^ 31 elements (half->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTZAVX2NT converts the first n &^ 31 elements (half->uchar RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTPAVX2NT converts the first n &^ 31 elements (half->uchar RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUcharRTNAVX2NT converts the first n &^ 31 elements (half->uchar RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUcharRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // halfToUcharRTEAVX512NT converts the first n &^ 63 elements (half->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3669,6 +4684,26 @@ func halfToUcharRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUcharRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// halfToShortRTEAVX2NT converts the first n &^ 31 elements (half->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToShortRTZAVX2NT converts the first n &^ 31 elements (half->short RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToShortRTPAVX2NT converts the first n &^ 31 elements (half->short RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToShortRTNAVX2NT converts the first n &^ 31 elements (half->short RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToShortRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // halfToShortRTEAVX512NT converts the first n &^ 63 elements (half->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3688,6 +4723,26 @@ func halfToShortRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToShortRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTEAVX2NT converts the first n &^ 31 elements (half->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTZAVX2NT converts the first n &^ 31 elements (half->ushort RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTPAVX2NT converts the first n &^ 31 elements (half->ushort RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUshortRTNAVX2NT converts the first n &^ 31 elements (half->ushort RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUshortRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // halfToUshortRTEAVX512NT converts the first n &^ 63 elements (half->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3709,6 +4764,26 @@ func halfToUshortRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUshortRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// halfToIntRTEAVX2NT converts the first n &^ 31 elements (half->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToIntRTZAVX2NT converts the first n &^ 31 elements (half->int RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToIntRTPAVX2NT converts the first n &^ 31 elements (half->int RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToIntRTNAVX2NT converts the first n &^ 31 elements (half->int RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToIntRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // halfToIntRTEAVX512NT converts the first n &^ 63 elements (half->int RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3728,6 +4803,26 @@ func halfToIntRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToIntRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTEAVX2NT converts the first n &^ 31 elements (half->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTZAVX2NT converts the first n &^ 31 elements (half->uint RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTPAVX2NT converts the first n &^ 31 elements (half->uint RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUintRTNAVX2NT converts the first n &^ 31 elements (half->uint RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUintRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // halfToUintRTEAVX512NT converts the first n &^ 63 elements (half->uint RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3749,6 +4844,26 @@ func halfToUintRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUintRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// halfToLongRTEAVX2NT converts the first n &^ 15 elements (half->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToLongRTZAVX2NT converts the first n &^ 15 elements (half->long RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToLongRTPAVX2NT converts the first n &^ 15 elements (half->long RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToLongRTNAVX2NT converts the first n &^ 15 elements (half->long RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToLongRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // halfToLongRTEAVX512NT converts the first n &^ 31 elements (half->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3768,6 +4883,26 @@ func halfToLongRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func halfToLongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTEAVX2NT converts the first n &^ 15 elements (half->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTZAVX2NT converts the first n &^ 15 elements (half->ulong RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTPAVX2NT converts the first n &^ 15 elements (half->ulong RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// halfToUlongRTNAVX2NT converts the first n &^ 15 elements (half->ulong RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToUlongRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // halfToUlongRTEAVX512NT converts the first n &^ 31 elements (half->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3789,10 +4924,35 @@ func halfToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func halfToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// halfToDoubleAVX2NT converts the first n &^ 15 elements (half->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func halfToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // halfToDoubleAVX512NT converts the first n &^ 31 elements (half->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func halfToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTEAVX2NT converts the first n &^ 15 elements (float->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTZAVX2NT converts the first n &^ 15 elements (float->long RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTPAVX2NT converts the first n &^ 15 elements (float->long RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToLongRTNAVX2NT converts the first n &^ 15 elements (float->long RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToLongRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // floatToLongRTEAVX512NT converts the first n &^ 31 elements (float->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3814,6 +4974,26 @@ func floatToLongRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToLongRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// floatToUlongRTEAVX2NT converts the first n &^ 15 elements (float->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUlongRTZAVX2NT converts the first n &^ 15 elements (float->ulong RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUlongRTPAVX2NT converts the first n &^ 15 elements (float->ulong RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToUlongRTNAVX2NT converts the first n &^ 15 elements (float->ulong RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToUlongRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // floatToUlongRTEAVX512NT converts the first n &^ 31 elements (float->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3834,10 +5014,35 @@ func floatToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func floatToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// floatToDoubleAVX2NT converts the first n &^ 15 elements (float->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToDoubleAVX2NT(dst *byte, src *byte, n int) int
+
 // floatToDoubleAVX512NT converts the first n &^ 31 elements (float->double ) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
 func floatToDoubleAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTEAVX2NT converts the first n &^ 15 elements (double->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTZAVX2NT converts the first n &^ 15 elements (double->char RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTPAVX2NT converts the first n &^ 15 elements (double->char RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToCharRTNAVX2NT converts the first n &^ 15 elements (double->char RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToCharRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // doubleToCharRTEAVX512NT converts the first n &^ 31 elements (double->char RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3859,6 +5064,26 @@ func doubleToCharRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToCharRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// doubleToUcharRTEAVX2NT converts the first n &^ 15 elements (double->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTZAVX2NT converts the first n &^ 15 elements (double->uchar RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTPAVX2NT converts the first n &^ 15 elements (double->uchar RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUcharRTNAVX2NT converts the first n &^ 15 elements (double->uchar RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUcharRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // doubleToUcharRTEAVX512NT converts the first n &^ 31 elements (double->uchar RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3878,6 +5103,26 @@ func doubleToUcharRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUcharRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTEAVX2NT converts the first n &^ 15 elements (double->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTZAVX2NT converts the first n &^ 15 elements (double->short RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTPAVX2NT converts the first n &^ 15 elements (double->short RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToShortRTNAVX2NT converts the first n &^ 15 elements (double->short RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToShortRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // doubleToShortRTEAVX512NT converts the first n &^ 31 elements (double->short RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3899,6 +5144,26 @@ func doubleToShortRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToShortRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// doubleToUshortRTEAVX2NT converts the first n &^ 15 elements (double->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTZAVX2NT converts the first n &^ 15 elements (double->ushort RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTPAVX2NT converts the first n &^ 15 elements (double->ushort RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUshortRTNAVX2NT converts the first n &^ 15 elements (double->ushort RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUshortRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // doubleToUshortRTEAVX512NT converts the first n &^ 31 elements (double->ushort RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3918,6 +5183,26 @@ func doubleToUshortRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUshortRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTEAVX2NT converts the first n &^ 15 elements (double->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTZAVX2NT converts the first n &^ 15 elements (double->long RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTPAVX2NT converts the first n &^ 15 elements (double->long RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToLongRTNAVX2NT converts the first n &^ 15 elements (double->long RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToLongRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // doubleToLongRTEAVX512NT converts the first n &^ 31 elements (double->long RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
@@ -3939,6 +5224,26 @@ func doubleToLongRTPAVX512NT(dst *byte, src *byte, n int) int
 //go:noescape
 func doubleToLongRTNAVX512NT(dst *byte, src *byte, n int) int
 
+// doubleToUlongRTEAVX2NT converts the first n &^ 15 elements (double->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTZAVX2NT converts the first n &^ 15 elements (double->ulong RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTPAVX2NT converts the first n &^ 15 elements (double->ulong RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToUlongRTNAVX2NT converts the first n &^ 15 elements (double->ulong RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToUlongRTNAVX2NT(dst *byte, src *byte, n int) int
+
 // doubleToUlongRTEAVX512NT converts the first n &^ 31 elements (double->ulong RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //
 //go:noescape
@@ -3958,6 +5263,26 @@ func doubleToUlongRTPAVX512NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func doubleToUlongRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTEAVX2NT converts the first n &^ 15 elements (double->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTZAVX2NT converts the first n &^ 15 elements (double->half RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTPAVX2NT converts the first n &^ 15 elements (double->half RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// doubleToHalfRTNAVX2NT converts the first n &^ 15 elements (double->half RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func doubleToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
 
 // doubleToHalfRTEAVX512NT converts the first n &^ 31 elements (double->half RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
 //

@@ -1871,9 +1871,9 @@ TEXT ·intToFloatRTEAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VCVTDQ2PS (CX)(BX*4), Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VCVTDQ2PS 32(CX)(BX*4), Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -1906,7 +1906,7 @@ loop:
 	VEXTRACTF128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X1
 	VPADDD       X1, X2, X2
-	VMOVUPS      X2, (AX)(BX*4)
+	VMOVDQU      X2, (AX)(BX*4)
 	VCVTDQ2PD    16(CX)(BX*4), Y1
 	VCVTPD2PSY   Y1, X2
 	VCVTPS2PD    X2, Y3
@@ -1916,7 +1916,7 @@ loop:
 	VEXTRACTF128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X1
 	VPADDD       X1, X2, X2
-	VMOVUPS      X2, 16(AX)(BX*4)
+	VMOVDQU      X2, 16(AX)(BX*4)
 	VCVTDQ2PD    32(CX)(BX*4), Y1
 	VCVTPD2PSY   Y1, X2
 	VCVTPS2PD    X2, Y3
@@ -1926,7 +1926,7 @@ loop:
 	VEXTRACTF128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X1
 	VPADDD       X1, X2, X2
-	VMOVUPS      X2, 32(AX)(BX*4)
+	VMOVDQU      X2, 32(AX)(BX*4)
 	VCVTDQ2PD    48(CX)(BX*4), Y1
 	VCVTPD2PSY   Y1, X2
 	VCVTPS2PD    X2, Y3
@@ -1936,7 +1936,7 @@ loop:
 	VEXTRACTF128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X1
 	VPADDD       X1, X2, X2
-	VMOVUPS      X2, 48(AX)(BX*4)
+	VMOVDQU      X2, 48(AX)(BX*4)
 	ADDQ         $0x00000010, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -1968,7 +1968,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPADDD       X0, X1, X1
-	VMOVUPS      X1, (AX)(BX*4)
+	VMOVDQU      X1, (AX)(BX*4)
 	VCVTDQ2PD    16(CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -1980,7 +1980,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPADDD       X0, X1, X1
-	VMOVUPS      X1, 16(AX)(BX*4)
+	VMOVDQU      X1, 16(AX)(BX*4)
 	VCVTDQ2PD    32(CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -1992,7 +1992,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPADDD       X0, X1, X1
-	VMOVUPS      X1, 32(AX)(BX*4)
+	VMOVDQU      X1, 32(AX)(BX*4)
 	VCVTDQ2PD    48(CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -2004,7 +2004,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPADDD       X0, X1, X1
-	VMOVUPS      X1, 48(AX)(BX*4)
+	VMOVDQU      X1, 48(AX)(BX*4)
 	ADDQ         $0x00000010, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -2036,7 +2036,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPSUBD       X0, X1, X1
-	VMOVUPS      X1, (AX)(BX*4)
+	VMOVDQU      X1, (AX)(BX*4)
 	VCVTDQ2PD    16(CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -2048,7 +2048,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPSUBD       X0, X1, X1
-	VMOVUPS      X1, 16(AX)(BX*4)
+	VMOVDQU      X1, 16(AX)(BX*4)
 	VCVTDQ2PD    32(CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -2060,7 +2060,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPSUBD       X0, X1, X1
-	VMOVUPS      X1, 32(AX)(BX*4)
+	VMOVDQU      X1, 32(AX)(BX*4)
 	VCVTDQ2PD    48(CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -2072,7 +2072,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPSUBD       X0, X1, X1
-	VMOVUPS      X1, 48(AX)(BX*4)
+	VMOVDQU      X1, 48(AX)(BX*4)
 	ADDQ         $0x00000010, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -2207,22 +2207,22 @@ loop:
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
 	VCVTPD2PSY Y2, X2
-	VMOVUPS    X2, (AX)(BX*4)
+	VMOVDQU    X2, (AX)(BX*4)
 	VPXOR      16(CX)(BX*4), X0, X2
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
 	VCVTPD2PSY Y2, X2
-	VMOVUPS    X2, 16(AX)(BX*4)
+	VMOVDQU    X2, 16(AX)(BX*4)
 	VPXOR      32(CX)(BX*4), X0, X2
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
 	VCVTPD2PSY Y2, X2
-	VMOVUPS    X2, 32(AX)(BX*4)
+	VMOVDQU    X2, 32(AX)(BX*4)
 	VPXOR      48(CX)(BX*4), X0, X2
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
 	VCVTPD2PSY Y2, X2
-	VMOVUPS    X2, 48(AX)(BX*4)
+	VMOVDQU    X2, 48(AX)(BX*4)
 	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
@@ -2263,7 +2263,7 @@ loop:
 	VEXTRACTF128 $0x01, Y3, X5
 	VSHUFPS      $0x88, X5, X3, X3
 	VPADDD       X3, X4, X4
-	VMOVUPS      X4, (AX)(BX*4)
+	VMOVDQU      X4, (AX)(BX*4)
 	VPXOR        16(CX)(BX*4), X1, X3
 	VCVTDQ2PD    X3, Y3
 	VADDPD       Y2, Y3, Y3
@@ -2275,7 +2275,7 @@ loop:
 	VEXTRACTF128 $0x01, Y3, X5
 	VSHUFPS      $0x88, X5, X3, X3
 	VPADDD       X3, X4, X4
-	VMOVUPS      X4, 16(AX)(BX*4)
+	VMOVDQU      X4, 16(AX)(BX*4)
 	VPXOR        32(CX)(BX*4), X1, X3
 	VCVTDQ2PD    X3, Y3
 	VADDPD       Y2, Y3, Y3
@@ -2287,7 +2287,7 @@ loop:
 	VEXTRACTF128 $0x01, Y3, X5
 	VSHUFPS      $0x88, X5, X3, X3
 	VPADDD       X3, X4, X4
-	VMOVUPS      X4, 32(AX)(BX*4)
+	VMOVDQU      X4, 32(AX)(BX*4)
 	VPXOR        48(CX)(BX*4), X1, X3
 	VCVTDQ2PD    X3, Y3
 	VADDPD       Y2, Y3, Y3
@@ -2299,7 +2299,7 @@ loop:
 	VEXTRACTF128 $0x01, Y3, X5
 	VSHUFPS      $0x88, X5, X3, X3
 	VPADDD       X3, X4, X4
-	VMOVUPS      X4, 48(AX)(BX*4)
+	VMOVDQU      X4, 48(AX)(BX*4)
 	ADDQ         $0x00000010, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -2339,7 +2339,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPADDD       X2, X3, X3
-	VMOVUPS      X3, (AX)(BX*4)
+	VMOVDQU      X3, (AX)(BX*4)
 	VPXOR        16(CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -2353,7 +2353,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPADDD       X2, X3, X3
-	VMOVUPS      X3, 16(AX)(BX*4)
+	VMOVDQU      X3, 16(AX)(BX*4)
 	VPXOR        32(CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -2367,7 +2367,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPADDD       X2, X3, X3
-	VMOVUPS      X3, 32(AX)(BX*4)
+	VMOVDQU      X3, 32(AX)(BX*4)
 	VPXOR        48(CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -2381,7 +2381,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPADDD       X2, X3, X3
-	VMOVUPS      X3, 48(AX)(BX*4)
+	VMOVDQU      X3, 48(AX)(BX*4)
 	ADDQ         $0x00000010, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -2421,7 +2421,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPSUBD       X2, X3, X3
-	VMOVUPS      X3, (AX)(BX*4)
+	VMOVDQU      X3, (AX)(BX*4)
 	VPXOR        16(CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -2435,7 +2435,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPSUBD       X2, X3, X3
-	VMOVUPS      X3, 16(AX)(BX*4)
+	VMOVDQU      X3, 16(AX)(BX*4)
 	VPXOR        32(CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -2449,7 +2449,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPSUBD       X2, X3, X3
-	VMOVUPS      X3, 32(AX)(BX*4)
+	VMOVDQU      X3, 32(AX)(BX*4)
 	VPXOR        48(CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -2463,7 +2463,7 @@ loop:
 	VPXOR        X4, X2, X2
 	VPSUBD       X4, X2, X2
 	VPSUBD       X2, X3, X3
-	VMOVUPS      X3, 48(AX)(BX*4)
+	VMOVDQU      X3, 48(AX)(BX*4)
 	ADDQ         $0x00000010, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -2590,10 +2590,10 @@ TEXT ·doubleToFloatRTEAVX2(SB), NOSPLIT, $0-32
 loop:
 	VMOVUPD    (CX)(BX*8), Y0
 	VCVTPD2PSY Y0, X0
-	VMOVUPS    X0, (AX)(BX*4)
+	VMOVDQU    X0, (AX)(BX*4)
 	VMOVUPD    32(CX)(BX*8), Y0
 	VCVTPD2PSY Y0, X0
-	VMOVUPS    X0, 16(AX)(BX*4)
+	VMOVDQU    X0, 16(AX)(BX*4)
 	ADDQ       $0x00000008, BX
 	CMPQ       BX, DX
 	JB         loop
@@ -2626,7 +2626,7 @@ loop:
 	VEXTRACTF128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X1
 	VPADDD       X1, X2, X2
-	VMOVUPS      X2, (AX)(BX*4)
+	VMOVDQU      X2, (AX)(BX*4)
 	VMOVUPD      32(CX)(BX*8), Y1
 	VCVTPD2PSY   Y1, X2
 	VCVTPS2PD    X2, Y3
@@ -2636,7 +2636,7 @@ loop:
 	VEXTRACTF128 $0x01, Y1, X3
 	VSHUFPS      $0x88, X3, X1, X1
 	VPADDD       X1, X2, X2
-	VMOVUPS      X2, 16(AX)(BX*4)
+	VMOVDQU      X2, 16(AX)(BX*4)
 	ADDQ         $0x00000008, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -2668,7 +2668,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPADDD       X0, X1, X1
-	VMOVUPS      X1, (AX)(BX*4)
+	VMOVDQU      X1, (AX)(BX*4)
 	VMOVUPD      32(CX)(BX*8), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -2680,7 +2680,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPADDD       X0, X1, X1
-	VMOVUPS      X1, 16(AX)(BX*4)
+	VMOVDQU      X1, 16(AX)(BX*4)
 	ADDQ         $0x00000008, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -2712,7 +2712,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPSUBD       X0, X1, X1
-	VMOVUPS      X1, (AX)(BX*4)
+	VMOVDQU      X1, (AX)(BX*4)
 	VMOVUPD      32(CX)(BX*8), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -2724,7 +2724,7 @@ loop:
 	VPXOR        X2, X0, X0
 	VPSUBD       X2, X0, X0
 	VPSUBD       X0, X1, X1
-	VMOVUPS      X1, 16(AX)(BX*4)
+	VMOVDQU      X1, 16(AX)(BX*4)
 	ADDQ         $0x00000008, BX
 	CMPQ         BX, DX
 	JB           loop
@@ -3042,9 +3042,9 @@ TEXT ·halfToFloatAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VCVTPH2PS (CX)(BX*2), Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VCVTPH2PS 16(CX)(BX*2), Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5450,9 +5450,9 @@ TEXT ·charToIntAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VPMOVSXBD (CX)(BX*1), Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVSXBD 8(CX)(BX*1), Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5499,10 +5499,10 @@ TEXT ·charToFloatAVX2(SB), NOSPLIT, $0-32
 loop:
 	VPMOVSXBD (CX)(BX*1), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVSXBD 8(CX)(BX*1), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5550,9 +5550,9 @@ TEXT ·ucharToIntAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VPMOVZXBD (CX)(BX*1), Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVZXBD 8(CX)(BX*1), Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5599,10 +5599,10 @@ TEXT ·ucharToFloatAVX2(SB), NOSPLIT, $0-32
 loop:
 	VPMOVZXBD (CX)(BX*1), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVZXBD 8(CX)(BX*1), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5650,9 +5650,9 @@ TEXT ·shortToIntAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VPMOVSXWD (CX)(BX*2), Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVSXWD 16(CX)(BX*2), Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5699,10 +5699,10 @@ TEXT ·shortToFloatAVX2(SB), NOSPLIT, $0-32
 loop:
 	VPMOVSXWD (CX)(BX*2), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVSXWD 16(CX)(BX*2), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5750,9 +5750,9 @@ TEXT ·ushortToIntAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VPMOVZXWD (CX)(BX*2), Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVZXWD 16(CX)(BX*2), Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -5799,10 +5799,10 @@ TEXT ·ushortToFloatAVX2(SB), NOSPLIT, $0-32
 loop:
 	VPMOVZXWD (CX)(BX*2), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, (AX)(BX*4)
+	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVZXWD 16(CX)(BX*2), Y0
 	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, 32(AX)(BX*4)
+	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -23001,6 +23001,214 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToCharRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToCharRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x08, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VROUNDPS   $0x08, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y4
+	VCMPPS     $0x07, Y3, Y3, Y3
+	VANDPS     Y3, Y4, Y4
+	VCVTTPS2DQ Y4, Y3
+	VROUNDPS   $0x08, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y5
+	VCMPPS     $0x07, Y4, Y4, Y4
+	VANDPS     Y4, Y5, Y5
+	VCVTTPS2DQ Y5, Y4
+	VROUNDPS   $0x08, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y6
+	VCMPPS     $0x07, Y5, Y5, Y5
+	VANDPS     Y5, Y6, Y6
+	VCVTTPS2DQ Y6, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKSSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToCharRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToCharRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x0b, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VROUNDPS   $0x0b, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y4
+	VCMPPS     $0x07, Y3, Y3, Y3
+	VANDPS     Y3, Y4, Y4
+	VCVTTPS2DQ Y4, Y3
+	VROUNDPS   $0x0b, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y5
+	VCMPPS     $0x07, Y4, Y4, Y4
+	VANDPS     Y4, Y5, Y5
+	VCVTTPS2DQ Y5, Y4
+	VROUNDPS   $0x0b, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y6
+	VCMPPS     $0x07, Y5, Y5, Y5
+	VANDPS     Y5, Y6, Y6
+	VCVTTPS2DQ Y6, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKSSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToCharRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToCharRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x0a, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VROUNDPS   $0x0a, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y4
+	VCMPPS     $0x07, Y3, Y3, Y3
+	VANDPS     Y3, Y4, Y4
+	VCVTTPS2DQ Y4, Y3
+	VROUNDPS   $0x0a, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y5
+	VCMPPS     $0x07, Y4, Y4, Y4
+	VANDPS     Y4, Y5, Y5
+	VCVTTPS2DQ Y5, Y4
+	VROUNDPS   $0x0a, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y6
+	VCMPPS     $0x07, Y5, Y5, Y5
+	VANDPS     Y5, Y6, Y6
+	VCVTTPS2DQ Y6, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKSSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToCharRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToCharRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x09, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VROUNDPS   $0x09, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y4
+	VCMPPS     $0x07, Y3, Y3, Y3
+	VANDPS     Y3, Y4, Y4
+	VCVTTPS2DQ Y4, Y3
+	VROUNDPS   $0x09, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y5
+	VCMPPS     $0x07, Y4, Y4, Y4
+	VANDPS     Y4, Y5, Y5
+	VCVTTPS2DQ Y5, Y4
+	VROUNDPS   $0x09, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y6
+	VCMPPS     $0x07, Y5, Y5, Y5
+	VANDPS     Y5, Y6, Y6
+	VCVTTPS2DQ Y6, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKSSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func floatToCharRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·floatToCharRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -23189,6 +23397,182 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToUcharRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x437f0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x08, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VROUNDPS   $0x08, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y3
+	VCVTTPS2DQ Y3, Y3
+	VROUNDPS   $0x08, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y4
+	VCVTTPS2DQ Y4, Y4
+	VROUNDPS   $0x08, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUcharRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x437f0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x0b, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VROUNDPS   $0x0b, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y3
+	VCVTTPS2DQ Y3, Y3
+	VROUNDPS   $0x0b, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y4
+	VCVTTPS2DQ Y4, Y4
+	VROUNDPS   $0x0b, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUcharRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x437f0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x0a, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VROUNDPS   $0x0a, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y3
+	VCVTTPS2DQ Y3, Y3
+	VROUNDPS   $0x0a, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y4
+	VCVTTPS2DQ Y4, Y4
+	VROUNDPS   $0x0a, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUcharRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x437f0000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VROUNDPS   $0x09, (CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VROUNDPS   $0x09, 32(CX)(BX*4), Y3
+	VMINPS     Y3, Y0, Y3
+	VCVTTPS2DQ Y3, Y3
+	VROUNDPS   $0x09, 64(CX)(BX*4), Y4
+	VMINPS     Y4, Y0, Y4
+	VCVTTPS2DQ Y4, Y4
+	VROUNDPS   $0x09, 96(CX)(BX*4), Y5
+	VMINPS     Y5, Y0, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKSSDW  Y5, Y4, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func floatToUcharRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·floatToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -23353,6 +23737,158 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToShortRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToShortRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x08, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VANDPS     Y1, Y2, Y2
+	VCVTTPS2DQ Y2, Y1
+	VROUNDPS   $0x08, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VPACKSSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToShortRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToShortRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0b, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VANDPS     Y1, Y2, Y2
+	VCVTTPS2DQ Y2, Y1
+	VROUNDPS   $0x0b, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VPACKSSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToShortRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToShortRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0a, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VANDPS     Y1, Y2, Y2
+	VCVTTPS2DQ Y2, Y1
+	VROUNDPS   $0x0a, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VPACKSSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToShortRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToShortRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x09, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VANDPS     Y1, Y2, Y2
+	VCVTTPS2DQ Y2, Y1
+	VROUNDPS   $0x09, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y3
+	VCMPPS     $0x07, Y2, Y2, Y2
+	VANDPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y2
+	VPACKSSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func floatToShortRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·floatToShortRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -23501,6 +24037,142 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToUshortRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x477fff00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x08, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCVTTPS2DQ Y1, Y1
+	VROUNDPS   $0x08, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPACKUSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUshortRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x477fff00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0b, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCVTTPS2DQ Y1, Y1
+	VROUNDPS   $0x0b, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPACKUSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUshortRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x477fff00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0a, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCVTTPS2DQ Y1, Y1
+	VROUNDPS   $0x0a, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPACKUSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUshortRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x477fff00, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x09, (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCVTTPS2DQ Y1, Y1
+	VROUNDPS   $0x09, 32(CX)(BX*4), Y2
+	VMINPS     Y2, Y0, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPACKUSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func floatToUshortRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·floatToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -23627,6 +24299,162 @@ loop:
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToIntRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToIntRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x08, (CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VROUNDPS   $0x08, 32(CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToIntRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToIntRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0b, (CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VROUNDPS   $0x0b, 32(CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToIntRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToIntRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0a, (CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VROUNDPS   $0x0a, 32(CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToIntRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToIntRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x09, (CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VROUNDPS   $0x09, 32(CX)(BX*4), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y1
+	VPAND      Y1, Y2, Y2
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
 
 done:
 	SFENCE
@@ -23789,6 +24617,222 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToUintRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUintRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x4f800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x08, (CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, (AX)(BX*4)
+	VROUNDPS   $0x08, 32(CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUintRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUintRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x4f800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0b, (CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, (AX)(BX*4)
+	VROUNDPS   $0x0b, 32(CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUintRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUintRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x4f800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x0a, (CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, (AX)(BX*4)
+	VROUNDPS   $0x0a, 32(CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUintRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToUintRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x4f800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VROUNDPS   $0x09, (CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, (AX)(BX*4)
+	VROUNDPS   $0x09, 32(CX)(BX*4), Y4
+	VMAXPS     Y3, Y4, Y4
+	VCMPPS     $0x1d, Y0, Y4, Y5
+	VCMPPS     $0x1d, Y1, Y4, Y6
+	VANDPS     Y5, Y0, Y7
+	VSUBPS     Y7, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VANDPS     Y5, Y2, Y7
+	VPXOR      Y7, Y4, Y4
+	VPOR       Y6, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func floatToUintRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·floatToUintRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -23917,6 +24961,237 @@ done:
 	VZEROUPPER
 	RET
 
+// func intToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·intToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VCVTDQ2PS  (CX)(BX*4), Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VCVTDQ2PS  32(CX)(BX*4), Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VCVTDQ2PD    (CX)(BX*4), Y1
+	VCVTPD2PSY   Y1, X2
+	VCVTPS2PD    X2, Y3
+	VANDPD       Y0, Y3, Y3
+	VANDPD       Y0, Y1, Y1
+	VCMPPD       $0x1e, Y1, Y3, Y1
+	VEXTRACTF128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X1
+	VPADDD       X1, X2, X2
+	VMOVNTDQ     X2, (AX)(BX*4)
+	VCVTDQ2PD    16(CX)(BX*4), Y1
+	VCVTPD2PSY   Y1, X2
+	VCVTPS2PD    X2, Y3
+	VANDPD       Y0, Y3, Y3
+	VANDPD       Y0, Y1, Y1
+	VCMPPD       $0x1e, Y1, Y3, Y1
+	VEXTRACTF128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X1
+	VPADDD       X1, X2, X2
+	VMOVNTDQ     X2, 16(AX)(BX*4)
+	VCVTDQ2PD    32(CX)(BX*4), Y1
+	VCVTPD2PSY   Y1, X2
+	VCVTPS2PD    X2, Y3
+	VANDPD       Y0, Y3, Y3
+	VANDPD       Y0, Y1, Y1
+	VCMPPD       $0x1e, Y1, Y3, Y1
+	VEXTRACTF128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X1
+	VPADDD       X1, X2, X2
+	VMOVNTDQ     X2, 32(AX)(BX*4)
+	VCVTDQ2PD    48(CX)(BX*4), Y1
+	VCVTPD2PSY   Y1, X2
+	VCVTPS2PD    X2, Y3
+	VANDPD       Y0, Y3, Y3
+	VANDPD       Y0, Y1, Y1
+	VCMPPD       $0x1e, Y1, Y3, Y1
+	VEXTRACTF128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X1
+	VPADDD       X1, X2, X2
+	VMOVNTDQ     X2, 48(AX)(BX*4)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·intToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VCVTDQ2PD    (CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x11, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPADDD       X0, X1, X1
+	VMOVNTDQ     X1, (AX)(BX*4)
+	VCVTDQ2PD    16(CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x11, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPADDD       X0, X1, X1
+	VMOVNTDQ     X1, 16(AX)(BX*4)
+	VCVTDQ2PD    32(CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x11, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPADDD       X0, X1, X1
+	VMOVNTDQ     X1, 32(AX)(BX*4)
+	VCVTDQ2PD    48(CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x11, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPADDD       X0, X1, X1
+	VMOVNTDQ     X1, 48(AX)(BX*4)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·intToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VCVTDQ2PD    (CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x1e, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPSUBD       X0, X1, X1
+	VMOVNTDQ     X1, (AX)(BX*4)
+	VCVTDQ2PD    16(CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x1e, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPSUBD       X0, X1, X1
+	VMOVNTDQ     X1, 16(AX)(BX*4)
+	VCVTDQ2PD    32(CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x1e, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPSUBD       X0, X1, X1
+	VMOVNTDQ     X1, 32(AX)(BX*4)
+	VCVTDQ2PD    48(CX)(BX*4), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x1e, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPSUBD       X0, X1, X1
+	VMOVNTDQ     X1, 48(AX)(BX*4)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func intToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·intToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -24027,6 +25302,301 @@ loop:
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, X0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPXOR      (CX)(BX*4), X0, X2
+	VCVTDQ2PD  X2, Y2
+	VADDPD     Y1, Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVNTDQ   X2, (AX)(BX*4)
+	VPXOR      16(CX)(BX*4), X0, X2
+	VCVTDQ2PD  X2, Y2
+	VADDPD     Y1, Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVNTDQ   X2, 16(AX)(BX*4)
+	VPXOR      32(CX)(BX*4), X0, X2
+	VCVTDQ2PD  X2, Y2
+	VADDPD     Y1, Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVNTDQ   X2, 32(AX)(BX*4)
+	VPXOR      48(CX)(BX*4), X0, X2
+	VCVTDQ2PD  X2, Y2
+	VADDPD     Y1, Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVNTDQ   X2, 48(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, X1
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VPXOR        (CX)(BX*4), X1, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y2, Y3, Y3
+	VCVTPD2PSY   Y3, X4
+	VCVTPS2PD    X4, Y5
+	VANDPD       Y0, Y5, Y5
+	VANDPD       Y0, Y3, Y3
+	VCMPPD       $0x1e, Y3, Y5, Y3
+	VEXTRACTF128 $0x01, Y3, X5
+	VSHUFPS      $0x88, X5, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVNTDQ     X4, (AX)(BX*4)
+	VPXOR        16(CX)(BX*4), X1, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y2, Y3, Y3
+	VCVTPD2PSY   Y3, X4
+	VCVTPS2PD    X4, Y5
+	VANDPD       Y0, Y5, Y5
+	VANDPD       Y0, Y3, Y3
+	VCMPPD       $0x1e, Y3, Y5, Y3
+	VEXTRACTF128 $0x01, Y3, X5
+	VSHUFPS      $0x88, X5, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVNTDQ     X4, 16(AX)(BX*4)
+	VPXOR        32(CX)(BX*4), X1, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y2, Y3, Y3
+	VCVTPD2PSY   Y3, X4
+	VCVTPS2PD    X4, Y5
+	VANDPD       Y0, Y5, Y5
+	VANDPD       Y0, Y3, Y3
+	VCMPPD       $0x1e, Y3, Y5, Y3
+	VEXTRACTF128 $0x01, Y3, X5
+	VSHUFPS      $0x88, X5, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVNTDQ     X4, 32(AX)(BX*4)
+	VPXOR        48(CX)(BX*4), X1, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y2, Y3, Y3
+	VCVTPD2PSY   Y3, X4
+	VCVTPS2PD    X4, Y5
+	VANDPD       Y0, Y5, Y5
+	VANDPD       Y0, Y3, Y3
+	VCMPPD       $0x1e, Y3, Y5, Y3
+	VEXTRACTF128 $0x01, Y3, X5
+	VSHUFPS      $0x88, X5, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVNTDQ     X4, 48(AX)(BX*4)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, X0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VPXOR        (CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x11, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVNTDQ     X3, (AX)(BX*4)
+	VPXOR        16(CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x11, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVNTDQ     X3, 16(AX)(BX*4)
+	VPXOR        32(CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x11, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVNTDQ     X3, 32(AX)(BX*4)
+	VPXOR        48(CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x11, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVNTDQ     X3, 48(AX)(BX*4)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, X0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VPXOR        (CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x1e, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPSUBD       X2, X3, X3
+	VMOVNTDQ     X3, (AX)(BX*4)
+	VPXOR        16(CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x1e, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPSUBD       X2, X3, X3
+	VMOVNTDQ     X3, 16(AX)(BX*4)
+	VPXOR        32(CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x1e, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPSUBD       X2, X3, X3
+	VMOVNTDQ     X3, 32(AX)(BX*4)
+	VPXOR        48(CX)(BX*4), X0, X2
+	VCVTDQ2PD    X2, Y2
+	VADDPD       Y1, Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VCVTPS2PD    X3, Y4
+	VCMPPD       $0x1e, Y2, Y4, Y2
+	VEXTRACTF128 $0x01, Y2, X4
+	VSHUFPS      $0x88, X4, X2, X2
+	VPSRLD       $0x1f, X2, X2
+	VPSRAD       $0x1f, X3, X4
+	VPXOR        X4, X2, X2
+	VPSUBD       X4, X2, X2
+	VPSUBD       X2, X3, X3
+	VMOVNTDQ     X3, 48(AX)(BX*4)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
 
 done:
 	SFENCE
@@ -24149,6 +25719,171 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·doubleToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-8, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	VMOVUPD    (CX)(BX*8), Y0
+	VCVTPD2PSY Y0, X0
+	VMOVNTDQ   X0, (AX)(BX*4)
+	VMOVUPD    32(CX)(BX*8), Y0
+	VCVTPD2PSY Y0, X0
+	VMOVNTDQ   X0, 16(AX)(BX*4)
+	ADDQ       $0x00000008, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	VMOVUPD      (CX)(BX*8), Y1
+	VCVTPD2PSY   Y1, X2
+	VCVTPS2PD    X2, Y3
+	VANDPD       Y0, Y3, Y3
+	VANDPD       Y0, Y1, Y1
+	VCMPPD       $0x1e, Y1, Y3, Y1
+	VEXTRACTF128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X1
+	VPADDD       X1, X2, X2
+	VMOVNTDQ     X2, (AX)(BX*4)
+	VMOVUPD      32(CX)(BX*8), Y1
+	VCVTPD2PSY   Y1, X2
+	VCVTPS2PD    X2, Y3
+	VANDPD       Y0, Y3, Y3
+	VANDPD       Y0, Y1, Y1
+	VCMPPD       $0x1e, Y1, Y3, Y1
+	VEXTRACTF128 $0x01, Y1, X3
+	VSHUFPS      $0x88, X3, X1, X1
+	VPADDD       X1, X2, X2
+	VMOVNTDQ     X2, 16(AX)(BX*4)
+	ADDQ         $0x00000008, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·doubleToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-8, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	VMOVUPD      (CX)(BX*8), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x11, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPADDD       X0, X1, X1
+	VMOVNTDQ     X1, (AX)(BX*4)
+	VMOVUPD      32(CX)(BX*8), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x11, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPADDD       X0, X1, X1
+	VMOVNTDQ     X1, 16(AX)(BX*4)
+	ADDQ         $0x00000008, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·doubleToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-8, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	VMOVUPD      (CX)(BX*8), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x1e, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPSUBD       X0, X1, X1
+	VMOVNTDQ     X1, (AX)(BX*4)
+	VMOVUPD      32(CX)(BX*8), Y0
+	VCVTPD2PSY   Y0, X1
+	VCVTPS2PD    X1, Y2
+	VCMPPD       $0x1e, Y0, Y2, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VSHUFPS      $0x88, X2, X0, X0
+	VPSRLD       $0x1f, X0, X0
+	VPSRAD       $0x1f, X1, X2
+	VPXOR        X2, X0, X0
+	VPSUBD       X2, X0, X0
+	VPSUBD       X0, X1, X1
+	VMOVNTDQ     X1, 16(AX)(BX*4)
+	ADDQ         $0x00000008, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func doubleToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·doubleToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -24259,6 +25994,110 @@ loop:
 	ADDQ             $0x00000010, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C, MMX+
+TEXT ·floatToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVUPS    (CX)(BX*4), Y0
+	VCVTPS2PH  $0x00, Y0, (AX)(BX*2)
+	VMOVUPS    32(CX)(BX*4), Y0
+	VCVTPS2PH  $0x00, Y0, 16(AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C, MMX+
+TEXT ·floatToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVUPS    (CX)(BX*4), Y0
+	VCVTPS2PH  $0x03, Y0, (AX)(BX*2)
+	VMOVUPS    32(CX)(BX*4), Y0
+	VCVTPS2PH  $0x03, Y0, 16(AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C, MMX+
+TEXT ·floatToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVUPS    (CX)(BX*4), Y0
+	VCVTPS2PH  $0x02, Y0, (AX)(BX*2)
+	VMOVUPS    32(CX)(BX*4), Y0
+	VCVTPS2PH  $0x02, Y0, 16(AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C, MMX+
+TEXT ·floatToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVUPS    (CX)(BX*4), Y0
+	VCVTPS2PH  $0x01, Y0, (AX)(BX*2)
+	VMOVUPS    32(CX)(BX*4), Y0
+	VCVTPS2PH  $0x01, Y0, 16(AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
 
 done:
 	SFENCE
@@ -24381,6 +26220,32 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C, MMX+
+TEXT ·halfToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VCVTPH2PS  16(CX)(BX*2), Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func halfToFloatAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·halfToFloatAVX512NT(SB), NOSPLIT, $0-32
@@ -24401,6 +26266,154 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToIntRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x08, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, (AX)(BX*4)
+	VROUNDPD    $0x08, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToIntRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x0b, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, (AX)(BX*4)
+	VROUNDPD    $0x0b, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToIntRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x0a, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, (AX)(BX*4)
+	VROUNDPD    $0x0a, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToIntRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToIntRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41dfffffffc00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x09, (CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, (AX)(BX*4)
+	VROUNDPD    $0x09, 32(CX)(BX*8), Y1
+	VMINPD      Y1, Y0, Y2
+	VCMPPD      $0x07, Y1, Y1, Y1
+	VANDPD      Y1, Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	VMOVNTDQ    X1, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -24539,6 +26552,190 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToUintRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUintRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x08, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*4)
+	VROUNDPD    $0x08, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUintRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x0b, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*4)
+	VROUNDPD    $0x0b, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUintRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x0a, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*4)
+	VROUNDPD    $0x0a, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUintRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUintRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-8, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x41efffffffe00000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	VROUNDPD    $0x09, (CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*4)
+	VROUNDPD    $0x09, 32(CX)(BX*8), Y4
+	VMAXPD      Y3, Y4, Y4
+	VMINPD      Y4, Y0, Y4
+	VSUBPD      Y1, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPXOR       X2, X4, X4
+	VMOVNTDQ    X4, 16(AX)(BX*4)
+	ADDQ        $0x00000008, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func doubleToUintRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·doubleToUintRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -24667,6 +26864,415 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y6
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VPXOR       Y2, Y5, Y5
+	VSUBPD      Y3, Y5, Y5
+	VADDPD      Y6, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y6, Y10
+	VPCMPGTQ    Y6, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y6
+	VPADDQ      Y6, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y4, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y6
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VPXOR       Y2, Y5, Y5
+	VSUBPD      Y3, Y5, Y5
+	VADDPD      Y6, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y6, Y10
+	VPCMPGTQ    Y6, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y6
+	VPADDQ      Y6, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y4, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y9
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VPXOR       Y2, Y6, Y6
+	VSUBPD      Y3, Y6, Y6
+	VADDPD      Y9, Y6, Y10
+	VSUBPD      Y6, Y10, Y6
+	VPCMPGTQ    Y6, Y9, Y11
+	VPCMPGTQ    Y9, Y6, Y6
+	VBLENDVPD   Y10, Y11, Y6, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPOR        Y6, Y11, Y11
+	VPSUBQ      Y11, Y4, Y11
+	VPOR        Y11, Y10, Y10
+	VCVTPD2PSY  Y10, X8
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y9
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VPXOR       Y2, Y6, Y6
+	VSUBPD      Y3, Y6, Y6
+	VADDPD      Y9, Y6, Y10
+	VSUBPD      Y6, Y10, Y6
+	VPCMPGTQ    Y6, Y9, Y11
+	VPCMPGTQ    Y9, Y6, Y6
+	VBLENDVPD   Y10, Y11, Y6, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPOR        Y6, Y11, Y11
+	VPSUBQ      Y11, Y4, Y11
+	VPOR        Y11, Y10, Y10
+	VCVTPD2PSY  Y10, X6
+	VINSERTI128 $0x01, X5, Y7, Y5
+	VMOVNTDQ    Y5, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y8, Y5
+	VMOVNTDQ    Y5, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     32(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     64(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y8
+	VPADDQ      Y8, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X6
+	VMOVDQU     96(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y8
+	VPADDQ      Y8, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X8
+	VINSERTI128 $0x01, X7, Y5, Y7
+	VMOVNTDQ    Y7, (AX)(BX*4)
+	VINSERTI128 $0x01, X8, Y6, Y7
+	VMOVNTDQ    Y7, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y4, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     32(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y4, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     64(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VPSUBQ      Y11, Y4, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y11
+	VPADDQ      Y11, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X6
+	VMOVDQU     96(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y8
+	VPSUBQ      Y11, Y4, Y8
+	VBLENDVPD   Y10, Y11, Y8, Y11
+	VPADDQ      Y11, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X8
+	VINSERTI128 $0x01, X7, Y5, Y7
+	VMOVNTDQ    Y7, (AX)(BX*4)
+	VINSERTI128 $0x01, X8, Y6, Y7
+	VMOVNTDQ    Y7, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y4, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     32(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VPXOR       Y2, Y7, Y7
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y4, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y4, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     64(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y9
+	VPSUBQ      Y9, Y4, Y8
+	VBLENDVPD   Y10, Y8, Y9, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X6
+	VMOVDQU     96(CX)(BX*8), Y8
+	VPBLENDD    $0x55, Y8, Y0, Y9
+	VPSHUFD     $0xf5, Y8, Y8
+	VPBLENDD    $0x55, Y8, Y1, Y8
+	VPXOR       Y2, Y8, Y8
+	VSUBPD      Y3, Y8, Y8
+	VADDPD      Y9, Y8, Y10
+	VSUBPD      Y8, Y10, Y8
+	VPCMPGTQ    Y8, Y9, Y11
+	VPCMPGTQ    Y9, Y8, Y9
+	VPSUBQ      Y9, Y4, Y8
+	VBLENDVPD   Y10, Y8, Y9, Y9
+	VPADDQ      Y9, Y10, Y10
+	VPANDN      Y10, Y4, Y10
+	VCVTPD2PSY  Y10, X8
+	VINSERTI128 $0x01, X7, Y5, Y7
+	VMOVNTDQ    Y7, (AX)(BX*4)
+	VINSERTI128 $0x01, X8, Y6, Y7
+	VMOVNTDQ    Y7, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func longToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·longToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -24777,6 +27383,345 @@ loop:
 	ADDQ             $0x00000010, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToDoubleRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y4
+	VMOVDQU    32(CX)(BX*8), Y5
+	VPBLENDD   $0x55, Y5, Y0, Y6
+	VPSHUFD    $0xf5, Y5, Y5
+	VPBLENDD   $0x55, Y5, Y1, Y5
+	VPXOR      Y2, Y5, Y5
+	VSUBPD     Y3, Y5, Y5
+	VADDPD     Y6, Y5, Y5
+	VMOVDQU    64(CX)(BX*8), Y6
+	VPBLENDD   $0x55, Y6, Y0, Y7
+	VPSHUFD    $0xf5, Y6, Y6
+	VPBLENDD   $0x55, Y6, Y1, Y6
+	VPXOR      Y2, Y6, Y6
+	VSUBPD     Y3, Y6, Y6
+	VADDPD     Y7, Y6, Y6
+	VMOVDQU    96(CX)(BX*8), Y7
+	VPBLENDD   $0x55, Y7, Y0, Y8
+	VPSHUFD    $0xf5, Y7, Y7
+	VPBLENDD   $0x55, Y7, Y1, Y7
+	VPXOR      Y2, Y7, Y7
+	VSUBPD     Y3, Y7, Y7
+	VADDPD     Y8, Y7, Y7
+	VMOVNTDQ   Y4, (AX)(BX*8)
+	VMOVNTDQ   Y5, 32(AX)(BX*8)
+	VMOVNTDQ   Y6, 64(AX)(BX*8)
+	VMOVNTDQ   Y7, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToDoubleRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y6
+	VSUBPD     Y4, Y6, Y4
+	VPCMPGTQ   Y4, Y5, Y7
+	VPCMPGTQ   Y5, Y4, Y4
+	VBLENDVPD  Y6, Y7, Y4, Y4
+	VPADDQ     Y4, Y6, Y6
+	VMOVDQU    32(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y7
+	VSUBPD     Y4, Y7, Y4
+	VPCMPGTQ   Y4, Y5, Y8
+	VPCMPGTQ   Y5, Y4, Y4
+	VBLENDVPD  Y7, Y8, Y4, Y4
+	VPADDQ     Y4, Y7, Y7
+	VMOVDQU    64(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y8
+	VSUBPD     Y4, Y8, Y4
+	VPCMPGTQ   Y4, Y5, Y9
+	VPCMPGTQ   Y5, Y4, Y4
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	VPADDQ     Y4, Y8, Y8
+	VMOVDQU    96(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y9
+	VSUBPD     Y4, Y9, Y4
+	VPCMPGTQ   Y4, Y5, Y10
+	VPCMPGTQ   Y5, Y4, Y4
+	VBLENDVPD  Y9, Y10, Y4, Y4
+	VPADDQ     Y4, Y9, Y9
+	VMOVNTDQ   Y6, (AX)(BX*8)
+	VMOVNTDQ   Y7, 32(AX)(BX*8)
+	VMOVNTDQ   Y8, 64(AX)(BX*8)
+	VMOVNTDQ   Y9, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToDoubleRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y6
+	VSUBPD     Y4, Y6, Y4
+	VPCMPGTQ   Y4, Y5, Y7
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y7, Y6, Y4
+	VPADDQ     Y7, Y6, Y5
+	VBLENDVPD  Y6, Y5, Y4, Y6
+	VMOVDQU    32(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y7
+	VSUBPD     Y4, Y7, Y4
+	VPCMPGTQ   Y4, Y5, Y8
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y8, Y7, Y4
+	VPADDQ     Y8, Y7, Y5
+	VBLENDVPD  Y7, Y5, Y4, Y7
+	VMOVDQU    64(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y8
+	VSUBPD     Y4, Y8, Y4
+	VPCMPGTQ   Y4, Y5, Y9
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y9, Y8, Y4
+	VPADDQ     Y9, Y8, Y5
+	VBLENDVPD  Y8, Y5, Y4, Y8
+	VMOVDQU    96(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y9
+	VSUBPD     Y4, Y9, Y4
+	VPCMPGTQ   Y4, Y5, Y10
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y10, Y9, Y4
+	VPADDQ     Y10, Y9, Y5
+	VBLENDVPD  Y9, Y5, Y4, Y9
+	VMOVNTDQ   Y6, (AX)(BX*8)
+	VMOVNTDQ   Y7, 32(AX)(BX*8)
+	VMOVNTDQ   Y8, 64(AX)(BX*8)
+	VMOVNTDQ   Y9, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToDoubleRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToDoubleRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000080000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x4530000080100000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y4, Y4, Y4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y6
+	VSUBPD     Y4, Y6, Y4
+	VPCMPGTQ   Y4, Y5, Y7
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y4, Y6, Y5
+	VPADDQ     Y4, Y6, Y4
+	VBLENDVPD  Y6, Y5, Y4, Y6
+	VMOVDQU    32(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y7
+	VSUBPD     Y4, Y7, Y4
+	VPCMPGTQ   Y4, Y5, Y8
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y4, Y7, Y5
+	VPADDQ     Y4, Y7, Y4
+	VBLENDVPD  Y7, Y5, Y4, Y7
+	VMOVDQU    64(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y8
+	VSUBPD     Y4, Y8, Y4
+	VPCMPGTQ   Y4, Y5, Y9
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y4, Y8, Y5
+	VPADDQ     Y4, Y8, Y4
+	VBLENDVPD  Y8, Y5, Y4, Y8
+	VMOVDQU    96(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VPXOR      Y2, Y4, Y4
+	VSUBPD     Y3, Y4, Y4
+	VADDPD     Y5, Y4, Y9
+	VSUBPD     Y4, Y9, Y4
+	VPCMPGTQ   Y4, Y5, Y10
+	VPCMPGTQ   Y5, Y4, Y4
+	VPSUBQ     Y4, Y9, Y5
+	VPADDQ     Y4, Y9, Y4
+	VBLENDVPD  Y9, Y5, Y4, Y9
+	VMOVNTDQ   Y6, (AX)(BX*8)
+	VMOVNTDQ   Y7, 32(AX)(BX*8)
+	VMOVNTDQ   Y8, 64(AX)(BX*8)
+	VMOVNTDQ   Y9, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
 
 done:
 	SFENCE
@@ -24899,6 +27844,387 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToFloatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VPBLENDD    $0x55, Y4, Y0, Y5
+	VPSHUFD     $0xf5, Y4, Y4
+	VPBLENDD    $0x55, Y4, Y1, Y4
+	VSUBPD      Y2, Y4, Y4
+	VADDPD      Y5, Y4, Y8
+	VSUBPD      Y4, Y8, Y4
+	VPCMPGTQ    Y4, Y5, Y9
+	VPCMPGTQ    Y5, Y4, Y4
+	VBLENDVPD   Y8, Y9, Y4, Y5
+	VPADDQ      Y5, Y8, Y8
+	VPOR        Y4, Y9, Y9
+	VPSUBQ      Y9, Y3, Y9
+	VPOR        Y9, Y8, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPBLENDD    $0x55, Y4, Y0, Y5
+	VPSHUFD     $0xf5, Y4, Y4
+	VPBLENDD    $0x55, Y4, Y1, Y4
+	VSUBPD      Y2, Y4, Y4
+	VADDPD      Y5, Y4, Y8
+	VSUBPD      Y4, Y8, Y4
+	VPCMPGTQ    Y4, Y5, Y9
+	VPCMPGTQ    Y5, Y4, Y4
+	VBLENDVPD   Y8, Y9, Y4, Y5
+	VPADDQ      Y5, Y8, Y8
+	VPOR        Y4, Y9, Y9
+	VPSUBQ      Y9, Y3, Y9
+	VPOR        Y9, Y8, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y8
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VSUBPD      Y2, Y5, Y5
+	VADDPD      Y8, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y8, Y10
+	VPCMPGTQ    Y8, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y3, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X7
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPBLENDD    $0x55, Y5, Y0, Y8
+	VPSHUFD     $0xf5, Y5, Y5
+	VPBLENDD    $0x55, Y5, Y1, Y5
+	VSUBPD      Y2, Y5, Y5
+	VADDPD      Y8, Y5, Y9
+	VSUBPD      Y5, Y9, Y5
+	VPCMPGTQ    Y5, Y8, Y10
+	VPCMPGTQ    Y8, Y5, Y5
+	VBLENDVPD   Y9, Y10, Y5, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPOR        Y5, Y10, Y10
+	VPSUBQ      Y10, Y3, Y10
+	VPOR        Y10, Y9, Y9
+	VCVTPD2PSY  Y9, X5
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVNTDQ    Y4, (AX)(BX*4)
+	VINSERTI128 $0x01, X5, Y7, Y4
+	VMOVNTDQ    Y4, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y6
+	VPADDQ      Y6, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     32(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y6
+	VPADDQ      Y6, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     64(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y7
+	VPADDQ      Y7, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X7
+	VINSERTI128 $0x01, X6, Y4, Y6
+	VMOVNTDQ    Y6, (AX)(BX*4)
+	VINSERTI128 $0x01, X7, Y5, Y6
+	VMOVNTDQ    Y6, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VPSUBQ      Y9, Y3, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y9
+	VPADDQ      Y9, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     32(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y6
+	VPSUBQ      Y9, Y3, Y6
+	VBLENDVPD   Y8, Y9, Y6, Y9
+	VPADDQ      Y9, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     64(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y3, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y7
+	VPSUBQ      Y10, Y3, Y7
+	VBLENDVPD   Y9, Y10, Y7, Y10
+	VPADDQ      Y10, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X7
+	VINSERTI128 $0x01, X6, Y4, Y6
+	VMOVNTDQ    Y6, (AX)(BX*4)
+	VINSERTI128 $0x01, X7, Y5, Y6
+	VMOVNTDQ    Y6, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToFloatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x000000001fffffff, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y7
+	VPSUBQ      Y7, Y3, Y6
+	VBLENDVPD   Y8, Y6, Y7, Y7
+	VPADDQ      Y7, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X4
+	VMOVDQU     32(CX)(BX*8), Y6
+	VPBLENDD    $0x55, Y6, Y0, Y7
+	VPSHUFD     $0xf5, Y6, Y6
+	VPBLENDD    $0x55, Y6, Y1, Y6
+	VSUBPD      Y2, Y6, Y6
+	VADDPD      Y7, Y6, Y8
+	VSUBPD      Y6, Y8, Y6
+	VPCMPGTQ    Y6, Y7, Y9
+	VPCMPGTQ    Y7, Y6, Y7
+	VPSUBQ      Y7, Y3, Y6
+	VBLENDVPD   Y8, Y6, Y7, Y7
+	VPADDQ      Y7, Y8, Y8
+	VPANDN      Y8, Y3, Y8
+	VCVTPD2PSY  Y8, X6
+	VMOVDQU     64(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y3, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPBLENDD    $0x55, Y7, Y0, Y8
+	VPSHUFD     $0xf5, Y7, Y7
+	VPBLENDD    $0x55, Y7, Y1, Y7
+	VSUBPD      Y2, Y7, Y7
+	VADDPD      Y8, Y7, Y9
+	VSUBPD      Y7, Y9, Y7
+	VPCMPGTQ    Y7, Y8, Y10
+	VPCMPGTQ    Y8, Y7, Y8
+	VPSUBQ      Y8, Y3, Y7
+	VBLENDVPD   Y9, Y7, Y8, Y8
+	VPADDQ      Y8, Y9, Y9
+	VPANDN      Y9, Y3, Y9
+	VCVTPD2PSY  Y9, X7
+	VINSERTI128 $0x01, X6, Y4, Y6
+	VMOVNTDQ    Y6, (AX)(BX*4)
+	VINSERTI128 $0x01, X7, Y5, Y6
+	VMOVNTDQ    Y6, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ulongToFloatRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·ulongToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -25009,6 +28335,317 @@ loop:
 	ADDQ              $0x00000010, BX
 	CMPQ              BX, DX
 	JB                loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToDoubleRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y3
+	VMOVDQU    32(CX)(BX*8), Y4
+	VPBLENDD   $0x55, Y4, Y0, Y5
+	VPSHUFD    $0xf5, Y4, Y4
+	VPBLENDD   $0x55, Y4, Y1, Y4
+	VSUBPD     Y2, Y4, Y4
+	VADDPD     Y5, Y4, Y4
+	VMOVDQU    64(CX)(BX*8), Y5
+	VPBLENDD   $0x55, Y5, Y0, Y6
+	VPSHUFD    $0xf5, Y5, Y5
+	VPBLENDD   $0x55, Y5, Y1, Y5
+	VSUBPD     Y2, Y5, Y5
+	VADDPD     Y6, Y5, Y5
+	VMOVDQU    96(CX)(BX*8), Y6
+	VPBLENDD   $0x55, Y6, Y0, Y7
+	VPSHUFD    $0xf5, Y6, Y6
+	VPBLENDD   $0x55, Y6, Y1, Y6
+	VSUBPD     Y2, Y6, Y6
+	VADDPD     Y7, Y6, Y6
+	VMOVNTDQ   Y3, (AX)(BX*8)
+	VMOVNTDQ   Y4, 32(AX)(BX*8)
+	VMOVNTDQ   Y5, 64(AX)(BX*8)
+	VMOVNTDQ   Y6, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToDoubleRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y5
+	VSUBPD     Y3, Y5, Y3
+	VPCMPGTQ   Y3, Y4, Y6
+	VPCMPGTQ   Y4, Y3, Y3
+	VBLENDVPD  Y5, Y6, Y3, Y3
+	VPADDQ     Y3, Y5, Y5
+	VMOVDQU    32(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y6
+	VSUBPD     Y3, Y6, Y3
+	VPCMPGTQ   Y3, Y4, Y7
+	VPCMPGTQ   Y4, Y3, Y3
+	VBLENDVPD  Y6, Y7, Y3, Y3
+	VPADDQ     Y3, Y6, Y6
+	VMOVDQU    64(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y7
+	VSUBPD     Y3, Y7, Y3
+	VPCMPGTQ   Y3, Y4, Y8
+	VPCMPGTQ   Y4, Y3, Y3
+	VBLENDVPD  Y7, Y8, Y3, Y3
+	VPADDQ     Y3, Y7, Y7
+	VMOVDQU    96(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y8
+	VSUBPD     Y3, Y8, Y3
+	VPCMPGTQ   Y3, Y4, Y9
+	VPCMPGTQ   Y4, Y3, Y3
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	VPADDQ     Y3, Y8, Y8
+	VMOVNTDQ   Y5, (AX)(BX*8)
+	VMOVNTDQ   Y6, 32(AX)(BX*8)
+	VMOVNTDQ   Y7, 64(AX)(BX*8)
+	VMOVNTDQ   Y8, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToDoubleRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y5
+	VSUBPD     Y3, Y5, Y3
+	VPCMPGTQ   Y3, Y4, Y6
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y6, Y5, Y3
+	VPADDQ     Y6, Y5, Y4
+	VBLENDVPD  Y5, Y4, Y3, Y5
+	VMOVDQU    32(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y6
+	VSUBPD     Y3, Y6, Y3
+	VPCMPGTQ   Y3, Y4, Y7
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y7, Y6, Y3
+	VPADDQ     Y7, Y6, Y4
+	VBLENDVPD  Y6, Y4, Y3, Y6
+	VMOVDQU    64(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y7
+	VSUBPD     Y3, Y7, Y3
+	VPCMPGTQ   Y3, Y4, Y8
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y8, Y7, Y3
+	VPADDQ     Y8, Y7, Y4
+	VBLENDVPD  Y7, Y4, Y3, Y7
+	VMOVDQU    96(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y8
+	VSUBPD     Y3, Y8, Y3
+	VPCMPGTQ   Y3, Y4, Y9
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y9, Y8, Y3
+	VPADDQ     Y9, Y8, Y4
+	VBLENDVPD  Y8, Y4, Y3, Y8
+	VMOVNTDQ   Y5, (AX)(BX*8)
+	VMOVNTDQ   Y6, 32(AX)(BX*8)
+	VMOVNTDQ   Y7, 64(AX)(BX*8)
+	VMOVNTDQ   Y8, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToDoubleRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToDoubleRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4330000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x4530000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x4530000000100000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y5
+	VSUBPD     Y3, Y5, Y3
+	VPCMPGTQ   Y3, Y4, Y6
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y3, Y5, Y4
+	VPADDQ     Y3, Y5, Y3
+	VBLENDVPD  Y5, Y4, Y3, Y5
+	VMOVDQU    32(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y6
+	VSUBPD     Y3, Y6, Y3
+	VPCMPGTQ   Y3, Y4, Y7
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y3, Y6, Y4
+	VPADDQ     Y3, Y6, Y3
+	VBLENDVPD  Y6, Y4, Y3, Y6
+	VMOVDQU    64(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y7
+	VSUBPD     Y3, Y7, Y3
+	VPCMPGTQ   Y3, Y4, Y8
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y3, Y7, Y4
+	VPADDQ     Y3, Y7, Y3
+	VBLENDVPD  Y7, Y4, Y3, Y7
+	VMOVDQU    96(CX)(BX*8), Y3
+	VPBLENDD   $0x55, Y3, Y0, Y4
+	VPSHUFD    $0xf5, Y3, Y3
+	VPBLENDD   $0x55, Y3, Y1, Y3
+	VSUBPD     Y2, Y3, Y3
+	VADDPD     Y4, Y3, Y8
+	VSUBPD     Y3, Y8, Y3
+	VPCMPGTQ   Y3, Y4, Y9
+	VPCMPGTQ   Y4, Y3, Y3
+	VPSUBQ     Y3, Y8, Y4
+	VPADDQ     Y3, Y8, Y3
+	VBLENDVPD  Y8, Y4, Y3, Y8
+	VMOVNTDQ   Y5, (AX)(BX*8)
+	VMOVNTDQ   Y6, 32(AX)(BX*8)
+	VMOVNTDQ   Y7, 64(AX)(BX*8)
+	VMOVNTDQ   Y8, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
 
 done:
 	SFENCE
@@ -25131,6 +28768,32 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToIntAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToIntAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBD  (CX)(BX*1), Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVSXBD  8(CX)(BX*1), Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func charToIntAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·charToIntAVX512NT(SB), NOSPLIT, $0-32
@@ -25149,6 +28812,34 @@ loop:
 	VPMOVSXBD  16(CX)(BX*1), Z0
 	VMOVNTDQ   Z0, 64(AX)(BX*4)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBD  (CX)(BX*1), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVSXBD  8(CX)(BX*1), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25185,6 +28876,32 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToIntAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToIntAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBD  (CX)(BX*1), Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVZXBD  8(CX)(BX*1), Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ucharToIntAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ucharToIntAVX512NT(SB), NOSPLIT, $0-32
@@ -25203,6 +28920,34 @@ loop:
 	VPMOVZXBD  16(CX)(BX*1), Z0
 	VMOVNTDQ   Z0, 64(AX)(BX*4)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBD  (CX)(BX*1), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVZXBD  8(CX)(BX*1), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25239,6 +28984,32 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToIntAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToIntAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVSXWD  (CX)(BX*2), Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVSXWD  16(CX)(BX*2), Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func shortToIntAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·shortToIntAVX512NT(SB), NOSPLIT, $0-32
@@ -25257,6 +29028,34 @@ loop:
 	VPMOVSXWD  32(CX)(BX*2), Z0
 	VMOVNTDQ   Z0, 64(AX)(BX*4)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVSXWD  (CX)(BX*2), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVSXWD  16(CX)(BX*2), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25293,6 +29092,32 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToIntAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToIntAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVZXWD  (CX)(BX*2), Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVZXWD  16(CX)(BX*2), Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ushortToIntAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ushortToIntAVX512NT(SB), NOSPLIT, $0-32
@@ -25311,6 +29136,34 @@ loop:
 	VPMOVZXWD  32(CX)(BX*2), Z0
 	VMOVNTDQ   Z0, 64(AX)(BX*4)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVZXWD  (CX)(BX*2), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVZXWD  16(CX)(BX*2), Y0
+	VCVTDQ2PS  Y0, Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25338,6 +29191,75 @@ loop:
 	VPMOVZXWD  32(CX)(BX*2), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, 64(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToCharWrapAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VPAND      (CX)(BX*4), Y0, Y2
+	VPAND      32(CX)(BX*4), Y0, Y3
+	VPAND      64(CX)(BX*4), Y0, Y4
+	VPAND      96(CX)(BX*4), Y0, Y5
+	VPACKUSDW  Y3, Y2, Y2
+	VPACKUSDW  Y5, Y4, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToCharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToCharSatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VMOVDQU    32(CX)(BX*4), Y2
+	VMOVDQU    64(CX)(BX*4), Y3
+	VMOVDQU    96(CX)(BX*4), Y4
+	VPACKSSDW  Y2, Y1, Y1
+	VPACKSSDW  Y4, Y3, Y2
+	VPACKSSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
@@ -25396,6 +29318,75 @@ loop:
 	VMOVDQU32  64(CX)(BX*4), Z0
 	VPMOVSDB   Z0, X0
 	VMOVNTDQ   X0, 16(AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      permB256<>+0(SB), Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VPAND      (CX)(BX*4), Y0, Y2
+	VPAND      32(CX)(BX*4), Y0, Y3
+	VPAND      64(CX)(BX*4), Y0, Y4
+	VPAND      96(CX)(BX*4), Y0, Y5
+	VPACKUSDW  Y3, Y2, Y2
+	VPACKUSDW  Y5, Y4, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVNTDQ   Y2, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToUcharSatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VMOVDQU    32(CX)(BX*4), Y2
+	VMOVDQU    64(CX)(BX*4), Y3
+	VMOVDQU    96(CX)(BX*4), Y4
+	VPACKSSDW  Y2, Y1, Y1
+	VPACKSSDW  Y4, Y3, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
@@ -25464,6 +29455,63 @@ done:
 	VZEROUPPER
 	RET
 
+// func intToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToShortWrapAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPAND      (CX)(BX*4), Y0, Y1
+	VPAND      32(CX)(BX*4), Y0, Y2
+	VPACKUSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToShortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToShortSatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func intToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·intToShortWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -25514,6 +29562,63 @@ loop:
 	VPMOVSDW   Z0, Y0
 	VMOVNTDQ   Y0, 32(AX)(BX*2)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPAND      (CX)(BX*4), Y0, Y1
+	VPAND      32(CX)(BX*4), Y0, Y2
+	VPACKUSDW  Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToUshortSatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPACKUSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25573,6 +29678,73 @@ loop:
 	VPMOVUSDW  Z1, Y1
 	VMOVNTDQ   Y1, 32(AX)(BX*2)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·charToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	VMOVDQU    (CX)(BX*1), Y0
+	VMOVDQU    32(CX)(BX*1), Y1
+	VMOVDQU    64(CX)(BX*1), Y2
+	VMOVDQU    96(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*1)
+	VMOVNTDQ   Y1, 32(AX)(BX*1)
+	VMOVNTDQ   Y2, 64(AX)(BX*1)
+	VMOVNTDQ   Y3, 96(AX)(BX*1)
+	ADDQ       $0x00000080, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToUcharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uchar's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	VPMAXSB    (CX)(BX*1), Y0, Y1
+	VPMAXSB    32(CX)(BX*1), Y0, Y2
+	VPMAXSB    64(CX)(BX*1), Y0, Y3
+	VPMAXSB    96(CX)(BX*1), Y0, Y4
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	VMOVNTDQ   Y2, 32(AX)(BX*1)
+	VMOVNTDQ   Y3, 64(AX)(BX*1)
+	VMOVNTDQ   Y4, 96(AX)(BX*1)
+	ADDQ       $0x00000080, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25655,6 +29827,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToShortAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToShortAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBW  (CX)(BX*1), Y0
+	VPMOVSXBW  16(CX)(BX*1), Y1
+	VPMOVSXBW  32(CX)(BX*1), Y2
+	VPMOVSXBW  48(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	VMOVNTDQ   Y1, 32(AX)(BX*2)
+	VMOVNTDQ   Y2, 64(AX)(BX*2)
+	VMOVNTDQ   Y3, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func charToShortAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·charToShortAVX512NT(SB), NOSPLIT, $0-32
@@ -25679,6 +29882,75 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*2)
 	VMOVNTDQ   Z3, 192(AX)(BX*2)
 	ADDQ       $0x00000080, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBW  (CX)(BX*1), Y0
+	VPMOVSXBW  16(CX)(BX*1), Y1
+	VPMOVSXBW  32(CX)(BX*1), Y2
+	VPMOVSXBW  48(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	VMOVNTDQ   Y1, 32(AX)(BX*2)
+	VMOVNTDQ   Y2, 64(AX)(BX*2)
+	VMOVNTDQ   Y3, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToUshortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ushort's range when saturating, extended to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMAXSB    (CX)(BX*1), X0, X1
+	VPMOVSXBW  X1, Y1
+	VPMAXSB    16(CX)(BX*1), X0, X2
+	VPMOVSXBW  X2, Y2
+	VPMAXSB    32(CX)(BX*1), X0, X3
+	VPMOVSXBW  X3, Y3
+	VPMAXSB    48(CX)(BX*1), X0, X4
+	VPMOVSXBW  X4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	VMOVNTDQ   Y2, 32(AX)(BX*2)
+	VMOVNTDQ   Y3, 64(AX)(BX*2)
+	VMOVNTDQ   Y4, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25761,6 +30033,79 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToUintWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBD  (CX)(BX*1), Y0
+	VPMOVSXBD  8(CX)(BX*1), Y1
+	VPMOVSXBD  16(CX)(BX*1), Y2
+	VPMOVSXBD  24(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VMOVNTDQ   Y1, 32(AX)(BX*4)
+	VMOVNTDQ   Y2, 64(AX)(BX*4)
+	VMOVNTDQ   Y3, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUintSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToUintSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VMOVQ      (CX)(BX*1), X1
+	VPMAXSB    X0, X1, X1
+	VPMOVSXBD  X1, Y1
+	VMOVQ      8(CX)(BX*1), X2
+	VPMAXSB    X0, X2, X2
+	VPMOVSXBD  X2, Y2
+	VMOVQ      16(CX)(BX*1), X3
+	VPMAXSB    X0, X3, X3
+	VPMOVSXBD  X3, Y3
+	VMOVQ      24(CX)(BX*1), X4
+	VPMAXSB    X0, X4, X4
+	VPMOVSXBD  X4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func charToUintWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·charToUintWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -25833,6 +30178,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToLongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToLongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBQ  (CX)(BX*1), Y0
+	VPMOVSXBQ  4(CX)(BX*1), Y1
+	VPMOVSXBQ  8(CX)(BX*1), Y2
+	VPMOVSXBQ  12(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func charToLongAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·charToLongAVX512NT(SB), NOSPLIT, $0-32
@@ -25856,6 +30232,79 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*8)
 	VMOVNTDQ   Z3, 192(AX)(BX*8)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBQ  (CX)(BX*1), Y0
+	VPMOVSXBQ  4(CX)(BX*1), Y1
+	VPMOVSXBQ  8(CX)(BX*1), Y2
+	VPMOVSXBQ  12(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func charToUlongSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·charToUlongSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VMOVD      (CX)(BX*1), X1
+	VPMAXSB    X0, X1, X1
+	VPMOVSXBQ  X1, Y1
+	VMOVD      4(CX)(BX*1), X2
+	VPMAXSB    X0, X2, X2
+	VPMOVSXBQ  X2, Y2
+	VMOVD      8(CX)(BX*1), X3
+	VPMAXSB    X0, X3, X3
+	VPMOVSXBQ  X3, Y3
+	VMOVD      12(CX)(BX*1), X4
+	VPMAXSB    X0, X4, X4
+	VPMOVSXBQ  X4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*8)
+	VMOVNTDQ   Y2, 32(AX)(BX*8)
+	VMOVNTDQ   Y3, 64(AX)(BX*8)
+	VMOVNTDQ   Y4, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -25936,6 +30385,45 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToHalfAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·charToHalfAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*1)
+	VPMOVSXBD   (CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVSXBD   8(CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVSXBD   16(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVSXBD   24(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func charToHalfAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·charToHalfAVX512NT(SB), NOSPLIT, $0-32
@@ -25975,6 +30463,41 @@ done:
 	VZEROUPPER
 	RET
 
+// func charToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·charToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBD  (CX)(BX*1), X0
+	VCVTDQ2PD  X0, Y0
+	VPMOVSXBD  4(CX)(BX*1), X1
+	VCVTDQ2PD  X1, Y1
+	VPMOVSXBD  8(CX)(BX*1), X2
+	VCVTDQ2PD  X2, Y2
+	VPMOVSXBD  12(CX)(BX*1), X3
+	VCVTDQ2PD  X3, Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func charToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·charToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -26002,6 +30525,73 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*8)
 	VMOVNTDQ   Z3, 192(AX)(BX*8)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·ucharToCharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-128, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	VMOVDQU    (CX)(BX*1), Y0
+	VMOVDQU    32(CX)(BX*1), Y1
+	VMOVDQU    64(CX)(BX*1), Y2
+	VMOVDQU    96(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*1)
+	VMOVNTDQ   Y1, 32(AX)(BX*1)
+	VMOVNTDQ   Y2, 64(AX)(BX*1)
+	VMOVNTDQ   Y3, 96(AX)(BX*1)
+	ADDQ       $0x00000080, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToCharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToCharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, clamped to Char's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-128, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7f7f7f7f, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	VPMINUB    (CX)(BX*1), Y0, Y1
+	VPMINUB    32(CX)(BX*1), Y0, Y2
+	VPMINUB    64(CX)(BX*1), Y0, Y3
+	VPMINUB    96(CX)(BX*1), Y0, Y4
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	VMOVNTDQ   Y2, 32(AX)(BX*1)
+	VMOVNTDQ   Y3, 64(AX)(BX*1)
+	VMOVNTDQ   Y4, 96(AX)(BX*1)
+	ADDQ       $0x00000080, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -26084,6 +30674,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToShortAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToShortAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBW  (CX)(BX*1), Y0
+	VPMOVZXBW  16(CX)(BX*1), Y1
+	VPMOVZXBW  32(CX)(BX*1), Y2
+	VPMOVZXBW  48(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	VMOVNTDQ   Y1, 32(AX)(BX*2)
+	VMOVNTDQ   Y2, 64(AX)(BX*2)
+	VMOVNTDQ   Y3, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ucharToShortAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·ucharToShortAVX512NT(SB), NOSPLIT, $0-32
@@ -26108,6 +30729,37 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*2)
 	VMOVNTDQ   Z3, 192(AX)(BX*2)
 	ADDQ       $0x00000080, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToUshortAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToUshortAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 16.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBW  (CX)(BX*1), Y0
+	VPMOVZXBW  16(CX)(BX*1), Y1
+	VPMOVZXBW  32(CX)(BX*1), Y2
+	VPMOVZXBW  48(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	VMOVNTDQ   Y1, 32(AX)(BX*2)
+	VMOVNTDQ   Y2, 64(AX)(BX*2)
+	VMOVNTDQ   Y3, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -26148,6 +30800,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToUintAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToUintAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBD  (CX)(BX*1), Y0
+	VPMOVZXBD  8(CX)(BX*1), Y1
+	VPMOVZXBD  16(CX)(BX*1), Y2
+	VPMOVZXBD  24(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VMOVNTDQ   Y1, 32(AX)(BX*4)
+	VMOVNTDQ   Y2, 64(AX)(BX*4)
+	VMOVNTDQ   Y3, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ucharToUintAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ucharToUintAVX512NT(SB), NOSPLIT, $0-32
@@ -26171,6 +30854,37 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*4)
 	VMOVNTDQ   Z3, 192(AX)(BX*4)
 	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToLongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToLongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBQ  (CX)(BX*1), Y0
+	VPMOVZXBQ  4(CX)(BX*1), Y1
+	VPMOVZXBQ  8(CX)(BX*1), Y2
+	VPMOVZXBQ  12(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -26210,6 +30924,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToUlongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ucharToUlongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 8-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBQ  (CX)(BX*1), Y0
+	VPMOVZXBQ  4(CX)(BX*1), Y1
+	VPMOVZXBQ  8(CX)(BX*1), Y2
+	VPMOVZXBQ  12(CX)(BX*1), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ucharToUlongAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ucharToUlongAVX512NT(SB), NOSPLIT, $0-32
@@ -26235,6 +30980,45 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ucharToHalfAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ucharToHalfAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*1)
+	VPMOVZXBD   (CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVZXBD   8(CX)(BX*1), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVZXBD   16(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVZXBD   24(CX)(BX*1), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -26280,6 +31064,41 @@ done:
 	VZEROUPPER
 	RET
 
+// func ucharToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·ucharToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBD  (CX)(BX*1), X0
+	VCVTDQ2PD  X0, Y0
+	VPMOVZXBD  4(CX)(BX*1), X1
+	VCVTDQ2PD  X1, Y1
+	VPMOVZXBD  8(CX)(BX*1), X2
+	VCVTDQ2PD  X2, Y2
+	VPMOVZXBD  12(CX)(BX*1), X3
+	VCVTDQ2PD  X3, Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ucharToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·ucharToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -26309,6 +31128,102 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToCharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToCharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToCharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff80ff80, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x007f007f, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VPMAXSW     (CX)(BX*2), Y0, Y3
+	VPMINSW     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMAXSW     32(CX)(BX*2), Y0, Y4
+	VPMINSW     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMAXSW     64(CX)(BX*2), Y0, Y5
+	VPMINSW     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VPMAXSW     96(CX)(BX*2), Y0, Y6
+	VPMINSW     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*1)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -26403,6 +31318,102 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToUcharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00ff00ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VPMAXSW     (CX)(BX*2), Y0, Y3
+	VPMINSW     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMAXSW     32(CX)(BX*2), Y0, Y4
+	VPMINSW     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMAXSW     64(CX)(BX*2), Y0, Y5
+	VPMINSW     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VPMAXSW     96(CX)(BX*2), Y0, Y6
+	VPMINSW     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*1)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func shortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·shortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -26491,6 +31502,73 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·shortToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	VMOVDQU    (CX)(BX*2), Y0
+	VMOVDQU    32(CX)(BX*2), Y1
+	VMOVDQU    64(CX)(BX*2), Y2
+	VMOVDQU    96(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	VMOVNTDQ   Y1, 32(AX)(BX*2)
+	VMOVNTDQ   Y2, 64(AX)(BX*2)
+	VMOVNTDQ   Y3, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToUshortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ushort's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	VPMAXSW    (CX)(BX*2), Y0, Y1
+	VPMAXSW    32(CX)(BX*2), Y0, Y2
+	VPMAXSW    64(CX)(BX*2), Y0, Y3
+	VPMAXSW    96(CX)(BX*2), Y0, Y4
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	VMOVNTDQ   Y2, 32(AX)(BX*2)
+	VMOVNTDQ   Y3, 64(AX)(BX*2)
+	VMOVNTDQ   Y4, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func shortToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·shortToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -26557,6 +31635,75 @@ loop:
 	VMOVNTDQ   Z3, 128(AX)(BX*2)
 	VMOVNTDQ   Z4, 192(AX)(BX*2)
 	ADDQ       $0x00000080, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToUintWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVSXWD  (CX)(BX*2), Y0
+	VPMOVSXWD  16(CX)(BX*2), Y1
+	VPMOVSXWD  32(CX)(BX*2), Y2
+	VPMOVSXWD  48(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VMOVNTDQ   Y1, 32(AX)(BX*4)
+	VMOVNTDQ   Y2, 64(AX)(BX*4)
+	VMOVNTDQ   Y3, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUintSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToUintSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uint's range when saturating, extended to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMAXSW    (CX)(BX*2), X0, X1
+	VPMOVSXWD  X1, Y1
+	VPMAXSW    16(CX)(BX*2), X0, X2
+	VPMOVSXWD  X2, Y2
+	VPMAXSW    32(CX)(BX*2), X0, X3
+	VPMOVSXWD  X3, Y3
+	VPMAXSW    48(CX)(BX*2), X0, X4
+	VPMOVSXWD  X4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -26639,6 +31786,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToLongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToLongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVSXWQ  (CX)(BX*2), Y0
+	VPMOVSXWQ  8(CX)(BX*2), Y1
+	VPMOVSXWQ  16(CX)(BX*2), Y2
+	VPMOVSXWQ  24(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func shortToLongAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·shortToLongAVX512NT(SB), NOSPLIT, $0-32
@@ -26662,6 +31840,79 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*8)
 	VMOVNTDQ   Z3, 192(AX)(BX*8)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVSXWQ  (CX)(BX*2), Y0
+	VPMOVSXWQ  8(CX)(BX*2), Y1
+	VPMOVSXWQ  16(CX)(BX*2), Y2
+	VPMOVSXWQ  24(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToUlongSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·shortToUlongSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VMOVQ      (CX)(BX*2), X1
+	VPMAXSW    X0, X1, X1
+	VPMOVSXWQ  X1, Y1
+	VMOVQ      8(CX)(BX*2), X2
+	VPMAXSW    X0, X2, X2
+	VPMOVSXWQ  X2, Y2
+	VMOVQ      16(CX)(BX*2), X3
+	VPMAXSW    X0, X3, X3
+	VPMOVSXWQ  X3, Y3
+	VMOVQ      24(CX)(BX*2), X4
+	VPMAXSW    X0, X4, X4
+	VPMOVSXWQ  X4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*8)
+	VMOVNTDQ   Y2, 32(AX)(BX*8)
+	VMOVNTDQ   Y3, 64(AX)(BX*8)
+	VMOVNTDQ   Y4, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -26736,6 +31987,162 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·shortToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·shortToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·shortToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shortToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·shortToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVSXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X1
+	VPMOVSXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X0
+	VPMOVSXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X2
+	VPMOVSXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -26902,6 +32309,41 @@ done:
 	VZEROUPPER
 	RET
 
+// func shortToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·shortToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVSXWD  (CX)(BX*2), X0
+	VCVTDQ2PD  X0, Y0
+	VPMOVSXWD  8(CX)(BX*2), X1
+	VCVTDQ2PD  X1, Y1
+	VPMOVSXWD  16(CX)(BX*2), X2
+	VCVTDQ2PD  X2, Y2
+	VPMOVSXWD  24(CX)(BX*2), X3
+	VCVTDQ2PD  X3, Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func shortToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·shortToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -26931,6 +32373,95 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToCharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToCharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToCharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x007f007f, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VPMINUW     (CX)(BX*2), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUW     32(CX)(BX*2), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUW     64(CX)(BX*2), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUW     96(CX)(BX*2), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVNTDQ    Y2, (AX)(BX*1)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -27019,6 +32550,95 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VMOVDQU     (CX)(BX*2), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*2), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*2), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*2), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*1)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToUcharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00ff00ff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0e0c0a0806040200, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
+	VPMINUW     (CX)(BX*2), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUW     32(CX)(BX*2), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUW     64(CX)(BX*2), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUW     96(CX)(BX*2), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVNTDQ    Y2, (AX)(BX*1)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*1)
+	ADDQ        $0x00000040, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ushortToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·ushortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -27101,6 +32721,73 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·ushortToShortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	VMOVDQU    (CX)(BX*2), Y0
+	VMOVDQU    32(CX)(BX*2), Y1
+	VMOVDQU    64(CX)(BX*2), Y2
+	VMOVDQU    96(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	VMOVNTDQ   Y1, 32(AX)(BX*2)
+	VMOVNTDQ   Y2, 64(AX)(BX*2)
+	VMOVNTDQ   Y3, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToShortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToShortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, clamped to Short's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fff7fff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	VPMINUW    (CX)(BX*2), Y0, Y1
+	VPMINUW    32(CX)(BX*2), Y0, Y2
+	VPMINUW    64(CX)(BX*2), Y0, Y3
+	VPMINUW    96(CX)(BX*2), Y0, Y4
+	VMOVNTDQ   Y1, (AX)(BX*2)
+	VMOVNTDQ   Y2, 32(AX)(BX*2)
+	VMOVNTDQ   Y3, 64(AX)(BX*2)
+	VMOVNTDQ   Y4, 96(AX)(BX*2)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ushortToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ushortToShortWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -27175,6 +32862,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToUintAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToUintAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 32.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVZXWD  (CX)(BX*2), Y0
+	VPMOVZXWD  16(CX)(BX*2), Y1
+	VPMOVZXWD  32(CX)(BX*2), Y2
+	VPMOVZXWD  48(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VMOVNTDQ   Y1, 32(AX)(BX*4)
+	VMOVNTDQ   Y2, 64(AX)(BX*4)
+	VMOVNTDQ   Y3, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ushortToUintAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ushortToUintAVX512NT(SB), NOSPLIT, $0-32
@@ -27199,6 +32917,37 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*4)
 	VMOVNTDQ   Z3, 192(AX)(BX*4)
 	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToLongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToLongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVZXWQ  (CX)(BX*2), Y0
+	VPMOVZXWQ  8(CX)(BX*2), Y1
+	VPMOVZXWQ  16(CX)(BX*2), Y2
+	VPMOVZXWQ  24(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -27238,6 +32987,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToUlongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ushortToUlongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 16-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVZXWQ  (CX)(BX*2), Y0
+	VPMOVZXWQ  8(CX)(BX*2), Y1
+	VPMOVZXWQ  16(CX)(BX*2), Y2
+	VPMOVZXWQ  24(CX)(BX*2), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ushortToUlongAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ushortToUlongAVX512NT(SB), NOSPLIT, $0-32
@@ -27263,6 +33043,162 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ushortToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x00, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ushortToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x03, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ushortToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x02, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x02, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ushortToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ushortToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to float, then once to half in the mode.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVZXWD   (CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X1
+	VPMOVZXWD   16(CX)(BX*2), Y0
+	VCVTDQ2PS   Y0, Y0
+	VCVTPS2PH   $0x01, Y0, X0
+	VPMOVZXWD   32(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X2
+	VPMOVZXWD   48(CX)(BX*2), Y3
+	VCVTDQ2PS   Y3, Y3
+	VCVTPS2PH   $0x01, Y3, X3
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VMOVNTDQ    Y0, (AX)(BX*2)
+	VINSERTI128 $0x01, X3, Y2, Y0
+	VMOVNTDQ    Y0, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -27429,6 +33365,41 @@ done:
 	VZEROUPPER
 	RET
 
+// func ushortToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·ushortToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVZXWD  (CX)(BX*2), X0
+	VCVTDQ2PD  X0, Y0
+	VPMOVZXWD  8(CX)(BX*2), X1
+	VCVTDQ2PD  X1, Y1
+	VPMOVZXWD  16(CX)(BX*2), X2
+	VCVTDQ2PD  X2, Y2
+	VPMOVZXWD  24(CX)(BX*2), X3
+	VCVTDQ2PD  X3, Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ushortToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·ushortToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -27455,6 +33426,73 @@ loop:
 	VMOVNTDQ   Z1, 64(AX)(BX*8)
 	VMOVNTDQ   Z2, 128(AX)(BX*8)
 	VMOVNTDQ   Z3, 192(AX)(BX*8)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·intToUintWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VMOVDQU    32(CX)(BX*4), Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VMOVDQU    96(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VMOVNTDQ   Y1, 32(AX)(BX*4)
+	VMOVNTDQ   Y2, 64(AX)(BX*4)
+	VMOVNTDQ   Y3, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUintSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToUintSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uint's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VPMAXSD    (CX)(BX*4), Y0, Y1
+	VPMAXSD    32(CX)(BX*4), Y0, Y2
+	VPMAXSD    64(CX)(BX*4), Y0, Y3
+	VPMAXSD    96(CX)(BX*4), Y0, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
@@ -27538,6 +33576,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func intToLongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToLongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPMOVSXDQ  (CX)(BX*4), Y0
+	VPMOVSXDQ  16(CX)(BX*4), Y1
+	VPMOVSXDQ  32(CX)(BX*4), Y2
+	VPMOVSXDQ  48(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func intToLongAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·intToLongAVX512NT(SB), NOSPLIT, $0-32
@@ -27562,6 +33631,75 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*8)
 	VMOVNTDQ   Z3, 192(AX)(BX*8)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPMOVSXDQ  (CX)(BX*4), Y0
+	VPMOVSXDQ  16(CX)(BX*4), Y1
+	VPMOVSXDQ  32(CX)(BX*4), Y2
+	VPMOVSXDQ  48(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToUlongSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·intToUlongSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ulong's range when saturating, extended to 64.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPMAXSD    (CX)(BX*4), X0, X1
+	VPMOVSXDQ  X1, Y1
+	VPMAXSD    16(CX)(BX*4), X0, X2
+	VPMOVSXDQ  X2, Y2
+	VPMAXSD    32(CX)(BX*4), X0, X3
+	VPMOVSXDQ  X3, Y3
+	VPMAXSD    48(CX)(BX*4), X0, X4
+	VPMOVSXDQ  X4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*8)
+	VMOVNTDQ   Y2, 32(AX)(BX*8)
+	VMOVNTDQ   Y3, 64(AX)(BX*8)
+	VMOVNTDQ   Y4, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -27638,6 +33776,206 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·intToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x00, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x00, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x00, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x00, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·intToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x03, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x03, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·intToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x02, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x02, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x02, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x02, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func intToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·intToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMAXSD     (CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x01, Y2, X3
+	VPMAXSD     32(CX)(BX*4), Y0, Y2
+	VPMINSD     Y1, Y2, Y2
+	VCVTDQ2PS   Y2, Y2
+	VCVTPS2PH   $0x01, Y2, X2
+	VPMAXSD     64(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x01, Y5, X4
+	VPMAXSD     96(CX)(BX*4), Y0, Y5
+	VPMINSD     Y1, Y5, Y5
+	VCVTDQ2PS   Y5, Y5
+	VCVTPS2PH   $0x01, Y5, X5
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -27860,6 +34198,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func intToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·intToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VCVTDQ2PD  (CX)(BX*4), Y0
+	VCVTDQ2PD  16(CX)(BX*4), Y1
+	VCVTDQ2PD  32(CX)(BX*4), Y2
+	VCVTDQ2PD  48(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func intToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·intToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -27886,6 +34255,99 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToCharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVDQU     (CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMD      Y2, Y1, Y2
+	VMOVDQU     32(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMD      Y4, Y1, Y4
+	VMOVDQU     64(CX)(BX*4), Y5
+	VPSHUFB     Y0, Y5, Y5
+	VPERMD      Y5, Y1, Y5
+	VMOVDQU     96(CX)(BX*4), Y6
+	VPSHUFB     Y0, Y6, Y6
+	VPERMD      Y6, Y1, Y6
+	VPUNPCKLQDQ X4, X2, X3
+	VPUNPCKLQDQ X6, X5, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToCharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToCharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000007f, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VPMINUD     32(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPMINUD     64(CX)(BX*4), Y0, Y6
+	VPSHUFB     Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPMINUD     96(CX)(BX*4), Y0, Y7
+	VPSHUFB     Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPUNPCKLQDQ X5, X3, X4
+	VPUNPCKLQDQ X7, X6, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -27974,6 +34436,99 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVDQU     (CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMD      Y2, Y1, Y2
+	VMOVDQU     32(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMD      Y4, Y1, Y4
+	VMOVDQU     64(CX)(BX*4), Y5
+	VPSHUFB     Y0, Y5, Y5
+	VPERMD      Y5, Y1, Y5
+	VMOVDQU     96(CX)(BX*4), Y6
+	VPSHUFB     Y0, Y6, Y6
+	VPERMD      Y6, Y1, Y6
+	VPUNPCKLQDQ X4, X2, X3
+	VPUNPCKLQDQ X6, X5, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToUcharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VPMINUD     32(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPMINUD     64(CX)(BX*4), Y0, Y6
+	VPSHUFB     Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPMINUD     96(CX)(BX*4), Y0, Y7
+	VPSHUFB     Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPUNPCKLQDQ X5, X3, X4
+	VPUNPCKLQDQ X7, X6, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func uintToUcharWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·uintToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -28050,6 +34605,95 @@ loop:
 	ADDQ         $0x00000040, BX
 	CMPQ         BX, DX
 	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToShortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVDQU     (CX)(BX*4), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*4), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToShortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToShortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00007fff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUD     32(CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUD     96(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -28138,6 +34782,95 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVDQU     (CX)(BX*4), Y1
+	VPSHUFB     Y0, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     32(CX)(BX*4), Y2
+	VPSHUFB     Y0, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VMOVDQU     64(CX)(BX*4), Y3
+	VPSHUFB     Y0, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VMOVDQU     96(CX)(BX*4), Y4
+	VPSHUFB     Y0, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToUshortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPERMQ      $0x08, Y2, Y2
+	VPMINUD     32(CX)(BX*4), Y0, Y3
+	VPSHUFB     Y1, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VPSHUFB     Y1, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VPMINUD     96(CX)(BX*4), Y0, Y5
+	VPSHUFB     Y1, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	VINSERTI128 $0x01, X5, Y4, Y2
+	VMOVNTDQ    Y2, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func uintToUshortWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·uintToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -28220,6 +34953,73 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToIntWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·uintToIntWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VMOVDQU    32(CX)(BX*4), Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VMOVDQU    96(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VMOVNTDQ   Y1, 32(AX)(BX*4)
+	VMOVNTDQ   Y2, 64(AX)(BX*4)
+	VMOVNTDQ   Y3, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToIntSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToIntSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, clamped to Int's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VPMINUD    (CX)(BX*4), Y0, Y1
+	VPMINUD    32(CX)(BX*4), Y0, Y2
+	VPMINUD    64(CX)(BX*4), Y0, Y3
+	VPMINUD    96(CX)(BX*4), Y0, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func uintToIntWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·uintToIntWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -28294,6 +35094,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToLongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToLongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPMOVZXDQ  (CX)(BX*4), Y0
+	VPMOVZXDQ  16(CX)(BX*4), Y1
+	VPMOVZXDQ  32(CX)(BX*4), Y2
+	VPMOVZXDQ  48(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func uintToLongAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·uintToLongAVX512NT(SB), NOSPLIT, $0-32
@@ -28318,6 +35149,37 @@ loop:
 	VMOVNTDQ   Z2, 128(AX)(BX*8)
 	VMOVNTDQ   Z3, 192(AX)(BX*8)
 	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToUlongAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToUlongAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 32-bit lanes, extended to 64.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPMOVZXDQ  (CX)(BX*4), Y0
+	VPMOVZXDQ  16(CX)(BX*4), Y1
+	VPMOVZXDQ  32(CX)(BX*4), Y2
+	VPMOVZXDQ  48(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
 	CMPQ       BX, DX
 	JB         loop
 
@@ -28352,6 +35214,178 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·uintToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x00, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x00, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVNTDQ    Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·uintToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x03, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x03, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x03, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x03, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVNTDQ    Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·uintToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x02, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x02, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x02, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x02, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVNTDQ    Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func uintToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·uintToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x01000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VPMINUD     (CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x01, Y1, X2
+	VPMINUD     32(CX)(BX*4), Y0, Y1
+	VCVTDQ2PS   Y1, Y1
+	VCVTPS2PH   $0x01, Y1, X1
+	VPMINUD     64(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x01, Y4, X3
+	VPMINUD     96(CX)(BX*4), Y0, Y4
+	VCVTDQ2PS   Y4, Y4
+	VCVTPS2PH   $0x01, Y4, X4
+	VINSERTI128 $0x01, X1, Y2, Y1
+	VMOVNTDQ    Y1, (AX)(BX*2)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -28550,6 +35584,51 @@ done:
 	VZEROUPPER
 	RET
 
+// func uintToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·uintToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: extended to dwords, then exactly to double.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x80000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         $0x41e0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VPXOR      (CX)(BX*4), X0, X2
+	VCVTDQ2PD  X2, Y2
+	VADDPD     Y1, Y2, Y2
+	VPXOR      16(CX)(BX*4), X0, X3
+	VCVTDQ2PD  X3, Y3
+	VADDPD     Y1, Y3, Y3
+	VPXOR      32(CX)(BX*4), X0, X4
+	VCVTDQ2PD  X4, Y4
+	VADDPD     Y1, Y4, Y4
+	VPXOR      48(CX)(BX*4), X0, X5
+	VCVTDQ2PD  X5, Y5
+	VADDPD     Y1, Y5, Y5
+	VMOVNTDQ   Y2, (AX)(BX*8)
+	VMOVNTDQ   Y3, 32(AX)(BX*8)
+	VMOVNTDQ   Y4, 64(AX)(BX*8)
+	VMOVNTDQ   Y5, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func uintToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·uintToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -28576,6 +35655,122 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToCharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVNTDQ    X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToCharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToCharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffffff80, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x000000000000007f, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPCMPGTQ    Y5, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPCMPGTQ    Y1, Y5, Y6
+	VBLENDVPD   Y6, Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPCMPGTQ    Y7, Y0, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPCMPGTQ    Y1, Y7, Y8
+	VBLENDVPD   Y8, Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -28662,6 +35857,116 @@ loop:
 	VINSERTI128 $0x01, X2, Y3, Y2
 	VMOVNTDQ    Y2, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVNTDQ    X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToUcharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000000000ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VBLENDVPD   Y5, Y1, Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VBLENDVPD   Y6, Y1, Y6, Y6
+	VPCMPGTQ    Y0, Y6, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VBLENDVPD   Y7, Y1, Y7, Y7
+	VPCMPGTQ    Y0, Y7, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
 	CMPQ        BX, DX
 	JB          loop
 
@@ -28758,6 +36063,122 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToShortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToShortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToShortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffffff8000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000000007fff, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPCMPGTQ    Y5, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y5, Y5
+	VPCMPGTQ    Y1, Y5, Y7
+	VBLENDVPD   Y7, Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPCMPGTQ    Y7, Y0, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPCMPGTQ    Y1, Y7, Y8
+	VBLENDVPD   Y8, Y1, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVNTDQ    Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func longToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·longToShortWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -28840,6 +36261,116 @@ loop:
 	ADDQ         $0x00000020, BX
 	CMPQ         BX, DX
 	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToUshortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000ffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VBLENDVPD   Y5, Y1, Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y7
+	VBLENDVPD   Y7, Y0, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VBLENDVPD   Y7, Y1, Y7, Y7
+	VPCMPGTQ    Y0, Y7, Y8
+	VBLENDVPD   Y8, Y0, Y7, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVNTDQ    Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -28934,6 +36465,108 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToIntWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToIntWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToIntSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToIntSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffff80000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x000000007fffffff, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPCMPGTQ    Y4, Y0, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPCMPGTQ    Y1, Y4, Y5
+	VBLENDVPD   Y5, Y1, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPCMPGTQ    Y5, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPCMPGTQ    Y1, Y5, Y6
+	VBLENDVPD   Y6, Y1, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func longToIntWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·longToIntWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -29016,6 +36649,102 @@ loop:
 	ADDQ         $0x00000020, BX
 	CMPQ         BX, DX
 	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToUintWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUintSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToUintSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000ffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VBLENDVPD   Y3, Y1, Y3, Y3
+	VPCMPGTQ    Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VBLENDVPD   Y4, Y1, Y4, Y4
+	VPCMPGTQ    Y0, Y4, Y5
+	VBLENDVPD   Y5, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VBLENDVPD   Y5, Y1, Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y6
+	VBLENDVPD   Y6, Y0, Y5, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VBLENDVPD   Y6, Y1, Y6, Y6
+	VPCMPGTQ    Y0, Y6, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -29110,6 +36839,75 @@ done:
 	VZEROUPPER
 	RET
 
+// func longToUlongWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·longToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y0
+	VMOVDQU    32(CX)(BX*8), Y1
+	VMOVDQU    64(CX)(BX*8), Y2
+	VMOVDQU    96(CX)(BX*8), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToUlongSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·longToUlongSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ulong's range when saturating.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-16, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y1
+	VBLENDVPD  Y1, Y0, Y1, Y1
+	VMOVDQU    32(CX)(BX*8), Y2
+	VBLENDVPD  Y2, Y0, Y2, Y2
+	VMOVDQU    64(CX)(BX*8), Y3
+	VBLENDVPD  Y3, Y0, Y3, Y3
+	VMOVDQU    96(CX)(BX*8), Y4
+	VBLENDVPD  Y4, Y0, Y4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*8)
+	VMOVNTDQ   Y2, 32(AX)(BX*8)
+	VMOVNTDQ   Y3, 64(AX)(BX*8)
+	VMOVNTDQ   Y4, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func longToUlongWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·longToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -29178,6 +36976,286 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·longToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x00, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x00, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·longToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x03, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x03, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·longToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x02, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x02, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func longToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·longToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xffffffffff000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPCMPGTQ    Y1, Y3, Y4
+	VBLENDVPD   Y4, Y1, Y3, Y3
+	VPCMPGTQ    Y3, Y0, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPCMPGTQ    Y1, Y4, Y6
+	VBLENDVPD   Y6, Y1, Y4, Y4
+	VPCMPGTQ    Y4, Y0, Y6
+	VBLENDVPD   Y6, Y0, Y4, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x01, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPCMPGTQ    Y1, Y6, Y7
+	VBLENDVPD   Y7, Y1, Y6, Y6
+	VPCMPGTQ    Y6, Y0, Y7
+	VBLENDVPD   Y7, Y0, Y6, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x01, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -29416,6 +37494,116 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToCharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToCharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVNTDQ    X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToCharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToCharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Char's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000007f, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x07, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPSRLQ      $0x07, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPSRLQ      $0x07, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x07, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ulongToCharWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·ulongToCharWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -29490,6 +37678,116 @@ loop:
 	VINSERTI128 $0x01, X1, Y2, Y1
 	VMOVNTDQ    Y1, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUcharWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VPSHUFB     X1, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLDQ  X3, X2, X2
+	VPUNPCKLDQ  X5, X4, X3
+	VPUNPCKLQDQ X3, X2, X2
+	VMOVNTDQ    X2, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUcharSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToUcharSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uchar's range when saturating, truncated to 8.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000000000ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x08, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     32(CX)(BX*8), Y5
+	VPSRLQ      $0x08, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     64(CX)(BX*8), Y6
+	VPSRLQ      $0x08, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VPSHUFB     X3, X6, X6
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x08, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLDQ  X5, X4, X4
+	VPUNPCKLDQ  X7, X6, X5
+	VPUNPCKLQDQ X5, X4, X4
+	VMOVNTDQ    X4, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
 	CMPQ        BX, DX
 	JB          loop
 
@@ -29580,6 +37878,116 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToShortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToShortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToShortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToShortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Short's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000000007fff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x0f, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x0f, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x0f, Y5, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x0f, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVNTDQ    Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ulongToShortWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·ulongToShortWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -29656,6 +38064,116 @@ loop:
 	ADDQ         $0x00000020, BX
 	CMPQ         BX, DX
 	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUshortWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X0
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X0, X0
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X3
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VPSHUFB     X1, X2, X2
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VPSHUFB     X1, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y5
+	VPERMD      Y5, Y0, Y5
+	VPSHUFB     X1, X5, X5
+	VPUNPCKLQDQ X2, X3, X3
+	VPUNPCKLQDQ X5, X4, X2
+	VINSERTI128 $0x01, X2, Y3, Y2
+	VMOVNTDQ    Y2, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUshortSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToUshortSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Ushort's range when saturating, truncated to 16.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000000000ffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y4
+	VPSRLQ      $0x10, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X6
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x10, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VPSHUFB     X3, X4, X4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x10, Y5, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VPSHUFB     X3, X5, X5
+	VMOVDQU     96(CX)(BX*8), Y7
+	VPSRLQ      $0x10, Y7, Y8
+	VPCMPEQQ    Y1, Y8, Y8
+	VBLENDVPD   Y8, Y7, Y0, Y7
+	VPERMD      Y7, Y2, Y7
+	VPSHUFB     X3, X7, X7
+	VPUNPCKLQDQ X4, X6, X6
+	VPUNPCKLQDQ X7, X5, X4
+	VINSERTI128 $0x01, X4, Y6, Y4
+	VMOVNTDQ    Y4, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -29744,6 +38262,102 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToIntWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToIntWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToIntSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToIntSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Int's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x000000007fffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x1f, Y3, Y4
+	VPCMPEQQ    Y1, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y0, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x1f, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x1f, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x1f, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ulongToIntWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ulongToIntWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -29820,6 +38434,102 @@ loop:
 	ADDQ         $0x00000020, BX
 	CMPQ         BX, DX
 	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUintWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToUintWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-16, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	MOVQ    $0x0000000200000000, SI
+	VMOVQ   SI, X0
+	MOVQ    $0x0000000600000004, SI
+	VPINSRQ $0x01, SI, X0, X0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX)(BX*8), Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     64(CX)(BX*8), Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     96(CX)(BX*8), Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVNTDQ    Y1, (AX)(BX*4)
+	VINSERTI128 $0x01, X4, Y3, Y1
+	VMOVNTDQ    Y1, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToUintSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToUintSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Uint's range when saturating, truncated to 32.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x00000000ffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x20, Y3, Y4
+	VPCMPEQQ    Y1, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y0, Y3
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     32(CX)(BX*8), Y4
+	VPSRLQ      $0x20, Y4, Y5
+	VPCMPEQQ    Y1, Y5, Y5
+	VBLENDVPD   Y5, Y4, Y0, Y4
+	VPERMD      Y4, Y2, Y4
+	VMOVDQU     64(CX)(BX*8), Y5
+	VPSRLQ      $0x20, Y5, Y6
+	VPCMPEQQ    Y1, Y6, Y6
+	VBLENDVPD   Y6, Y5, Y0, Y5
+	VPERMD      Y5, Y2, Y5
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x20, Y6, Y7
+	VPCMPEQQ    Y1, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y0, Y6
+	VPERMD      Y6, Y2, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*4)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*4)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -29908,6 +38618,77 @@ done:
 	VZEROUPPER
 	RET
 
+// func ulongToLongWrapAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·ulongToLongWrapAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y0
+	VMOVDQU    32(CX)(BX*8), Y1
+	VMOVDQU    64(CX)(BX*8), Y2
+	VMOVDQU    96(CX)(BX*8), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToLongSatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·ulongToLongSatAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: 64-bit lanes, clamped to Long's range when saturating.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 4160(CX)(BX*8)
+	VMOVDQU    (CX)(BX*8), Y1
+	VBLENDVPD  Y1, Y0, Y1, Y1
+	VMOVDQU    32(CX)(BX*8), Y2
+	VBLENDVPD  Y2, Y0, Y2, Y2
+	VMOVDQU    64(CX)(BX*8), Y3
+	VBLENDVPD  Y3, Y0, Y3, Y3
+	VMOVDQU    96(CX)(BX*8), Y4
+	VBLENDVPD  Y4, Y0, Y4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*8)
+	VMOVNTDQ   Y2, 32(AX)(BX*8)
+	VMOVNTDQ   Y3, 64(AX)(BX*8)
+	VMOVNTDQ   Y4, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func ulongToLongWrapAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·ulongToLongWrapAVX512NT(SB), NOSPLIT, $0-32
@@ -29976,6 +38757,262 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ulongToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x00, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x00, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x00, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ulongToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x03, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x03, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x03, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ulongToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x02, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x02, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x02, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func ulongToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·ulongToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: clamped to [-2^24, 2^24], exactly to float, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVQ         $0x0000000001000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X2, X2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVDQU     (CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X5
+	VMOVDQU     32(CX)(BX*8), Y3
+	VPSRLQ      $0x18, Y3, Y4
+	VPCMPEQQ    Y0, Y4, Y4
+	VBLENDVPD   Y4, Y3, Y1, Y3
+	VPERMD      Y3, Y2, Y3
+	VCVTDQ2PS   X3, X3
+	VCVTPS2PH   $0x01, X3, X3
+	VMOVDQU     64(CX)(BX*8), Y4
+	VPSRLQ      $0x18, Y4, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VBLENDVPD   Y6, Y4, Y1, Y4
+	VPERMD      Y4, Y2, Y4
+	VCVTDQ2PS   X4, X4
+	VCVTPS2PH   $0x01, X4, X4
+	VMOVDQU     96(CX)(BX*8), Y6
+	VPSRLQ      $0x18, Y6, Y7
+	VPCMPEQQ    Y0, Y7, Y7
+	VBLENDVPD   Y7, Y6, Y1, Y6
+	VPERMD      Y6, Y2, Y6
+	VCVTDQ2PS   X6, X6
+	VCVTPS2PH   $0x01, X6, X6
+	VPUNPCKLQDQ X3, X5, X5
+	VPUNPCKLQDQ X6, X4, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -30190,6 +39227,262 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToCharRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToCharRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTPS2DQ   Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTPS2DQ   Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToCharRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToCharRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToCharRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToCharRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x0a, Y7, Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x0a, Y8, Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToCharRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToCharRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc3000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x42fe0000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x09, Y7, Y7
+	VMINPS      Y7, Y1, Y7
+	VMAXPS      Y7, Y0, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x09, Y8, Y8
+	VMINPS      Y8, Y1, Y8
+	VMAXPS      Y8, Y0, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func halfToCharRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, MMX+
 TEXT ·halfToCharRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -30392,6 +39685,254 @@ loop:
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTPS2DQ   Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTPS2DQ   Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x0a, Y7, Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x0a, Y8, Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUcharRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000400000000, SI
+	VMOVQ        SI, X3
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMD      Y4, Y3, Y4
+	VCVTPH2PS   16(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMD      Y6, Y3, Y6
+	VCVTPH2PS   32(CX)(BX*2), Y7
+	VROUNDPS    $0x09, Y7, Y7
+	VMAXPS      Y0, Y7, Y7
+	VCVTTPS2DQ  Y7, Y7
+	VPMINUD     Y1, Y7, Y7
+	VPSHUFB     Y2, Y7, Y7
+	VPERMD      Y7, Y3, Y7
+	VCVTPH2PS   48(CX)(BX*2), Y8
+	VROUNDPS    $0x09, Y8, Y8
+	VMAXPS      Y0, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMINUD     Y1, Y8, Y8
+	VPSHUFB     Y2, Y8, Y8
+	VPERMD      Y8, Y3, Y8
+	VPUNPCKLQDQ X6, X4, X5
+	VPUNPCKLQDQ X8, X7, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VMOVNTDQ    Y4, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -30606,6 +40147,254 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToShortRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToShortRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTPS2DQ   Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTPS2DQ   Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToShortRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToShortRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToShortRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToShortRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x0a, Y3, Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x0a, Y5, Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToShortRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToShortRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xc7000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x46fffe00, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x09, Y3, Y3
+	VMINPS      Y3, Y1, Y3
+	VMAXPS      Y3, Y0, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMINPS      Y4, Y1, Y4
+	VMAXPS      Y4, Y0, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x09, Y5, Y5
+	VMINPS      Y5, Y1, Y5
+	VMAXPS      Y5, Y0, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMINPS      Y6, Y1, Y6
+	VMAXPS      Y6, Y0, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func halfToShortRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·halfToShortRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -30808,6 +40597,246 @@ loop:
 	ADDQ             $0x00000040, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTPS2DQ   Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTPS2DQ   Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTPS2DQ   Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTPS2DQ   Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x0a, Y3, Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x0a, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x0a, Y5, Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x0a, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUshortRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VCVTPH2PS   (CX)(BX*2), Y3
+	VROUNDPS    $0x09, Y3, Y3
+	VMAXPS      Y0, Y3, Y3
+	VCVTTPS2DQ  Y3, Y3
+	VPMINUD     Y1, Y3, Y3
+	VPSHUFB     Y2, Y3, Y3
+	VPERMQ      $0x08, Y3, Y3
+	VCVTPH2PS   16(CX)(BX*2), Y4
+	VROUNDPS    $0x09, Y4, Y4
+	VMAXPS      Y0, Y4, Y4
+	VCVTTPS2DQ  Y4, Y4
+	VPMINUD     Y1, Y4, Y4
+	VPSHUFB     Y2, Y4, Y4
+	VPERMQ      $0x08, Y4, Y4
+	VCVTPH2PS   32(CX)(BX*2), Y5
+	VROUNDPS    $0x09, Y5, Y5
+	VMAXPS      Y0, Y5, Y5
+	VCVTTPS2DQ  Y5, Y5
+	VPMINUD     Y1, Y5, Y5
+	VPSHUFB     Y2, Y5, Y5
+	VPERMQ      $0x08, Y5, Y5
+	VCVTPH2PS   48(CX)(BX*2), Y6
+	VROUNDPS    $0x09, Y6, Y6
+	VMAXPS      Y0, Y6, Y6
+	VCVTTPS2DQ  Y6, Y6
+	VPMINUD     Y1, Y6, Y6
+	VPSHUFB     Y2, Y6, Y6
+	VPERMQ      $0x08, Y6, Y6
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	VINSERTI128 $0x01, X6, Y5, Y3
+	VMOVNTDQ    Y3, 32(AX)(BX*2)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -31022,6 +41051,230 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToIntRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToIntRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VCVTPS2DQ  Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VPAND      Y3, Y2, Y2
+	VCVTPH2PS  16(CX)(BX*2), Y1
+	VCVTPS2DQ  Y1, Y3
+	VCMPPS     $0x1d, Y0, Y1, Y4
+	VPXOR      Y4, Y3, Y3
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VPAND      Y4, Y3, Y3
+	VCVTPH2PS  32(CX)(BX*2), Y1
+	VCVTPS2DQ  Y1, Y4
+	VCMPPS     $0x1d, Y0, Y1, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VPAND      Y5, Y4, Y4
+	VCVTPH2PS  48(CX)(BX*2), Y1
+	VCVTPS2DQ  Y1, Y5
+	VCMPPS     $0x1d, Y0, Y1, Y6
+	VPXOR      Y6, Y5, Y5
+	VCMPPS     $0x07, Y1, Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VMOVNTDQ   Y3, 32(AX)(BX*4)
+	VMOVNTDQ   Y4, 64(AX)(BX*4)
+	VMOVNTDQ   Y5, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToIntRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToIntRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VPAND      Y3, Y2, Y2
+	VCVTPH2PS  16(CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y3
+	VCMPPS     $0x1d, Y0, Y1, Y4
+	VPXOR      Y4, Y3, Y3
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VPAND      Y4, Y3, Y3
+	VCVTPH2PS  32(CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y4
+	VCMPPS     $0x1d, Y0, Y1, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VPAND      Y5, Y4, Y4
+	VCVTPH2PS  48(CX)(BX*2), Y1
+	VCVTTPS2DQ Y1, Y5
+	VCMPPS     $0x1d, Y0, Y1, Y6
+	VPXOR      Y6, Y5, Y5
+	VCMPPS     $0x07, Y1, Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VMOVNTDQ   Y3, 32(AX)(BX*4)
+	VMOVNTDQ   Y4, 64(AX)(BX*4)
+	VMOVNTDQ   Y5, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToIntRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToIntRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VPAND      Y3, Y2, Y2
+	VCVTPH2PS  16(CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y3
+	VCMPPS     $0x1d, Y0, Y1, Y4
+	VPXOR      Y4, Y3, Y3
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VPAND      Y4, Y3, Y3
+	VCVTPH2PS  32(CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y4
+	VCMPPS     $0x1d, Y0, Y1, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VPAND      Y5, Y4, Y4
+	VCVTPH2PS  48(CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VCVTTPS2DQ Y1, Y5
+	VCMPPS     $0x1d, Y0, Y1, Y6
+	VPXOR      Y6, Y5, Y5
+	VCMPPS     $0x07, Y1, Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VMOVNTDQ   Y3, 32(AX)(BX*4)
+	VMOVNTDQ   Y4, 64(AX)(BX*4)
+	VMOVNTDQ   Y5, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToIntRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToIntRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x4f000000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VCMPPS     $0x1d, Y0, Y1, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VPAND      Y3, Y2, Y2
+	VCVTPH2PS  16(CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y3
+	VCMPPS     $0x1d, Y0, Y1, Y4
+	VPXOR      Y4, Y3, Y3
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VPAND      Y4, Y3, Y3
+	VCVTPH2PS  32(CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y4
+	VCMPPS     $0x1d, Y0, Y1, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VPAND      Y5, Y4, Y4
+	VCVTPH2PS  48(CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VCVTTPS2DQ Y1, Y5
+	VCMPPS     $0x1d, Y0, Y1, Y6
+	VPXOR      Y6, Y5, Y5
+	VCMPPS     $0x07, Y1, Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVNTDQ   Y2, (AX)(BX*4)
+	VMOVNTDQ   Y3, 32(AX)(BX*4)
+	VMOVNTDQ   Y4, 64(AX)(BX*4)
+	VMOVNTDQ   Y5, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func halfToIntRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·halfToIntRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -31230,6 +41483,206 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToUintRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUintRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VMAXPS     Y0, Y1, Y1
+	VCVTPS2DQ  Y1, Y1
+	VPSRAD     $0x1f, Y1, Y2
+	VPOR       Y2, Y1, Y1
+	VCVTPH2PS  16(CX)(BX*2), Y2
+	VMAXPS     Y0, Y2, Y2
+	VCVTPS2DQ  Y2, Y2
+	VPSRAD     $0x1f, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VCVTPH2PS  32(CX)(BX*2), Y3
+	VMAXPS     Y0, Y3, Y3
+	VCVTPS2DQ  Y3, Y3
+	VPSRAD     $0x1f, Y3, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  48(CX)(BX*2), Y4
+	VMAXPS     Y0, Y4, Y4
+	VCVTPS2DQ  Y4, Y4
+	VPSRAD     $0x1f, Y4, Y5
+	VPOR       Y5, Y4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUintRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUintRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VMAXPS     Y0, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSRAD     $0x1f, Y1, Y2
+	VPOR       Y2, Y1, Y1
+	VCVTPH2PS  16(CX)(BX*2), Y2
+	VMAXPS     Y0, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSRAD     $0x1f, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VCVTPH2PS  32(CX)(BX*2), Y3
+	VMAXPS     Y0, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSRAD     $0x1f, Y3, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  48(CX)(BX*2), Y4
+	VMAXPS     Y0, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSRAD     $0x1f, Y4, Y5
+	VPOR       Y5, Y4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUintRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUintRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x0a, Y1, Y1
+	VMAXPS     Y0, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSRAD     $0x1f, Y1, Y2
+	VPOR       Y2, Y1, Y1
+	VCVTPH2PS  16(CX)(BX*2), Y2
+	VROUNDPS   $0x0a, Y2, Y2
+	VMAXPS     Y0, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSRAD     $0x1f, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VCVTPH2PS  32(CX)(BX*2), Y3
+	VROUNDPS   $0x0a, Y3, Y3
+	VMAXPS     Y0, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSRAD     $0x1f, Y3, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  48(CX)(BX*2), Y4
+	VROUNDPS   $0x0a, Y4, Y4
+	VMAXPS     Y0, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSRAD     $0x1f, Y4, Y5
+	VPOR       Y5, Y4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUintRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUintRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	XORQ  BX, BX
+	ANDQ  $-32, DX
+	MOVQ  DX, ret+24(FP)
+	JZ    done
+	VPXOR Y0, Y0, Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), Y1
+	VROUNDPS   $0x09, Y1, Y1
+	VMAXPS     Y0, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSRAD     $0x1f, Y1, Y2
+	VPOR       Y2, Y1, Y1
+	VCVTPH2PS  16(CX)(BX*2), Y2
+	VROUNDPS   $0x09, Y2, Y2
+	VMAXPS     Y0, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSRAD     $0x1f, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VCVTPH2PS  32(CX)(BX*2), Y3
+	VROUNDPS   $0x09, Y3, Y3
+	VMAXPS     Y0, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSRAD     $0x1f, Y3, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  48(CX)(BX*2), Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VMAXPS     Y0, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSRAD     $0x1f, Y4, Y5
+	VPOR       Y5, Y4, Y4
+	VMOVNTDQ   Y1, (AX)(BX*4)
+	VMOVNTDQ   Y2, 32(AX)(BX*4)
+	VMOVNTDQ   Y3, 64(AX)(BX*4)
+	VMOVNTDQ   Y4, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func halfToUintRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·halfToUintRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -31388,6 +41841,350 @@ loop:
 	ADDQ                $0x00000040, BX
 	CMPQ                BX, DX
 	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToLongRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X5
+	VROUNDPS   $0x08, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y5, Y7
+	VBLENDVPD  Y7, Y2, Y6, Y6
+	VPCMPEQQ   Y4, Y5, Y7
+	VBLENDVPD  Y7, Y3, Y6, Y6
+	VCMPPD     $0x07, Y5, Y5, Y7
+	VPAND      Y7, Y6, Y6
+	VCVTPH2PS  8(CX)(BX*2), X5
+	VROUNDPS   $0x08, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y7
+	VPSUBQ     Y0, Y7, Y7
+	VPCMPGTQ   Y1, Y5, Y8
+	VBLENDVPD  Y8, Y2, Y7, Y7
+	VPCMPEQQ   Y4, Y5, Y8
+	VBLENDVPD  Y8, Y3, Y7, Y7
+	VCMPPD     $0x07, Y5, Y5, Y8
+	VPAND      Y8, Y7, Y7
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x08, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y8
+	VPSUBQ     Y0, Y8, Y8
+	VPCMPGTQ   Y1, Y5, Y9
+	VBLENDVPD  Y9, Y2, Y8, Y8
+	VPCMPEQQ   Y4, Y5, Y9
+	VBLENDVPD  Y9, Y3, Y8, Y8
+	VCMPPD     $0x07, Y5, Y5, Y9
+	VPAND      Y9, Y8, Y8
+	VCVTPH2PS  24(CX)(BX*2), X5
+	VROUNDPS   $0x08, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y9
+	VPSUBQ     Y0, Y9, Y9
+	VPCMPGTQ   Y1, Y5, Y10
+	VBLENDVPD  Y10, Y2, Y9, Y9
+	VPCMPEQQ   Y4, Y5, Y10
+	VBLENDVPD  Y10, Y3, Y9, Y9
+	VCMPPD     $0x07, Y5, Y5, Y10
+	VPAND      Y10, Y9, Y9
+	VMOVNTDQ   Y6, (AX)(BX*8)
+	VMOVNTDQ   Y7, 32(AX)(BX*8)
+	VMOVNTDQ   Y8, 64(AX)(BX*8)
+	VMOVNTDQ   Y9, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToLongRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X5
+	VROUNDPS   $0x0b, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y5, Y7
+	VBLENDVPD  Y7, Y2, Y6, Y6
+	VPCMPEQQ   Y4, Y5, Y7
+	VBLENDVPD  Y7, Y3, Y6, Y6
+	VCMPPD     $0x07, Y5, Y5, Y7
+	VPAND      Y7, Y6, Y6
+	VCVTPH2PS  8(CX)(BX*2), X5
+	VROUNDPS   $0x0b, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y7
+	VPSUBQ     Y0, Y7, Y7
+	VPCMPGTQ   Y1, Y5, Y8
+	VBLENDVPD  Y8, Y2, Y7, Y7
+	VPCMPEQQ   Y4, Y5, Y8
+	VBLENDVPD  Y8, Y3, Y7, Y7
+	VCMPPD     $0x07, Y5, Y5, Y8
+	VPAND      Y8, Y7, Y7
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x0b, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y8
+	VPSUBQ     Y0, Y8, Y8
+	VPCMPGTQ   Y1, Y5, Y9
+	VBLENDVPD  Y9, Y2, Y8, Y8
+	VPCMPEQQ   Y4, Y5, Y9
+	VBLENDVPD  Y9, Y3, Y8, Y8
+	VCMPPD     $0x07, Y5, Y5, Y9
+	VPAND      Y9, Y8, Y8
+	VCVTPH2PS  24(CX)(BX*2), X5
+	VROUNDPS   $0x0b, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y9
+	VPSUBQ     Y0, Y9, Y9
+	VPCMPGTQ   Y1, Y5, Y10
+	VBLENDVPD  Y10, Y2, Y9, Y9
+	VPCMPEQQ   Y4, Y5, Y10
+	VBLENDVPD  Y10, Y3, Y9, Y9
+	VCMPPD     $0x07, Y5, Y5, Y10
+	VPAND      Y10, Y9, Y9
+	VMOVNTDQ   Y6, (AX)(BX*8)
+	VMOVNTDQ   Y7, 32(AX)(BX*8)
+	VMOVNTDQ   Y8, 64(AX)(BX*8)
+	VMOVNTDQ   Y9, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToLongRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X5
+	VROUNDPS   $0x0a, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y5, Y7
+	VBLENDVPD  Y7, Y2, Y6, Y6
+	VPCMPEQQ   Y4, Y5, Y7
+	VBLENDVPD  Y7, Y3, Y6, Y6
+	VCMPPD     $0x07, Y5, Y5, Y7
+	VPAND      Y7, Y6, Y6
+	VCVTPH2PS  8(CX)(BX*2), X5
+	VROUNDPS   $0x0a, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y7
+	VPSUBQ     Y0, Y7, Y7
+	VPCMPGTQ   Y1, Y5, Y8
+	VBLENDVPD  Y8, Y2, Y7, Y7
+	VPCMPEQQ   Y4, Y5, Y8
+	VBLENDVPD  Y8, Y3, Y7, Y7
+	VCMPPD     $0x07, Y5, Y5, Y8
+	VPAND      Y8, Y7, Y7
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x0a, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y8
+	VPSUBQ     Y0, Y8, Y8
+	VPCMPGTQ   Y1, Y5, Y9
+	VBLENDVPD  Y9, Y2, Y8, Y8
+	VPCMPEQQ   Y4, Y5, Y9
+	VBLENDVPD  Y9, Y3, Y8, Y8
+	VCMPPD     $0x07, Y5, Y5, Y9
+	VPAND      Y9, Y8, Y8
+	VCVTPH2PS  24(CX)(BX*2), X5
+	VROUNDPS   $0x0a, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y9
+	VPSUBQ     Y0, Y9, Y9
+	VPCMPGTQ   Y1, Y5, Y10
+	VBLENDVPD  Y10, Y2, Y9, Y9
+	VPCMPEQQ   Y4, Y5, Y10
+	VBLENDVPD  Y10, Y3, Y9, Y9
+	VCMPPD     $0x07, Y5, Y5, Y10
+	VPAND      Y10, Y9, Y9
+	VMOVNTDQ   Y6, (AX)(BX*8)
+	VMOVNTDQ   Y7, 32(AX)(BX*8)
+	VMOVNTDQ   Y8, 64(AX)(BX*8)
+	VMOVNTDQ   Y9, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToLongRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToLongRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0xfff0000000000000, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X5
+	VROUNDPS   $0x09, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y5, Y7
+	VBLENDVPD  Y7, Y2, Y6, Y6
+	VPCMPEQQ   Y4, Y5, Y7
+	VBLENDVPD  Y7, Y3, Y6, Y6
+	VCMPPD     $0x07, Y5, Y5, Y7
+	VPAND      Y7, Y6, Y6
+	VCVTPH2PS  8(CX)(BX*2), X5
+	VROUNDPS   $0x09, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y7
+	VPSUBQ     Y0, Y7, Y7
+	VPCMPGTQ   Y1, Y5, Y8
+	VBLENDVPD  Y8, Y2, Y7, Y7
+	VPCMPEQQ   Y4, Y5, Y8
+	VBLENDVPD  Y8, Y3, Y7, Y7
+	VCMPPD     $0x07, Y5, Y5, Y8
+	VPAND      Y8, Y7, Y7
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x09, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y8
+	VPSUBQ     Y0, Y8, Y8
+	VPCMPGTQ   Y1, Y5, Y9
+	VBLENDVPD  Y9, Y2, Y8, Y8
+	VPCMPEQQ   Y4, Y5, Y9
+	VBLENDVPD  Y9, Y3, Y8, Y8
+	VCMPPD     $0x07, Y5, Y5, Y9
+	VPAND      Y9, Y8, Y8
+	VCVTPH2PS  24(CX)(BX*2), X5
+	VROUNDPS   $0x09, X5, X5
+	VCVTPS2PD  X5, Y5
+	VADDPD     Y0, Y5, Y9
+	VPSUBQ     Y0, Y9, Y9
+	VPCMPGTQ   Y1, Y5, Y10
+	VBLENDVPD  Y10, Y2, Y9, Y9
+	VPCMPEQQ   Y4, Y5, Y10
+	VBLENDVPD  Y10, Y3, Y9, Y9
+	VCMPPD     $0x07, Y5, Y5, Y10
+	VPAND      Y10, Y9, Y9
+	VMOVNTDQ   Y6, (AX)(BX*8)
+	VMOVNTDQ   Y7, 32(AX)(BX*8)
+	VMOVNTDQ   Y8, 64(AX)(BX*8)
+	VMOVNTDQ   Y9, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
 
 done:
 	SFENCE
@@ -31598,6 +42395,270 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToUlongRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X3
+	VROUNDPS   $0x08, X3, X3
+	VCVTPS2PD  X3, Y3
+	VMAXPD     Y2, Y3, Y4
+	VADDPD     Y0, Y4, Y3
+	VPSUBQ     Y0, Y3, Y3
+	VPCMPGTQ   Y1, Y4, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  8(CX)(BX*2), X4
+	VROUNDPS   $0x08, X4, X4
+	VCVTPS2PD  X4, Y4
+	VMAXPD     Y2, Y4, Y5
+	VADDPD     Y0, Y5, Y4
+	VPSUBQ     Y0, Y4, Y4
+	VPCMPGTQ   Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x08, X5, X5
+	VCVTPS2PD  X5, Y5
+	VMAXPD     Y2, Y5, Y6
+	VADDPD     Y0, Y6, Y5
+	VPSUBQ     Y0, Y5, Y5
+	VPCMPGTQ   Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTPH2PS  24(CX)(BX*2), X6
+	VROUNDPS   $0x08, X6, X6
+	VCVTPS2PD  X6, Y6
+	VMAXPD     Y2, Y6, Y7
+	VADDPD     Y0, Y7, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VMOVNTDQ   Y3, (AX)(BX*8)
+	VMOVNTDQ   Y4, 32(AX)(BX*8)
+	VMOVNTDQ   Y5, 64(AX)(BX*8)
+	VMOVNTDQ   Y6, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X3
+	VROUNDPS   $0x0b, X3, X3
+	VCVTPS2PD  X3, Y3
+	VMAXPD     Y2, Y3, Y4
+	VADDPD     Y0, Y4, Y3
+	VPSUBQ     Y0, Y3, Y3
+	VPCMPGTQ   Y1, Y4, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  8(CX)(BX*2), X4
+	VROUNDPS   $0x0b, X4, X4
+	VCVTPS2PD  X4, Y4
+	VMAXPD     Y2, Y4, Y5
+	VADDPD     Y0, Y5, Y4
+	VPSUBQ     Y0, Y4, Y4
+	VPCMPGTQ   Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x0b, X5, X5
+	VCVTPS2PD  X5, Y5
+	VMAXPD     Y2, Y5, Y6
+	VADDPD     Y0, Y6, Y5
+	VPSUBQ     Y0, Y5, Y5
+	VPCMPGTQ   Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTPH2PS  24(CX)(BX*2), X6
+	VROUNDPS   $0x0b, X6, X6
+	VCVTPS2PD  X6, Y6
+	VMAXPD     Y2, Y6, Y7
+	VADDPD     Y0, Y7, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VMOVNTDQ   Y3, (AX)(BX*8)
+	VMOVNTDQ   Y4, 32(AX)(BX*8)
+	VMOVNTDQ   Y5, 64(AX)(BX*8)
+	VMOVNTDQ   Y6, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X3
+	VROUNDPS   $0x0a, X3, X3
+	VCVTPS2PD  X3, Y3
+	VMAXPD     Y2, Y3, Y4
+	VADDPD     Y0, Y4, Y3
+	VPSUBQ     Y0, Y3, Y3
+	VPCMPGTQ   Y1, Y4, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  8(CX)(BX*2), X4
+	VROUNDPS   $0x0a, X4, X4
+	VCVTPS2PD  X4, Y4
+	VMAXPD     Y2, Y4, Y5
+	VADDPD     Y0, Y5, Y4
+	VPSUBQ     Y0, Y4, Y4
+	VPCMPGTQ   Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x0a, X5, X5
+	VCVTPS2PD  X5, Y5
+	VMAXPD     Y2, Y5, Y6
+	VADDPD     Y0, Y6, Y5
+	VPSUBQ     Y0, Y5, Y5
+	VPCMPGTQ   Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTPH2PS  24(CX)(BX*2), X6
+	VROUNDPS   $0x0a, X6, X6
+	VCVTPS2PD  X6, Y6
+	VMAXPD     Y2, Y6, Y7
+	VADDPD     Y0, Y7, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VMOVNTDQ   Y3, (AX)(BX*8)
+	VMOVNTDQ   Y4, 32(AX)(BX*8)
+	VMOVNTDQ   Y5, 64(AX)(BX*8)
+	VMOVNTDQ   Y6, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func halfToUlongRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·halfToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: half widened exactly to float, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40f0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X3
+	VROUNDPS   $0x09, X3, X3
+	VCVTPS2PD  X3, Y3
+	VMAXPD     Y2, Y3, Y4
+	VADDPD     Y0, Y4, Y3
+	VPSUBQ     Y0, Y3, Y3
+	VPCMPGTQ   Y1, Y4, Y4
+	VPOR       Y4, Y3, Y3
+	VCVTPH2PS  8(CX)(BX*2), X4
+	VROUNDPS   $0x09, X4, X4
+	VCVTPS2PD  X4, Y4
+	VMAXPD     Y2, Y4, Y5
+	VADDPD     Y0, Y5, Y4
+	VPSUBQ     Y0, Y4, Y4
+	VPCMPGTQ   Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VCVTPH2PS  16(CX)(BX*2), X5
+	VROUNDPS   $0x09, X5, X5
+	VCVTPS2PD  X5, Y5
+	VMAXPD     Y2, Y5, Y6
+	VADDPD     Y0, Y6, Y5
+	VPSUBQ     Y0, Y5, Y5
+	VPCMPGTQ   Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTPH2PS  24(CX)(BX*2), X6
+	VROUNDPS   $0x09, X6, X6
+	VCVTPS2PD  X6, Y6
+	VMAXPD     Y2, Y6, Y7
+	VADDPD     Y0, Y7, Y6
+	VPSUBQ     Y0, Y6, Y6
+	VPCMPGTQ   Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VMOVNTDQ   Y3, (AX)(BX*8)
+	VMOVNTDQ   Y4, 32(AX)(BX*8)
+	VMOVNTDQ   Y5, 64(AX)(BX*8)
+	VMOVNTDQ   Y6, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func halfToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
 TEXT ·halfToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -31758,6 +42819,41 @@ done:
 	VZEROUPPER
 	RET
 
+// func halfToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C, MMX+
+TEXT ·halfToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VCVTPH2PS  (CX)(BX*2), X0
+	VCVTPS2PD  X0, Y0
+	VCVTPH2PS  8(CX)(BX*2), X1
+	VCVTPS2PD  X1, Y1
+	VCVTPH2PS  16(CX)(BX*2), X2
+	VCVTPS2PD  X2, Y2
+	VCVTPH2PS  24(CX)(BX*2), X3
+	VCVTPS2PD  X3, Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func halfToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, F16C, MMX+
 TEXT ·halfToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -31787,6 +42883,410 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToLongRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x08, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x08, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x08, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x08, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToLongRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x0b, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x0b, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x0b, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x0b, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToLongRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x0a, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x0a, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x0a, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x0a, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToLongRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToLongRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x09, (CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPS     $0x09, 16(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPS     $0x09, 32(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPS     $0x09, 48(CX)(BX*4), X6
+	VCVTPS2PD    X6, Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
 
 done:
 	SFENCE
@@ -32001,6 +43501,358 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToUlongRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x08, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x08, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x08, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x08, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x0b, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x0b, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x0b, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x0b, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x0a, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x0a, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x0a, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x0a, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToUlongRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·floatToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	VROUNDPS     $0x09, (CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPS     $0x09, 16(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPS     $0x09, 32(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPS     $0x09, 48(CX)(BX*4), X5
+	VCVTPS2PD    X5, Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func floatToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·floatToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -32165,6 +44017,37 @@ done:
 	VZEROUPPER
 	RET
 
+// func floatToDoubleAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, MMX+
+TEXT ·floatToDoubleAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exactly to double.
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VCVTPS2PD  (CX)(BX*4), Y0
+	VCVTPS2PD  16(CX)(BX*4), Y1
+	VCVTPS2PD  32(CX)(BX*4), Y2
+	VCVTPS2PD  48(CX)(BX*4), Y3
+	VMOVNTDQ   Y0, (AX)(BX*8)
+	VMOVNTDQ   Y1, 32(AX)(BX*8)
+	VMOVNTDQ   Y2, 64(AX)(BX*8)
+	VMOVNTDQ   Y3, 96(AX)(BX*8)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func floatToDoubleAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512F, MMX+
 TEXT ·floatToDoubleAVX512NT(SB), NOSPLIT, $0-32
@@ -32191,6 +44074,242 @@ loop:
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToCharRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTPD2DQY  Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTPD2DQY  Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTPD2DQY  Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTPD2DQY  Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToCharRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTTPD2DQY Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToCharRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x0a, Y4, Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTTPD2DQY Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToCharRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToCharRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc060000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x405fc00000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VMINPD      Y4, Y1, Y4
+	VMAXPD      Y4, Y0, Y4
+	VCVTTPD2DQY Y4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -32413,6 +44532,234 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToUcharRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTPD2DQY  Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTPD2DQY  Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTPD2DQY  Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTPD2DQY  Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x0a, Y4, Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUcharRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x000000ff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0c0804000c080400, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     32(CX)(BX*8), Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VMAXPD      Y0, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VPMINUD     X1, X4, X4
+	VPSHUFB     X2, X4, X4
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLDQ  X4, X3, X3
+	VPUNPCKLDQ  X6, X5, X4
+	VPUNPCKLQDQ X4, X3, X3
+	VMOVNTDQ    X3, (AX)(BX*1)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func doubleToUcharRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
 TEXT ·doubleToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -32623,6 +44970,242 @@ loop:
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToShortRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTPD2DQY  Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTPD2DQY  Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTPD2DQY  Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTPD2DQY  Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToShortRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToShortRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToShortRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToShortRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0xc0e0000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x40dfffc000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMINPD      Y3, Y1, Y3
+	VMAXPD      Y3, Y0, Y3
+	VCVTTPD2DQY Y3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMINPD      Y5, Y1, Y5
+	VMAXPD      Y5, Y0, Y5
+	VCVTTPD2DQY Y5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMINPD      Y6, Y1, Y6
+	VMAXPD      Y6, Y0, Y6
+	VCVTTPD2DQY Y6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -32845,6 +45428,234 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToUshortRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTPD2DQY  Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTPD2DQY  Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTPD2DQY  Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTPD2DQY  Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x0a, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x0a, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x0a, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUshortRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·doubleToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	VPXOR        Y0, Y0, Y0
+	MOVL         $0x0000ffff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         $0x0d0c090805040100, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+
+loop:
+	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  4160(CX)(BX*8)
+	VMOVUPD     (CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X4
+	VMOVUPD     32(CX)(BX*8), Y3
+	VROUNDPD    $0x09, Y3, Y3
+	VMAXPD      Y0, Y3, Y3
+	VCVTTPD2DQY Y3, X3
+	VPMINUD     X1, X3, X3
+	VPSHUFB     X2, X3, X3
+	VMOVUPD     64(CX)(BX*8), Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VMAXPD      Y0, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X1, X5, X5
+	VPSHUFB     X2, X5, X5
+	VMOVUPD     96(CX)(BX*8), Y6
+	VROUNDPD    $0x09, Y6, Y6
+	VMAXPD      Y0, Y6, Y6
+	VCVTTPD2DQY Y6, X6
+	VPMINUD     X1, X6, X6
+	VPSHUFB     X2, X6, X6
+	VPUNPCKLQDQ X3, X4, X4
+	VPUNPCKLQDQ X6, X5, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVNTDQ    Y3, (AX)(BX*2)
+	ADDQ        $0x00000010, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func doubleToUshortRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
 TEXT ·doubleToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -33055,6 +45866,398 @@ loop:
 	ADDQ             $0x00000020, BX
 	CMPQ             BX, DX
 	JB               loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToLongRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x08, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x08, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x08, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x08, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToLongRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x0b, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x0b, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x0b, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x0b, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToLongRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x0a, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x0a, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x0a, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x0a, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToLongRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToLongRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0xc3e0000000000000, SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x43dfffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x09, (CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y6, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VBLENDVPD    Y8, Y5, Y7, Y7
+	VCMPPD       $0x07, Y6, Y6, Y8
+	VPAND        Y8, Y7, Y7
+	VROUNDPD     $0x09, 32(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y6, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y6, Y9
+	VBLENDVPD    Y9, Y5, Y8, Y8
+	VCMPPD       $0x07, Y6, Y6, Y9
+	VPAND        Y9, Y8, Y8
+	VROUNDPD     $0x09, 64(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y6, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y6, Y10
+	VBLENDVPD    Y10, Y5, Y9, Y9
+	VCMPPD       $0x07, Y6, Y6, Y10
+	VPAND        Y10, Y9, Y9
+	VROUNDPD     $0x09, 96(CX)(BX*8), Y6
+	VMAXPD       Y6, Y3, Y6
+	VMULPD       Y1, Y6, Y10
+	VROUNDPD     $0x09, Y10, Y10
+	VADDPD       Y0, Y10, Y11
+	VFNMADD213PD Y6, Y2, Y10
+	VADDPD       Y0, Y10, Y10
+	VPSHUFD      $0xa0, Y11, Y11
+	VPBLENDD     $0x55, Y10, Y11, Y10
+	VPCMPGTQ     Y4, Y6, Y11
+	VBLENDVPD    Y11, Y5, Y10, Y10
+	VCMPPD       $0x07, Y6, Y6, Y11
+	VPAND        Y11, Y10, Y10
+	VMOVNTDQ     Y7, (AX)(BX*8)
+	VMOVNTDQ     Y8, 32(AX)(BX*8)
+	VMOVNTDQ     Y9, 64(AX)(BX*8)
+	VMOVNTDQ     Y10, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
 
 done:
 	SFENCE
@@ -33277,6 +46480,346 @@ done:
 	VZEROUPPER
 	RET
 
+// func doubleToUlongRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x08, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x08, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x08, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x08, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x0b, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x0b, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x0b, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x0b, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x0a, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x0a, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x0a, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x0a, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToUlongRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·doubleToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: exact float lanes, rounded in the mode with the clamp.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x4338000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3df0000000000000, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x41f0000000000000, SI
+	VMOVQ        SI, X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x43efffffffffffff, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VROUNDPD     $0x09, (CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y6
+	VROUNDPD     $0x09, Y6, Y6
+	VADDPD       Y0, Y6, Y7
+	VFNMADD213PD Y5, Y2, Y6
+	VADDPD       Y0, Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPBLENDD     $0x55, Y6, Y7, Y6
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VROUNDPD     $0x09, 32(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y7
+	VROUNDPD     $0x09, Y7, Y7
+	VADDPD       Y0, Y7, Y8
+	VFNMADD213PD Y5, Y2, Y7
+	VADDPD       Y0, Y7, Y7
+	VPSHUFD      $0xa0, Y8, Y8
+	VPBLENDD     $0x55, Y7, Y8, Y7
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VROUNDPD     $0x09, 64(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y8
+	VROUNDPD     $0x09, Y8, Y8
+	VADDPD       Y0, Y8, Y9
+	VFNMADD213PD Y5, Y2, Y8
+	VADDPD       Y0, Y8, Y8
+	VPSHUFD      $0xa0, Y9, Y9
+	VPBLENDD     $0x55, Y8, Y9, Y8
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	VROUNDPD     $0x09, 96(CX)(BX*8), Y5
+	VMAXPD       Y3, Y5, Y5
+	VMULPD       Y1, Y5, Y9
+	VROUNDPD     $0x09, Y9, Y9
+	VADDPD       Y0, Y9, Y10
+	VFNMADD213PD Y5, Y2, Y9
+	VADDPD       Y0, Y9, Y9
+	VPSHUFD      $0xa0, Y10, Y10
+	VPBLENDD     $0x55, Y9, Y10, Y9
+	VPCMPGTQ     Y4, Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VMOVNTDQ     Y6, (AX)(BX*8)
+	VMOVNTDQ     Y7, 32(AX)(BX*8)
+	VMOVNTDQ     Y8, 64(AX)(BX*8)
+	VMOVNTDQ     Y9, 96(AX)(BX*8)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func doubleToUlongRTEAVX512NT(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·doubleToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
@@ -33443,6 +46986,402 @@ loop:
 	ADDQ                $0x00000020, BX
 	CMPQ                BX, DX
 	JB                  loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·doubleToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x00, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x00, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x00, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x00, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVNTDQ     Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·doubleToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x03, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x03, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x03, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x03, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVNTDQ     Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·doubleToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x02, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x02, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x02, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x02, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVNTDQ     Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func doubleToHalfRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·doubleToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
+	// Plan: to float rounded to odd, then once to half in the mode.
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-16, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVQ         $0x7fffffffffffffff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000200000000, SI
+	VMOVQ        SI, X1
+	MOVQ         $0x0000000600000004, SI
+	VPINSRQ      $0x01, SI, X1, X1
+	MOVQ         $0x0000000300000001, SI
+	VMOVQ        SI, X2
+	MOVQ         $0x0000000700000005, SI
+	VPINSRQ      $0x01, SI, X2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+
+loop:
+	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   4160(CX)(BX*8)
+	VMOVUPD      (CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X7
+	VCVTPS2PD    X7, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X7, X7
+	VPANDN       X2, X3, X3
+	VPOR         X3, X7, X7
+	VCVTPS2PH    $0x01, X7, X7
+	VMOVUPD      32(CX)(BX*8), Y3
+	VCVTPD2PSY   Y3, X8
+	VCVTPS2PD    X8, Y4
+	VANDPD       Y0, Y3, Y5
+	VANDPD       Y0, Y4, Y6
+	VCMPPD       $0x1e, Y5, Y6, Y5
+	VPCMPEQQ     Y3, Y4, Y3
+	VPBLENDD     $0xaa, Y3, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPADDD       X5, X8, X8
+	VPANDN       X2, X3, X3
+	VPOR         X3, X8, X8
+	VCVTPS2PH    $0x01, X8, X3
+	VMOVUPD      64(CX)(BX*8), Y4
+	VCVTPD2PSY   Y4, X9
+	VCVTPS2PD    X9, Y5
+	VANDPD       Y0, Y4, Y6
+	VANDPD       Y0, Y5, Y8
+	VCMPPD       $0x1e, Y6, Y8, Y6
+	VPCMPEQQ     Y4, Y5, Y4
+	VPBLENDD     $0xaa, Y4, Y6, Y6
+	VPERMD       Y6, Y1, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPADDD       X6, X9, X9
+	VPANDN       X2, X4, X4
+	VPOR         X4, X9, X9
+	VCVTPS2PH    $0x01, X9, X4
+	VMOVUPD      96(CX)(BX*8), Y5
+	VCVTPD2PSY   Y5, X10
+	VCVTPS2PD    X10, Y6
+	VANDPD       Y0, Y5, Y8
+	VANDPD       Y0, Y6, Y9
+	VCMPPD       $0x1e, Y8, Y9, Y8
+	VPCMPEQQ     Y5, Y6, Y5
+	VPBLENDD     $0xaa, Y5, Y8, Y8
+	VPERMD       Y8, Y1, Y8
+	VEXTRACTI128 $0x01, Y8, X5
+	VPADDD       X8, X10, X10
+	VPANDN       X2, X5, X5
+	VPOR         X5, X10, X10
+	VCVTPS2PH    $0x01, X10, X5
+	VPUNPCKLQDQ  X3, X7, X7
+	VPUNPCKLQDQ  X5, X4, X3
+	VINSERTI128  $0x01, X3, Y7, Y3
+	VMOVNTDQ     Y3, (AX)(BX*2)
+	ADDQ         $0x00000010, BX
+	CMPQ         BX, DX
+	JB           loop
 
 done:
 	SFENCE

@@ -18,18 +18,21 @@ var simdFloatToCharKernels = simdKernels{
 	2: {floatToCharRTEAVX512, floatToCharRTZAVX512, floatToCharRTPAVX512, floatToCharRTNAVX512}, // AVX512
 }
 
-var simdFloatToCharKernelsNT = [4]simdKernel{floatToCharRTEAVX512NT, floatToCharRTZAVX512NT, floatToCharRTPAVX512NT, floatToCharRTNAVX512NT}
+var simdFloatToCharKernelsNT = simdKernels{
+	1: {floatToCharRTEAVX2NT, floatToCharRTZAVX2NT, floatToCharRTPAVX2NT, floatToCharRTNAVX2NT},         // AVX2, streaming
+	2: {floatToCharRTEAVX512NT, floatToCharRTZAVX512NT, floatToCharRTPAVX512NT, floatToCharRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToChar converts a leading part of src with the selected tier and returns its length.
 func simdFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdFloatToCharKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = floatToChar(src[i], m, sat)
 		}
-		return h + simdFloatToCharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToCharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -39,18 +42,21 @@ var simdFloatToUcharKernels = simdKernels{
 	2: {floatToUcharRTEAVX512, floatToUcharRTZAVX512, floatToUcharRTPAVX512, floatToUcharRTNAVX512}, // AVX512
 }
 
-var simdFloatToUcharKernelsNT = [4]simdKernel{floatToUcharRTEAVX512NT, floatToUcharRTZAVX512NT, floatToUcharRTPAVX512NT, floatToUcharRTNAVX512NT}
+var simdFloatToUcharKernelsNT = simdKernels{
+	1: {floatToUcharRTEAVX2NT, floatToUcharRTZAVX2NT, floatToUcharRTPAVX2NT, floatToUcharRTNAVX2NT},         // AVX2, streaming
+	2: {floatToUcharRTEAVX512NT, floatToUcharRTZAVX512NT, floatToUcharRTPAVX512NT, floatToUcharRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToUchar converts a leading part of src with the selected tier and returns its length.
 func simdFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdFloatToUcharKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = floatToUchar(src[i], m, sat)
 		}
-		return h + simdFloatToUcharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToUcharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -60,18 +66,21 @@ var simdFloatToShortKernels = simdKernels{
 	2: {floatToShortRTEAVX512, floatToShortRTZAVX512, floatToShortRTPAVX512, floatToShortRTNAVX512}, // AVX512
 }
 
-var simdFloatToShortKernelsNT = [4]simdKernel{floatToShortRTEAVX512NT, floatToShortRTZAVX512NT, floatToShortRTPAVX512NT, floatToShortRTNAVX512NT}
+var simdFloatToShortKernelsNT = simdKernels{
+	1: {floatToShortRTEAVX2NT, floatToShortRTZAVX2NT, floatToShortRTPAVX2NT, floatToShortRTNAVX2NT},         // AVX2, streaming
+	2: {floatToShortRTEAVX512NT, floatToShortRTZAVX512NT, floatToShortRTPAVX512NT, floatToShortRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToShort converts a leading part of src with the selected tier and returns its length.
 func simdFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdFloatToShortKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = floatToShort(src[i], m, sat)
 		}
-		return h + simdFloatToShortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToShortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -81,18 +90,21 @@ var simdFloatToUshortKernels = simdKernels{
 	2: {floatToUshortRTEAVX512, floatToUshortRTZAVX512, floatToUshortRTPAVX512, floatToUshortRTNAVX512}, // AVX512
 }
 
-var simdFloatToUshortKernelsNT = [4]simdKernel{floatToUshortRTEAVX512NT, floatToUshortRTZAVX512NT, floatToUshortRTPAVX512NT, floatToUshortRTNAVX512NT}
+var simdFloatToUshortKernelsNT = simdKernels{
+	1: {floatToUshortRTEAVX2NT, floatToUshortRTZAVX2NT, floatToUshortRTPAVX2NT, floatToUshortRTNAVX2NT},         // AVX2, streaming
+	2: {floatToUshortRTEAVX512NT, floatToUshortRTZAVX512NT, floatToUshortRTPAVX512NT, floatToUshortRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToUshort converts a leading part of src with the selected tier and returns its length.
 func simdFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdFloatToUshortKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = floatToUshort(src[i], m, sat)
 		}
-		return h + simdFloatToUshortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToUshortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -102,18 +114,21 @@ var simdFloatToIntKernels = simdKernels{
 	2: {floatToIntRTEAVX512, floatToIntRTZAVX512, floatToIntRTPAVX512, floatToIntRTNAVX512}, // AVX512
 }
 
-var simdFloatToIntKernelsNT = [4]simdKernel{floatToIntRTEAVX512NT, floatToIntRTZAVX512NT, floatToIntRTPAVX512NT, floatToIntRTNAVX512NT}
+var simdFloatToIntKernelsNT = simdKernels{
+	1: {floatToIntRTEAVX2NT, floatToIntRTZAVX2NT, floatToIntRTPAVX2NT, floatToIntRTNAVX2NT},         // AVX2, streaming
+	2: {floatToIntRTEAVX512NT, floatToIntRTZAVX512NT, floatToIntRTPAVX512NT, floatToIntRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToInt converts a leading part of src with the selected tier and returns its length.
 func simdFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdFloatToIntKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = floatToInt(src[i], m, sat)
 		}
-		return h + simdFloatToIntKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToIntKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -123,18 +138,21 @@ var simdFloatToUintKernels = simdKernels{
 	2: {floatToUintRTEAVX512, floatToUintRTZAVX512, floatToUintRTPAVX512, floatToUintRTNAVX512}, // AVX512
 }
 
-var simdFloatToUintKernelsNT = [4]simdKernel{floatToUintRTEAVX512NT, floatToUintRTZAVX512NT, floatToUintRTPAVX512NT, floatToUintRTNAVX512NT}
+var simdFloatToUintKernelsNT = simdKernels{
+	1: {floatToUintRTEAVX2NT, floatToUintRTZAVX2NT, floatToUintRTPAVX2NT, floatToUintRTNAVX2NT},         // AVX2, streaming
+	2: {floatToUintRTEAVX512NT, floatToUintRTZAVX512NT, floatToUintRTPAVX512NT, floatToUintRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToUint converts a leading part of src with the selected tier and returns its length.
 func simdFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdFloatToUintKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = floatToUint(src[i], m, sat)
 		}
-		return h + simdFloatToUintKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToUintKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -144,18 +162,21 @@ var simdIntToFloatKernels = simdKernels{
 	2: {intToFloatRTEAVX512, intToFloatRTZAVX512, intToFloatRTPAVX512, intToFloatRTNAVX512}, // AVX512
 }
 
-var simdIntToFloatKernelsNT = [4]simdKernel{intToFloatRTEAVX512NT, intToFloatRTZAVX512NT, intToFloatRTPAVX512NT, intToFloatRTNAVX512NT}
+var simdIntToFloatKernelsNT = simdKernels{
+	1: {intToFloatRTEAVX2NT, intToFloatRTZAVX2NT, intToFloatRTPAVX2NT, intToFloatRTNAVX2NT},         // AVX2, streaming
+	2: {intToFloatRTEAVX512NT, intToFloatRTZAVX512NT, intToFloatRTPAVX512NT, intToFloatRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToFloat converts a leading part of src with the selected tier and returns its length.
 func simdIntToFloat(dst []float32, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdIntToFloatKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = intToFloat(src[i], m, sat)
 		}
-		return h + simdIntToFloatKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToFloatKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -165,18 +186,21 @@ var simdUintToFloatKernels = simdKernels{
 	2: {uintToFloatRTEAVX512, uintToFloatRTZAVX512, uintToFloatRTPAVX512, uintToFloatRTNAVX512}, // AVX512
 }
 
-var simdUintToFloatKernelsNT = [4]simdKernel{uintToFloatRTEAVX512NT, uintToFloatRTZAVX512NT, uintToFloatRTPAVX512NT, uintToFloatRTNAVX512NT}
+var simdUintToFloatKernelsNT = simdKernels{
+	1: {uintToFloatRTEAVX2NT, uintToFloatRTZAVX2NT, uintToFloatRTPAVX2NT, uintToFloatRTNAVX2NT},         // AVX2, streaming
+	2: {uintToFloatRTEAVX512NT, uintToFloatRTZAVX512NT, uintToFloatRTPAVX512NT, uintToFloatRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToFloat converts a leading part of src with the selected tier and returns its length.
 func simdUintToFloat(dst []float32, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUintToFloatKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = uintToFloat(src[i], m, sat)
 		}
-		return h + simdUintToFloatKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToFloatKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -186,18 +210,21 @@ var simdDoubleToFloatKernels = simdKernels{
 	2: {doubleToFloatRTEAVX512, doubleToFloatRTZAVX512, doubleToFloatRTPAVX512, doubleToFloatRTNAVX512}, // AVX512
 }
 
-var simdDoubleToFloatKernelsNT = [4]simdKernel{doubleToFloatRTEAVX512NT, doubleToFloatRTZAVX512NT, doubleToFloatRTPAVX512NT, doubleToFloatRTNAVX512NT}
+var simdDoubleToFloatKernelsNT = simdKernels{
+	1: {doubleToFloatRTEAVX2NT, doubleToFloatRTZAVX2NT, doubleToFloatRTPAVX2NT, doubleToFloatRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToFloatRTEAVX512NT, doubleToFloatRTZAVX512NT, doubleToFloatRTPAVX512NT, doubleToFloatRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToFloat converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 8 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdDoubleToFloatKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = doubleToFloat(src[i], m, sat)
 		}
-		return h + simdDoubleToFloatKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToFloatKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -207,18 +234,21 @@ var simdFloatToHalfKernels = simdKernels{
 	2: {floatToHalfRTEAVX512, floatToHalfRTZAVX512, floatToHalfRTPAVX512, floatToHalfRTNAVX512}, // AVX512
 }
 
-var simdFloatToHalfKernelsNT = [4]simdKernel{floatToHalfRTEAVX512NT, floatToHalfRTZAVX512NT, floatToHalfRTPAVX512NT, floatToHalfRTNAVX512NT}
+var simdFloatToHalfKernelsNT = simdKernels{
+	1: {floatToHalfRTEAVX2NT, floatToHalfRTZAVX2NT, floatToHalfRTPAVX2NT, floatToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {floatToHalfRTEAVX512NT, floatToHalfRTZAVX512NT, floatToHalfRTPAVX512NT, floatToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToHalf converts a leading part of src with the selected tier and returns its length.
 func simdFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdFloatToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = floatToHalf(src[i], m, sat)
 		}
-		return h + simdFloatToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -228,18 +258,21 @@ var simdHalfToFloatKernels = simdKernels{
 	2: {halfToFloatAVX512}, // AVX512
 }
 
-var simdHalfToFloatKernelsNT = [4]simdKernel{halfToFloatAVX512NT}
+var simdHalfToFloatKernelsNT = simdKernels{
+	1: {halfToFloatAVX2NT},   // AVX2, streaming
+	2: {halfToFloatAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToFloat converts a leading part of src with the selected tier and returns its length.
 func simdHalfToFloat(dst []float32, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdHalfToFloatKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = halfToFloat(src[i], m, sat)
 		}
-		return h + simdHalfToFloatKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToFloatKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -249,18 +282,21 @@ var simdDoubleToIntKernels = simdKernels{
 	2: {doubleToIntRTEAVX512, doubleToIntRTZAVX512, doubleToIntRTPAVX512, doubleToIntRTNAVX512}, // AVX512
 }
 
-var simdDoubleToIntKernelsNT = [4]simdKernel{doubleToIntRTEAVX512NT, doubleToIntRTZAVX512NT, doubleToIntRTPAVX512NT, doubleToIntRTNAVX512NT}
+var simdDoubleToIntKernelsNT = simdKernels{
+	1: {doubleToIntRTEAVX2NT, doubleToIntRTZAVX2NT, doubleToIntRTPAVX2NT, doubleToIntRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToIntRTEAVX512NT, doubleToIntRTZAVX512NT, doubleToIntRTPAVX512NT, doubleToIntRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToInt converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 8 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdDoubleToIntKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = doubleToInt(src[i], m, sat)
 		}
-		return h + simdDoubleToIntKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToIntKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -270,18 +306,21 @@ var simdDoubleToUintKernels = simdKernels{
 	2: {doubleToUintRTEAVX512, doubleToUintRTZAVX512, doubleToUintRTPAVX512, doubleToUintRTNAVX512}, // AVX512
 }
 
-var simdDoubleToUintKernelsNT = [4]simdKernel{doubleToUintRTEAVX512NT, doubleToUintRTZAVX512NT, doubleToUintRTPAVX512NT, doubleToUintRTNAVX512NT}
+var simdDoubleToUintKernelsNT = simdKernels{
+	1: {doubleToUintRTEAVX2NT, doubleToUintRTZAVX2NT, doubleToUintRTPAVX2NT, doubleToUintRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToUintRTEAVX512NT, doubleToUintRTZAVX512NT, doubleToUintRTPAVX512NT, doubleToUintRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToUint converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 8 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdDoubleToUintKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = doubleToUint(src[i], m, sat)
 		}
-		return h + simdDoubleToUintKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToUintKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -291,18 +330,21 @@ var simdLongToFloatKernels = simdKernels{
 	2: {longToFloatRTEAVX512, longToFloatRTZAVX512, longToFloatRTPAVX512, longToFloatRTNAVX512}, // AVX512
 }
 
-var simdLongToFloatKernelsNT = [4]simdKernel{longToFloatRTEAVX512NT, longToFloatRTZAVX512NT, longToFloatRTPAVX512NT, longToFloatRTNAVX512NT}
+var simdLongToFloatKernelsNT = simdKernels{
+	1: {longToFloatRTEAVX2NT, longToFloatRTZAVX2NT, longToFloatRTPAVX2NT, longToFloatRTNAVX2NT},         // AVX2, streaming
+	2: {longToFloatRTEAVX512NT, longToFloatRTZAVX512NT, longToFloatRTPAVX512NT, longToFloatRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToFloat converts a leading part of src with the selected tier and returns its length.
 func simdLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdLongToFloatKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = longToFloat(src[i], m, sat)
 		}
-		return h + simdLongToFloatKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToFloatKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -312,18 +354,21 @@ var simdLongToDoubleKernels = simdKernels{
 	2: {longToDoubleRTEAVX512, longToDoubleRTZAVX512, longToDoubleRTPAVX512, longToDoubleRTNAVX512}, // AVX512
 }
 
-var simdLongToDoubleKernelsNT = [4]simdKernel{longToDoubleRTEAVX512NT, longToDoubleRTZAVX512NT, longToDoubleRTPAVX512NT, longToDoubleRTNAVX512NT}
+var simdLongToDoubleKernelsNT = simdKernels{
+	1: {longToDoubleRTEAVX2NT, longToDoubleRTZAVX2NT, longToDoubleRTPAVX2NT, longToDoubleRTNAVX2NT},         // AVX2, streaming
+	2: {longToDoubleRTEAVX512NT, longToDoubleRTZAVX512NT, longToDoubleRTPAVX512NT, longToDoubleRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToDouble converts a leading part of src with the selected tier and returns its length.
 func simdLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdLongToDoubleKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = longToDouble(src[i], m, sat)
 		}
-		return h + simdLongToDoubleKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToDoubleKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -333,18 +378,21 @@ var simdUlongToFloatKernels = simdKernels{
 	2: {ulongToFloatRTEAVX512, ulongToFloatRTZAVX512, ulongToFloatRTPAVX512, ulongToFloatRTNAVX512}, // AVX512
 }
 
-var simdUlongToFloatKernelsNT = [4]simdKernel{ulongToFloatRTEAVX512NT, ulongToFloatRTZAVX512NT, ulongToFloatRTPAVX512NT, ulongToFloatRTNAVX512NT}
+var simdUlongToFloatKernelsNT = simdKernels{
+	1: {ulongToFloatRTEAVX2NT, ulongToFloatRTZAVX2NT, ulongToFloatRTPAVX2NT, ulongToFloatRTNAVX2NT},         // AVX2, streaming
+	2: {ulongToFloatRTEAVX512NT, ulongToFloatRTZAVX512NT, ulongToFloatRTPAVX512NT, ulongToFloatRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToFloat converts a leading part of src with the selected tier and returns its length.
 func simdUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUlongToFloatKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ulongToFloat(src[i], m, sat)
 		}
-		return h + simdUlongToFloatKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToFloatKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -354,18 +402,21 @@ var simdUlongToDoubleKernels = simdKernels{
 	2: {ulongToDoubleRTEAVX512, ulongToDoubleRTZAVX512, ulongToDoubleRTPAVX512, ulongToDoubleRTNAVX512}, // AVX512
 }
 
-var simdUlongToDoubleKernelsNT = [4]simdKernel{ulongToDoubleRTEAVX512NT, ulongToDoubleRTZAVX512NT, ulongToDoubleRTPAVX512NT, ulongToDoubleRTNAVX512NT}
+var simdUlongToDoubleKernelsNT = simdKernels{
+	1: {ulongToDoubleRTEAVX2NT, ulongToDoubleRTZAVX2NT, ulongToDoubleRTPAVX2NT, ulongToDoubleRTNAVX2NT},         // AVX2, streaming
+	2: {ulongToDoubleRTEAVX512NT, ulongToDoubleRTZAVX512NT, ulongToDoubleRTPAVX512NT, ulongToDoubleRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToDouble converts a leading part of src with the selected tier and returns its length.
 func simdUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUlongToDoubleKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ulongToDouble(src[i], m, sat)
 		}
-		return h + simdUlongToDoubleKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToDoubleKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -375,18 +426,21 @@ var simdCharToIntKernels = simdKernels{
 	2: {charToIntAVX512}, // AVX512
 }
 
-var simdCharToIntKernelsNT = [4]simdKernel{charToIntAVX512NT}
+var simdCharToIntKernelsNT = simdKernels{
+	1: {charToIntAVX2NT},   // AVX2, streaming
+	2: {charToIntAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToInt converts a leading part of src with the selected tier and returns its length.
 func simdCharToInt(dst []int32, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdCharToIntKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = charToInt(src[i], m, sat)
 		}
-		return h + simdCharToIntKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToIntKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -396,18 +450,21 @@ var simdCharToFloatKernels = simdKernels{
 	2: {charToFloatAVX512}, // AVX512
 }
 
-var simdCharToFloatKernelsNT = [4]simdKernel{charToFloatAVX512NT}
+var simdCharToFloatKernelsNT = simdKernels{
+	1: {charToFloatAVX2NT},   // AVX2, streaming
+	2: {charToFloatAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToFloat converts a leading part of src with the selected tier and returns its length.
 func simdCharToFloat(dst []float32, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdCharToFloatKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = charToFloat(src[i], m, sat)
 		}
-		return h + simdCharToFloatKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToFloatKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -417,18 +474,21 @@ var simdUcharToIntKernels = simdKernels{
 	2: {ucharToIntAVX512}, // AVX512
 }
 
-var simdUcharToIntKernelsNT = [4]simdKernel{ucharToIntAVX512NT}
+var simdUcharToIntKernelsNT = simdKernels{
+	1: {ucharToIntAVX2NT},   // AVX2, streaming
+	2: {ucharToIntAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToInt converts a leading part of src with the selected tier and returns its length.
 func simdUcharToInt(dst []int32, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUcharToIntKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ucharToInt(src[i], m, sat)
 		}
-		return h + simdUcharToIntKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToIntKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -438,18 +498,21 @@ var simdUcharToFloatKernels = simdKernels{
 	2: {ucharToFloatAVX512}, // AVX512
 }
 
-var simdUcharToFloatKernelsNT = [4]simdKernel{ucharToFloatAVX512NT}
+var simdUcharToFloatKernelsNT = simdKernels{
+	1: {ucharToFloatAVX2NT},   // AVX2, streaming
+	2: {ucharToFloatAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToFloat converts a leading part of src with the selected tier and returns its length.
 func simdUcharToFloat(dst []float32, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUcharToFloatKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ucharToFloat(src[i], m, sat)
 		}
-		return h + simdUcharToFloatKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToFloatKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -459,18 +522,21 @@ var simdShortToIntKernels = simdKernels{
 	2: {shortToIntAVX512}, // AVX512
 }
 
-var simdShortToIntKernelsNT = [4]simdKernel{shortToIntAVX512NT}
+var simdShortToIntKernelsNT = simdKernels{
+	1: {shortToIntAVX2NT},   // AVX2, streaming
+	2: {shortToIntAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToInt converts a leading part of src with the selected tier and returns its length.
 func simdShortToInt(dst []int32, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdShortToIntKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = shortToInt(src[i], m, sat)
 		}
-		return h + simdShortToIntKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToIntKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -480,18 +546,21 @@ var simdShortToFloatKernels = simdKernels{
 	2: {shortToFloatAVX512}, // AVX512
 }
 
-var simdShortToFloatKernelsNT = [4]simdKernel{shortToFloatAVX512NT}
+var simdShortToFloatKernelsNT = simdKernels{
+	1: {shortToFloatAVX2NT},   // AVX2, streaming
+	2: {shortToFloatAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToFloat converts a leading part of src with the selected tier and returns its length.
 func simdShortToFloat(dst []float32, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdShortToFloatKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = shortToFloat(src[i], m, sat)
 		}
-		return h + simdShortToFloatKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToFloatKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -501,18 +570,21 @@ var simdUshortToIntKernels = simdKernels{
 	2: {ushortToIntAVX512}, // AVX512
 }
 
-var simdUshortToIntKernelsNT = [4]simdKernel{ushortToIntAVX512NT}
+var simdUshortToIntKernelsNT = simdKernels{
+	1: {ushortToIntAVX2NT},   // AVX2, streaming
+	2: {ushortToIntAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToInt converts a leading part of src with the selected tier and returns its length.
 func simdUshortToInt(dst []int32, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUshortToIntKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ushortToInt(src[i], m, sat)
 		}
-		return h + simdUshortToIntKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToIntKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -522,18 +594,21 @@ var simdUshortToFloatKernels = simdKernels{
 	2: {ushortToFloatAVX512}, // AVX512
 }
 
-var simdUshortToFloatKernelsNT = [4]simdKernel{ushortToFloatAVX512NT}
+var simdUshortToFloatKernelsNT = simdKernels{
+	1: {ushortToFloatAVX2NT},   // AVX2, streaming
+	2: {ushortToFloatAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToFloat converts a leading part of src with the selected tier and returns its length.
 func simdUshortToFloat(dst []float32, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUshortToFloatKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ushortToFloat(src[i], m, sat)
 		}
-		return h + simdUshortToFloatKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToFloatKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -543,18 +618,21 @@ var simdIntToCharKernels = simdKernels{
 	2: {intToCharWrapAVX512, intToCharSatAVX512}, // AVX512
 }
 
-var simdIntToCharKernelsNT = [4]simdKernel{intToCharWrapAVX512NT, intToCharSatAVX512NT}
+var simdIntToCharKernelsNT = simdKernels{
+	1: {intToCharWrapAVX2NT, intToCharSatAVX2NT},     // AVX2, streaming
+	2: {intToCharWrapAVX512NT, intToCharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToChar converts a leading part of src with the selected tier and returns its length.
 func simdIntToChar(dst []int8, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdIntToCharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = intToChar(src[i], m, sat)
 		}
-		return h + simdIntToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -564,18 +642,21 @@ var simdIntToUcharKernels = simdKernels{
 	2: {intToUcharWrapAVX512, intToUcharSatAVX512}, // AVX512
 }
 
-var simdIntToUcharKernelsNT = [4]simdKernel{intToUcharWrapAVX512NT, intToUcharSatAVX512NT}
+var simdIntToUcharKernelsNT = simdKernels{
+	1: {intToUcharWrapAVX2NT, intToUcharSatAVX2NT},     // AVX2, streaming
+	2: {intToUcharWrapAVX512NT, intToUcharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToUchar converts a leading part of src with the selected tier and returns its length.
 func simdIntToUchar(dst []uint8, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdIntToUcharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = intToUchar(src[i], m, sat)
 		}
-		return h + simdIntToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -585,18 +666,21 @@ var simdIntToShortKernels = simdKernels{
 	2: {intToShortWrapAVX512, intToShortSatAVX512}, // AVX512
 }
 
-var simdIntToShortKernelsNT = [4]simdKernel{intToShortWrapAVX512NT, intToShortSatAVX512NT}
+var simdIntToShortKernelsNT = simdKernels{
+	1: {intToShortWrapAVX2NT, intToShortSatAVX2NT},     // AVX2, streaming
+	2: {intToShortWrapAVX512NT, intToShortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToShort converts a leading part of src with the selected tier and returns its length.
 func simdIntToShort(dst []int16, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdIntToShortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = intToShort(src[i], m, sat)
 		}
-		return h + simdIntToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -606,18 +690,21 @@ var simdIntToUshortKernels = simdKernels{
 	2: {intToUshortWrapAVX512, intToUshortSatAVX512}, // AVX512
 }
 
-var simdIntToUshortKernelsNT = [4]simdKernel{intToUshortWrapAVX512NT, intToUshortSatAVX512NT}
+var simdIntToUshortKernelsNT = simdKernels{
+	1: {intToUshortWrapAVX2NT, intToUshortSatAVX2NT},     // AVX2, streaming
+	2: {intToUshortWrapAVX512NT, intToUshortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToUshort converts a leading part of src with the selected tier and returns its length.
 func simdIntToUshort(dst []uint16, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdIntToUshortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = intToUshort(src[i], m, sat)
 		}
-		return h + simdIntToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -627,18 +714,21 @@ var simdCharToUcharKernels = simdKernels{
 	2: {charToUcharWrapAVX512, charToUcharSatAVX512}, // AVX512
 }
 
-var simdCharToUcharKernelsNT = [4]simdKernel{charToUcharWrapAVX512NT, charToUcharSatAVX512NT}
+var simdCharToUcharKernelsNT = simdKernels{
+	1: {charToUcharWrapAVX2NT, charToUcharSatAVX2NT},     // AVX2, streaming
+	2: {charToUcharWrapAVX512NT, charToUcharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToUchar converts a leading part of src with the selected tier and returns its length.
 func simdCharToUchar(dst []uint8, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 128 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdCharToUcharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = charToUchar(src[i], m, sat)
 		}
-		return h + simdCharToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -648,18 +738,21 @@ var simdCharToShortKernels = simdKernels{
 	2: {charToShortAVX512}, // AVX512
 }
 
-var simdCharToShortKernelsNT = [4]simdKernel{charToShortAVX512NT}
+var simdCharToShortKernelsNT = simdKernels{
+	1: {charToShortAVX2NT},   // AVX2, streaming
+	2: {charToShortAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToShort converts a leading part of src with the selected tier and returns its length.
 func simdCharToShort(dst []int16, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdCharToShortKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = charToShort(src[i], m, sat)
 		}
-		return h + simdCharToShortKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToShortKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -669,18 +762,21 @@ var simdCharToUshortKernels = simdKernels{
 	2: {charToUshortWrapAVX512, charToUshortSatAVX512}, // AVX512
 }
 
-var simdCharToUshortKernelsNT = [4]simdKernel{charToUshortWrapAVX512NT, charToUshortSatAVX512NT}
+var simdCharToUshortKernelsNT = simdKernels{
+	1: {charToUshortWrapAVX2NT, charToUshortSatAVX2NT},     // AVX2, streaming
+	2: {charToUshortWrapAVX512NT, charToUshortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToUshort converts a leading part of src with the selected tier and returns its length.
 func simdCharToUshort(dst []uint16, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdCharToUshortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = charToUshort(src[i], m, sat)
 		}
-		return h + simdCharToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -690,18 +786,21 @@ var simdCharToUintKernels = simdKernels{
 	2: {charToUintWrapAVX512, charToUintSatAVX512}, // AVX512
 }
 
-var simdCharToUintKernelsNT = [4]simdKernel{charToUintWrapAVX512NT, charToUintSatAVX512NT}
+var simdCharToUintKernelsNT = simdKernels{
+	1: {charToUintWrapAVX2NT, charToUintSatAVX2NT},     // AVX2, streaming
+	2: {charToUintWrapAVX512NT, charToUintSatAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToUint converts a leading part of src with the selected tier and returns its length.
 func simdCharToUint(dst []uint32, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdCharToUintKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = charToUint(src[i], m, sat)
 		}
-		return h + simdCharToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -711,18 +810,21 @@ var simdCharToLongKernels = simdKernels{
 	2: {charToLongAVX512}, // AVX512
 }
 
-var simdCharToLongKernelsNT = [4]simdKernel{charToLongAVX512NT}
+var simdCharToLongKernelsNT = simdKernels{
+	1: {charToLongAVX2NT},   // AVX2, streaming
+	2: {charToLongAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToLong converts a leading part of src with the selected tier and returns its length.
 func simdCharToLong(dst []int64, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdCharToLongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = charToLong(src[i], m, sat)
 		}
-		return h + simdCharToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -732,18 +834,21 @@ var simdCharToUlongKernels = simdKernels{
 	2: {charToUlongWrapAVX512, charToUlongSatAVX512}, // AVX512
 }
 
-var simdCharToUlongKernelsNT = [4]simdKernel{charToUlongWrapAVX512NT, charToUlongSatAVX512NT}
+var simdCharToUlongKernelsNT = simdKernels{
+	1: {charToUlongWrapAVX2NT, charToUlongSatAVX2NT},     // AVX2, streaming
+	2: {charToUlongWrapAVX512NT, charToUlongSatAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToUlong converts a leading part of src with the selected tier and returns its length.
 func simdCharToUlong(dst []uint64, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdCharToUlongKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = charToUlong(src[i], m, sat)
 		}
-		return h + simdCharToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -753,18 +858,21 @@ var simdCharToHalfKernels = simdKernels{
 	2: {charToHalfAVX512}, // AVX512
 }
 
-var simdCharToHalfKernelsNT = [4]simdKernel{charToHalfAVX512NT}
+var simdCharToHalfKernelsNT = simdKernels{
+	1: {charToHalfAVX2NT},   // AVX2, streaming
+	2: {charToHalfAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToHalf converts a leading part of src with the selected tier and returns its length.
 func simdCharToHalf(dst []half.Half, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdCharToHalfKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = charToHalf(src[i], m, sat)
 		}
-		return h + simdCharToHalfKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToHalfKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -774,18 +882,21 @@ var simdCharToDoubleKernels = simdKernels{
 	2: {charToDoubleAVX512}, // AVX512
 }
 
-var simdCharToDoubleKernelsNT = [4]simdKernel{charToDoubleAVX512NT}
+var simdCharToDoubleKernelsNT = simdKernels{
+	1: {charToDoubleAVX2NT},   // AVX2, streaming
+	2: {charToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdCharToDouble converts a leading part of src with the selected tier and returns its length.
 func simdCharToDouble(dst []float64, src []int8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdCharToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = charToDouble(src[i], m, sat)
 		}
-		return h + simdCharToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdCharToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -795,18 +906,21 @@ var simdUcharToCharKernels = simdKernels{
 	2: {ucharToCharWrapAVX512, ucharToCharSatAVX512}, // AVX512
 }
 
-var simdUcharToCharKernelsNT = [4]simdKernel{ucharToCharWrapAVX512NT, ucharToCharSatAVX512NT}
+var simdUcharToCharKernelsNT = simdKernels{
+	1: {ucharToCharWrapAVX2NT, ucharToCharSatAVX2NT},     // AVX2, streaming
+	2: {ucharToCharWrapAVX512NT, ucharToCharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToChar converts a leading part of src with the selected tier and returns its length.
 func simdUcharToChar(dst []int8, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 128 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdUcharToCharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = ucharToChar(src[i], m, sat)
 		}
-		return h + simdUcharToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -816,18 +930,21 @@ var simdUcharToShortKernels = simdKernels{
 	2: {ucharToShortAVX512}, // AVX512
 }
 
-var simdUcharToShortKernelsNT = [4]simdKernel{ucharToShortAVX512NT}
+var simdUcharToShortKernelsNT = simdKernels{
+	1: {ucharToShortAVX2NT},   // AVX2, streaming
+	2: {ucharToShortAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToShort converts a leading part of src with the selected tier and returns its length.
 func simdUcharToShort(dst []int16, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUcharToShortKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ucharToShort(src[i], m, sat)
 		}
-		return h + simdUcharToShortKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToShortKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -837,18 +954,21 @@ var simdUcharToUshortKernels = simdKernels{
 	2: {ucharToUshortAVX512}, // AVX512
 }
 
-var simdUcharToUshortKernelsNT = [4]simdKernel{ucharToUshortAVX512NT}
+var simdUcharToUshortKernelsNT = simdKernels{
+	1: {ucharToUshortAVX2NT},   // AVX2, streaming
+	2: {ucharToUshortAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToUshort converts a leading part of src with the selected tier and returns its length.
 func simdUcharToUshort(dst []uint16, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUcharToUshortKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ucharToUshort(src[i], m, sat)
 		}
-		return h + simdUcharToUshortKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToUshortKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -858,18 +978,21 @@ var simdUcharToUintKernels = simdKernels{
 	2: {ucharToUintAVX512}, // AVX512
 }
 
-var simdUcharToUintKernelsNT = [4]simdKernel{ucharToUintAVX512NT}
+var simdUcharToUintKernelsNT = simdKernels{
+	1: {ucharToUintAVX2NT},   // AVX2, streaming
+	2: {ucharToUintAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToUint converts a leading part of src with the selected tier and returns its length.
 func simdUcharToUint(dst []uint32, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUcharToUintKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ucharToUint(src[i], m, sat)
 		}
-		return h + simdUcharToUintKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToUintKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -879,18 +1002,21 @@ var simdUcharToLongKernels = simdKernels{
 	2: {ucharToLongAVX512}, // AVX512
 }
 
-var simdUcharToLongKernelsNT = [4]simdKernel{ucharToLongAVX512NT}
+var simdUcharToLongKernelsNT = simdKernels{
+	1: {ucharToLongAVX2NT},   // AVX2, streaming
+	2: {ucharToLongAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToLong converts a leading part of src with the selected tier and returns its length.
 func simdUcharToLong(dst []int64, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUcharToLongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ucharToLong(src[i], m, sat)
 		}
-		return h + simdUcharToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -900,18 +1026,21 @@ var simdUcharToUlongKernels = simdKernels{
 	2: {ucharToUlongAVX512}, // AVX512
 }
 
-var simdUcharToUlongKernelsNT = [4]simdKernel{ucharToUlongAVX512NT}
+var simdUcharToUlongKernelsNT = simdKernels{
+	1: {ucharToUlongAVX2NT},   // AVX2, streaming
+	2: {ucharToUlongAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToUlong converts a leading part of src with the selected tier and returns its length.
 func simdUcharToUlong(dst []uint64, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUcharToUlongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ucharToUlong(src[i], m, sat)
 		}
-		return h + simdUcharToUlongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToUlongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -921,18 +1050,21 @@ var simdUcharToHalfKernels = simdKernels{
 	2: {ucharToHalfAVX512}, // AVX512
 }
 
-var simdUcharToHalfKernelsNT = [4]simdKernel{ucharToHalfAVX512NT}
+var simdUcharToHalfKernelsNT = simdKernels{
+	1: {ucharToHalfAVX2NT},   // AVX2, streaming
+	2: {ucharToHalfAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUcharToHalf(dst []half.Half, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUcharToHalfKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ucharToHalf(src[i], m, sat)
 		}
-		return h + simdUcharToHalfKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToHalfKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -942,18 +1074,21 @@ var simdUcharToDoubleKernels = simdKernels{
 	2: {ucharToDoubleAVX512}, // AVX512
 }
 
-var simdUcharToDoubleKernelsNT = [4]simdKernel{ucharToDoubleAVX512NT}
+var simdUcharToDoubleKernelsNT = simdKernels{
+	1: {ucharToDoubleAVX2NT},   // AVX2, streaming
+	2: {ucharToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdUcharToDouble converts a leading part of src with the selected tier and returns its length.
 func simdUcharToDouble(dst []float64, src []uint8, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUcharToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ucharToDouble(src[i], m, sat)
 		}
-		return h + simdUcharToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUcharToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -963,18 +1098,21 @@ var simdShortToCharKernels = simdKernels{
 	2: {shortToCharWrapAVX512, shortToCharSatAVX512}, // AVX512
 }
 
-var simdShortToCharKernelsNT = [4]simdKernel{shortToCharWrapAVX512NT, shortToCharSatAVX512NT}
+var simdShortToCharKernelsNT = simdKernels{
+	1: {shortToCharWrapAVX2NT, shortToCharSatAVX2NT},     // AVX2, streaming
+	2: {shortToCharWrapAVX512NT, shortToCharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToChar converts a leading part of src with the selected tier and returns its length.
 func simdShortToChar(dst []int8, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdShortToCharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = shortToChar(src[i], m, sat)
 		}
-		return h + simdShortToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -984,18 +1122,21 @@ var simdShortToUcharKernels = simdKernels{
 	2: {shortToUcharWrapAVX512, shortToUcharSatAVX512}, // AVX512
 }
 
-var simdShortToUcharKernelsNT = [4]simdKernel{shortToUcharWrapAVX512NT, shortToUcharSatAVX512NT}
+var simdShortToUcharKernelsNT = simdKernels{
+	1: {shortToUcharWrapAVX2NT, shortToUcharSatAVX2NT},     // AVX2, streaming
+	2: {shortToUcharWrapAVX512NT, shortToUcharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToUchar converts a leading part of src with the selected tier and returns its length.
 func simdShortToUchar(dst []uint8, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdShortToUcharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = shortToUchar(src[i], m, sat)
 		}
-		return h + simdShortToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1005,18 +1146,21 @@ var simdShortToUshortKernels = simdKernels{
 	2: {shortToUshortWrapAVX512, shortToUshortSatAVX512}, // AVX512
 }
 
-var simdShortToUshortKernelsNT = [4]simdKernel{shortToUshortWrapAVX512NT, shortToUshortSatAVX512NT}
+var simdShortToUshortKernelsNT = simdKernels{
+	1: {shortToUshortWrapAVX2NT, shortToUshortSatAVX2NT},     // AVX2, streaming
+	2: {shortToUshortWrapAVX512NT, shortToUshortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToUshort converts a leading part of src with the selected tier and returns its length.
 func simdShortToUshort(dst []uint16, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdShortToUshortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = shortToUshort(src[i], m, sat)
 		}
-		return h + simdShortToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1026,18 +1170,21 @@ var simdShortToUintKernels = simdKernels{
 	2: {shortToUintWrapAVX512, shortToUintSatAVX512}, // AVX512
 }
 
-var simdShortToUintKernelsNT = [4]simdKernel{shortToUintWrapAVX512NT, shortToUintSatAVX512NT}
+var simdShortToUintKernelsNT = simdKernels{
+	1: {shortToUintWrapAVX2NT, shortToUintSatAVX2NT},     // AVX2, streaming
+	2: {shortToUintWrapAVX512NT, shortToUintSatAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToUint converts a leading part of src with the selected tier and returns its length.
 func simdShortToUint(dst []uint32, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdShortToUintKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = shortToUint(src[i], m, sat)
 		}
-		return h + simdShortToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1047,18 +1194,21 @@ var simdShortToLongKernels = simdKernels{
 	2: {shortToLongAVX512}, // AVX512
 }
 
-var simdShortToLongKernelsNT = [4]simdKernel{shortToLongAVX512NT}
+var simdShortToLongKernelsNT = simdKernels{
+	1: {shortToLongAVX2NT},   // AVX2, streaming
+	2: {shortToLongAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToLong converts a leading part of src with the selected tier and returns its length.
 func simdShortToLong(dst []int64, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdShortToLongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = shortToLong(src[i], m, sat)
 		}
-		return h + simdShortToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1068,18 +1218,21 @@ var simdShortToUlongKernels = simdKernels{
 	2: {shortToUlongWrapAVX512, shortToUlongSatAVX512}, // AVX512
 }
 
-var simdShortToUlongKernelsNT = [4]simdKernel{shortToUlongWrapAVX512NT, shortToUlongSatAVX512NT}
+var simdShortToUlongKernelsNT = simdKernels{
+	1: {shortToUlongWrapAVX2NT, shortToUlongSatAVX2NT},     // AVX2, streaming
+	2: {shortToUlongWrapAVX512NT, shortToUlongSatAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToUlong converts a leading part of src with the selected tier and returns its length.
 func simdShortToUlong(dst []uint64, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdShortToUlongKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = shortToUlong(src[i], m, sat)
 		}
-		return h + simdShortToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1089,18 +1242,21 @@ var simdShortToHalfKernels = simdKernels{
 	2: {shortToHalfRTEAVX512, shortToHalfRTZAVX512, shortToHalfRTPAVX512, shortToHalfRTNAVX512}, // AVX512
 }
 
-var simdShortToHalfKernelsNT = [4]simdKernel{shortToHalfRTEAVX512NT, shortToHalfRTZAVX512NT, shortToHalfRTPAVX512NT, shortToHalfRTNAVX512NT}
+var simdShortToHalfKernelsNT = simdKernels{
+	1: {shortToHalfRTEAVX2NT, shortToHalfRTZAVX2NT, shortToHalfRTPAVX2NT, shortToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {shortToHalfRTEAVX512NT, shortToHalfRTZAVX512NT, shortToHalfRTPAVX512NT, shortToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToHalf converts a leading part of src with the selected tier and returns its length.
 func simdShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdShortToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = shortToHalf(src[i], m, sat)
 		}
-		return h + simdShortToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1110,18 +1266,21 @@ var simdShortToDoubleKernels = simdKernels{
 	2: {shortToDoubleAVX512}, // AVX512
 }
 
-var simdShortToDoubleKernelsNT = [4]simdKernel{shortToDoubleAVX512NT}
+var simdShortToDoubleKernelsNT = simdKernels{
+	1: {shortToDoubleAVX2NT},   // AVX2, streaming
+	2: {shortToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdShortToDouble converts a leading part of src with the selected tier and returns its length.
 func simdShortToDouble(dst []float64, src []int16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdShortToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = shortToDouble(src[i], m, sat)
 		}
-		return h + simdShortToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdShortToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1131,18 +1290,21 @@ var simdUshortToCharKernels = simdKernels{
 	2: {ushortToCharWrapAVX512, ushortToCharSatAVX512}, // AVX512
 }
 
-var simdUshortToCharKernelsNT = [4]simdKernel{ushortToCharWrapAVX512NT, ushortToCharSatAVX512NT}
+var simdUshortToCharKernelsNT = simdKernels{
+	1: {ushortToCharWrapAVX2NT, ushortToCharSatAVX2NT},     // AVX2, streaming
+	2: {ushortToCharWrapAVX512NT, ushortToCharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToChar converts a leading part of src with the selected tier and returns its length.
 func simdUshortToChar(dst []int8, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdUshortToCharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = ushortToChar(src[i], m, sat)
 		}
-		return h + simdUshortToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1152,18 +1314,21 @@ var simdUshortToUcharKernels = simdKernels{
 	2: {ushortToUcharWrapAVX512, ushortToUcharSatAVX512}, // AVX512
 }
 
-var simdUshortToUcharKernelsNT = [4]simdKernel{ushortToUcharWrapAVX512NT, ushortToUcharSatAVX512NT}
+var simdUshortToUcharKernelsNT = simdKernels{
+	1: {ushortToUcharWrapAVX2NT, ushortToUcharSatAVX2NT},     // AVX2, streaming
+	2: {ushortToUcharWrapAVX512NT, ushortToUcharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToUchar converts a leading part of src with the selected tier and returns its length.
 func simdUshortToUchar(dst []uint8, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdUshortToUcharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = ushortToUchar(src[i], m, sat)
 		}
-		return h + simdUshortToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1173,18 +1338,21 @@ var simdUshortToShortKernels = simdKernels{
 	2: {ushortToShortWrapAVX512, ushortToShortSatAVX512}, // AVX512
 }
 
-var simdUshortToShortKernelsNT = [4]simdKernel{ushortToShortWrapAVX512NT, ushortToShortSatAVX512NT}
+var simdUshortToShortKernelsNT = simdKernels{
+	1: {ushortToShortWrapAVX2NT, ushortToShortSatAVX2NT},     // AVX2, streaming
+	2: {ushortToShortWrapAVX512NT, ushortToShortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToShort converts a leading part of src with the selected tier and returns its length.
 func simdUshortToShort(dst []int16, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 64 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUshortToShortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ushortToShort(src[i], m, sat)
 		}
-		return h + simdUshortToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1194,18 +1362,21 @@ var simdUshortToUintKernels = simdKernels{
 	2: {ushortToUintAVX512}, // AVX512
 }
 
-var simdUshortToUintKernelsNT = [4]simdKernel{ushortToUintAVX512NT}
+var simdUshortToUintKernelsNT = simdKernels{
+	1: {ushortToUintAVX2NT},   // AVX2, streaming
+	2: {ushortToUintAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToUint converts a leading part of src with the selected tier and returns its length.
 func simdUshortToUint(dst []uint32, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUshortToUintKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ushortToUint(src[i], m, sat)
 		}
-		return h + simdUshortToUintKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToUintKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1215,18 +1386,21 @@ var simdUshortToLongKernels = simdKernels{
 	2: {ushortToLongAVX512}, // AVX512
 }
 
-var simdUshortToLongKernelsNT = [4]simdKernel{ushortToLongAVX512NT}
+var simdUshortToLongKernelsNT = simdKernels{
+	1: {ushortToLongAVX2NT},   // AVX2, streaming
+	2: {ushortToLongAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToLong converts a leading part of src with the selected tier and returns its length.
 func simdUshortToLong(dst []int64, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUshortToLongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ushortToLong(src[i], m, sat)
 		}
-		return h + simdUshortToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1236,18 +1410,21 @@ var simdUshortToUlongKernels = simdKernels{
 	2: {ushortToUlongAVX512}, // AVX512
 }
 
-var simdUshortToUlongKernelsNT = [4]simdKernel{ushortToUlongAVX512NT}
+var simdUshortToUlongKernelsNT = simdKernels{
+	1: {ushortToUlongAVX2NT},   // AVX2, streaming
+	2: {ushortToUlongAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToUlong converts a leading part of src with the selected tier and returns its length.
 func simdUshortToUlong(dst []uint64, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUshortToUlongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ushortToUlong(src[i], m, sat)
 		}
-		return h + simdUshortToUlongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToUlongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1257,18 +1434,21 @@ var simdUshortToHalfKernels = simdKernels{
 	2: {ushortToHalfRTEAVX512, ushortToHalfRTZAVX512, ushortToHalfRTPAVX512, ushortToHalfRTNAVX512}, // AVX512
 }
 
-var simdUshortToHalfKernelsNT = [4]simdKernel{ushortToHalfRTEAVX512NT, ushortToHalfRTZAVX512NT, ushortToHalfRTPAVX512NT, ushortToHalfRTNAVX512NT}
+var simdUshortToHalfKernelsNT = simdKernels{
+	1: {ushortToHalfRTEAVX2NT, ushortToHalfRTZAVX2NT, ushortToHalfRTPAVX2NT, ushortToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {ushortToHalfRTEAVX512NT, ushortToHalfRTZAVX512NT, ushortToHalfRTPAVX512NT, ushortToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUshortToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ushortToHalf(src[i], m, sat)
 		}
-		return h + simdUshortToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1278,18 +1458,21 @@ var simdUshortToDoubleKernels = simdKernels{
 	2: {ushortToDoubleAVX512}, // AVX512
 }
 
-var simdUshortToDoubleKernelsNT = [4]simdKernel{ushortToDoubleAVX512NT}
+var simdUshortToDoubleKernelsNT = simdKernels{
+	1: {ushortToDoubleAVX2NT},   // AVX2, streaming
+	2: {ushortToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdUshortToDouble converts a leading part of src with the selected tier and returns its length.
 func simdUshortToDouble(dst []float64, src []uint16, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUshortToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ushortToDouble(src[i], m, sat)
 		}
-		return h + simdUshortToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUshortToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1299,18 +1482,21 @@ var simdIntToUintKernels = simdKernels{
 	2: {intToUintWrapAVX512, intToUintSatAVX512}, // AVX512
 }
 
-var simdIntToUintKernelsNT = [4]simdKernel{intToUintWrapAVX512NT, intToUintSatAVX512NT}
+var simdIntToUintKernelsNT = simdKernels{
+	1: {intToUintWrapAVX2NT, intToUintSatAVX2NT},     // AVX2, streaming
+	2: {intToUintWrapAVX512NT, intToUintSatAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToUint converts a leading part of src with the selected tier and returns its length.
 func simdIntToUint(dst []uint32, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdIntToUintKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = intToUint(src[i], m, sat)
 		}
-		return h + simdIntToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1320,18 +1506,21 @@ var simdIntToLongKernels = simdKernels{
 	2: {intToLongAVX512}, // AVX512
 }
 
-var simdIntToLongKernelsNT = [4]simdKernel{intToLongAVX512NT}
+var simdIntToLongKernelsNT = simdKernels{
+	1: {intToLongAVX2NT},   // AVX2, streaming
+	2: {intToLongAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToLong converts a leading part of src with the selected tier and returns its length.
 func simdIntToLong(dst []int64, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdIntToLongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = intToLong(src[i], m, sat)
 		}
-		return h + simdIntToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1341,18 +1530,21 @@ var simdIntToUlongKernels = simdKernels{
 	2: {intToUlongWrapAVX512, intToUlongSatAVX512}, // AVX512
 }
 
-var simdIntToUlongKernelsNT = [4]simdKernel{intToUlongWrapAVX512NT, intToUlongSatAVX512NT}
+var simdIntToUlongKernelsNT = simdKernels{
+	1: {intToUlongWrapAVX2NT, intToUlongSatAVX2NT},     // AVX2, streaming
+	2: {intToUlongWrapAVX512NT, intToUlongSatAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToUlong converts a leading part of src with the selected tier and returns its length.
 func simdIntToUlong(dst []uint64, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdIntToUlongKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = intToUlong(src[i], m, sat)
 		}
-		return h + simdIntToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1362,18 +1554,21 @@ var simdIntToHalfKernels = simdKernels{
 	2: {intToHalfRTEAVX512, intToHalfRTZAVX512, intToHalfRTPAVX512, intToHalfRTNAVX512}, // AVX512
 }
 
-var simdIntToHalfKernelsNT = [4]simdKernel{intToHalfRTEAVX512NT, intToHalfRTZAVX512NT, intToHalfRTPAVX512NT, intToHalfRTNAVX512NT}
+var simdIntToHalfKernelsNT = simdKernels{
+	1: {intToHalfRTEAVX2NT, intToHalfRTZAVX2NT, intToHalfRTPAVX2NT, intToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {intToHalfRTEAVX512NT, intToHalfRTZAVX512NT, intToHalfRTPAVX512NT, intToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToHalf converts a leading part of src with the selected tier and returns its length.
 func simdIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdIntToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = intToHalf(src[i], m, sat)
 		}
-		return h + simdIntToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1383,18 +1578,21 @@ var simdIntToDoubleKernels = simdKernels{
 	2: {intToDoubleAVX512}, // AVX512
 }
 
-var simdIntToDoubleKernelsNT = [4]simdKernel{intToDoubleAVX512NT}
+var simdIntToDoubleKernelsNT = simdKernels{
+	1: {intToDoubleAVX2NT},   // AVX2, streaming
+	2: {intToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdIntToDouble converts a leading part of src with the selected tier and returns its length.
 func simdIntToDouble(dst []float64, src []int32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdIntToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = intToDouble(src[i], m, sat)
 		}
-		return h + simdIntToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdIntToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1404,18 +1602,21 @@ var simdUintToCharKernels = simdKernels{
 	2: {uintToCharWrapAVX512, uintToCharSatAVX512}, // AVX512
 }
 
-var simdUintToCharKernelsNT = [4]simdKernel{uintToCharWrapAVX512NT, uintToCharSatAVX512NT}
+var simdUintToCharKernelsNT = simdKernels{
+	1: {uintToCharWrapAVX2NT, uintToCharSatAVX2NT},     // AVX2, streaming
+	2: {uintToCharWrapAVX512NT, uintToCharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToChar converts a leading part of src with the selected tier and returns its length.
 func simdUintToChar(dst []int8, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdUintToCharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = uintToChar(src[i], m, sat)
 		}
-		return h + simdUintToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1425,18 +1626,21 @@ var simdUintToUcharKernels = simdKernels{
 	2: {uintToUcharWrapAVX512, uintToUcharSatAVX512}, // AVX512
 }
 
-var simdUintToUcharKernelsNT = [4]simdKernel{uintToUcharWrapAVX512NT, uintToUcharSatAVX512NT}
+var simdUintToUcharKernelsNT = simdKernels{
+	1: {uintToUcharWrapAVX2NT, uintToUcharSatAVX2NT},     // AVX2, streaming
+	2: {uintToUcharWrapAVX512NT, uintToUcharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToUchar converts a leading part of src with the selected tier and returns its length.
 func simdUintToUchar(dst []uint8, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdUintToUcharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = uintToUchar(src[i], m, sat)
 		}
-		return h + simdUintToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1446,18 +1650,21 @@ var simdUintToShortKernels = simdKernels{
 	2: {uintToShortWrapAVX512, uintToShortSatAVX512}, // AVX512
 }
 
-var simdUintToShortKernelsNT = [4]simdKernel{uintToShortWrapAVX512NT, uintToShortSatAVX512NT}
+var simdUintToShortKernelsNT = simdKernels{
+	1: {uintToShortWrapAVX2NT, uintToShortSatAVX2NT},     // AVX2, streaming
+	2: {uintToShortWrapAVX512NT, uintToShortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToShort converts a leading part of src with the selected tier and returns its length.
 func simdUintToShort(dst []int16, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUintToShortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = uintToShort(src[i], m, sat)
 		}
-		return h + simdUintToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1467,18 +1674,21 @@ var simdUintToUshortKernels = simdKernels{
 	2: {uintToUshortWrapAVX512, uintToUshortSatAVX512}, // AVX512
 }
 
-var simdUintToUshortKernelsNT = [4]simdKernel{uintToUshortWrapAVX512NT, uintToUshortSatAVX512NT}
+var simdUintToUshortKernelsNT = simdKernels{
+	1: {uintToUshortWrapAVX2NT, uintToUshortSatAVX2NT},     // AVX2, streaming
+	2: {uintToUshortWrapAVX512NT, uintToUshortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToUshort converts a leading part of src with the selected tier and returns its length.
 func simdUintToUshort(dst []uint16, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUintToUshortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = uintToUshort(src[i], m, sat)
 		}
-		return h + simdUintToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1488,18 +1698,21 @@ var simdUintToIntKernels = simdKernels{
 	2: {uintToIntWrapAVX512, uintToIntSatAVX512}, // AVX512
 }
 
-var simdUintToIntKernelsNT = [4]simdKernel{uintToIntWrapAVX512NT, uintToIntSatAVX512NT}
+var simdUintToIntKernelsNT = simdKernels{
+	1: {uintToIntWrapAVX2NT, uintToIntSatAVX2NT},     // AVX2, streaming
+	2: {uintToIntWrapAVX512NT, uintToIntSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToInt converts a leading part of src with the selected tier and returns its length.
 func simdUintToInt(dst []int32, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUintToIntKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = uintToInt(src[i], m, sat)
 		}
-		return h + simdUintToIntKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToIntKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1509,18 +1722,21 @@ var simdUintToLongKernels = simdKernels{
 	2: {uintToLongAVX512}, // AVX512
 }
 
-var simdUintToLongKernelsNT = [4]simdKernel{uintToLongAVX512NT}
+var simdUintToLongKernelsNT = simdKernels{
+	1: {uintToLongAVX2NT},   // AVX2, streaming
+	2: {uintToLongAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToLong converts a leading part of src with the selected tier and returns its length.
 func simdUintToLong(dst []int64, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUintToLongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = uintToLong(src[i], m, sat)
 		}
-		return h + simdUintToLongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToLongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1530,18 +1746,21 @@ var simdUintToUlongKernels = simdKernels{
 	2: {uintToUlongAVX512}, // AVX512
 }
 
-var simdUintToUlongKernelsNT = [4]simdKernel{uintToUlongAVX512NT}
+var simdUintToUlongKernelsNT = simdKernels{
+	1: {uintToUlongAVX2NT},   // AVX2, streaming
+	2: {uintToUlongAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToUlong converts a leading part of src with the selected tier and returns its length.
 func simdUintToUlong(dst []uint64, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUintToUlongKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = uintToUlong(src[i], m, sat)
 		}
-		return h + simdUintToUlongKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToUlongKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1551,18 +1770,21 @@ var simdUintToHalfKernels = simdKernels{
 	2: {uintToHalfRTEAVX512, uintToHalfRTZAVX512, uintToHalfRTPAVX512, uintToHalfRTNAVX512}, // AVX512
 }
 
-var simdUintToHalfKernelsNT = [4]simdKernel{uintToHalfRTEAVX512NT, uintToHalfRTZAVX512NT, uintToHalfRTPAVX512NT, uintToHalfRTNAVX512NT}
+var simdUintToHalfKernelsNT = simdKernels{
+	1: {uintToHalfRTEAVX2NT, uintToHalfRTZAVX2NT, uintToHalfRTPAVX2NT, uintToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {uintToHalfRTEAVX512NT, uintToHalfRTZAVX512NT, uintToHalfRTPAVX512NT, uintToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUintToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = uintToHalf(src[i], m, sat)
 		}
-		return h + simdUintToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1572,18 +1794,21 @@ var simdUintToDoubleKernels = simdKernels{
 	2: {uintToDoubleAVX512}, // AVX512
 }
 
-var simdUintToDoubleKernelsNT = [4]simdKernel{uintToDoubleAVX512NT}
+var simdUintToDoubleKernelsNT = simdKernels{
+	1: {uintToDoubleAVX2NT},   // AVX2, streaming
+	2: {uintToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdUintToDouble converts a leading part of src with the selected tier and returns its length.
 func simdUintToDouble(dst []float64, src []uint32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUintToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = uintToDouble(src[i], m, sat)
 		}
-		return h + simdUintToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUintToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1593,18 +1818,21 @@ var simdLongToCharKernels = simdKernels{
 	2: {longToCharWrapAVX512, longToCharSatAVX512}, // AVX512
 }
 
-var simdLongToCharKernelsNT = [4]simdKernel{longToCharWrapAVX512NT, longToCharSatAVX512NT}
+var simdLongToCharKernelsNT = simdKernels{
+	1: {longToCharWrapAVX2NT, longToCharSatAVX2NT},     // AVX2, streaming
+	2: {longToCharWrapAVX512NT, longToCharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToChar converts a leading part of src with the selected tier and returns its length.
 func simdLongToChar(dst []int8, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdLongToCharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = longToChar(src[i], m, sat)
 		}
-		return h + simdLongToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1614,18 +1842,21 @@ var simdLongToUcharKernels = simdKernels{
 	2: {longToUcharWrapAVX512, longToUcharSatAVX512}, // AVX512
 }
 
-var simdLongToUcharKernelsNT = [4]simdKernel{longToUcharWrapAVX512NT, longToUcharSatAVX512NT}
+var simdLongToUcharKernelsNT = simdKernels{
+	1: {longToUcharWrapAVX2NT, longToUcharSatAVX2NT},     // AVX2, streaming
+	2: {longToUcharWrapAVX512NT, longToUcharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToUchar converts a leading part of src with the selected tier and returns its length.
 func simdLongToUchar(dst []uint8, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdLongToUcharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = longToUchar(src[i], m, sat)
 		}
-		return h + simdLongToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1635,18 +1866,21 @@ var simdLongToShortKernels = simdKernels{
 	2: {longToShortWrapAVX512, longToShortSatAVX512}, // AVX512
 }
 
-var simdLongToShortKernelsNT = [4]simdKernel{longToShortWrapAVX512NT, longToShortSatAVX512NT}
+var simdLongToShortKernelsNT = simdKernels{
+	1: {longToShortWrapAVX2NT, longToShortSatAVX2NT},     // AVX2, streaming
+	2: {longToShortWrapAVX512NT, longToShortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToShort converts a leading part of src with the selected tier and returns its length.
 func simdLongToShort(dst []int16, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdLongToShortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = longToShort(src[i], m, sat)
 		}
-		return h + simdLongToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1656,18 +1890,21 @@ var simdLongToUshortKernels = simdKernels{
 	2: {longToUshortWrapAVX512, longToUshortSatAVX512}, // AVX512
 }
 
-var simdLongToUshortKernelsNT = [4]simdKernel{longToUshortWrapAVX512NT, longToUshortSatAVX512NT}
+var simdLongToUshortKernelsNT = simdKernels{
+	1: {longToUshortWrapAVX2NT, longToUshortSatAVX2NT},     // AVX2, streaming
+	2: {longToUshortWrapAVX512NT, longToUshortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToUshort converts a leading part of src with the selected tier and returns its length.
 func simdLongToUshort(dst []uint16, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdLongToUshortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = longToUshort(src[i], m, sat)
 		}
-		return h + simdLongToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1677,18 +1914,21 @@ var simdLongToIntKernels = simdKernels{
 	2: {longToIntWrapAVX512, longToIntSatAVX512}, // AVX512
 }
 
-var simdLongToIntKernelsNT = [4]simdKernel{longToIntWrapAVX512NT, longToIntSatAVX512NT}
+var simdLongToIntKernelsNT = simdKernels{
+	1: {longToIntWrapAVX2NT, longToIntSatAVX2NT},     // AVX2, streaming
+	2: {longToIntWrapAVX512NT, longToIntSatAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToInt converts a leading part of src with the selected tier and returns its length.
 func simdLongToInt(dst []int32, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdLongToIntKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = longToInt(src[i], m, sat)
 		}
-		return h + simdLongToIntKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToIntKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1698,18 +1938,21 @@ var simdLongToUintKernels = simdKernels{
 	2: {longToUintWrapAVX512, longToUintSatAVX512}, // AVX512
 }
 
-var simdLongToUintKernelsNT = [4]simdKernel{longToUintWrapAVX512NT, longToUintSatAVX512NT}
+var simdLongToUintKernelsNT = simdKernels{
+	1: {longToUintWrapAVX2NT, longToUintSatAVX2NT},     // AVX2, streaming
+	2: {longToUintWrapAVX512NT, longToUintSatAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToUint converts a leading part of src with the selected tier and returns its length.
 func simdLongToUint(dst []uint32, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdLongToUintKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = longToUint(src[i], m, sat)
 		}
-		return h + simdLongToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1719,18 +1962,21 @@ var simdLongToUlongKernels = simdKernels{
 	2: {longToUlongWrapAVX512, longToUlongSatAVX512}, // AVX512
 }
 
-var simdLongToUlongKernelsNT = [4]simdKernel{longToUlongWrapAVX512NT, longToUlongSatAVX512NT}
+var simdLongToUlongKernelsNT = simdKernels{
+	1: {longToUlongWrapAVX2NT, longToUlongSatAVX2NT},     // AVX2, streaming
+	2: {longToUlongWrapAVX512NT, longToUlongSatAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToUlong converts a leading part of src with the selected tier and returns its length.
 func simdLongToUlong(dst []uint64, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdLongToUlongKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = longToUlong(src[i], m, sat)
 		}
-		return h + simdLongToUlongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToUlongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1740,18 +1986,21 @@ var simdLongToHalfKernels = simdKernels{
 	2: {longToHalfRTEAVX512, longToHalfRTZAVX512, longToHalfRTPAVX512, longToHalfRTNAVX512}, // AVX512
 }
 
-var simdLongToHalfKernelsNT = [4]simdKernel{longToHalfRTEAVX512NT, longToHalfRTZAVX512NT, longToHalfRTPAVX512NT, longToHalfRTNAVX512NT}
+var simdLongToHalfKernelsNT = simdKernels{
+	1: {longToHalfRTEAVX2NT, longToHalfRTZAVX2NT, longToHalfRTPAVX2NT, longToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {longToHalfRTEAVX512NT, longToHalfRTZAVX512NT, longToHalfRTPAVX512NT, longToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdLongToHalf converts a leading part of src with the selected tier and returns its length.
 func simdLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdLongToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = longToHalf(src[i], m, sat)
 		}
-		return h + simdLongToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdLongToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1761,18 +2010,21 @@ var simdUlongToCharKernels = simdKernels{
 	2: {ulongToCharWrapAVX512, ulongToCharSatAVX512}, // AVX512
 }
 
-var simdUlongToCharKernelsNT = [4]simdKernel{ulongToCharWrapAVX512NT, ulongToCharSatAVX512NT}
+var simdUlongToCharKernelsNT = simdKernels{
+	1: {ulongToCharWrapAVX2NT, ulongToCharSatAVX2NT},     // AVX2, streaming
+	2: {ulongToCharWrapAVX512NT, ulongToCharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToChar converts a leading part of src with the selected tier and returns its length.
 func simdUlongToChar(dst []int8, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdUlongToCharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = ulongToChar(src[i], m, sat)
 		}
-		return h + simdUlongToCharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToCharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1782,18 +2034,21 @@ var simdUlongToUcharKernels = simdKernels{
 	2: {ulongToUcharWrapAVX512, ulongToUcharSatAVX512}, // AVX512
 }
 
-var simdUlongToUcharKernelsNT = [4]simdKernel{ulongToUcharWrapAVX512NT, ulongToUcharSatAVX512NT}
+var simdUlongToUcharKernelsNT = simdKernels{
+	1: {ulongToUcharWrapAVX2NT, ulongToUcharSatAVX2NT},     // AVX2, streaming
+	2: {ulongToUcharWrapAVX512NT, ulongToUcharSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToUchar converts a leading part of src with the selected tier and returns its length.
 func simdUlongToUchar(dst []uint8, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdUlongToUcharKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = ulongToUchar(src[i], m, sat)
 		}
-		return h + simdUlongToUcharKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToUcharKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1803,18 +2058,21 @@ var simdUlongToShortKernels = simdKernels{
 	2: {ulongToShortWrapAVX512, ulongToShortSatAVX512}, // AVX512
 }
 
-var simdUlongToShortKernelsNT = [4]simdKernel{ulongToShortWrapAVX512NT, ulongToShortSatAVX512NT}
+var simdUlongToShortKernelsNT = simdKernels{
+	1: {ulongToShortWrapAVX2NT, ulongToShortSatAVX2NT},     // AVX2, streaming
+	2: {ulongToShortWrapAVX512NT, ulongToShortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToShort converts a leading part of src with the selected tier and returns its length.
 func simdUlongToShort(dst []int16, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUlongToShortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ulongToShort(src[i], m, sat)
 		}
-		return h + simdUlongToShortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToShortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1824,18 +2082,21 @@ var simdUlongToUshortKernels = simdKernels{
 	2: {ulongToUshortWrapAVX512, ulongToUshortSatAVX512}, // AVX512
 }
 
-var simdUlongToUshortKernelsNT = [4]simdKernel{ulongToUshortWrapAVX512NT, ulongToUshortSatAVX512NT}
+var simdUlongToUshortKernelsNT = simdKernels{
+	1: {ulongToUshortWrapAVX2NT, ulongToUshortSatAVX2NT},     // AVX2, streaming
+	2: {ulongToUshortWrapAVX512NT, ulongToUshortSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToUshort converts a leading part of src with the selected tier and returns its length.
 func simdUlongToUshort(dst []uint16, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUlongToUshortKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ulongToUshort(src[i], m, sat)
 		}
-		return h + simdUlongToUshortKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToUshortKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1845,18 +2106,21 @@ var simdUlongToIntKernels = simdKernels{
 	2: {ulongToIntWrapAVX512, ulongToIntSatAVX512}, // AVX512
 }
 
-var simdUlongToIntKernelsNT = [4]simdKernel{ulongToIntWrapAVX512NT, ulongToIntSatAVX512NT}
+var simdUlongToIntKernelsNT = simdKernels{
+	1: {ulongToIntWrapAVX2NT, ulongToIntSatAVX2NT},     // AVX2, streaming
+	2: {ulongToIntWrapAVX512NT, ulongToIntSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToInt converts a leading part of src with the selected tier and returns its length.
 func simdUlongToInt(dst []int32, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUlongToIntKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ulongToInt(src[i], m, sat)
 		}
-		return h + simdUlongToIntKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToIntKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1866,18 +2130,21 @@ var simdUlongToUintKernels = simdKernels{
 	2: {ulongToUintWrapAVX512, ulongToUintSatAVX512}, // AVX512
 }
 
-var simdUlongToUintKernelsNT = [4]simdKernel{ulongToUintWrapAVX512NT, ulongToUintSatAVX512NT}
+var simdUlongToUintKernelsNT = simdKernels{
+	1: {ulongToUintWrapAVX2NT, ulongToUintSatAVX2NT},     // AVX2, streaming
+	2: {ulongToUintWrapAVX512NT, ulongToUintSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToUint converts a leading part of src with the selected tier and returns its length.
 func simdUlongToUint(dst []uint32, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdUlongToUintKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = ulongToUint(src[i], m, sat)
 		}
-		return h + simdUlongToUintKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToUintKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1887,18 +2154,21 @@ var simdUlongToLongKernels = simdKernels{
 	2: {ulongToLongWrapAVX512, ulongToLongSatAVX512}, // AVX512
 }
 
-var simdUlongToLongKernelsNT = [4]simdKernel{ulongToLongWrapAVX512NT, ulongToLongSatAVX512NT}
+var simdUlongToLongKernelsNT = simdKernels{
+	1: {ulongToLongWrapAVX2NT, ulongToLongSatAVX2NT},     // AVX2, streaming
+	2: {ulongToLongWrapAVX512NT, ulongToLongSatAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToLong converts a leading part of src with the selected tier and returns its length.
 func simdUlongToLong(dst []int64, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdUlongToLongKernelsNT, simdSat(sat), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = ulongToLong(src[i], m, sat)
 		}
-		return h + simdUlongToLongKernelsNT[simdSat(sat)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToLongKernels, simdSat(sat), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1908,18 +2178,21 @@ var simdUlongToHalfKernels = simdKernels{
 	2: {ulongToHalfRTEAVX512, ulongToHalfRTZAVX512, ulongToHalfRTPAVX512, ulongToHalfRTNAVX512}, // AVX512
 }
 
-var simdUlongToHalfKernelsNT = [4]simdKernel{ulongToHalfRTEAVX512NT, ulongToHalfRTZAVX512NT, ulongToHalfRTPAVX512NT, ulongToHalfRTNAVX512NT}
+var simdUlongToHalfKernelsNT = simdKernels{
+	1: {ulongToHalfRTEAVX2NT, ulongToHalfRTZAVX2NT, ulongToHalfRTPAVX2NT, ulongToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {ulongToHalfRTEAVX512NT, ulongToHalfRTZAVX512NT, ulongToHalfRTPAVX512NT, ulongToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdUlongToHalf converts a leading part of src with the selected tier and returns its length.
 func simdUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdUlongToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = ulongToHalf(src[i], m, sat)
 		}
-		return h + simdUlongToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdUlongToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1929,18 +2202,21 @@ var simdHalfToCharKernels = simdKernels{
 	2: {halfToCharRTEAVX512, halfToCharRTZAVX512, halfToCharRTPAVX512, halfToCharRTNAVX512}, // AVX512
 }
 
-var simdHalfToCharKernelsNT = [4]simdKernel{halfToCharRTEAVX512NT, halfToCharRTZAVX512NT, halfToCharRTPAVX512NT, halfToCharRTNAVX512NT}
+var simdHalfToCharKernelsNT = simdKernels{
+	1: {halfToCharRTEAVX2NT, halfToCharRTZAVX2NT, halfToCharRTPAVX2NT, halfToCharRTNAVX2NT},         // AVX2, streaming
+	2: {halfToCharRTEAVX512NT, halfToCharRTZAVX512NT, halfToCharRTPAVX512NT, halfToCharRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToChar converts a leading part of src with the selected tier and returns its length.
 func simdHalfToChar(dst []int8, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdHalfToCharKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = halfToChar(src[i], m, sat)
 		}
-		return h + simdHalfToCharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToCharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1950,18 +2226,21 @@ var simdHalfToUcharKernels = simdKernels{
 	2: {halfToUcharRTEAVX512, halfToUcharRTZAVX512, halfToUcharRTPAVX512, halfToUcharRTNAVX512}, // AVX512
 }
 
-var simdHalfToUcharKernelsNT = [4]simdKernel{halfToUcharRTEAVX512NT, halfToUcharRTZAVX512NT, halfToUcharRTPAVX512NT, halfToUcharRTNAVX512NT}
+var simdHalfToUcharKernelsNT = simdKernels{
+	1: {halfToUcharRTEAVX2NT, halfToUcharRTZAVX2NT, halfToUcharRTPAVX2NT, halfToUcharRTNAVX2NT},         // AVX2, streaming
+	2: {halfToUcharRTEAVX512NT, halfToUcharRTZAVX512NT, halfToUcharRTPAVX512NT, halfToUcharRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToUchar converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUchar(dst []uint8, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdHalfToUcharKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = halfToUchar(src[i], m, sat)
 		}
-		return h + simdHalfToUcharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToUcharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1971,18 +2250,21 @@ var simdHalfToShortKernels = simdKernels{
 	2: {halfToShortRTEAVX512, halfToShortRTZAVX512, halfToShortRTPAVX512, halfToShortRTNAVX512}, // AVX512
 }
 
-var simdHalfToShortKernelsNT = [4]simdKernel{halfToShortRTEAVX512NT, halfToShortRTZAVX512NT, halfToShortRTPAVX512NT, halfToShortRTNAVX512NT}
+var simdHalfToShortKernelsNT = simdKernels{
+	1: {halfToShortRTEAVX2NT, halfToShortRTZAVX2NT, halfToShortRTPAVX2NT, halfToShortRTNAVX2NT},         // AVX2, streaming
+	2: {halfToShortRTEAVX512NT, halfToShortRTZAVX512NT, halfToShortRTPAVX512NT, halfToShortRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToShort converts a leading part of src with the selected tier and returns its length.
 func simdHalfToShort(dst []int16, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdHalfToShortKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = halfToShort(src[i], m, sat)
 		}
-		return h + simdHalfToShortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToShortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -1992,18 +2274,21 @@ var simdHalfToUshortKernels = simdKernels{
 	2: {halfToUshortRTEAVX512, halfToUshortRTZAVX512, halfToUshortRTPAVX512, halfToUshortRTNAVX512}, // AVX512
 }
 
-var simdHalfToUshortKernelsNT = [4]simdKernel{halfToUshortRTEAVX512NT, halfToUshortRTZAVX512NT, halfToUshortRTPAVX512NT, halfToUshortRTNAVX512NT}
+var simdHalfToUshortKernelsNT = simdKernels{
+	1: {halfToUshortRTEAVX2NT, halfToUshortRTZAVX2NT, halfToUshortRTPAVX2NT, halfToUshortRTNAVX2NT},         // AVX2, streaming
+	2: {halfToUshortRTEAVX512NT, halfToUshortRTZAVX512NT, halfToUshortRTPAVX512NT, halfToUshortRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToUshort converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUshort(dst []uint16, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdHalfToUshortKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = halfToUshort(src[i], m, sat)
 		}
-		return h + simdHalfToUshortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToUshortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2013,18 +2298,21 @@ var simdHalfToIntKernels = simdKernels{
 	2: {halfToIntRTEAVX512, halfToIntRTZAVX512, halfToIntRTPAVX512, halfToIntRTNAVX512}, // AVX512
 }
 
-var simdHalfToIntKernelsNT = [4]simdKernel{halfToIntRTEAVX512NT, halfToIntRTZAVX512NT, halfToIntRTPAVX512NT, halfToIntRTNAVX512NT}
+var simdHalfToIntKernelsNT = simdKernels{
+	1: {halfToIntRTEAVX2NT, halfToIntRTZAVX2NT, halfToIntRTPAVX2NT, halfToIntRTNAVX2NT},         // AVX2, streaming
+	2: {halfToIntRTEAVX512NT, halfToIntRTZAVX512NT, halfToIntRTPAVX512NT, halfToIntRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToInt converts a leading part of src with the selected tier and returns its length.
 func simdHalfToInt(dst []int32, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdHalfToIntKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = halfToInt(src[i], m, sat)
 		}
-		return h + simdHalfToIntKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToIntKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2034,18 +2322,21 @@ var simdHalfToUintKernels = simdKernels{
 	2: {halfToUintRTEAVX512, halfToUintRTZAVX512, halfToUintRTPAVX512, halfToUintRTNAVX512}, // AVX512
 }
 
-var simdHalfToUintKernelsNT = [4]simdKernel{halfToUintRTEAVX512NT, halfToUintRTZAVX512NT, halfToUintRTPAVX512NT, halfToUintRTNAVX512NT}
+var simdHalfToUintKernelsNT = simdKernels{
+	1: {halfToUintRTEAVX2NT, halfToUintRTZAVX2NT, halfToUintRTPAVX2NT, halfToUintRTNAVX2NT},         // AVX2, streaming
+	2: {halfToUintRTEAVX512NT, halfToUintRTZAVX512NT, halfToUintRTPAVX512NT, halfToUintRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToUint converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUint(dst []uint32, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 32 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
+	if k, h, ok := simdStream(&simdHalfToUintKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 4); ok {
 		for i := range h {
 			dst[i] = halfToUint(src[i], m, sat)
 		}
-		return h + simdHalfToUintKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToUintKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2055,18 +2346,21 @@ var simdHalfToLongKernels = simdKernels{
 	2: {halfToLongRTEAVX512, halfToLongRTZAVX512, halfToLongRTPAVX512, halfToLongRTNAVX512}, // AVX512
 }
 
-var simdHalfToLongKernelsNT = [4]simdKernel{halfToLongRTEAVX512NT, halfToLongRTZAVX512NT, halfToLongRTPAVX512NT, halfToLongRTNAVX512NT}
+var simdHalfToLongKernelsNT = simdKernels{
+	1: {halfToLongRTEAVX2NT, halfToLongRTZAVX2NT, halfToLongRTPAVX2NT, halfToLongRTNAVX2NT},         // AVX2, streaming
+	2: {halfToLongRTEAVX512NT, halfToLongRTZAVX512NT, halfToLongRTPAVX512NT, halfToLongRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToLong converts a leading part of src with the selected tier and returns its length.
 func simdHalfToLong(dst []int64, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdHalfToLongKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = halfToLong(src[i], m, sat)
 		}
-		return h + simdHalfToLongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToLongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2076,18 +2370,21 @@ var simdHalfToUlongKernels = simdKernels{
 	2: {halfToUlongRTEAVX512, halfToUlongRTZAVX512, halfToUlongRTPAVX512, halfToUlongRTNAVX512}, // AVX512
 }
 
-var simdHalfToUlongKernelsNT = [4]simdKernel{halfToUlongRTEAVX512NT, halfToUlongRTZAVX512NT, halfToUlongRTPAVX512NT, halfToUlongRTNAVX512NT}
+var simdHalfToUlongKernelsNT = simdKernels{
+	1: {halfToUlongRTEAVX2NT, halfToUlongRTZAVX2NT, halfToUlongRTPAVX2NT, halfToUlongRTNAVX2NT},         // AVX2, streaming
+	2: {halfToUlongRTEAVX512NT, halfToUlongRTZAVX512NT, halfToUlongRTPAVX512NT, halfToUlongRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToUlong converts a leading part of src with the selected tier and returns its length.
 func simdHalfToUlong(dst []uint64, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdHalfToUlongKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = halfToUlong(src[i], m, sat)
 		}
-		return h + simdHalfToUlongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToUlongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2097,18 +2394,21 @@ var simdHalfToDoubleKernels = simdKernels{
 	2: {halfToDoubleAVX512}, // AVX512
 }
 
-var simdHalfToDoubleKernelsNT = [4]simdKernel{halfToDoubleAVX512NT}
+var simdHalfToDoubleKernelsNT = simdKernels{
+	1: {halfToDoubleAVX2NT},   // AVX2, streaming
+	2: {halfToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdHalfToDouble converts a leading part of src with the selected tier and returns its length.
 func simdHalfToDouble(dst []float64, src []half.Half, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdHalfToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = halfToDouble(src[i], m, sat)
 		}
-		return h + simdHalfToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdHalfToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2118,18 +2418,21 @@ var simdFloatToLongKernels = simdKernels{
 	2: {floatToLongRTEAVX512, floatToLongRTZAVX512, floatToLongRTPAVX512, floatToLongRTNAVX512}, // AVX512
 }
 
-var simdFloatToLongKernelsNT = [4]simdKernel{floatToLongRTEAVX512NT, floatToLongRTZAVX512NT, floatToLongRTPAVX512NT, floatToLongRTNAVX512NT}
+var simdFloatToLongKernelsNT = simdKernels{
+	1: {floatToLongRTEAVX2NT, floatToLongRTZAVX2NT, floatToLongRTPAVX2NT, floatToLongRTNAVX2NT},         // AVX2, streaming
+	2: {floatToLongRTEAVX512NT, floatToLongRTZAVX512NT, floatToLongRTPAVX512NT, floatToLongRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToLong converts a leading part of src with the selected tier and returns its length.
 func simdFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdFloatToLongKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = floatToLong(src[i], m, sat)
 		}
-		return h + simdFloatToLongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToLongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2139,18 +2442,21 @@ var simdFloatToUlongKernels = simdKernels{
 	2: {floatToUlongRTEAVX512, floatToUlongRTZAVX512, floatToUlongRTPAVX512, floatToUlongRTNAVX512}, // AVX512
 }
 
-var simdFloatToUlongKernelsNT = [4]simdKernel{floatToUlongRTEAVX512NT, floatToUlongRTZAVX512NT, floatToUlongRTPAVX512NT, floatToUlongRTNAVX512NT}
+var simdFloatToUlongKernelsNT = simdKernels{
+	1: {floatToUlongRTEAVX2NT, floatToUlongRTZAVX2NT, floatToUlongRTPAVX2NT, floatToUlongRTNAVX2NT},         // AVX2, streaming
+	2: {floatToUlongRTEAVX512NT, floatToUlongRTZAVX512NT, floatToUlongRTPAVX512NT, floatToUlongRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToUlong converts a leading part of src with the selected tier and returns its length.
 func simdFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdFloatToUlongKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = floatToUlong(src[i], m, sat)
 		}
-		return h + simdFloatToUlongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToUlongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2160,18 +2466,21 @@ var simdFloatToDoubleKernels = simdKernels{
 	2: {floatToDoubleAVX512}, // AVX512
 }
 
-var simdFloatToDoubleKernelsNT = [4]simdKernel{floatToDoubleAVX512NT}
+var simdFloatToDoubleKernelsNT = simdKernels{
+	1: {floatToDoubleAVX2NT},   // AVX2, streaming
+	2: {floatToDoubleAVX512NT}, // AVX512, streaming
+}
 
 // simdFloatToDouble converts a leading part of src with the selected tier and returns its length.
 func simdFloatToDouble(dst []float64, src []float32, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdFloatToDoubleKernelsNT, 0, unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = floatToDouble(src[i], m, sat)
 		}
-		return h + simdFloatToDoubleKernelsNT[0]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdFloatToDoubleKernels, 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2181,18 +2490,21 @@ var simdDoubleToCharKernels = simdKernels{
 	2: {doubleToCharRTEAVX512, doubleToCharRTZAVX512, doubleToCharRTPAVX512, doubleToCharRTNAVX512}, // AVX512
 }
 
-var simdDoubleToCharKernelsNT = [4]simdKernel{doubleToCharRTEAVX512NT, doubleToCharRTZAVX512NT, doubleToCharRTPAVX512NT, doubleToCharRTNAVX512NT}
+var simdDoubleToCharKernelsNT = simdKernels{
+	1: {doubleToCharRTEAVX2NT, doubleToCharRTZAVX2NT, doubleToCharRTPAVX2NT, doubleToCharRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToCharRTEAVX512NT, doubleToCharRTZAVX512NT, doubleToCharRTPAVX512NT, doubleToCharRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToChar converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdDoubleToCharKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = doubleToChar(src[i], m, sat)
 		}
-		return h + simdDoubleToCharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToCharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2202,18 +2514,21 @@ var simdDoubleToUcharKernels = simdKernels{
 	2: {doubleToUcharRTEAVX512, doubleToUcharRTZAVX512, doubleToUcharRTPAVX512, doubleToUcharRTNAVX512}, // AVX512
 }
 
-var simdDoubleToUcharKernelsNT = [4]simdKernel{doubleToUcharRTEAVX512NT, doubleToUcharRTZAVX512NT, doubleToUcharRTPAVX512NT, doubleToUcharRTNAVX512NT}
+var simdDoubleToUcharKernelsNT = simdKernels{
+	1: {doubleToUcharRTEAVX2NT, doubleToUcharRTZAVX2NT, doubleToUcharRTPAVX2NT, doubleToUcharRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToUcharRTEAVX512NT, doubleToUcharRTZAVX512NT, doubleToUcharRTPAVX512NT, doubleToUcharRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToUchar converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
+	if k, h, ok := simdStream(&simdDoubleToUcharKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 1); ok {
 		for i := range h {
 			dst[i] = doubleToUchar(src[i], m, sat)
 		}
-		return h + simdDoubleToUcharKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToUcharKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2223,18 +2538,21 @@ var simdDoubleToShortKernels = simdKernels{
 	2: {doubleToShortRTEAVX512, doubleToShortRTZAVX512, doubleToShortRTPAVX512, doubleToShortRTNAVX512}, // AVX512
 }
 
-var simdDoubleToShortKernelsNT = [4]simdKernel{doubleToShortRTEAVX512NT, doubleToShortRTZAVX512NT, doubleToShortRTPAVX512NT, doubleToShortRTNAVX512NT}
+var simdDoubleToShortKernelsNT = simdKernels{
+	1: {doubleToShortRTEAVX2NT, doubleToShortRTZAVX2NT, doubleToShortRTPAVX2NT, doubleToShortRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToShortRTEAVX512NT, doubleToShortRTZAVX512NT, doubleToShortRTPAVX512NT, doubleToShortRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToShort converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdDoubleToShortKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = doubleToShort(src[i], m, sat)
 		}
-		return h + simdDoubleToShortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToShortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2244,18 +2562,21 @@ var simdDoubleToUshortKernels = simdKernels{
 	2: {doubleToUshortRTEAVX512, doubleToUshortRTZAVX512, doubleToUshortRTPAVX512, doubleToUshortRTNAVX512}, // AVX512
 }
 
-var simdDoubleToUshortKernelsNT = [4]simdKernel{doubleToUshortRTEAVX512NT, doubleToUshortRTZAVX512NT, doubleToUshortRTPAVX512NT, doubleToUshortRTNAVX512NT}
+var simdDoubleToUshortKernelsNT = simdKernels{
+	1: {doubleToUshortRTEAVX2NT, doubleToUshortRTZAVX2NT, doubleToUshortRTPAVX2NT, doubleToUshortRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToUshortRTEAVX512NT, doubleToUshortRTZAVX512NT, doubleToUshortRTPAVX512NT, doubleToUshortRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToUshort converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdDoubleToUshortKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = doubleToUshort(src[i], m, sat)
 		}
-		return h + simdDoubleToUshortKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToUshortKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2265,18 +2586,21 @@ var simdDoubleToLongKernels = simdKernels{
 	2: {doubleToLongRTEAVX512, doubleToLongRTZAVX512, doubleToLongRTPAVX512, doubleToLongRTNAVX512}, // AVX512
 }
 
-var simdDoubleToLongKernelsNT = [4]simdKernel{doubleToLongRTEAVX512NT, doubleToLongRTZAVX512NT, doubleToLongRTPAVX512NT, doubleToLongRTNAVX512NT}
+var simdDoubleToLongKernelsNT = simdKernels{
+	1: {doubleToLongRTEAVX2NT, doubleToLongRTZAVX2NT, doubleToLongRTPAVX2NT, doubleToLongRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToLongRTEAVX512NT, doubleToLongRTZAVX512NT, doubleToLongRTPAVX512NT, doubleToLongRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToLong converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdDoubleToLongKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = doubleToLong(src[i], m, sat)
 		}
-		return h + simdDoubleToLongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToLongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2286,18 +2610,21 @@ var simdDoubleToUlongKernels = simdKernels{
 	2: {doubleToUlongRTEAVX512, doubleToUlongRTZAVX512, doubleToUlongRTPAVX512, doubleToUlongRTNAVX512}, // AVX512
 }
 
-var simdDoubleToUlongKernelsNT = [4]simdKernel{doubleToUlongRTEAVX512NT, doubleToUlongRTZAVX512NT, doubleToUlongRTPAVX512NT, doubleToUlongRTNAVX512NT}
+var simdDoubleToUlongKernelsNT = simdKernels{
+	1: {doubleToUlongRTEAVX2NT, doubleToUlongRTZAVX2NT, doubleToUlongRTPAVX2NT, doubleToUlongRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToUlongRTEAVX512NT, doubleToUlongRTZAVX512NT, doubleToUlongRTPAVX512NT, doubleToUlongRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToUlong converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
+	if k, h, ok := simdStream(&simdDoubleToUlongKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 8); ok {
 		for i := range h {
 			dst[i] = doubleToUlong(src[i], m, sat)
 		}
-		return h + simdDoubleToUlongKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToUlongKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2307,18 +2634,21 @@ var simdDoubleToHalfKernels = simdKernels{
 	2: {doubleToHalfRTEAVX512, doubleToHalfRTZAVX512, doubleToHalfRTPAVX512, doubleToHalfRTNAVX512}, // AVX512
 }
 
-var simdDoubleToHalfKernelsNT = [4]simdKernel{doubleToHalfRTEAVX512NT, doubleToHalfRTZAVX512NT, doubleToHalfRTPAVX512NT, doubleToHalfRTNAVX512NT}
+var simdDoubleToHalfKernelsNT = simdKernels{
+	1: {doubleToHalfRTEAVX2NT, doubleToHalfRTZAVX2NT, doubleToHalfRTPAVX2NT, doubleToHalfRTNAVX2NT},         // AVX2, streaming
+	2: {doubleToHalfRTEAVX512NT, doubleToHalfRTZAVX512NT, doubleToHalfRTPAVX512NT, doubleToHalfRTNAVX512NT}, // AVX512, streaming
+}
 
 // simdDoubleToHalf converts a leading part of src with the selected tier and returns its length.
 func simdDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) int {
 	if len(src) < 16 { // shorter than any tier's block
 		return 0
 	}
-	if h, ok := simdStream(unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
+	if k, h, ok := simdStream(&simdDoubleToHalfKernelsNT, simdMode(m), unsafe.Pointer(unsafe.SliceData(dst)), len(src), 2); ok {
 		for i := range h {
 			dst[i] = doubleToHalf(src[i], m, sat)
 		}
-		return h + simdDoubleToHalfKernelsNT[simdMode(m)]((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+		return h + k((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
 	}
 	return simdRun(&simdDoubleToHalfKernels, simdMode(m), (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 }
@@ -2438,7 +2768,7 @@ var simdPairKernels = map[string]*simdKernels{
 }
 
 // simdPairNTKernels names every pair's streaming kernels, for the tests.
-var simdPairNTKernels = map[string]*[4]simdKernel{
+var simdPairNTKernels = map[string]*simdKernels{
 	"FloatToChar":    &simdFloatToCharKernelsNT,
 	"FloatToUchar":   &simdFloatToUcharKernelsNT,
 	"FloatToShort":   &simdFloatToShortKernelsNT,

@@ -28,6 +28,11 @@
 #            the "x pure Go" column (more than doubles their time) [0]
 #   ARGS     more flags for clconv bench, e.g. "--elements 4096" or
 #            "--pairs float-uchar,char-half" for a quick check of the script
+#   FROM     a directory of earlier runs' JSON (TIER.json, from `clconv bench
+#            --all --json` with all of SIZES in one file, or TIER-SIZE.json,
+#            one per size, merged here): measure nothing, only write the
+#            tables (for runs made on another machine, e.g. the GPU machine,
+#            which has no Go toolchain) [unset]
 #   DOC      the markdown file to update [docs/PERFORMANCE.md]
 #   PNGDIR   where the plots go [the directory of DOC]
 #   OUT      keep the JSON of each run (TIER.json) and the generated markdown
@@ -74,6 +79,14 @@ mkdir -p "$pngdir"
 echo "# $(uname -srm), $(nproc) cores, $(go version | cut -d' ' -f3); load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >&2
 jsons=()
 for t in $tiers; do
+	if [ -n "${FROM:-}" ]; then
+		if [ -f "$FROM/$t.json" ]; then
+			jsons+=("$FROM/$t.json")
+		else
+			for s in ${sizes//,/ }; do jsons+=("$FROM/$t-$s.json"); done
+		fi
+		continue
+	fi
 	p=$purego
 	[ "$t" = go ] && p=--purego=false # the same kernels
 	echo "# $(date -u +%H:%M:%S) tier $t, sizes $sizes, repeat $repeat" >&2
