@@ -155,7 +155,10 @@ func TestSIMDHookTiers(t *testing.T) {
 	}
 }
 
-var simdExhaustive = flag.Bool("simd.exhaustive", false, "compare every SIMD kernel of a 32-bit source with the Go scalar path on all 2^32 inputs")
+var (
+	simdExhaustive = flag.Bool("simd.exhaustive", false, "compare every SIMD kernel of a 32-bit source with the Go scalar path on all 2^32 inputs")
+	simdPairs      = flag.String("simd.pairs", "", "with -simd.exhaustive, only the pairs whose name (e.g. DoubleToUchar) matches this regular expression")
+)
 
 // TestSIMDExhaustive (with -simd.exhaustive; minutes on two cores) runs every
 // kernel of every tier whose source is float, int or uint over all 2^32
@@ -179,8 +182,15 @@ func TestSIMDExhaustive(t *testing.T) {
 		sat      bool
 		k        [2 * numTiers]simdKernel // by tier, then by tier + numTiers the streaming kernels
 	}
+	only, err := regexp.Compile(*simdPairs)
+	if err != nil {
+		t.Fatalf("-simd.pairs: %v", err)
+	}
 	var runs []run
 	for name, ks := range simdPairKernels {
+		if !only.MatchString(name) {
+			continue
+		}
 		i := strings.Index(name, "To")
 		src, err1 := cltype.ParseKind(strings.ToLower(name[:i]))
 		dst, err2 := cltype.ParseKind(strings.ToLower(name[i+2:]))
@@ -214,6 +224,9 @@ func TestSIMDExhaustive(t *testing.T) {
 			}
 			runs = append(runs, r)
 		}
+	}
+	if len(runs) == 0 {
+		t.Fatalf("no kernels match -simd.pairs %q (names like %q)", *simdPairs, "DoubleToUchar")
 	}
 	const batch = 1 << 16
 	var next atomic.Int64
