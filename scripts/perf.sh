@@ -32,7 +32,8 @@
 #            --all --json` with all of SIZES in one file, or TIER-SIZE.json,
 #            one per size, merged here): measure nothing, only write the
 #            tables (for runs made on another machine, e.g. the GPU machine,
-#            which has no Go toolchain) [unset]
+#            which has no Go toolchain); a missing file leaves its tier
+#            and size out [unset]
 #   DOC      the markdown file to update [docs/PERFORMANCE.md]
 #   PNGDIR   where the plots go [the directory of DOC]
 #   OUT      keep the JSON of each run (TIER.json) and the generated markdown
@@ -83,7 +84,13 @@ for t in $tiers; do
 		if [ -f "$FROM/$t.json" ]; then
 			jsons+=("$FROM/$t.json")
 		else
-			for s in ${sizes//,/ }; do jsons+=("$FROM/$t-$s.json"); done
+			for s in ${sizes//,/ }; do
+				if [ -f "$FROM/$t-$s.json" ]; then
+					jsons+=("$FROM/$t-$s.json")
+				else
+					echo "perf.sh: no $FROM/$t-$s.json: tier $t, size $s left out" >&2
+				fi
+			done
 		fi
 		continue
 	fi
@@ -117,4 +124,6 @@ awk -v doc="$doc" '
 	{ print }
 ' "$work/perf.md" "$doc" >"$work/doc.md"
 cp "$work/doc.md" "$doc"
-echo "# $(date -u +%H:%M:%S) wrote $doc and $pngdir/performance-{$(echo $tiers | tr ' ' ,)}.png; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >&2
+plots="and $pngdir/performance-{$(echo $tiers | tr ' ' ,)}.png"
+[ -n "${FROM:-}" ] && plots="(plots: the PNGs that the runs' --png wrote, copied by hand)"
+echo "# $(date -u +%H:%M:%S) wrote $doc $plots; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >&2
