@@ -48,7 +48,8 @@ input space (every input of 8- and 16-bit sources).
 
 A full run compares with the reference digests shipped inside clconv
 (computed by the library, one per class of conversions that agree on every
-input), so it needs no CPU-side exhaustive work; --no-shipped-reference
+input), and a quick run with the shipped sums of its slices' digests, so
+neither needs CPU-side exhaustive work; --no-shipped-reference
 computes them on the CPU instead while the device works (seconds of CPU per
 32- or 64-bit source conversion), and --reference FILE keeps what was
 computed (in the format of clconv digest) for the next run.
@@ -61,8 +62,9 @@ one of ^$()|+\{}. characters; several patterns are separated by commas.
 Program binaries are cached in the user cache directory (clconv/programs
 there), keyed by platform, device, driver version, clconv version and the
 program's source; a corrupt or stale entry is rebuilt with a note on stderr.
-The CPU reference digests of a quick run's slices are cached there too
-(clconv/reference), keyed by the executable's SHA-256. CLCONV_CACHE=DIR
+The CPU reference digests of a quick run's slices (computed where the
+shipped sum differs) are cached there too (clconv/reference), keyed by the
+executable's SHA-256. CLCONV_CACHE=DIR
 moves these caches, CLCONV_CACHE=off turns them off (and the
 PoCL and CUDA kernel caches, unless POCL_KERNEL_CACHE or CUDA_CACHE_DISABLE
 is set), so that a run is cold.

@@ -9,12 +9,14 @@ import (
 	"github.com/clconv/clconv/convert"
 )
 
-// A program holds the kernels for some or all of the conversions from one
-// source kind: one kernel per destination kind (a pair), named pair_<dst>.
-// For conversion number K (its index in the program) a device function
-// convK(ulong bits) -> ulong bits runs the conversion on one input and canonK
-// makes its result canonical (ORACLES.md). Kernel pair_<dst>(mode, op, in,
-// base, wps, per, cnt, out) runs, for work-items g < cnt:
+// A program holds the code for some or all of the conversions from one
+// source kind: one function per destination kind (a pair), pair_<dst>, and
+// one kernel, pairs, that calls the pair's function given by its first
+// argument. For conversion number K (its index in the program) a device
+// function convK(ulong bits) -> ulong bits runs the conversion on one input
+// and canonK makes its result canonical (ORACLES.md). Kernel pairs(pair,
+// mode, op, in, base, wps, per, cnt, out) runs, for work-items g < cnt, the
+// function of pair number pair (in the program's order) in one of the modes:
 //
 //	modeDigest: every conversion of the pair at once: the digest of per
 //	            consecutive inputs starting at in[g / wps] + (g % wps) * per
@@ -31,20 +33,28 @@ import (
 //	modeVec:    the vector widths: op = n, cnt vectors of n elements loaded
 //	            with vloadn from in, converted by every conversion of the
 //	            pair (convert_<dst>n...) and stored with vstoren at
-//	            out + k*cnt*n (3-vectors packed, as vload3 and vstore3 do).
+//	            out + k*cnt*n (3-vectors packed, as vload3 and vstore3 do);
+//	modeReduce: (any pair) out[g] = the sum of in[g*per ... g*per+per-1]:
+//	            the digest partial sums are reduced on the device and only a
+//	            few per slice are read back.
 //
-// One kernel per pair, with the modes switched on uniform arguments outside
-// the loops, because compiling kernels is what costs most on a CPU device:
-// PoCL compiles each kernel of a program separately at its first launch, and
-// again for every other work-group size, so every launch uses the same
-// work-group size (localSize) and a guard g < cnt. Kernel reduce(in, m, cnt,
-// out) adds m consecutive values of in per work-item: the digest partial
-// sums are reduced on the device and only a few per slice are read back.
+// One kernel per program, the modes switched on uniform arguments outside
+// the loops, and the pair functions not inlined into it (PAIRFN), because
+// compiling kernels is what costs most on a CPU device: PoCL compiles each
+// kernel of a program separately at its first launch (and again for every
+// other work-group size, so every launch uses the same work-group size,
+// localSize, with a guard g < cnt), at a fixed cost per kernel, and
+// vectorises the loop over a work-group's work-items of each function the
+// kernel inlines, which for the vector code costs more than everything else.
+// A pair function is compiled once, as an ordinary function: the digest's
+// loop over per inputs is vectorised as before (docs/VERIFY.md has the
+// measurements).
 const (
 	modeDigest = 0
 	modeRaw    = 1
 	modeList   = 2
 	modeVec    = 3
+	modeReduce = 4
 )
 
 // Fault is a test-only device bug injected into the scalar kernel of one
@@ -91,16 +101,13 @@ ulong fmix(ulong z) {
 /* The digest's term for input index i with canonical result o is
    fmix(fmix(i + GOLDEN) ^ o); h = fmix(i + GOLDEN) is shared by a pair's conversions. */
 
-__kernel void reduce(__global const ulong *in, uint m, uint cnt, __global ulong *out) {
-	size_t g = get_global_id(0);
-	if (g >= cnt)
-		return;
-	__global const ulong *p = in + g * m;
-	ulong s = 0;
-	for (uint j = 0; j < m; j++)
-		s += p[j];
-	out[g] = s;
-}
+/* A pair function is compiled as a function of its own, called by the
+   kernel, rather than inlined into it: PoCL compiles it once (docs/VERIFY.md, Kernels). */
+#if defined(__clang__) || defined(__GNUC__)
+#define PAIRFN __attribute__((noinline))
+#else
+#define PAIRFN
+#endif
 `
 
 // inputFunc is input_of: the input bit pattern of index i of a source kind (ORACLES.md).
@@ -238,8 +245,31 @@ func programSource(pairs [][]digest.Conversion, caps Caps, fault *Fault, widths 
 			fmt.Fprintf(&b, "ulong canon%d(ulong ib, ulong o) {\n\t%s\n}\n", k, canonScalar(c))
 			k++
 		}
-		b.WriteString(pairKernel(p, first, caps, widths))
+		b.WriteString(pairFunction(p, first, caps, widths))
 	}
+	b.WriteString(mainKernel(pairs))
+	return b.String()
+}
+
+// kernelName is the name of a program's kernel.
+const kernelName = "pairs"
+
+// pairFuncName is the name of the function of the pair of conversions to dst.
+func pairFuncName(dst cltype.Kind) string { return "pair_" + dst.String() }
+
+// mainKernel returns the program's kernel: the guard g < cnt, modeReduce,
+// and a call of the function of pair number pair.
+func mainKernel(pairs [][]digest.Conversion) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n__kernel void %s(uint pair, uint mode, uint op, __global const ulong *in, ulong base, uint wps, uint per, uint cnt, __global ulong *out) {\n", kernelName)
+	b.WriteString("\tsize_t g = get_global_id(0);\n\tif (g >= cnt)\n\t\treturn;\n")
+	fmt.Fprintf(&b, "\tif (mode == %d) {\n", modeReduce)
+	b.WriteString("\t\t__global const ulong *p = in + g * per;\n\t\tulong s = 0;\n\t\tfor (uint j = 0; j < per; j++)\n\t\t\ts += p[j];\n\t\tout[g] = s;\n\t\treturn;\n\t}\n")
+	b.WriteString("\tswitch (pair) {\n")
+	for i, p := range pairs {
+		fmt.Fprintf(&b, "\tcase %d:\n\t\t%s(g, mode, op, in, base, wps, per, cnt, out);\n\t\tbreak;\n", i, pairFuncName(p[0].Op.Dst.Kind))
+	}
+	b.WriteString("\t}\n}\n")
 	return b.String()
 }
 
@@ -255,16 +285,12 @@ func digestParts(src cltype.Kind) int {
 	return 1
 }
 
-// kernelName is the name of the kernel of the pair of conversions to dst.
-func kernelName(dst cltype.Kind) string { return "pair_" + dst.String() }
-
-// pairKernel returns the kernel of one pair whose conversions are numbered
-// from first in the program.
-func pairKernel(convs []digest.Conversion, first int, caps Caps, widths []int) string {
+// pairFunction returns the function of one pair whose conversions are
+// numbered from first in the program.
+func pairFunction(convs []digest.Conversion, first int, caps Caps, widths []int) string {
 	src, dst := convs[0].Src, convs[0].Op.Dst.Kind
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n__kernel void %s(uint mode, uint op, __global const ulong *in, ulong base, uint wps, uint per, uint cnt, __global ulong *out) {\n", kernelName(dst))
-	b.WriteString("\tsize_t g = get_global_id(0);\n\tif (g >= cnt)\n\t\treturn;\n")
+	fmt.Fprintf(&b, "\nPAIRFN void %s(size_t g, uint mode, uint op, __global const ulong *in, ulong base, uint wps, uint per, uint cnt, __global ulong *out) {\n", pairFuncName(dst))
 	parts := digestParts(src)
 	b.WriteString("\tif (mode == 0) {\n\t\tulong lo = in[g / wps] + (ulong)(g % wps) * per;\n\t\t")
 	for k := range convs {

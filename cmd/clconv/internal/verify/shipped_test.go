@@ -123,3 +123,44 @@ func readRecorded(t *testing.T) map[string]string {
 	}
 	return m
 }
+
+// TestShippedQuick checks quick.tsv, the quick run's shipped reference: its
+// header names this clconv's quick slices, it has one line for each class
+// with a 32- or 64-bit source, each naming the class's representative, and
+// the lines recomputed agree (one in 23, a different set each source order;
+// every line with -shipped.all, those of a source with -shipped.src).
+func TestShippedQuick(t *testing.T) {
+	m, err := shippedQuick()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []digest.Conversion
+	seen := map[string]bool{}
+	for _, c := range All() {
+		r := c.Representative()
+		if !hasQuickLine(c) || seen[Key(r)] {
+			continue
+		}
+		seen[Key(r)] = true
+		lines = append(lines, r)
+		if _, ok := m[Key(r)]; !ok {
+			t.Errorf("quick.tsv has no line for %s", Key(r))
+		}
+	}
+	if len(m) != len(lines) {
+		t.Errorf("quick.tsv has %d lines, want one for each of %d classes", len(m), len(lines))
+	}
+	for n, r := range lines {
+		if !(*shippedFull || n%23 == 5 || slices.Contains(strings.Split(*shippedSrc, ","), r.Src.String())) {
+			continue
+		}
+		q := m[Key(r)]
+		want := fmt.Sprintf("%s\t%s\t%016x\t%d", r.Op.Name(), r.Src, q.total, q.impl)
+		if got := QuickLine(r); got != want {
+			t.Errorf("recomputed %q, shipped %q", got, want)
+		}
+	}
+	if _, err := readQuick(strings.NewReader("# clconv quick-run reference: other slices 0123456789abcdef\n")); err == nil {
+		t.Error("a quick.tsv of other slices was accepted")
+	}
+}

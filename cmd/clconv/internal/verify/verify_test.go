@@ -329,12 +329,19 @@ func TestPairSource(t *testing.T) {
 	if src := programSource([][]digest.Conversion{ops(cltype.Float, cltype.Int)}, noFP16, nil, nil); strings.Contains(src, "vload") {
 		t.Error("a program without widths has vector code")
 	}
-	// A program of several pairs: one kernel each, conversions numbered on.
+	// A program of several pairs: one function each, conversions numbered
+	// on, one kernel calling them (and reducing).
 	src := programSource([][]digest.Conversion{ops(cltype.Float, cltype.Int), ops(cltype.Float, cltype.Char)}, noFP16, nil, DefaultWidths)
-	for _, w := range []string{"__kernel void pair_int(", "__kernel void pair_char(", "__kernel void reduce(", "ulong conv19(", "{ ulong t = fmix(h ^ canon14(ib, conv14(ib))); s4 += t; n4 += t & isn; }", "if (mode == 2 || op == 4)\n\t\t\tout[(mode == 2 ? (size_t)4 * cnt : 0) + g] = conv14(ib);"} {
+	for _, w := range []string{"PAIRFN void pair_int(size_t g, uint mode,", "PAIRFN void pair_char(size_t g, uint mode,", "ulong conv19(",
+		"{ ulong t = fmix(h ^ canon14(ib, conv14(ib))); s4 += t; n4 += t & isn; }", "if (mode == 2 || op == 4)\n\t\t\tout[(mode == 2 ? (size_t)4 * cnt : 0) + g] = conv14(ib);",
+		"__kernel void pairs(uint pair, uint mode,", "\tif (mode == 4) {", "case 1:\n\t\tpair_char(g, mode, op, in, base, wps, per, cnt, out);",
+		"#define PAIRFN __attribute__((noinline))"} {
 		if !strings.Contains(src, w) {
 			t.Errorf("float -> int, char program lacks %q:\n%s", w, src)
 		}
+	}
+	if n := strings.Count(src, "__kernel"); n != 1 {
+		t.Errorf("float -> int, char program has %d kernels, want 1", n)
 	}
 }
 
