@@ -22,6 +22,10 @@ type Evaluator struct {
 	// Warn, if not nil, receives each warning (Warning set), such as a
 	// conversion whose result OpenCL leaves implementation-defined.
 	Warn func(*Error)
+	// OnConversion, if not nil, receives every conversion the expression
+	// performs (convert_ calls, casts, implicit conversions), in the order
+	// they run, with operand and result; clconv explain is built on it.
+	OnConversion func(Conversion)
 }
 
 // EvalString parses and evaluates src, named file in positions, as one
@@ -56,7 +60,7 @@ func (ev *Evaluator) eval(x syntax.Expr, warn func(*Error)) (value.Value, error)
 	if isVoid(e.typ()) {
 		return value.Value{}, errorf(x.Pos(), "the expression has type void")
 	}
-	m := &machine{steps: DefaultMaxSteps, warn: warn}
+	m := &machine{steps: DefaultMaxSteps, warn: warn, onConv: ev.OnConversion}
 	return e.eval(m)
 }
 

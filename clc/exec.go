@@ -85,6 +85,7 @@ type machine struct {
 	warned   map[syntax.Pos]bool
 	cancel   <-chan struct{}
 	ret      value.Value
+	onConv   func(Conversion) // Evaluator.OnConversion
 }
 
 // step counts one unit of work and fails when the budget is spent or the
@@ -217,6 +218,10 @@ func (x *castExpr) eval(m *machine) (value.Value, error) {
 	if err != nil {
 		return r, wrap(x.pos, err)
 	}
+	if m.onConv != nil {
+		op := convert.Op{Dst: cltype.Vec(x.t.Kind, v.Type.N)}
+		m.reportConversion(Pos(x.pos), castKind(x.what), op, x.mode, v, r)
+	}
 	if impl != 0 {
 		m.warnOnce(x.pos, "%s %v: the value is NaN or out of range; the result is undefined in C, clconv saturates", x.what, x.t.Kind)
 	}
@@ -243,6 +248,7 @@ func (x *convertExpr) eval(m *machine) (value.Value, error) {
 	if err != nil {
 		return r, wrap(x.pos, err)
 	}
+	m.reportConversion(Pos(x.pos), ConvertCall, x.op, x.mode, v, r)
 	if impl != 0 && m.warn != nil {
 		m.warnOnce(x.pos, "%s: %s NaN or out of range for %v; OpenCL leaves the result implementation-defined, clconv saturates (use _sat to make it portable)", x.op.Name(), laneList(x.t, impl), x.t.Kind)
 	}
