@@ -676,9 +676,8 @@ func doubleToIntPair(d kind) *pair {
 
 // long, ulong -> float, double: AVX-512 DQ converts 64-bit integers with the
 // mode embedded, and 0 gives +0 in every mode, which is clconv's rule. AVX2
-// has no 64-bit integer conversion, so these pairs have no AVX2 kernels: the
-// hooks convert nothing in that tier and the Go loops (permode.I64ToF32RTZ and
-// friends) do all of it.
+// has no 64-bit integer conversion: its kernels for these pairs come from
+// plan_avx2.go (exact through 32-bit halves, then one rounding).
 func longToFloatPair(s, d kind) *pair {
 	p := &pair{s: s, d: d, variants: modes, block: map[string]int{"AVX512": 16}, gen: map[string]func(string, func(int) Mem, func(int) Mem){}, setup: map[string]func(string){}}
 	cvt := map[[2]bool]map[string]op{
