@@ -268,6 +268,11 @@ var ucharToHalfTables = [4]lazyTable[[256]half.Half]{
 //   - below: base holds the sign, and sh drops as many more bits as e is
 //     below, up to sm+2 (at which every value rounds as the smallest does);
 //   - e 0 (zero and subnormals, which have no implicit bit): sh is sm+2;
+//   - e all ones (infinities and NaNs): base holds the sign and d's
+//     largest exponent field less one, sh drops sm-dm bits and add is 0, so
+//     that an infinity stays one and a NaN keeps the payload bits that fit
+//     (the loops then set the quiet bit; the tables clear the bit that
+//     keeps rte's added low bit, which could carry into the payload);
 //   - at or above 2^(emax+1) (overflow): base is the largest finite value
 //     with sh sm+2, so that only a mode that rounds away from zero adds
 //     one unit (to infinity); for rte, base is infinity.
@@ -284,6 +289,9 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 	switch {
 	case e == 0:
 		sh = cap
+	case e == 2*sb+1: // infinity or NaN
+		sh = sm - dm
+		base = uint64(2*db) << dm
 	case e > db+sb: // 2^(emax+1) or more
 		sh = cap
 		base = uint64(2*db)<<dm | (1<<dm - 1)
@@ -298,6 +306,8 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 	}
 	base |= uint64(sign) << ds
 	switch {
+	case e == 2*sb+1:
+		add = 0
 	case m == round.RTE:
 		add = 1<<(sh-1) - 1
 	case m == round.RTP && sign == 0, m == round.RTN && sign == 1:
@@ -310,17 +320,24 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 }
 
 // narrowTable32 is narrowRow for a float at every index b>>23 (sign and
-// exponent) of its bit pattern b, packed as base | sh<<16 | add<<32.
+// exponent) of its bit pattern b, packed as base | sh<<16 | odd<<24 |
+// add<<32, odd being 1 where rte adds the shifted significand's low bit
+// (0 for infinities and NaNs).
 func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {
 	t := new([512]uint64)
 	for i := range t {
 		base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)
-		t[i] = base | uint64(sh)<<16 | add<<32
+		odd := uint64(1)
+		if i&0xff == 0xff {
+			odd = 0
+		}
+		t[i] = base | uint64(sh)<<16 | odd<<24 | add<<32
 	}
 	return t
 }
 
-// narrowEntry is narrowRow's entry for a double: base | sh<<32, and add.
+// narrowEntry is narrowRow's entry for a double: base | sh<<32 | odd<<40
+// (odd as in narrowTable32), and add.
 type narrowEntry struct{ bs, add uint64 }
 
 // narrowTable64 is narrowRow for a double at every index b>>52 (sign and
@@ -329,7 +346,11 @@ func narrowTable64(dm, db, ds int, m round.Mode) *[4096]narrowEntry {
 	t := new([4096]narrowEntry)
 	for i := range t {
 		base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)
-		t[i] = narrowEntry{base | uint64(sh)<<32, add}
+		odd := uint64(1)
+		if i&0x7ff == 0x7ff {
+			odd = 0
+		}
+		t[i] = narrowEntry{base | uint64(sh)<<32 | odd<<40, add}
 	}
 	return t
 }
@@ -4069,62 +4090,58 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x42fe0000)
 			if int32(b) < 0 {
 				lim = 0x43000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = int8(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int8(math.Float32frombits(mag | b>>31<<31))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x42fe0000)
 			if int32(b) < 0 {
 				lim = 0x43000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			// v rounded to an integer in the low bits, one more where that is below v
-			sm := v + 0x1.8p23
-			dst[i] = int8(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int8(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x42fe0000)
 			if int32(b) < 0 {
 				lim = 0x43000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			// v rounded to an integer in the low bits, one less where that is above v
-			sm := v + 0x1.8p23
-			dst[i] = int8(math.Float32bits(sm) - uint32(positive32(int32(math.Float32bits(sm-0x1.8p23-v)))))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int8(math.Floor(float64(math.Float32frombits(mag | b>>31<<31))))
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x42fe0000)
 			if int32(b) < 0 {
 				lim = 0x43000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = int8(math.Float32bits(v + 0x1.8p23))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int8(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
 		}
 	}
 }
@@ -4162,60 +4179,58 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x437f0000)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = uint8(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint8(math.Float32frombits(mag | b>>31<<31))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x437f0000)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			// v rounded to an integer in the low bits, one more where that is below v
-			sm := v + 0x1.8p23
-			dst[i] = uint8(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint8(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x437f0000)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = uint8(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint8(math.Float32frombits(mag | b>>31<<31))
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x437f0000)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = uint8(math.Float32bits(v + 0x1.8p23))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint8(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
 		}
 	}
 }
@@ -4253,62 +4268,58 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x46fffe00)
 			if int32(b) < 0 {
 				lim = 0x47000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = int16(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int16(math.Float32frombits(mag | b>>31<<31))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x46fffe00)
 			if int32(b) < 0 {
 				lim = 0x47000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			// v rounded to an integer in the low bits, one more where that is below v
-			sm := v + 0x1.8p23
-			dst[i] = int16(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int16(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x46fffe00)
 			if int32(b) < 0 {
 				lim = 0x47000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			// v rounded to an integer in the low bits, one less where that is above v
-			sm := v + 0x1.8p23
-			dst[i] = int16(math.Float32bits(sm) - uint32(positive32(int32(math.Float32bits(sm-0x1.8p23-v)))))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int16(math.Floor(float64(math.Float32frombits(mag | b>>31<<31))))
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x46fffe00)
 			if int32(b) < 0 {
 				lim = 0x47000000
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = int16(math.Float32bits(v + 0x1.8p23))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = int16(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
 		}
 	}
 }
@@ -4346,60 +4357,58 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x477fff00)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = uint16(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint16(math.Float32frombits(mag | b>>31<<31))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x477fff00)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			// v rounded to an integer in the low bits, one more where that is below v
-			sm := v + 0x1.8p23
-			dst[i] = uint16(math.Float32bits(sm) + uint32(negative32(int32(math.Float32bits(sm-0x1.8p23-v)))))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint16(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x477fff00)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = uint16(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint16(math.Float32frombits(mag | b>>31<<31))
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint32(0x477fff00)
 			if int32(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float32frombits(min(mag, lim) | b>>31<<31)
-			dst[i] = uint16(math.Float32bits(v + 0x1.8p23))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
+			}
+			dst[i] = uint16(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
 		}
 	}
 }
@@ -4436,52 +4445,42 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b&^(1<<31), 0x4f000000)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
-			q := int64(v)
+			q := int64(math.Float32frombits(mag | b>>31<<31))
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTP:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b&^(1<<31), 0x4f000000)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
-			q := int64(v)                                                          // toward zero
-			q += int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
+			q := int64(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTN:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b&^(1<<31), 0x4f000000)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
-			q := int64(v)                                                          // toward zero
-			q -= int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
+			q := int64(math.Floor(float64(math.Float32frombits(mag | b>>31<<31))))
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	default:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b&^(1<<31), 0x4f000000)
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f000000) | b>>31<<31)
-			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
-			if mag>>23 >= 127+23 {
-				cb = 0
-			} // from 2^23 up: an integer already
-			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
+			q := int64(math.RoundToEven(float64(math.Float32frombits(mag | b>>31<<31))))
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	}
@@ -4519,52 +4518,43 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b, 0x4f800000)
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
-			q := int64(v)
-			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
+			q := int64(math.Float32frombits(mag))
+			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	case round.RTP:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b, 0x4f800000)
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
-			q := int64(v)                                                           // toward zero
-			q += int64(negative32(int32(math.Float32bits(float32(uint32(q)) - v)))) // one up where q < v
-			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
+			q := int64(math.Ceil(float64(math.Float32frombits(mag))))
+			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	case round.RTN:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b, 0x4f800000)
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
-			q := int64(v)
-			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
+			q := int64(math.Float32frombits(mag))
+			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	default:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
+			mag := min(b, 0x4f800000)
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
+				mag = 0
 			}
-			v := math.Float32frombits(min(mag, 0x4f800000) | b>>31<<31)
-			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
-			if mag>>23 >= 127+23 {
-				cb = 0
-			} // from 2^23 up: an integer already
-			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
-			dst[i] = uint32(min(max(q, 0), math.MaxUint32))
+			q := int64(math.RoundToEven(float64(math.Float32frombits(mag))))
+			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	}
 }
@@ -4600,79 +4590,57 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			q := int64(v) // toward zero
-			e := mag >> 23
+			q := int64(math.Float32frombits(b))
+			e := b << 1 >> 24
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTP:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			q := int64(v)                                                            // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
-			if mag>>23 >= 127+23 {
-				adj = 0
-			} // from 2^23 up: an integer already
-			q += adj
-			e := mag >> 23
+			q := int64(math.Ceil(float64(math.Float32frombits(b))))
+			e := b << 1 >> 24
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTN:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			q := int64(v)                                                             // toward zero
-			adj := -int64(positive32(int32(math.Float32bits(float32(int32(q)) - v)))) // one down where q > v
-			if mag>>23 >= 127+23 {
-				adj = 0
-			} // from 2^23 up: an integer already
-			q += adj
-			e := mag >> 23
+			q := int64(math.Floor(float64(math.Float32frombits(b))))
+			e := b << 1 >> 24
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
 	default:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
-			if mag>>23 >= 150 {
-				cb = 0
-			} // from 2^23 up: an integer already
-			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
-			e := mag >> 23
+			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
+			e := b << 1 >> 24
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xff000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
@@ -4710,15 +4678,9 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			q := int64(v) // toward zero
-			e := mag >> 23
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			q := int64(math.Float32frombits(b))
+			e := b << 1 >> 24
+			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4726,27 +4688,17 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 			if e >= 191 {
 				uq = math.MaxUint64
 			}
-			if int32(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTP:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			q := int64(v)                                                            // toward zero
-			adj := int64(negative32(int32(math.Float32bits(float32(int32(q)) - v)))) // one up where q < v
-			if mag>>23 >= 127+23 {
-				adj = 0
-			} // from 2^23 up: an integer already
-			q += adj
-			e := mag >> 23
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			q := int64(math.Ceil(float64(math.Float32frombits(b))))
+			e := b << 1 >> 24
+			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4754,22 +4706,17 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 			if e >= 191 {
 				uq = math.MaxUint64
 			}
-			if int32(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTN:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			q := int64(v) // toward zero
-			e := mag >> 23
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			q := int64(math.Float32frombits(b))
+			e := b << 1 >> 24
+			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4777,26 +4724,17 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 			if e >= 191 {
 				uq = math.MaxUint64
 			}
-			if int32(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	default:
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			if mag > 0x7f800000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float32frombits(b)
-			cb := 0x4b000000 | b>>31<<31 // 2^23 with v's sign
-			if mag>>23 >= 150 {
-				cb = 0
-			} // from 2^23 up: an integer already
-			q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))
-			e := mag >> 23
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^23 up
+			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
+			e := b << 1 >> 24
+			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4804,7 +4742,8 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 			if e >= 191 {
 				uq = math.MaxUint64
 			}
-			if int32(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7f800000 {
 				uq = 0
 			}
 			dst[i] = uq
@@ -4850,22 +4789,12 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 31)
-				if mag >= 0x7f800000 { // infinity or NaN
-					break
-				}
-				e := t[b>>23]
-				sig := mag&(1<<23-1) | 1<<23
-				sh := uint32(e>>16) & 31
-				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)
-			}
-			if i < len(src) {
-				dst[i] = floatToHalf(src[i], round.RTZ, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			e := t[b>>23]
+			sig := mag&(1<<23-1) | 1<<23
+			sh := uint32(e>>16) & 31
+			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
 		}
 	case round.RTP:
 		t := floatToHalfTables[2].get(len(src))
@@ -4875,22 +4804,12 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 31)
-				if mag >= 0x7f800000 { // infinity or NaN
-					break
-				}
-				e := t[b>>23]
-				sig := mag&(1<<23-1) | 1<<23
-				sh := uint32(e>>16) & 31
-				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)
-			}
-			if i < len(src) {
-				dst[i] = floatToHalf(src[i], round.RTP, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			e := t[b>>23]
+			sig := mag&(1<<23-1) | 1<<23
+			sh := uint32(e>>16) & 31
+			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
 		}
 	case round.RTN:
 		t := floatToHalfTables[3].get(len(src))
@@ -4900,22 +4819,12 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 31)
-				if mag >= 0x7f800000 { // infinity or NaN
-					break
-				}
-				e := t[b>>23]
-				sig := mag&(1<<23-1) | 1<<23
-				sh := uint32(e>>16) & 31
-				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)
-			}
-			if i < len(src) {
-				dst[i] = floatToHalf(src[i], round.RTN, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			e := t[b>>23]
+			sig := mag&(1<<23-1) | 1<<23
+			sh := uint32(e>>16) & 31
+			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
 		}
 	default:
 		t := floatToHalfTables[0].get(len(src))
@@ -4925,22 +4834,12 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 31)
-				if mag >= 0x7f800000 { // infinity or NaN
-					break
-				}
-				e := t[b>>23]
-				sig := mag&(1<<23-1) | 1<<23
-				sh := uint32(e>>16) & 31
-				dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&1)>>sh)
-			}
-			if i < len(src) {
-				dst[i] = floatToHalf(src[i], round.RTE, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 31)
+			e := t[b>>23]
+			sig := mag&(1<<23-1) | 1<<23
+			sh := uint32(e>>16) & 31
+			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&uint32(e>>24)&1)>>sh | uint32((0x7f800000-mag)>>31)<<9)
 		}
 	}
 }
@@ -5013,62 +4912,62 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x405fc00000000000)
 			if int64(b) < 0 {
 				lim = 0x4060000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = int8(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = int8(math.Float64frombits(mag | b>>63<<63))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x405fc00000000000)
 			if int64(b) < 0 {
 				lim = 0x4060000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one more where that is below v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = int8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = int8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x405fc00000000000)
 			if int64(b) < 0 {
 				lim = 0x4060000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one less where that is above v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = int8(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = int8(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one less where above v
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x405fc00000000000)
 			if int64(b) < 0 {
 				lim = 0x4060000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = int8(math.Float64bits(v + 0x1.8p52))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = int8(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
 		}
 	}
 }
@@ -5106,60 +5005,60 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x406fe00000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint8(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint8(math.Float64frombits(mag | b>>63<<63))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x406fe00000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one more where that is below v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = uint8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = uint8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x406fe00000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint8(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint8(math.Float64frombits(mag | b>>63<<63))
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x406fe00000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint8(math.Float64bits(v + 0x1.8p52))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint8(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
 		}
 	}
 }
@@ -5197,62 +5096,62 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40dfffc000000000)
 			if int64(b) < 0 {
 				lim = 0x40e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = int16(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = int16(math.Float64frombits(mag | b>>63<<63))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40dfffc000000000)
 			if int64(b) < 0 {
 				lim = 0x40e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one more where that is below v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = int16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = int16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40dfffc000000000)
 			if int64(b) < 0 {
 				lim = 0x40e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one less where that is above v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = int16(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = int16(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one less where above v
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40dfffc000000000)
 			if int64(b) < 0 {
 				lim = 0x40e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = int16(math.Float64bits(v + 0x1.8p52))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = int16(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
 		}
 	}
 }
@@ -5290,60 +5189,60 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40efffe000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint16(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint16(math.Float64frombits(mag | b>>63<<63))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40efffe000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one more where that is below v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = uint16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = uint16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40efffe000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint16(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint16(math.Float64frombits(mag | b>>63<<63))
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x40efffe000000000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint16(math.Float64bits(v + 0x1.8p52))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint16(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
 		}
 	}
 }
@@ -5381,62 +5280,62 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41dfffffffc00000)
 			if int64(b) < 0 {
 				lim = 0x41e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = int32(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = int32(math.Float64frombits(mag | b>>63<<63))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41dfffffffc00000)
 			if int64(b) < 0 {
 				lim = 0x41e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one more where that is below v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = int32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = int32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41dfffffffc00000)
 			if int64(b) < 0 {
 				lim = 0x41e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one less where that is above v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = int32(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = int32(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one less where above v
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41dfffffffc00000)
 			if int64(b) < 0 {
 				lim = 0x41e0000000000000
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = int32(math.Float64bits(v + 0x1.8p52))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = int32(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
 		}
 	}
 }
@@ -5474,60 +5373,60 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41efffffffe00000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint32(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint32(math.Float64frombits(mag | b>>63<<63))
 		}
 	case round.RTP:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41efffffffe00000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			// v rounded to an integer in the low bits, one more where that is below v
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			v := math.Float64frombits(mag | b>>63<<63)
 			sm := v + 0x1.8p52
-			dst[i] = uint32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v)))))
+			dst[i] = uint32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
 		}
 	case round.RTN:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41efffffffe00000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint32(v)
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint32(math.Float64frombits(mag | b>>63<<63))
 		}
 	default:
 		for i, b := range bs {
 			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
 			lim := uint64(0x41efffffffe00000)
 			if int64(b) < 0 {
 				lim = 0x0
 			}
-			v := math.Float64frombits(min(mag, lim) | b>>63<<63)
-			dst[i] = uint32(math.Float64bits(v + 0x1.8p52))
+			mag = min(mag, lim)
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				mag = 0
+			}
+			dst[i] = uint32(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
 		}
 	}
 }
@@ -5563,73 +5462,57 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			q := int64(v) // toward zero
-			e := mag >> 52
+			q := int64(math.Float64frombits(b))
+			e := b << 1 >> 53
 			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTP:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			e := mag >> 52
+			q := int64(math.Ceil(math.Float64frombits(b)))
+			e := b << 1 >> 53
 			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTN:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			q := int64(v)                                                      // toward zero
-			adj := -int64(positive64(int64(math.Float64bits(float64(q) - v)))) // one down where q > v
-			q += adj
-			e := mag >> 52
+			q := int64(math.Floor(math.Float64frombits(b)))
+			e := b << 1 >> 53
 			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
 	default:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			cb := 0x4330000000000000 | b>>63<<63 // 2^52 with v's sign
-			if mag>>52 >= 1075 {
-				cb = 0
-			} // from 2^52 up: an integer already
-			q := int64((v + math.Float64frombits(cb)) - math.Float64frombits(cb))
-			e := mag >> 52
+			q := int64(math.RoundToEven(math.Float64frombits(b)))
+			e := b << 1 >> 53
 			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
+			}
+			// NaN gives 0
+			if b<<1 > 0xffe0000000000000 {
+				q = 0
 			}
 			dst[i] = q
 		}
@@ -5667,15 +5550,9 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			q := int64(v) // toward zero
-			e := mag >> 52
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			q := int64(math.Float64frombits(b))
+			e := b << 1 >> 53
+			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5683,24 +5560,17 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 			if e >= 1087 {
 				uq = math.MaxUint64
 			}
-			if int64(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7ff0000000000000 {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTP:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			q := int64(v)                                                     // toward zero
-			adj := int64(negative64(int64(math.Float64bits(float64(q) - v)))) // one up where q < v
-			q += adj
-			e := mag >> 52
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			q := int64(math.Ceil(math.Float64frombits(b)))
+			e := b << 1 >> 53
+			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5708,22 +5578,17 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 			if e >= 1087 {
 				uq = math.MaxUint64
 			}
-			if int64(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7ff0000000000000 {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTN:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			q := int64(v) // toward zero
-			e := mag >> 52
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			q := int64(math.Float64frombits(b))
+			e := b << 1 >> 53
+			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5731,26 +5596,17 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 			if e >= 1087 {
 				uq = math.MaxUint64
 			}
-			if int64(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7ff0000000000000 {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	default:
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			if mag > 0x7ff0000000000000 { // NaN: rare, so a predictable branch
-				dst[i] = 0
-				continue
-			}
-			v := math.Float64frombits(b)
-			cb := 0x4330000000000000 | b>>63<<63 // 2^52 with v's sign
-			if mag>>52 >= 1075 {
-				cb = 0
-			} // from 2^52 up: an integer already
-			q := int64((v + math.Float64frombits(cb)) - math.Float64frombits(cb))
-			e := mag >> 52
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^52 up
+			q := int64(math.RoundToEven(math.Float64frombits(b)))
+			e := b << 1 >> 53
+			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5758,7 +5614,8 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 			if e >= 1087 {
 				uq = math.MaxUint64
 			}
-			if int64(b) < 0 {
+			// NaN, or below zero, gives 0
+			if b > 0x7ff0000000000000 {
 				uq = 0
 			}
 			dst[i] = uq
@@ -5804,22 +5661,12 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 63)
-				if mag >= 0x7ff0000000000000 { // infinity or NaN
-					break
-				}
-				e := &t[b>>52]
-				sig := mag&(1<<52-1) | 1<<52
-				sh := e.bs >> 32 & 63
-				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh))
-			}
-			if i < len(src) {
-				dst[i] = doubleToHalf(src[i], round.RTZ, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			e := &t[b>>52]
+			sig := mag&(1<<52-1) | 1<<52
+			sh := e.bs >> 32 & 63
+			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
 		}
 	case round.RTP:
 		t := doubleToHalfTables[2].get(len(src))
@@ -5829,22 +5676,12 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 63)
-				if mag >= 0x7ff0000000000000 { // infinity or NaN
-					break
-				}
-				e := &t[b>>52]
-				sig := mag&(1<<52-1) | 1<<52
-				sh := e.bs >> 32 & 63
-				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh))
-			}
-			if i < len(src) {
-				dst[i] = doubleToHalf(src[i], round.RTP, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			e := &t[b>>52]
+			sig := mag&(1<<52-1) | 1<<52
+			sh := e.bs >> 32 & 63
+			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
 		}
 	case round.RTN:
 		t := doubleToHalfTables[3].get(len(src))
@@ -5854,22 +5691,12 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 63)
-				if mag >= 0x7ff0000000000000 { // infinity or NaN
-					break
-				}
-				e := &t[b>>52]
-				sig := mag&(1<<52-1) | 1<<52
-				sh := e.bs >> 32 & 63
-				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh))
-			}
-			if i < len(src) {
-				dst[i] = doubleToHalf(src[i], round.RTN, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			e := &t[b>>52]
+			sig := mag&(1<<52-1) | 1<<52
+			sh := e.bs >> 32 & 63
+			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
 		}
 	default:
 		t := doubleToHalfTables[0].get(len(src))
@@ -5879,22 +5706,12 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 63)
-				if mag >= 0x7ff0000000000000 { // infinity or NaN
-					break
-				}
-				e := &t[b>>52]
-				sig := mag&(1<<52-1) | 1<<52
-				sh := e.bs >> 32 & 63
-				dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&1)>>sh))
-			}
-			if i < len(src) {
-				dst[i] = doubleToHalf(src[i], round.RTE, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			e := &t[b>>52]
+			sig := mag&(1<<52-1) | 1<<52
+			sh := e.bs >> 32 & 63
+			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&(e.bs>>40))>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
 		}
 	}
 }
@@ -5943,22 +5760,12 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 63)
-				if mag >= 0x7ff0000000000000 { // infinity or NaN
-					break
-				}
-				e := &t[b>>52]
-				sig := mag&(1<<52-1) | 1<<52
-				sh := e.bs >> 32 & 63
-				dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh))
-			}
-			if i < len(src) {
-				dst[i] = doubleToFloat(src[i], round.RTZ, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			e := &t[b>>52]
+			sig := mag&(1<<52-1) | 1<<52
+			sh := e.bs >> 32 & 63
+			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
 		}
 	case round.RTP:
 		t := doubleToFloatTables[2].get(len(src))
@@ -5968,22 +5775,12 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 63)
-				if mag >= 0x7ff0000000000000 { // infinity or NaN
-					break
-				}
-				e := &t[b>>52]
-				sig := mag&(1<<52-1) | 1<<52
-				sh := e.bs >> 32 & 63
-				dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh))
-			}
-			if i < len(src) {
-				dst[i] = doubleToFloat(src[i], round.RTP, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			e := &t[b>>52]
+			sig := mag&(1<<52-1) | 1<<52
+			sh := e.bs >> 32 & 63
+			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
 		}
 	case round.RTN:
 		t := doubleToFloatTables[3].get(len(src))
@@ -5993,22 +5790,12 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i := 0; i < len(src); {
-			for ; i < len(src); i++ {
-				b := bs[i]
-				mag := b &^ (1 << 63)
-				if mag >= 0x7ff0000000000000 { // infinity or NaN
-					break
-				}
-				e := &t[b>>52]
-				sig := mag&(1<<52-1) | 1<<52
-				sh := e.bs >> 32 & 63
-				dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh))
-			}
-			if i < len(src) {
-				dst[i] = doubleToFloat(src[i], round.RTN, false)
-				i++
-			}
+		for i, b := range bs {
+			mag := b &^ (1 << 63)
+			e := &t[b>>52]
+			sig := mag&(1<<52-1) | 1<<52
+			sh := e.bs >> 32 & 63
+			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
 		}
 	default:
 

@@ -923,9 +923,10 @@ func orZero(s string) string {
 //     them in the mode, so that one addition and one shift round (narrowRow);
 //   - float and double to the integers: the bit pattern, loaded as an
 //     integer, clamped with integer min (a conditional move) where the
-//     destination is narrower than 64 bits, converted toward zero, and
-//     stepped by one where an exact difference says the mode wants the other
-//     neighbour (floatToIntBody);
+//     destination is narrower than 64 bits, rounded by math.Ceil, Floor or
+//     RoundToEven (or, for rte below 32 bits, by adding 1.5*2^p), converted
+//     (floatToIntBody): CVTSS2SD and ROUNDSD write part of a register, but
+//     measured, this is the fastest of the forms tried (see floatToIntBody);
 //   - int and uint to float, and long to double, in the directed modes: Go's
 //     conversion rounds to nearest, and an exact integer comparison of that
 //     result with the source steps it by one unit where the mode wants the
@@ -935,8 +936,11 @@ func orZero(s string) string {
 //
 // Every table is computed once, the first time a slice long enough to repay
 // it needs it (lazyTable): nothing at init, and a short conversion takes the
-// scalar path until then. Infinities and NaNs take a predictable branch (to
-// the scalar conversion where the result keeps a payload). Every result stays bit-identical: the
+// scalar path until then. No loop branches on its values: NaN, infinities
+// and saturation are conditional moves or table rows, since the benchmark's
+// random input (internal/benchdata) has a few percent of NaNs and
+// infinities, and a branch taken at random costs a misprediction each time.
+// Every result stays bit-identical: the
 // tests compare the slice kernels with the scalar conversions (convert's
 // TestPureGoKernels, every rounding position of every exponent; with
 // CLCONV_PUREGO_EXHAUSTIVE=1 every input of the 32-bit sources) and with the
@@ -1086,6 +1090,11 @@ func helpers() {
 	p("//   - below: base holds the sign, and sh drops as many more bits as e is")
 	p("//     below, up to sm+2 (at which every value rounds as the smallest does);")
 	p("//   - e 0 (zero and subnormals, which have no implicit bit): sh is sm+2;")
+	p("//   - e all ones (infinities and NaNs): base holds the sign and d's")
+	p("//     largest exponent field less one, sh drops sm-dm bits and add is 0, so")
+	p("//     that an infinity stays one and a NaN keeps the payload bits that fit")
+	p("//     (the loops then set the quiet bit; the tables clear the bit that")
+	p("//     keeps rte's added low bit, which could carry into the payload);")
 	p("//   - at or above 2^(emax+1) (overflow): base is the largest finite value")
 	p("//     with sh sm+2, so that only a mode that rounds away from zero adds")
 	p("//     one unit (to infinity); for rte, base is infinity.")
@@ -1101,6 +1110,9 @@ func helpers() {
 	p("switch {")
 	p("case e == 0:")
 	p("sh = cap")
+	p("case e == 2*sb+1: // infinity or NaN")
+	p("sh = sm - dm")
+	p("base = uint64(2*db) << dm")
 	p("case e > db+sb: // 2^(emax+1) or more")
 	p("sh = cap")
 	p("base = uint64(2*db)<<dm | (1<<dm - 1)")
@@ -1113,6 +1125,8 @@ func helpers() {
 	p("}")
 	p("base |= uint64(sign) << ds")
 	p("switch {")
+	p("case e == 2*sb+1:")
+	p("add = 0")
 	p("case m == round.RTE:")
 	p("add = 1<<(sh-1) - 1")
 	p("case m == round.RTP && sign == 0, m == round.RTN && sign == 1:")
@@ -1125,17 +1139,22 @@ func helpers() {
 	p("}")
 	p("")
 	p("// narrowTable32 is narrowRow for a float at every index b>>23 (sign and")
-	p("// exponent) of its bit pattern b, packed as base | sh<<16 | add<<32.")
+	p("// exponent) of its bit pattern b, packed as base | sh<<16 | odd<<24 |")
+	p("// add<<32, odd being 1 where rte adds the shifted significand's low bit")
+	p("// (0 for infinities and NaNs).")
 	p("func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {")
 	p("t := new([512]uint64)")
 	p("for i := range t {")
 	p("base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)")
-	p("t[i] = base | uint64(sh)<<16 | add<<32")
+	p("odd := uint64(1)")
+	p("if i&0xff == 0xff { odd = 0 }")
+	p("t[i] = base | uint64(sh)<<16 | odd<<24 | add<<32")
 	p("}")
 	p("return t")
 	p("}")
 	p("")
-	p("// narrowEntry is narrowRow's entry for a double: base | sh<<32, and add.")
+	p("// narrowEntry is narrowRow's entry for a double: base | sh<<32 | odd<<40")
+	p("// (odd as in narrowTable32), and add.")
 	p("type narrowEntry struct{ bs, add uint64 }")
 	p("")
 	p("// narrowTable64 is narrowRow for a double at every index b>>52 (sign and")
@@ -1144,7 +1163,9 @@ func helpers() {
 	p("t := new([4096]narrowEntry)")
 	p("for i := range t {")
 	p("base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)")
-	p("t[i] = narrowEntry{base | uint64(sh)<<32, add}")
+	p("odd := uint64(1)")
+	p("if i&0x7ff == 0x7ff { odd = 0 }")
+	p("t[i] = narrowEntry{base | uint64(sh)<<32 | odd<<40, add}")
 	p("}")
 	p("return t")
 	p("}")
@@ -1207,22 +1228,6 @@ func bitsView(s kind) {
 // bitsLoop is a loop over the bit patterns b of float or double src.
 func bitsLoop(body string) string {
 	return "for i, b := range bs {\n" + strings.TrimSpace(body) + "\n}"
-}
-
-// breakLoop is a loop whose body may break out to the scalar conversion
-// (for infinities and NaNs): the inner loop has no call, so that nothing
-// in it is kept in memory across one.
-func breakLoop(s, d kind, mm, body string) string {
-	return fmt.Sprintf(`for i := 0; i < len(src); {
-for ; i < len(src); i++ {
-b := bs[i]
-%s
-}
-if i < len(src) {
-dst[i] = %sTo%s(src[i], round.%s, false)
-i++
-}
-}`, strings.TrimSpace(body), lower(s.fn), d.fn, mm)
 }
 
 // fastSlice writes the loops of slice<S>To<D> when the pair has a plan of its
@@ -1351,44 +1356,46 @@ func intToHalfIndex(s kind) string {
 func narrowLoop(s, d kind, mm string) string {
 	var c code
 	tables := lower(s.fn) + "To" + d.fn + "Tables"
+	// quiet is the destination's quiet bit where b is a NaN, else 0,
+	// without a branch: inf-mag is below zero only for a NaN.
+	df := fmtOf(d)
+	quiet := fmt.Sprintf("uint32((0x7f800000-mag)>>31) << %d", df.mant-1)
+	if s.cl == "double" {
+		quiet = fmt.Sprintf("uint32((0x7ff0000000000000-mag)>>63) << %d", df.mant-1)
+	}
 	if s.cl == "float" {
 		c.w("mag := b &^ (1 << 31)")
-		c.w("if mag >= 0x7f800000 { // infinity or NaN")
-		c.w("break")
-		c.w("}")
 		c.w("e := t[b>>23]")
 		c.w("sig := mag&(1<<23-1) | 1<<23")
 		c.w("sh := uint32(e>>16) & 31")
 		if mm == "RTE" {
-			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&1)>>sh)")
+			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&uint32(e>>24)&1)>>sh | %s)", quiet)
 		} else {
-			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh)")
+			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | %s)", quiet)
 		}
 	} else {
 		c.w("mag := b &^ (1 << 63)")
-		c.w("if mag >= 0x7ff0000000000000 { // infinity or NaN")
-		c.w("break")
-		c.w("}")
 		c.w("e := &t[b>>52]")
 		c.w("sig := mag&(1<<52-1) | 1<<52")
 		c.w("sh := e.bs >> 32 & 63")
-		q := "(sig + e.add) >> sh"
+		q := "uint32(e.bs) + uint32((sig+e.add)>>sh) | " + quiet
 		if mm == "RTE" {
-			q = "(sig + e.add + (sig>>sh)&1) >> sh"
+			q = "uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&(e.bs>>40))>>sh) | " + quiet
 		}
 		if d.cl == "half" {
-			c.w("dst[i] = half.Half(uint32(e.bs) + uint32(%s))", q)
+			c.w("dst[i] = half.Half(%s)", q)
 		} else {
-			c.w("dst[i] = math.Float32frombits(uint32(e.bs) + uint32(%s))", q)
+			c.w("dst[i] = math.Float32frombits(%s)", q)
 		}
 	}
+	loop := bitsLoop(c.String())
 	// The table is loaded once per loop, outside the inner loop.
 	return fmt.Sprintf(`t := %s[%d].get(len(src))
 if t == nil { // a short slice, and no table yet
 for i, x := range src { dst[i] = %sTo%s(x, round.%s, false) }
 return
 }
-`, tables, slices.Index(modeOrder, mm), lower(s.fn), d.fn, mm) + breakLoop(s, d, mm, c.String())
+`, tables, slices.Index(modeOrder, mm), lower(s.fn), d.fn, mm) + loop
 }
 
 // stepBody converts int or uint x to float, or long x to double, in directed
@@ -1439,29 +1446,28 @@ func stepBody(s, d kind, mm string) string {
 }
 
 // floatToIntBody converts float or double x (bit pattern b) to integer type
-// d in mode mm. NaN gives 0. Below 64 bits, the magnitude's bit pattern is
-// clamped to the limit of its sign's side, MAX or -MIN as a float (an
-// integer min: a conditional move), which, rounding being monotonic, gives
-// the same result as clamping after rounding; a float to int or uint, whose
-// MAX is no float, is clamped to 2^31 or 2^32 and again after rounding, as
-// an integer. A float is rounded as a float (Go's float64(x) is CVTSS2SD on
-// amd64, which writes only part of its register). To long
-// and ulong, the value rounded and converted is replaced by the saturated
-// result when its magnitude reaches 2^63 or 2^64, where Go's conversion is
-// implementation-defined, with conditional moves instead of the branches of
-// Go's float64 -> uint64 conversion.
+// d in mode mm. NaN gives 0, by a conditional move: a branch on NaN costs a
+// misprediction per NaN, and random input has them. Below 64 bits, the
+// magnitude's bit pattern is clamped to the limit of its sign's side, MAX or
+// -MIN as a float (an integer min: a conditional move), which, rounding
+// being monotonic, gives the same result as clamping after rounding; a float
+// to int or uint, whose MAX is no float, is clamped to 2^31 or 2^32 and
+// again after rounding, as an integer. To long and ulong, the value rounded
+// and converted is replaced by the saturated result when its magnitude
+// reaches 2^63 or 2^64, where Go's conversion is implementation-defined,
+// with conditional moves instead of the branches of Go's float64 -> uint64
+// conversion.
 //
-// Rounding, without math.Floor and the others (ROUNDSD, which writes only
-// part of its register: where Go's register allocator picks one last written
-// by the previous element, the elements form one chain): rtz is the
-// conversion itself. Below 64 bits, v + 1.5*2^p (p the stored significand
-// bits) holds v rounded to an integer, to nearest, in its low bits; for rtn
-// and rtp the sign of the exact difference of that integer (the sum less
-// 1.5*2^p) and v says whether it lies above or below v, and the result steps
-// one down or up. To long and ulong, rtn and rtp take the conversion t
-// (toward zero) and step where F(t)-v says, and rte adds and subtracts 2^p
-// with v's sign (0 from 2^p up, where v is an integer already). Truncation
-// differs from rtn only below zero, where an unsigned result is 0 either way.
+// Rounding: rtz is the conversion itself; rte, rtp and rtn are
+// math.RoundToEven, math.Ceil and math.Floor of the value as a float64
+// (exact for float and double), which every port computes exactly and amd64
+// does with one ROUNDSD. That is fewer instructions than rounding with
+// 1.5*2^p and stepping by the sign of an exact difference (0.4 -> 0.7 G
+// elements/s for float -> uint rtp on the project's AMD EPYC), and a scalar
+// kernel's speed here is its instruction count. The exception is rte below
+// 32 bits: v + 1.5*2^p (p the stored significand bits) holds v rounded to
+// nearest in its low bits, one addition. Truncation differs from rtn only
+// below zero, where an unsigned result is 0 either way.
 func floatToIntBody(s, d kind, mm string) string {
 	var c code
 	sf := fmtOf(s)
@@ -1469,131 +1475,104 @@ func floatToIntBody(s, d kind, mm string) string {
 	if mm == "RTN" && !d.signed {
 		mm = "RTZ"
 	}
-	c.w("mag := b &^ (1 << %d)", w-1)
 	inf := uint64(1<<(w-1-sf.mant)-1) << sf.mant
-	c.w("if mag > %#x { // NaN: rare, so a predictable branch", inf)
-	c.w("dst[i] = 0")
-	c.w("continue")
-	c.w("}")
 	bitsOf := func(v float64) string {
 		if w == 32 {
 			return fmt.Sprintf("%#x", math.Float32bits(float32(v)))
 		}
 		return fmt.Sprintf("%#x", math.Float64bits(v))
 	}
-	// magic writes, for v of width fw below 2^(p-1) in magnitude, the
-	// statements that round v to an integer in mode mm and the expression of
-	// its bit pattern plus the result (mod 2^fw).
-	magic := func(fw, mant int, v string) string {
-		m := fmt.Sprintf("0x1.8p%d", mant)
-		tobits := fmt.Sprintf("math.Float%dbits", fw)
-		switch mm {
-		case "RTN":
-			c.w("// v rounded to an integer in the low bits, one less where that is above v")
-			c.w("sm := %s + %s", v, m)
-			return fmt.Sprintf("%s(sm) - uint%d(positive%d(int%d(%s(sm-%s-%s))))", tobits, fw, fw, fw, tobits, m, v)
-		case "RTP":
-			c.w("// v rounded to an integer in the low bits, one more where that is below v")
-			c.w("sm := %s + %s", v, m)
-			return fmt.Sprintf("%s(sm) + uint%d(negative%d(int%d(%s(sm-%s-%s))))", tobits, fw, fw, fw, tobits, m, v)
+	// rounded is v rounded to an integer in mode mm as a float64 (v itself
+	// for rtz, which the conversion truncates).
+	rounded := func(v string) string {
+		if w == 32 && mm != "RTZ" {
+			v = "float64(" + v + ")"
 		}
-		return fmt.Sprintf("%s(%s + %s)", tobits, v, m)
+		switch mm {
+		case "RTP":
+			return "math.Ceil(" + v + ")"
+		case "RTN":
+			return "math.Floor(" + v + ")"
+		case "RTE":
+			return "math.RoundToEven(" + v + ")"
+		}
+		return v
 	}
+	frombits := fmt.Sprintf("math.Float%dfrombits", w)
 	if d.bits < 64 && (w == 64 || d.bits <= 16) {
 		hi, lo := float64(d.maxU()), math.Abs(float64(d.minI()))
+		c.w("mag := b &^ (1 << %d)", w-1)
 		c.w("lim := uint%d(%s)", w, bitsOf(hi))
 		c.w("if int%d(b) < 0 { lim = %s }", w, bitsOf(lo))
-		c.w("v := math.Float%dfrombits(min(mag, lim) | b>>%d<<%d)", w, w-1, w-1)
-		if mm == "RTZ" {
-			c.w("dst[i] = %s(v)", d.goT)
-		} else {
-			c.w("dst[i] = %s(%s)", d.goT, magic(w, sf.mant, "v"))
+		c.w("mag = min(mag, lim)")
+		c.w("// NaN gives 0")
+		c.w("if b<<1 > %#x { mag = 0 }", inf<<1)
+		v := fmt.Sprintf("%s(mag | b>>%d<<%d)", frombits, w-1, w-1)
+		m := fmt.Sprintf("0x1.8p%d", sf.mant)
+		tobits := fmt.Sprintf("math.Float%dbits", w)
+		switch {
+		case mm == "RTE":
+			// Below 2^(p-1) in magnitude, v + 1.5*2^p holds v rounded to
+			// nearest, ties to even, in its low bits: two instructions.
+			c.w("dst[i] = %s(%s(%s + %s))", d.goT, tobits, v, m)
+		case w == 64 && mm != "RTZ":
+			// From a double, ROUNDSD's destination register was last
+			// written by the previous element's ROUNDSD (Go's register
+			// allocation), so that on the GPU machine's Xeon each element
+			// waited for the one before (0.29 G elements/s, against 0.44
+			// this way): v + 1.5*2^p rounds to nearest, and one step
+			// where the exact difference of that and v says.
+			c.w("v := %s", v)
+			c.w("sm := v + %s", m)
+			if mm == "RTN" {
+				c.w("dst[i] = %s(%s(sm) - uint64(positive64(int64(%s(sm-%s-v))))) // one less where above v", d.goT, tobits, tobits, m)
+			} else {
+				c.w("dst[i] = %s(%s(sm) + uint64(negative64(int64(%s(sm-%s-v))))) // one more where below v", d.goT, tobits, tobits, m)
+			}
+		default:
+			c.w("dst[i] = %s(%s)", d.goT, rounded(v))
 		}
 		return c.String()
 	}
 	if d.bits < 64 {
 		// A float to int or uint: MAX is no float, so the float is clamped
-		// to 2^31 or 2^32 and then the integer to MAX. Rounding as for long
-		// and ulong below; the steps' int32 or uint32 of t wraps only where
-		// the clamp undoes the step (at 2^31 or 2^32, and below zero for
-		// uint).
-		lim := 0x1p31
-		if !d.signed {
-			lim = 0x1p32
-		}
-		c.w("v := math.Float32frombits(min(mag, %s) | b>>31<<31)", bitsOf(lim))
-		switch mm {
-		case "RTE":
-			c.w("cb := %s | b>>31<<31 // 2^23 with v's sign", bitsOf(0x1p23))
-			c.w("if mag>>23 >= 127+23 { cb = 0 } // from 2^23 up: an integer already")
-			c.w("q := int64((v + math.Float32frombits(cb)) - math.Float32frombits(cb))")
-		case "RTZ":
-			c.w("q := int64(v)")
-		default:
-			tq := "float32(int32(q))"
-			if !d.signed {
-				tq = "float32(uint32(q))"
-			}
-			c.w("q := int64(v) // toward zero")
-			if mm == "RTN" {
-				c.w("q -= int64(positive32(int32(math.Float32bits(%s - v)))) // one down where q > v", tq)
-			} else {
-				c.w("q += int64(negative32(int32(math.Float32bits(%s - v)))) // one up where q < v", tq)
-			}
-		}
+		// to 2^31 or 2^32 and then the integer to MAX.
 		if d.signed {
+			c.w("mag := min(b &^ (1 << 31), %s)", bitsOf(0x1p31))
+			c.w("// NaN gives 0")
+			c.w("if b<<1 > %#x { mag = 0 }", inf<<1)
+			c.w("q := int64(%s)", rounded("math.Float32frombits(mag | b>>31<<31)"))
 			c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
 		} else {
-			c.w("dst[i] = %s(min(max(q, 0), %s))", d.goT, d.max)
+			// Below zero gives 0 in every mode, as NaN does.
+			c.w("mag := min(b, %s)", bitsOf(0x1p32))
+			c.w("// NaN, or below zero, gives 0")
+			c.w("if b > %#x { mag = 0 }", inf)
+			c.w("q := int64(%s)", rounded("math.Float32frombits(mag)"))
+			c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
 		}
 		return c.String()
 	}
-	frombits := fmt.Sprintf("math.Float%dfrombits", w)
-	tobits := fmt.Sprintf("math.Float%dbits", w)
-	c.w("v := %s(b)", frombits)
-	switch mm {
-	case "RTE":
-		c.w("cb := %s | b>>%d<<%d // 2^%d with v's sign", bitsOf(math.Ldexp(1, sf.mant)), w-1, w-1, sf.mant)
-		c.w("if mag>>%d >= %d { cb = 0 } // from 2^%d up: an integer already", sf.mant, sf.bias+sf.mant, sf.mant)
-		c.w("q := int64((v + %s(cb)) - %s(cb))", frombits, frombits)
-	default:
-		c.w("q := int64(v) // toward zero")
-		if mm != "RTZ" {
-			// A float's F(t)-v takes t as an int32 (Go's int64 -> float32
-			// conversion rounds wrongly on some 32-bit ports,
-			// docs/PORTS.md): exact where v has a fraction, and unused from
-			// 2^23 up.
-			tq := "float64(q)"
-			if w == 32 {
-				tq = "float32(int32(q))"
-			}
-			if mm == "RTN" {
-				c.w("adj := -int64(positive%d(int%d(%s(%s - v)))) // one down where q > v", w, w, tobits, tq)
-			} else {
-				c.w("adj := int64(negative%d(int%d(%s(%s - v)))) // one up where q < v", w, w, tobits, tq)
-			}
-			if w == 32 {
-				c.w("if mag>>23 >= 127+23 { adj = 0 } // from 2^23 up: an integer already")
-			}
-			c.w("q += adj")
-		}
-	}
+	c.w("q := int64(%s)", rounded(frombits+"(b)"))
 	// The thresholds 2^63 and 2^64 as biased exponents (small constants).
-	c.w("e := mag >> %d", sf.mant)
+	c.w("e := b << 1 >> %d", sf.mant+1)
 	t63, t64 := fmt.Sprint(sf.bias+63), fmt.Sprint(sf.bias+64)
 	if d.signed {
 		// The saturated value first: a conditional move only replaces a
 		// value computed before the branch it comes from.
 		c.w("sat := math.MaxInt64 ^ int64(int%d(b)>>%d) // MAX, or MIN below zero", w, w-1)
 		c.w("if e >= %s { q = sat }", t63)
+		c.w("// NaN gives 0")
+		c.w("if b<<1 > %#x { q = 0 }", inf<<1)
 		c.w("dst[i] = q")
 		return c.String()
 	}
-	c.w("hi := uint64(int64(v-0x1p63)) | 1<<63 // v is an integer from 2^%d up", sf.mant)
+	c.w("hi := uint64(int64(%s(b)-0x1p63)) | 1<<63 // an integer from 2^%d up", frombits, sf.mant)
 	c.w("uq := uint64(q)")
 	c.w("if e >= %s { uq = hi }", t63)
 	c.w("if e >= %s { uq = math.MaxUint64 }", t64)
-	c.w("if int%d(b) < 0 { uq = 0 }", w)
+	c.w("// NaN, or below zero, gives 0")
+	c.w("if b > %#x { uq = 0 }", inf)
 	c.w("dst[i] = uq")
 	return c.String()
 }
