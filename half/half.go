@@ -5,9 +5,8 @@ package half
 
 import (
 	"math"
-	"strconv"
-	"strings"
 
+	"github.com/clconv/clconv/internal/floatfmt"
 	"github.com/clconv/clconv/internal/numfmt"
 	"github.com/clconv/clconv/round"
 )
@@ -124,48 +123,5 @@ func (h Half) String() string {
 // that rounds to nearest even back to h; of two such decimals, the one nearer
 // h (the even one on a tie).
 func (h Half) shortest() float64 {
-	f := h.Float64()
-	if f == 0 {
-		return f
-	}
-	var buf [32]byte
-	for prec := 1; prec < 17; prec++ {
-		e := strconv.AppendFloat(buf[:0], f, 'e', prec-1, 64)
-		v, _ := strconv.ParseFloat(string(e), 64)
-		if FromFloat64(v, round.RTE) == h {
-			return v
-		}
-		// Below a power of two the halves lie half as far apart as
-		// above it, so where the nearest decimal falls short towards
-		// zero, the next one out may still read back (0.015625 = 0x2400
-		// reads back from 0.01563 but not from 0.01562).
-		if h&0x3ff == 0 && math.Abs(v) < math.Abs(f) {
-			if w, ok := nextOut(e); ok && FromFloat64(w, round.RTE) == h {
-				return w
-			}
-		}
-	}
-	return f
-}
-
-// nextOut parses the decimal [-]d.ddd…e±x written by strconv's 'e' format
-// with its last digit one unit further from zero.
-func nextOut(e []byte) (float64, bool) {
-	mant, exp, ok := strings.Cut(string(e), "e")
-	x, err := strconv.Atoi(exp)
-	if !ok || err != nil {
-		return 0, false
-	}
-	neg := strings.HasPrefix(mant, "-")
-	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
-	n, err := strconv.ParseUint(digits, 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	d := strconv.FormatUint(n+1, 10) + "e" + strconv.Itoa(x-(len(digits)-1))
-	if neg {
-		d = "-" + d
-	}
-	v, err := strconv.ParseFloat(d, 64)
-	return v, err == nil
+	return floatfmt.Shortest(h.Float64(), h&0x3ff == 0, func(v float64) bool { return FromFloat64(v, round.RTE) == h })
 }

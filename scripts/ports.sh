@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 ports=("$@")
 [ ${#ports[@]} -gt 0 ] || ports=(386 arm arm64 riscv64 ppc64le s390x mips loong64 wasm)
-pkgs=(${PKGS:-convert round internal/permode half value clc clc/internal/syntax fileconv cmd/clconv/internal/digest internal/digestspec internal/byteorder})
+pkgs=(${PKGS:-convert round internal/permode half value clc clc/internal/syntax fileconv cmd/clconv/internal/digest internal/digestspec internal/byteorder bfloat16 fp8 internal/minifloat internal/floatfmt})
 work=${KEEP:-$(mktemp -d "${TMPDIR:-/tmp}/ports.XXXXXX")}
 mkdir -p "$work"
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}

@@ -1,4 +1,4 @@
-package half
+package floatfmt
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// b64 formats a float64 with %b through padNumber.
+// b64 formats a float64 with %b through PadNumber.
 type b64 float64
 
 func (x b64) Format(s fmt.State, verb rune) {
@@ -21,10 +21,10 @@ func (x b64) Format(s fmt.State, verb rune) {
 		num[0] = '-'
 		f = -f
 	}
-	padNumber(s, strconv.AppendFloat(num, f, 'b', -1, 64))
+	PadNumber(s, strconv.AppendFloat(num, f, 'b', -1, 64))
 }
 
-// padNumber pads %b output as fmt pads it for a float64.
+// PadNumber pads %b output as fmt pads it for a float64.
 func TestPadNumber(t *testing.T) {
 	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 0x1p-1074, -1e300, 12345.678} {
 		for flags := range 1 << 5 {
