@@ -66,6 +66,8 @@ type checker struct {
 	slots           *int // the slot counter of the frame being laid out
 	topSlots        int
 	loops           int
+	// init is the local declaration whose initializer is being checked.
+	init *declStmt
 
 	errs ErrorList
 	warn func(*Error)
@@ -440,18 +442,31 @@ func (c *checker) decl(d *syntax.DeclStmt) (stmt, []*variable) {
 	var list []stmt
 	var vars []*variable
 	for _, sp := range d.Specs {
-		var init expr
+		ds := &declStmt{pos: sp.Name.NamePos}
+		if c.scope != nil {
+			// C99 6.2.1p7: a local's scope begins just after its
+			// declarator, so its own initializer already sees it (and
+			// not an outer variable of the same name). At top level,
+			// where clconv lets a name be declared again, the
+			// initializer sees the earlier variable.
+			ds.v = c.declareVar(sp.Name, t, d.Const)
+		}
 		if sp.Init != nil {
 			c.guard(func() {
+				saved := c.init
+				c.init = ds
+				defer func() { c.init = saved }()
 				x := c.expr(sp.Init)
-				init = c.implicitConv(x, t, sp.Init.Pos(), sp.Mode, "initializing "+sp.Name.Name, sp.Name.Name)
+				ds.init = c.implicitConv(x, t, sp.Init.Pos(), sp.Mode, "initializing "+sp.Name.Name, sp.Name.Name)
 			})
 		} else {
 			c.warnf(sp.Name.NamePos, "%s is declared without an initializer: clconv gives it 0 (in OpenCL C its value is indeterminate)", sp.Name.Name)
 		}
-		v := c.declareVar(sp.Name, t, d.Const)
-		vars = append(vars, v)
-		list = append(list, &declStmt{v: v, init: init, pos: sp.Name.NamePos})
+		if ds.v == nil {
+			ds.v = c.declareVar(sp.Name, t, d.Const)
+		}
+		vars = append(vars, ds.v)
+		list = append(list, ds)
 	}
 	if len(list) == 1 {
 		return list[0], vars
@@ -545,6 +560,10 @@ func fromMacro(x *syntax.Ident) string {
 func (c *checker) ident(x *syntax.Ident) expr {
 	switch o := c.lookup(x.Name).(type) {
 	case *variable:
+		if c.init != nil && c.init.v == o && !c.init.self {
+			c.init.self = true
+			c.warnf(x.NamePos, "%s is used in its own initializer, where OpenCL C leaves its value indeterminate (its scope begins before the initializer, C99 6.2.1); clconv gives it 0 there", x.Name)
+		}
 		return &varExpr{typed{o.t}, o}
 	case *function:
 		c.errorf(x.NamePos, "%s is a function; call it as %s(...)", x.Name, x.Name)
@@ -635,6 +654,28 @@ func (c *checker) incDec(x *syntax.IncDecExpr) expr {
 	t := e.typ()
 	if isVoid(t) || t.Kind == cltype.Bool {
 		c.errorf(x.OpPos, "operator %v needs an arithmetic variable, got %s", x.Op, typeString(t))
+	}
+	if t.Kind.IsFloat() {
+		// OpenCL C 1.2 6.3.c and its footnote: a++ of 0x1.0p25f would give
+		// 0x1.0p25f back, so the floating types have no ++ or --.
+		one := "1.0f"
+		switch t.Kind {
+		case cltype.Double:
+			one = "1.0"
+		case cltype.Half:
+			one = "1.0h"
+		}
+		op := "+="
+		if x.Op == syntax.DEC {
+			op = "-="
+		}
+		c.errs = append(c.errs, &Error{
+			Pos: Pos(x.OpPos),
+			Msg: fmt.Sprintf("operator %v is not supported for %v: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)", x.Op, t),
+			Note: fmt.Sprintf("note: add or subtract 1 with an assignment: %s %s %s",
+				syntax.ExprString(unparen(x.X)), op, one),
+		})
+		panic(checkBailout{})
 	}
 	if _, ok := e.(lvalue); !ok {
 		c.errorf(x.OpPos, "operator %v needs a variable", x.Op)
@@ -757,6 +798,11 @@ func (c *checker) cond(x *syntax.CondExpr) expr {
 	ct := ce.typ()
 	if isVoid(ct) {
 		c.errorf(x.Cond.Pos(), "the condition of ?: has type void")
+	}
+	if ct.N == 1 && ct.Kind.IsFloat() {
+		// OpenCL C 1.2 6.3.i: "exp1, which can be a scalar or vector
+		// result except float"; Clang rejects every floating type.
+		c.errorf(x.Cond.Pos(), "the condition of ?: cannot be a %v: OpenCL C takes an integer scalar or vector there (OpenCL C 1.2 6.3.i); compare it with 0 (x != 0)", ct)
 	}
 	a, b := c.expr(x.X), c.expr(x.Y)
 	at, bt := a.typ(), b.typ()

@@ -48,3 +48,23 @@ func elems(v interface{ String() string }) string {
 	}
 	return s
 }
+
+// TestInterpOnConversion checks that an Interp reports the conversions of a
+// run as the Evaluator does, in functions and loops too.
+func TestInterpOnConversion(t *testing.T) {
+	var got []string
+	in := &Interp{OnConversion: func(c Conversion) {
+		got = append(got, fmt.Sprintf("%v %d:%d %s %v", c.Kind, c.Pos.Line, c.Pos.Col, c.Op.Name(), elems(c.Src)))
+	}}
+	src := "int f(float x) { return convert_int_sat_rte(x); }\nint a = 0; for (int i = 0; i < 2; i++) a += f(i);"
+	if err := in.Run("t", src); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"implicit 2:47 convert_float 0", "convert 1:25 convert_int_sat_rte 0",
+		"implicit 2:47 convert_float 1", "convert 1:25 convert_int_sat_rte 1",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

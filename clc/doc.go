@@ -45,4 +45,9 @@
 // (float->integer out of range or NaN without _sat, as_ between different
 // element counts), clconv gives the saturated value and the little-endian
 // memory reinterpretation, and warns where it can.
+//
+// Its values are held to a real OpenCL C compiler's by differential
+// testing: cmd/clconv/internal/difftest runs random programs here and as
+// kernels on PoCL and compares them bit for bit (docs/LANGUAGE.md,
+// "Proven").
 package clc

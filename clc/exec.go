@@ -306,7 +306,10 @@ func (x *arithExpr) eval(m *machine) (value.Value, error) {
 	if err != nil {
 		return b, err
 	}
-	r, err := value.Binary(x.op, a, b, x.mode)
+	r, over, err := value.BinaryOverflow(x.op, a, b, x.mode)
+	if over != 0 {
+		m.warnOnce(x.pos, "signed integer overflow: %v %v %v: %s out of range; OpenCL C leaves the result undefined, clconv wraps", x.t, x.op, x.t, laneList(x.t, over))
+	}
 	return r, wrapErr(x.pos, err)
 }
 
@@ -324,7 +327,11 @@ func (x *unaryExpr) eval(m *machine) (value.Value, error) {
 		return v, err
 	}
 	if x.op == syntax.SUB {
-		v, err = value.Neg(v)
+		var over value.LaneMask
+		v, over, err = value.NegOverflow(v)
+		if over != 0 {
+			m.warnOnce(x.pos, "signed integer overflow: -%v: %s out of range; OpenCL C leaves the result undefined, clconv wraps", x.t, laneList(x.t, over))
+		}
 	} else {
 		v, err = value.Complement(v)
 	}
@@ -710,6 +717,8 @@ type declStmt struct {
 	v    *variable
 	init expr // nil: zero
 	pos  syntax.Pos
+	// self is set when init reads the variable itself, which then holds 0.
+	self bool
 }
 
 func (s *declStmt) exec(m *machine) (flow, error) {
@@ -717,6 +726,9 @@ func (s *declStmt) exec(m *machine) (flow, error) {
 		return flowNormal, err
 	}
 	v := value.Zero(s.v.t)
+	if s.self {
+		m.store(s.v, v)
+	}
 	if s.init != nil {
 		var err error
 		if v, err = s.init.eval(m); err != nil {

@@ -33,6 +33,10 @@ type Interp struct {
 	// Cancel, if not nil, interrupts a running input when it is closed or
 	// receives.
 	Cancel <-chan struct{}
+	// OnConversion, if not nil, receives every conversion a run performs,
+	// as Evaluator.OnConversion does (the differential harness uses it to
+	// recognise the conversions a device is known to get wrong).
+	OnConversion func(Conversion)
 
 	pp      *syntax.State
 	globals map[string]any
@@ -164,6 +168,7 @@ func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, 
 		frame:   make([]value.Value, c.topSlots),
 		steps:   in.MaxSteps,
 		cancel:  in.Cancel,
+		onConv:  in.OnConversion,
 	}
 	if m.steps <= 0 {
 		m.steps = DefaultMaxSteps

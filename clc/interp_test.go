@@ -38,7 +38,11 @@ func TestInterp(t *testing.T) {
 		{"int x = 1; int y = (x = 5) + 1;", "x = (int)5\ny = (int)6"},
 		// ++ and --.
 		{"int i = 5; int a = i++; int b = ++i; int c = i--; int d = --i;", "i = (int)5\na = (int)5\nb = (int)7\nc = (int)7\nd = (int)5"},
-		{"uchar u = 255; u++; char4 v = (char4)(127); v++; float f = 0.5f; f--;", "u = (uchar)0\nv = (char4)(-128, -128, -128, -128)\nf = (float)-0.5"},
+		{"uchar u = 255; u++; char4 v = (char4)(127); v++; short s = -32768; s--;", "u = (uchar)0\nv = (char4)(-128, -128, -128, -128)\ns = (short)32767"},
+		// A scalar of lower or equal rank widens, unsigned onto signed only
+		// when it is narrower (Clang's integer type order).
+		{"uchar4 a = (uchar4)(1) + (char)-1; ulong2 b = (ulong2)(1) * 3L; long2 c = (long2)(1) - 3u; short2 d = (short2)(1) + (uchar)2;",
+			"a = (uchar4)(0, 0, 0, 0)\nb = (ulong2)(3, 3)\nc = (long2)(-2, -2)\nd = (short2)(3, 3)"},
 		// Comparisons, logical operators, !.
 		{"int a = 1 < 2, b = 2 <= 1, c = 3 == 3u, d = -1 < 0u; int4 v = (int4)(1, 2, 3, 4) > 2;",
 			"a = (int)1\nb = (int)0\nc = (int)1\nd = (int)0\nv = (int4)(0, 0, -1, -1)"},
@@ -88,6 +92,11 @@ func TestInterp(t *testing.T) {
 		{"int s = 0; for (int i = 0; i < 10; i++) { if (i == 3) continue; if (i == 6) break; s += i; }", "s = (int)12"},
 		{"int n = 0, i = 10; while (i > 0) { i -= 3; n++; } do { n += 100; } while (0);", "n = (int)104\ni = (int)-2"},
 		{"int x = 1; { int x = 2; x++; } if (x) { x = 5; } else x = 6;", "x = (int)5"},
+		// A local's scope begins before its initializer (C99 6.2.1p7), so
+		// there it is the new variable (0 in clconv), not the outer one.
+		{"int x = 7, y; { int x = x + 1; y = x; } int z = 3; for (int i = 0; i < 2; i++) { int z = z + 10; y += z; }", "x = (int)7\ny = (int)21\nz = (int)3"},
+		// At top level a name declared again sees the earlier variable.
+		{"int x = 7; int x = x + 1;", "x = (int)7\nx = (int)8"},
 		{"int i = 0; for (;;) { if (++i >= 4) break; }", "i = (int)4"},
 		{"int a = 0; if (0) a = 1; else if (1) a = 2; else a = 3;", "a = (int)2"},
 		{"int x = 3, y = (x++, x * 2);", "x = (int)4\ny = (int)8"},
@@ -127,11 +136,19 @@ func TestInterpErrors(t *testing.T) {
 		{"int x = foo_rtz(1);", `t:1:9: call to undeclared function "foo_rtz"`},
 		{"float4 f = (float4)(1) * 0.5;", "t:1:24: invalid operands to *: float4 and double: the scalar's type has a greater rank than the vector's element type, which OpenCL C forbids; make the scalar a float (a cast, or a constant with the right suffix)"},
 		{"uchar4 u = 0; u = u + 1;", "t:1:21: invalid operands to +: uchar4 and int: the scalar's type has a greater rank than the vector's element type, which OpenCL C forbids; make the scalar a uchar (a cast, or a constant with the right suffix)"},
+		{"short4 s = 1; s = s + (ushort)1;", "t:1:21: invalid operands to +: short4 and ushort: the scalar's type has a greater rank than the vector's element type, which OpenCL C forbids; make the scalar a short (a cast, or a constant with the right suffix)"},
+		{"int4 i = 1; i *= 2u;", "t:1:15: invalid operands to *: int4 and uint: the scalar's type has a greater rank than the vector's element type, which OpenCL C forbids; make the scalar a int (a cast, or a constant with the right suffix)"},
 		{"int4 i = (int4)(1) * 2.0f;", "t:1:20: invalid operands to *: int4 and float: the scalar's type has a greater rank than the vector's element type, which OpenCL C forbids; make the scalar a int (a cast, or a constant with the right suffix)"},
 		{"int x = 1; { int x = 2; int x = 3; }", "t:1:29: redefinition of x (previous declaration at t:1:18)"},
 		{"int f(int x) { int x = 1; return x; }", "t:1:20: redefinition of x (previous declaration at t:1:11)"},
 		{"const int k = 1; k = 2;", "t:1:18: cannot assign to k: it is const"},
 		{"const int k = 1; k++;", "t:1:18: cannot apply ++ to k: it is const"},
+		// OpenCL C 1.2 6.3.c: no ++ or -- on the floating types (issue 19).
+		{"float f = 1.5f; f++;", "t:1:18: operator ++ is not supported for float: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)"},
+		{"float2 v = (float2)(1.0f, 2.0f); v--;", "t:1:35: operator -- is not supported for float2: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)"},
+		{"double d = 1; double e = ++d;", "t:1:26: operator ++ is not supported for double: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)"},
+		{"half4 h = 1; --h.xy;", "t:1:14: operator -- is not supported for half2: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)"},
+		{"double f(double x) { x++; return x; }", "t:1:23: operator ++ is not supported for double: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)"},
 		{"float4 f; f.xx = (float2)(1);", "t:1:11: cannot assign to f.xx: it repeats a component"},
 		{"int x; 1 = x;", "t:1:10: cannot assign to 1: it is not a variable"},
 		{"float4 f = (float4)(1); (f + f).x = 1;", "t:1:26: cannot assign to f + f: it is not a variable"},
@@ -165,6 +182,8 @@ func TestInterpErrors(t *testing.T) {
 		{"int i = 0; while (1) i++;", "t:1:22: execution limit reached (an endless loop?); raise it with --max-steps"},
 		{"int f(int n) { return f(n + 1); }\nint x = f(0);", "t:1:23: calls nested too deeply (1000 deep): endless recursion?"},
 		{"float4 x = (int2)(1, 0) ? (float4)(1) : 2.0f;", "t:1:25: vector condition type int2 and result type float4 do not have the same number of elements"},
+		{"float f = 1; int x = f ? 1 : 2;", "t:1:22: the condition of ?: cannot be a float: OpenCL C takes an integer scalar or vector there (OpenCL C 1.2 6.3.i); compare it with 0 (x != 0)"},
+		{"int x = 0.5 ? 1 : 2;", "t:1:9: the condition of ?: cannot be a double: OpenCL C takes an integer scalar or vector there (OpenCL C 1.2 6.3.i); compare it with 0 (x != 0)"},
 		{"float4 x = (float4)(1) ? 1.0f : 2.0f;", "t:1:12: a vector condition of ?: must have integer elements, not float4"},
 		{"double4 x = (int4)(1) ? 1.0 : 2.0;", "t:1:23: vector condition type int4 and result type double4 do not have elements of the same size"},
 		{"int x = 1 ? (int2)(1) : (int4)(1);", "t:1:11: incompatible operand types int2 and int4 in ?: (vector operands must have the same type)"},
@@ -343,6 +362,65 @@ func TestInterpWarnings(t *testing.T) {
 	}
 	if strings.Join(warns, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warns, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestFloatIncDecNote checks the advice after the caret of the float ++/--
+// error (issue 19).
+func TestFloatIncDecNote(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"float2 v = (float2)(1.0f, 2.0f);\nv--;", "t:2:2: operator -- is not supported for float2: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)\nv--;\n ^\nnote: add or subtract 1 with an assignment: v -= 1.0f"},
+		{"double4 d; ++(d.x);", "t:1:12: operator ++ is not supported for double: OpenCL C has no ++ or -- for the built-in scalar and vector floating types (OpenCL C 1.2 6.3.c)\ndouble4 d; ++(d.x);\n           ^\nnote: add or subtract 1 with an assignment: d.x += 1.0"},
+	} {
+		_, err := runVars(tt.src, false)
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) != 1 {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		if got := list[0].Detail(); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestOverflowWarnings checks that signed integer overflow, which OpenCL C
+// leaves undefined, is warned about once per place (issue 19: the
+// differential harness relies on it to keep its programs free of undefined
+// behaviour), and that unsigned wrapping and char promotions are not.
+func TestOverflowWarnings(t *testing.T) {
+	var warns []string
+	in := Interp{Warn: func(e *Error) { warns = append(warns, e.Error()) }}
+	src := "int a = INT_MAX; a = a + 1; long b = LONG_MIN; b = -b; int4 v = (int4)(1, INT_MIN, 3, INT_MIN); v = v / -1;\n" +
+		"int c = INT_MIN % -1; char4 d = (char4)(127); d++; for (int i = 0; i < 3; i++) a *= 65536;\n" +
+		"uint u = UINT_MAX; u++; char e = 127; e++; short s = SHRT_MAX * SHRT_MAX / 32768; int ok = 2147483647 - 1 + 1;"
+	if err := in.Run("t", src); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"t:1:24: warning: signed integer overflow: int + int: the value is out of range; OpenCL C leaves the result undefined, clconv wraps",
+		"t:1:52: warning: signed integer overflow: -long: the value is out of range; OpenCL C leaves the result undefined, clconv wraps",
+		"t:1:103: warning: signed integer overflow: int4 / int4: elements 1, 3 are out of range; OpenCL C leaves the result undefined, clconv wraps",
+		"t:2:17: warning: signed integer overflow: int % int: the value is out of range; OpenCL C leaves the result undefined, clconv wraps",
+		"t:2:48: warning: signed integer overflow: char4 + char4: elements 0, 1, 2, 3 are out of range; OpenCL C leaves the result undefined, clconv wraps",
+		"t:2:82: warning: signed integer overflow: int * int: the value is out of range; OpenCL C leaves the result undefined, clconv wraps", // once, not per iteration
+	}
+	if strings.Join(warns, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warns, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSelfInitWarning checks the warning for a local read in its own
+// initializer (the differential harness found that clconv read the outer
+// variable there, as no C compiler does).
+func TestSelfInitWarning(t *testing.T) {
+	var warns []string
+	in := Interp{Warn: func(e *Error) { warns = append(warns, e.Error()) }}
+	if err := in.Run("t", "int x = 1; { int x = x + x; }"); err != nil {
+		t.Fatal(err)
+	}
+	want := "t:1:22: warning: x is used in its own initializer, where OpenCL C leaves its value indeterminate (its scope begins before the initializer, C99 6.2.1); clconv gives it 0 there"
+	if len(warns) != 1 || warns[0] != want {
+		t.Errorf("warnings %q, want [%q]", warns, want)
 	}
 }
 

@@ -67,42 +67,89 @@ const (
 // neither operand is NaN, the canonical positive quiet NaN; the primitives
 // implement that policy themselves.
 func Binary(op BinaryOp, x, y Value, cur round.Mode) (Value, error) {
+	r, _, err := BinaryOverflow(op, x, y, cur)
+	return r, err
+}
+
+// BinaryOverflow is Binary that also returns the lanes whose result OpenCL C
+// leaves undefined and clconv wraps: signed integer overflow of + - * (the
+// exact result is outside the kind's range), MIN / -1 and MIN % -1, so that
+// tools can warn. Unsigned arithmetic, shifts and floating operations never
+// set a lane.
+func BinaryOverflow(op BinaryOp, x, y Value, cur round.Mode) (Value, LaneMask, error) {
 	k := x.Type.Kind
 	if !validType(x.Type) || !validType(y.Type) {
-		return Value{}, fmt.Errorf("operator %v: invalid operand types %v and %v", op, x.Type, y.Type)
+		return Value{}, 0, fmt.Errorf("operator %v: invalid operand types %v and %v", op, x.Type, y.Type)
 	}
 	if k == cltype.Bool || y.Type.Kind == cltype.Bool {
-		return Value{}, fmt.Errorf("operator %v: bool operands must be promoted to int first", op)
+		return Value{}, 0, fmt.Errorf("operator %v: bool operands must be promoted to int first", op)
 	}
 	shift := op == Shl || op == Shr
 	if shift {
 		if !k.IsInteger() || !y.Type.Kind.IsInteger() || x.Type.N != y.Type.N {
-			return Value{}, fmt.Errorf("operator %v needs integer operands with the same element count, got %v and %v", op, x.Type, y.Type)
+			return Value{}, 0, fmt.Errorf("operator %v needs integer operands with the same element count, got %v and %v", op, x.Type, y.Type)
 		}
 	} else if x.Type != y.Type {
-		return Value{}, fmt.Errorf("operator %v needs operands of one type, got %v and %v", op, x.Type, y.Type)
+		return Value{}, 0, fmt.Errorf("operator %v needs operands of one type, got %v and %v", op, x.Type, y.Type)
 	}
 	if k.IsFloat() {
 		if op.IntegerOnly() {
-			return Value{}, fmt.Errorf("operator %v needs integer operands, got %v", op, x.Type)
+			return Value{}, 0, fmt.Errorf("operator %v needs integer operands, got %v", op, x.Type)
 		}
 		if cur > round.RTN {
-			return Value{}, fmt.Errorf("operator %v: invalid rounding mode %v", op, cur)
+			return Value{}, 0, fmt.Errorf("operator %v: invalid rounding mode %v", op, cur)
 		}
 	}
 	r := Value{Type: x.Type}
+	var over LaneMask
 	for i := range x.Type.N {
 		var err error
 		if k.IsFloat() {
 			r.Lanes[i] = floatOp(op, k, x.Lanes[i], y.Lanes[i], cur)
 		} else {
 			r.Lanes[i], err = intOp(op, k, x.Lanes[i], y.Type.Kind, y.Lanes[i])
+			if k.IsSigned() && overflows(op, k, x.Lanes[i], y.Lanes[i]) {
+				over |= 1 << i
+			}
 		}
 		if err != nil {
-			return Value{}, err
+			return Value{}, 0, err
 		}
 	}
-	return r, nil
+	return r, over, nil
+}
+
+// overflows reports whether op on lanes a and b of the signed kind k has an
+// exact result outside k's range (C99 6.5p5: undefined behaviour).
+func overflows(op BinaryOp, k cltype.Kind, a, b uint64) bool {
+	sa, sb := signExtend(k, a), signExtend(k, b)
+	lo, hi := signExtend(k, 1<<(k.Bits()-1)), int64(k.Mask()>>1)
+	switch op {
+	case Add:
+		if k.Bits() == 64 {
+			r := sa + sb
+			return (r^sa)&(r^sb) < 0
+		}
+		return sa+sb < lo || sa+sb > hi
+	case Sub:
+		if k.Bits() == 64 {
+			r := sa - sb
+			return (sa^sb)&(sa^r) < 0
+		}
+		return sa-sb < lo || sa-sb > hi
+	case Mul:
+		if k.Bits() == 64 {
+			if sa == 0 || sb == 0 {
+				return false
+			}
+			r := sa * sb
+			return r/sb != sa || (sa == -1 && sb == lo) || (sb == -1 && sa == lo)
+		}
+		return sa*sb < lo || sa*sb > hi // |sa*sb| <= 2^62
+	case Div, Rem:
+		return sa == lo && sb == -1
+	}
+	return false
 }
 
 // signExtend returns lane a of integer kind k as an int64.
@@ -211,19 +258,31 @@ func floatOp(op BinaryOp, k cltype.Kind, a, b uint64, cur round.Mode) uint64 {
 // 2^bits for integers. Integer promotion is the front end's job; bool is an
 // error.
 func Neg(v Value) (Value, error) {
+	r, _, err := NegOverflow(v)
+	return r, err
+}
+
+// NegOverflow is Neg that also returns the lanes that overflowed: a signed
+// integer's minimum, whose negation OpenCL C leaves undefined (clconv gives
+// the minimum back).
+func NegOverflow(v Value) (Value, LaneMask, error) {
 	k := v.Type.Kind
 	if k == cltype.Bool || !validType(v.Type) {
-		return Value{}, fmt.Errorf("operator - needs an arithmetic operand, got %v", v.Type)
+		return Value{}, 0, fmt.Errorf("operator - needs an arithmetic operand, got %v", v.Type)
 	}
 	r := Value{Type: v.Type}
+	var over LaneMask
 	for i := range v.Type.N {
 		if k.IsFloat() {
 			r.Lanes[i] = v.Lanes[i] ^ 1<<(k.Bits()-1)
 		} else {
 			r.Lanes[i] = -v.Lanes[i] & k.Mask()
+			if k.IsSigned() && v.Lanes[i] == 1<<(k.Bits()-1) {
+				over |= 1 << i
+			}
 		}
 	}
-	return r, nil
+	return r, over, nil
 }
 
 // Complement returns ~v element-wise for an integer v.

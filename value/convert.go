@@ -9,7 +9,8 @@ import (
 	"github.com/clconv/clconv/round"
 )
 
-// LaneMask has bit i set for each lane i a conversion flags (see ConvertImpl).
+// LaneMask has bit i set for each lane i that a conversion or an operation
+// flags (see ConvertImpl and BinaryOverflow).
 type LaneMask uint16
 
 // Has reports whether lane i is set in m.
