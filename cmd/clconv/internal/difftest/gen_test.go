@@ -72,7 +72,7 @@ func TestPrograms(t *testing.T) {
 		if end != k.OutSize || strings.Contains(k.Src, "#pragma") || !strings.Contains(k.Src, "__kernel void p(") {
 			t.Fatalf("program %d: kernel of %d bytes, variables end at %d:\n%s", i, k.OutSize, end, k.Src)
 		}
-		for _, f := range []Form{{Canon: true}, {Avoid: AvoidSatNaN | AvoidNarrowRTE | AvoidConstLogical | AvoidBitcastSign}} {
+		for _, f := range []Form{{Canon: true}, {Avoid: AvoidSatNaN | AvoidNarrowRTE | AvoidConstLogical | AvoidBitcastSign | AvoidRTZFold}} {
 			w, err := Interpret(Print(p, f).Src, nil)
 			if err != nil {
 				t.Fatalf("program %d in form %+v: %v", i, f, err)
@@ -432,14 +432,20 @@ func TestAvoid(t *testing.T) {
 		&Decl{V: c, Init: &Bin{Op: "||", X: &As{T: c.T, X: &Ref{f}}, Y: &VecLit{T: c.T, Elems: []Expr{&Lit{T: scalar(cltype.Char)}}}, T: c.T}},
 		&Decl{V: i, Init: &Conv{Op: convert.Op{Dst: scalar(cltype.Int), Sat: true, Round: convert.SuffixRTE}, X: nan}},
 		&Decl{V: h, Init: &Conv{Op: convert.Op{Dst: h.T, Sat: true, Round: convert.SuffixRTE}, X: &Swz{X: &Ref{f}, Sel: "xy", T: cltype.Vec(cltype.Float, 2), Idx: []int{0, 1}}}},
+		&Block{Pragma: true, Mode: round.RTZ, Stmts: []Stmt{
+			&Assign{LHS: &Ref{f}, Op: "=", RHS: &Imp{T: f4, X: &Ref{i}}},
+			&Assign{LHS: &Ref{f}, Op: "=", RHS: &Conv{Op: convert.Op{Dst: f4}, X: &VecLit{T: cltype.Vec(cltype.Int, 4), Elems: []Expr{&Ref{i}}}}},
+		}},
 	}}
-	all := AvoidSatNaN | AvoidNarrowRTE | AvoidConstLogical | AvoidBitcastSign
+	all := AvoidSatNaN | AvoidNarrowRTE | AvoidConstLogical | AvoidBitcastSign | AvoidRTZFold
 	k := Print(p, Form{Kernel: true, Name: "k", Avoid: all}).Src
 	for _, want := range []string{
 		"float k_nz_float(float x) { return x != x ? (float)0 : x; }",
 		"  char16 g1 = (as_char16(as_uint4(g0) ^ (uint)get_global_id(0)) || (char16)(((char)0)));",
 		"  int g2 = convert_int4_sat_rte((float4)(k_nz_float((0x0p+00f / 0x0p+00f)))).s0;",
 		"  uchar2 g3 = convert_uchar4_sat_rte((float4)(k_nz_float2(g0.xy), k_nz_float2(g0.xy))).s01;",
+		"    g0 = convert_float_rtz((g2 ^ (int)get_global_id(0)));",
+		"    g0 = convert_float4_rtz(((int4)(g2) ^ (int)get_global_id(0)));",
 	} {
 		if !strings.Contains(k, want) {
 			t.Errorf("the rewritten kernel lacks %q:\n%s", want, k)

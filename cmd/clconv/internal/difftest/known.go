@@ -64,6 +64,17 @@ var KnownDifferences = []Known{
 			"select, ?: and < on them ignore the bytes whose top bit is set; the bytes themselves are right. " +
 			"clconv selects on the most significant bit of each element, as select is specified",
 	},
+	{
+		Name:  "pocl-rtz-minimum-folding",
+		Class: Value,
+		Avoid: AvoidRTZFold,
+		Verdict: "PoCL bug: folding convert_float_rtz or convert_double_rtz of a negative int or long that the " +
+			"compiler knows, and whose nearest float is -2^31 (float from int) or -2^63 (from long), PoCL 3.1 " +
+			"gives that nearest value instead of the one toward zero: convert_float_rtz(-2147483647) is " +
+			"-2147483648.0f (0xcf000000) on PoCL, -2147483520.0f (0xceffffff) in clconv and by the spec; " +
+			"convert_double4_rtz((long4)(-9223372036854775806L)) is -0x1p63 on PoCL, -0x1.fffffffffffffp62 " +
+			"in clconv. The same values read from memory convert correctly",
+	},
 }
 
 // attribute names, for each finding that no class judges, the known

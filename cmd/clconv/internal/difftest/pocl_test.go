@@ -29,6 +29,7 @@ var (
 	report   = flag.String("report", "", "write the long mode's report to this file")
 	workers  = flag.Int("workers", 0, "child processes building at once (GOMAXPROCS when 0)")
 	only     = flag.String("only", "", "run only these programs (indexes, comma-separated) of each seed")
+	minimize = flag.Int("minimize", 1, "findings minimised per class and known difference (the long mode: judged ones too)")
 )
 
 // TestMain serves as the harness's child process when ChildEnv is set:
@@ -127,7 +128,7 @@ func run(t *testing.T, seed uint64, n int, judged bool) *Report {
 	}
 	rep, err := Run(context.Background(), Options{
 		Seed: seed, N: n, Only: indexes, Exe: os.Args[0], Workers: *workers,
-		Minimize: 1, MinimizeJudged: judged, Log: testLog{t},
+		Minimize: *minimize, MinimizeJudged: judged, Log: testLog{t},
 	})
 	if err != nil {
 		t.Fatal(err)

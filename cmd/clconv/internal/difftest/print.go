@@ -53,6 +53,10 @@ const (
 	// narrower integer elements through an XOR with get_global_id(0),
 	// which is 0 but unknown to the compiler.
 	AvoidBitcastSign
+	// AvoidRTZFold (kernel only) passes the int or long operand of a
+	// conversion to a floating type toward zero through an XOR with
+	// get_global_id(0), so that the compiler cannot fold it.
+	AvoidRTZFold
 )
 
 // Printed is a printed program.
@@ -218,6 +222,20 @@ func (p *printer) helper(h helperFunc) {
 		return
 	}
 	p.line1(fmt.Sprintf("%v %s(%v x) { return select(x, (%v)(%s), x != x); }", t, p.helperName(h), t, t, nan))
+}
+
+// rtzOperand writes the operand of a conversion to a floating type that
+// rounds in mode m, through an XOR with get_global_id(0) under AvoidRTZFold
+// when it rounds toward zero from int or long.
+func (p *printer) rtzOperand(x Expr, m round.Mode) {
+	k := x.Type().Kind
+	if !p.f.Kernel || p.f.Avoid&AvoidRTZFold == 0 || m != round.RTZ || (k != cltype.Int && k != cltype.Long) {
+		p.expr(x)
+		return
+	}
+	p.write("(")
+	p.expr(x)
+	p.write(fmt.Sprintf(" ^ (%v)get_global_id(0))", k))
 }
 
 // satOperand writes the operand of a _sat conversion from a floating type,
@@ -520,7 +538,9 @@ func (p *printer) expr(e Expr) {
 			p.satOperand(e.X)
 			p.write(")")
 		case sfx != "" && e.X.Type().Kind != e.T.Kind:
-			p.call(fmt.Sprintf("convert_%v%s", e.T, sfx), e.X)
+			p.write(fmt.Sprintf("convert_%v%s(", e.T, sfx))
+			p.rtzOperand(e.X, p.mode)
+			p.write(")")
 		default:
 			// No parentheses around the cast: clconv reports a cast at its
 			// own parenthesis. X is a primary expression or parenthesized.
@@ -537,6 +557,9 @@ func (p *printer) expr(e Expr) {
 		operand := p.expr
 		if op.Sat {
 			operand = p.satOperand
+		}
+		if m, ok := op.Round.Mode(); ok && op.Dst.Kind.IsFloat() {
+			operand = func(x Expr) { p.rtzOperand(x, m) }
 		}
 		if p.f.Avoid&AvoidNarrowRTE != 0 && op.Round == convert.SuffixRTE && src.N <= 2 && src.Kind.IsFloat() && !op.Dst.Kind.IsFloat() {
 			// The first lanes of the 4-vector conversion.
@@ -619,7 +642,9 @@ func (p *printer) expr(e Expr) {
 			p.satOperand(e.X)
 			p.write(")")
 		case sfx != "" && e.X.Type().Kind != k:
-			p.call(fmt.Sprintf("convert_%v%s", k, sfx), e.X)
+			p.write(fmt.Sprintf("convert_%v%s(", k, sfx))
+			p.rtzOperand(e.X, p.mode)
+			p.write(")")
 		default:
 			p.expr(e.X)
 		}
