@@ -2,7 +2,8 @@
 // part in explicit conversions, vector widths, their names, sizes and ranges.
 //
 // A Kind is a scalar type (char, uchar, ..., half, float, double, and bool for
-// the interpreter). A Type is a Kind with an element count N (1 for a scalar,
+// the interpreter), or one of the small floating formats bfloat16, e4m3 and
+// e5m2 (docs/FORMATS.md), which convert_ and as_ accept as well. A Type is a Kind with an element count N (1 for a scalar,
 // 2, 3, 4, 8 or 16 for a vector). A 3-vector occupies the storage of a
 // 4-vector, as in OpenCL C.
 package cltype
@@ -33,6 +34,12 @@ const (
 	Float
 	Double
 	Bool // only for the interpreter; bool takes no part in convert_ or as_
+	// The small floating formats (docs/FORMATS.md): storage formats that
+	// convert_ and as_ accept and that take part in no arithmetic. Their
+	// order is fixed too.
+	BFloat16 // bfloat16: 1 sign, 8 exponent and 7 mantissa bits
+	E4M3     // OCP OFP8 E4M3 (E4M3FN): bias 7, largest 448, no infinities
+	E5M2     // OCP OFP8 E5M2: bias 15, largest 57344, IEEE encodings
 	numKinds
 )
 
@@ -42,6 +49,13 @@ const NumKinds = int(numKinds)
 // Scalars lists the eleven kinds that convert_ and as_ accept, in Kind order.
 var Scalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double}
 
+// SmallFloats lists the small floating formats, in Kind order.
+var SmallFloats = []Kind{BFloat16, E4M3, E5M2}
+
+// AllScalars lists every kind that convert_ and as_ accept: the eleven
+// OpenCL C kinds, then the small floating formats.
+var AllScalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double, BFloat16, E4M3, E5M2}
+
 // Widths lists the legal vector element counts, scalar first.
 var Widths = []int{1, 2, 3, 4, 8, 16}
 
@@ -50,22 +64,28 @@ type kindInfo struct {
 	size   int // bytes
 	signed bool
 	float  bool
+	small  bool // a small floating format
 }
 
 var kinds = [numKinds]kindInfo{
-	Invalid: {"invalid", 0, false, false},
-	Char:    {"char", 1, true, false},
-	Uchar:   {"uchar", 1, false, false},
-	Short:   {"short", 2, true, false},
-	Ushort:  {"ushort", 2, false, false},
-	Int:     {"int", 4, true, false},
-	Uint:    {"uint", 4, false, false},
-	Long:    {"long", 8, true, false},
-	Ulong:   {"ulong", 8, false, false},
-	Half:    {"half", 2, true, true},
-	Float:   {"float", 4, true, true},
-	Double:  {"double", 8, true, true},
-	Bool:    {"bool", 1, false, false},
+	Invalid: {"invalid", 0, false, false, false},
+	Char:    {"char", 1, true, false, false},
+	Uchar:   {"uchar", 1, false, false, false},
+	Short:   {"short", 2, true, false, false},
+	Ushort:  {"ushort", 2, false, false, false},
+	Int:     {"int", 4, true, false, false},
+	Uint:    {"uint", 4, false, false, false},
+	Long:    {"long", 8, true, false, false},
+	Ulong:   {"ulong", 8, false, false, false},
+	Half:    {"half", 2, true, true, false},
+	Float:   {"float", 4, true, true, false},
+	Double:  {"double", 8, true, true, false},
+	Bool:    {"bool", 1, false, false, false},
+	// The small formats are signed floating formats, but not IsFloat: that
+	// names the three IEEE types that take part in arithmetic.
+	BFloat16: {"bfloat16", 2, true, false, true},
+	E4M3:     {"e4m3", 1, true, false, true},
+	E5M2:     {"e5m2", 1, true, false, true},
 }
 
 func (k Kind) info() kindInfo {
@@ -83,8 +103,20 @@ func (k Kind) String() string {
 	return kinds[k].name
 }
 
-// Valid reports whether k is one of the eleven conversion kinds.
+// Valid reports whether k is one of the eleven OpenCL C conversion kinds
+// (char .. double), the kinds that the generated per-pair tables index.
 func (k Kind) Valid() bool { return k >= Char && k <= Double }
+
+// IsSmallFloat reports whether k is bfloat16, e4m3 or e5m2.
+func (k Kind) IsSmallFloat() bool { return k.info().small }
+
+// Convertible reports whether convert_ and as_ accept k: one of the eleven
+// OpenCL C kinds or a small floating format.
+func (k Kind) Convertible() bool { return k.Valid() || k.IsSmallFloat() }
+
+// IsFloating reports whether k is a floating type of any kind: half, float,
+// double or a small floating format.
+func (k Kind) IsFloating() bool { return k.IsFloat() || k.IsSmallFloat() }
 
 // Size returns the size of k in bytes.
 func (k Kind) Size() int { return k.info().size }
@@ -98,7 +130,8 @@ func (k Kind) IsFloat() bool { return k.info().float }
 // IsInteger reports whether k is one of the eight integer kinds.
 func (k Kind) IsInteger() bool { return k >= Char && k <= Ulong }
 
-// IsSigned reports whether k is a signed integer or a floating kind.
+// IsSigned reports whether k is a signed integer or a floating kind (small
+// formats included).
 func (k Kind) IsSigned() bool { return k.info().signed }
 
 // MinInt returns the least value of an integer kind (0 for unsigned kinds).
@@ -165,7 +198,8 @@ func (k Kind) Format() Format {
 	return Format{}
 }
 
-// ParseKind parses a scalar type name ("uchar", "half"; also "bool").
+// ParseKind parses a scalar type name ("uchar", "half", "bfloat16", "e4m3";
+// also "bool").
 func ParseKind(name string) (Kind, error) {
 	for k := Char; k < numKinds; k++ {
 		if kinds[k].name == name {
@@ -201,10 +235,15 @@ func (t Type) Storage() int {
 // Size returns the byte size of t (a 3-vector counts as 4 elements).
 func (t Type) Size() int { return t.Storage() * t.Kind.Size() }
 
-// String returns the OpenCL C name ("uchar4", "float").
+// String returns the OpenCL C name ("uchar4", "float"). A vector of a small
+// floating format puts an x before the width ("bfloat16x4", "e4m3x2"), since
+// those names end in a digit (docs/FORMATS.md, "Names in OpenCL C").
 func (t Type) String() string {
 	if t.N <= 1 {
 		return t.Kind.String()
+	}
+	if t.Kind.IsSmallFloat() {
+		return t.Kind.String() + "x" + strconv.Itoa(t.N)
 	}
 	return t.Kind.String() + strconv.Itoa(t.N)
 }
@@ -218,8 +257,31 @@ func ValidWidth(n int) bool {
 	return false
 }
 
-// ParseType parses a type name such as "float", "uchar4" or "double16".
+// ParseType parses a type name such as "float", "uchar4", "double16",
+// "bfloat16" or "e4m3x4".
 func ParseType(name string) (Type, error) {
+	if k, err := ParseKind(name); err == nil {
+		return Type{k, 1}, nil
+	}
+	for _, k := range SmallFloats {
+		base := k.String()
+		rest, ok := strings.CutPrefix(name, base)
+		if !ok {
+			continue
+		}
+		digits, ok := strings.CutPrefix(rest, "x")
+		if !ok {
+			if rest != "" && strings.Trim(rest, "0123456789") == "" {
+				return Type{}, fmt.Errorf("unknown type %q: a vector of %s is written %sx%s", name, base, base, rest)
+			}
+			break
+		}
+		n, err := strconv.Atoi(digits)
+		if err != nil || !ValidWidth(n) || n == 1 || strings.HasPrefix(digits, "0") || strings.HasPrefix(digits, "+") {
+			return Type{}, fmt.Errorf("unknown type %q: vector width must be 2, 3, 4, 8 or 16", name)
+		}
+		return Type{k, n}, nil
+	}
 	i := len(name)
 	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
 		i--

@@ -3,6 +3,7 @@ package cltype_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/clconv/clconv/cltype"
@@ -76,4 +77,44 @@ func ExampleParseType() {
 	t, _ := cltype.ParseType("float3")
 	fmt.Println(t, t.N, t.Size())
 	// Output: float3 3 16
+}
+
+func TestSmallFloats(t *testing.T) {
+	want := map[cltype.Kind]int{cltype.BFloat16: 2, cltype.E4M3: 1, cltype.E5M2: 1}
+	if len(cltype.SmallFloats) != 3 || len(cltype.AllScalars) != 14 {
+		t.Fatalf("%d small floats, %d scalars", len(cltype.SmallFloats), len(cltype.AllScalars))
+	}
+	for _, k := range cltype.SmallFloats {
+		if k.Size() != want[k] || !k.IsSmallFloat() || !k.IsFloating() || !k.Convertible() || k.Valid() || k.IsFloat() || k.IsInteger() || !k.IsSigned() {
+			t.Errorf("%s: size %d, flags wrong", k, k.Size())
+		}
+		for _, n := range cltype.Widths {
+			name := k.String()
+			if n > 1 {
+				name += "x" + fmt.Sprint(n)
+			}
+			ty, err := cltype.ParseType(name)
+			if err != nil || ty.Kind != k || ty.N != n || ty.String() != name {
+				t.Errorf("ParseType(%s) = %v, %v", name, ty, err)
+			}
+		}
+	}
+	for _, k := range cltype.Scalars {
+		if k.IsSmallFloat() || !k.Convertible() || k.IsFloating() != k.IsFloat() {
+			t.Errorf("%s: small-float flags wrong", k)
+		}
+	}
+	if cltype.Bool.Convertible() || cltype.Bool.IsFloating() {
+		t.Error("bool convertible")
+	}
+	for bad, msg := range map[string]string{
+		"bfloat164": "is written bfloat16x4", "e4m34": "is written e4m3x4", "e5m2x5": "vector width",
+		"e5m2x1": "vector width", "e5m2x04": "vector width", "bfloat16x": "vector width", "e4m3x+4": "vector width",
+		"bfloat": "unknown type", "e4m3y": "unknown type", "bfloat16x4x": "vector width",
+	} {
+		_, err := cltype.ParseType(bad)
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("ParseType(%q): %v, want %q", bad, err, msg)
+		}
+	}
 }
