@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
 )
@@ -34,4 +35,15 @@ func LoadBits(b []byte, k cltype.Kind, j int) uint64 {
 		return uint64(binary.LittleEndian.Uint32(b[4*j:]))
 	}
 	return binary.LittleEndian.Uint64(b[8*j:])
+}
+
+// CheckedBits is ToChecked on bit patterns (for the tests of convert_test):
+// the result's pattern and the error, a *RangeError whose Value is b.
+func CheckedBits(dst, src cltype.Kind, b uint64, m Mode) (uint64, error) {
+	var in, out uint64
+	storeBits(src, unsafe.Pointer(&in), b)
+	if !convertChecked(dst, src, unsafe.Pointer(&out), unsafe.Pointer(&in), m) {
+		return loadBits(dst, unsafe.Pointer(&out)), rangeError(-1, b, dst, src, unsafe.Pointer(&in), m)
+	}
+	return loadBits(dst, unsafe.Pointer(&out)), nil
 }

@@ -74,7 +74,7 @@ func (e *RangeError) Error() string {
 	default:
 		fmt.Fprintf(&b, "does not fit %s", e.Dst)
 	}
-	if e.Src.IsFloat() || e.Dst.IsFloat() {
+	if e.Src.IsFloating() || e.Dst.IsFloating() {
 		fmt.Fprintf(&b, " in %s", e.Mode)
 	}
 	return b.String()
@@ -92,6 +92,12 @@ func maxFinite(k cltype.Kind) string {
 		return strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32)
 	case cltype.Double:
 		return strconv.FormatFloat(math.MaxFloat64, 'g', -1, 64)
+	case cltype.BFloat16:
+		return "3.3895314e+38"
+	case cltype.E4M3:
+		return "448"
+	case cltype.E5M2:
+		return "57344"
 	}
 	return "?"
 }
@@ -127,6 +133,18 @@ func SliceChecked[D, S Number](dst []D, src []S, m Mode) (int, error) {
 	}
 	dk, sk := KindOf[D](), KindOf[S]()
 	d, s := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
+	if dk.IsSmallFloat() || sk.IsSmallFloat() {
+		// One value at a time, each read before it is written; every
+		// element gets ToChecked's value.
+		var err error
+		for i := range n {
+			x := src[i]
+			if !smallChecked(dk, sk, unsafe.Add(d, i*dk.Size()), unsafe.Add(s, i*sk.Size()), m) && err == nil {
+				err = rangeError(i, x, dk, sk, unsafe.Pointer(&x), m)
+			}
+		}
+		return n, err
+	}
 	if !mayFail[sk][dk] {
 		convertSlice(dk, sk, d, s, n, m, true)
 		return n, nil
@@ -163,6 +181,10 @@ func rangeError(index int, value any, dk, sk cltype.Kind, s unsafe.Pointer, m Mo
 // causeOf classifies a source value that convertChecked rejected: only the
 // destination's class, NaN and the sign matter.
 func causeOf(dk, sk cltype.Kind, s unsafe.Pointer) Cause {
+	if sk.IsSmallFloat() {
+		f := decodeOne(sk, loadBits(sk, s))
+		return causeOf(dk, cltype.Float, unsafe.Pointer(&f))
+	}
 	var neg bool
 	switch sk {
 	case cltype.Half:
@@ -193,7 +215,7 @@ func causeOf(dk, sk cltype.Kind, s unsafe.Pointer) Cause {
 		neg = *(*int64)(s) < 0
 	}
 	switch {
-	case dk.IsFloat():
+	case dk.IsFloating():
 		return CauseOverflow
 	case neg:
 		return CauseTooSmall

@@ -1,7 +1,9 @@
 // Package convert implements OpenCL C's explicit conversions,
 // convert_<dst>[n][_sat][_rte|_rtz|_rtp|_rtn], bit-exactly for every ordered
 // pair of the eleven scalar types char, uchar, short, ushort, int, uint, long,
-// ulong, half, float and double.
+// ulong, half, float and double, and of those and the small floating formats
+// bfloat16, e4m3 and e5m2 (packages bfloat16 and fp8; the rules are
+// docs/FORMATS.md's).
 //
 // # Semantics
 //
@@ -51,6 +53,20 @@
 // that becomes a subnormal or zero) is rounding, as 0.4 to int gives 0. The
 // error is a *RangeError, and errors.Is(err, ErrRange) reports it.
 //
+// # The small floating formats
+//
+// bfloat16, e4m3 and e5m2 convert to and from every other kind (Go types
+// bfloat16.BFloat16, fp8.E4M3 and fp8.E5M2; cltype.BFloat16, E4M3 and E5M2).
+// A conversion to one of them rounds the exact source value once in the mode
+// (the current mode, rte by default, without a suffix), and _sat means
+// something for them: every overflow and every infinity gives +-MAX (OCP's
+// saturating mode, PTX's .satfinite). Without _sat, overflow gives infinity
+// (bfloat16, e5m2) or NaN (e4m3, which has no infinity), or +-MAX in a mode
+// that rounds toward zero. From them, values are exact floats, converted by
+// the float rules. ToChecked to them reports IEEE 754 overflow as to half,
+// and an infinity to e4m3, with CauseOverflow; it returns ToSat's value then
+// (+-MAX) and To's otherwise (an infinity to bfloat16 stays infinite).
+//
 // # API
 //
 // Typed Go callers use the generic functions To, ToSat, ToChecked and their
@@ -74,7 +90,9 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/round"
@@ -97,21 +115,23 @@ const (
 
 // Number is the set of Go types that stand for OpenCL C scalars: int8 (char),
 // uint8 (uchar), int16 (short), uint16 (ushort), int32 (int), uint32 (uint),
-// int64 (long), uint64 (ulong), float32 (float), float64 (double) and
-// half.Half (half), and every type whose underlying type is one of Go's ten,
+// int64 (long), uint64 (ulong), float32 (float), float64 (double),
+// half.Half (half), bfloat16.BFloat16 (bfloat16), fp8.E4M3 (e4m3) and
+// fp8.E5M2 (e5m2), and every type whose underlying type is one of Go's ten,
 // such as type Celsius float32, which stands for the same OpenCL type as its
-// underlying type. half.Half, whose underlying type is uint16, is the one
-// exception: it stands for half, and every other type with underlying type
-// uint16 stands for ushort, a type defined on half.Half included (its
-// underlying type is uint16 too). KindOf tells which.
+// underlying type. half.Half, bfloat16.BFloat16, fp8.E4M3 and fp8.E5M2, whose
+// underlying types are uint16 and uint8, are the exceptions: each stands for
+// its format, and every other type with underlying type uint16 or uint8
+// stands for ushort or uchar, a type defined on one of the four included
+// (its underlying type is uint16 or uint8 too). KindOf tells which.
 type Number interface {
 	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
 }
 
 // KindOf returns the OpenCL kind that Go type T stands for (see Number).
 // It costs a few instructions: the size, signedness and floating-point-ness
-// of T are constants in each instantiation, and only a 2-byte unsigned T
-// compares its type with half.Half.
+// of T are constants in each instantiation, and only a 1- or 2-byte unsigned
+// T compares its type with the formats' types.
 func KindOf[T Number]() cltype.Kind {
 	var one T = 1
 	float := one/2 != 0
@@ -121,13 +141,22 @@ func KindOf[T Number]() cltype.Kind {
 		if signed {
 			return cltype.Char
 		}
+		switch any((*T)(nil)).(type) {
+		case *fp8.E4M3:
+			return cltype.E4M3
+		case *fp8.E5M2:
+			return cltype.E5M2
+		}
 		return cltype.Uchar
 	case 2:
 		if signed {
 			return cltype.Short
 		}
-		if _, ok := any((*T)(nil)).(*half.Half); ok {
+		switch any((*T)(nil)).(type) {
+		case *half.Half:
 			return cltype.Half
+		case *bfloat16.BFloat16:
+			return cltype.BFloat16
 		}
 		return cltype.Ushort
 	case 4:
@@ -282,7 +311,7 @@ func goAlign(k cltype.Kind) uintptr { return min(uintptr(k.Size()), unsafe.Align
 
 // checkBuffers validates Bytes' arguments and returns the element count.
 func checkBuffers(dk, sk cltype.Kind, dst, src []byte) (int, error) {
-	if !dk.Valid() || !sk.Valid() {
+	if !dk.Convertible() || !sk.Convertible() {
 		return 0, fmt.Errorf("convert: invalid kinds %s -> %s", sk, dk)
 	}
 	if r := len(src) % sk.Size(); r != 0 {

@@ -64,7 +64,7 @@ func EffectiveMode(dst cltype.Kind, r RoundingSuffix, cur Mode) Mode {
 	if m, ok := r.Mode(); ok {
 		return m
 	}
-	if dst.IsFloat() {
+	if dst.IsFloating() {
 		return cur
 	}
 	return round.RTZ

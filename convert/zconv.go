@@ -5822,6 +5822,9 @@ func sliceDoubleToDouble(dst []float64, src []float64, m round.Mode, sat bool) {
 // source and an integer destination, sets bad[i] for every element whose
 // rounded value is NaN or out of range; it returns how many there were.
 func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, sat bool, bad []bool) int {
+	if src.IsSmallFloat() || dst.IsSmallFloat() {
+		return smallSliceFlag(dst, src, d, s, n, m, sat, bad)
+	}
 	if !src.IsFloat() || dst.IsFloat() {
 		convertSlice(dst, src, d, s, n, m, sat)
 		return 0
@@ -6521,7 +6524,7 @@ func convertBits(dst, src cltype.Kind, b uint64, m round.Mode, sat bool) (out ui
 			return math.Float64bits(doubleToDouble(x, m, sat)), false
 		}
 	}
-	panic("convert: invalid kind " + src.String() + " -> " + dst.String())
+	return smallBits(dst, src, b, m, sat)
 }
 
 // convertChecked converts one value through pointers; ok is false when the
@@ -6925,7 +6928,7 @@ func convertChecked(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode) (ok
 			return ok
 		}
 	}
-	panic("convert: invalid kind " + src.String() + " -> " + dst.String())
+	return smallChecked(dst, src, d, s, m)
 }
 
 // mayFail[src][dst] reports whether convertChecked can reject a value of src
@@ -7525,7 +7528,7 @@ func convertOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat boo
 			return
 		}
 	}
-	panic("convert: invalid kind " + src.String() + " -> " + dst.String())
+	smallOne(dst, src, d, s, m, sat)
 }
 
 // convertSlice converts n values from s to d.
@@ -7939,5 +7942,5 @@ func convertSlice(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode
 			return
 		}
 	}
-	panic("convert: invalid kind " + src.String() + " -> " + dst.String())
+	smallSlice(dst, src, d, s, n, m, sat)
 }

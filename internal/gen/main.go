@@ -522,6 +522,9 @@ func main() {
 	p("// source and an integer destination, sets bad[i] for every element whose")
 	p("// rounded value is NaN or out of range; it returns how many there were.")
 	p("func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, sat bool, bad []bool) int {")
+	p("if src.IsSmallFloat() || dst.IsSmallFloat() {")
+	p("return smallSliceFlag(dst, src, d, s, n, m, sat, bad)")
+	p("}")
 	p("if !src.IsFloat() || dst.IsFloat() {")
 	p("convertSlice(dst, src, d, s, n, m, sat)")
 	p("return 0")
@@ -607,7 +610,7 @@ func main() {
 		p("}")
 	}
 	p("}")
-	p("panic(\"convert: invalid kind \" + src.String() + \" -> \" + dst.String())")
+	p("return smallBits(dst, src, b, m, sat)")
 	p("}")
 	p("")
 
@@ -626,7 +629,7 @@ func main() {
 		p("}")
 	}
 	p("}")
-	p("panic(\"convert: invalid kind \" + src.String() + \" -> \" + dst.String())")
+	p("return smallChecked(dst, src, d, s, m)")
 	p("}")
 	p("")
 
@@ -682,7 +685,7 @@ func main() {
 		p("}")
 	}
 	p("}")
-	p("panic(\"convert: invalid kind \" + src.String() + \" -> \" + dst.String())")
+	p("smallOne(dst, src, d, s, m, sat)")
 	p("}")
 	p("")
 
@@ -701,7 +704,7 @@ func main() {
 		p("}")
 	}
 	p("}")
-	p("panic(\"convert: invalid kind \" + src.String() + \" -> \" + dst.String())")
+	p("smallSlice(dst, src, d, s, n, m, sat)")
 	p("}")
 
 	src, err := format.Source(buf.Bytes())

@@ -1,0 +1,533 @@
+package convert
+
+import (
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/clconv/clconv/bfloat16"
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp8"
+	"github.com/clconv/clconv/internal/minifloat"
+	"github.com/clconv/clconv/round"
+)
+
+// Conversions to and from the small floating formats bfloat16, e4m3 and e5m2
+// (docs/FORMATS.md). The generated dispatchers of zconv.go cover the eleven
+// OpenCL C kinds and end in the functions below, which take every pair with
+// a small format on either side. None needs per-pair code, because every
+// value of the three formats is exactly a float32:
+//
+//   - from a small format, a chunk is decoded exactly into float32 scratch
+//     and then converted by the float32 kernels (the SIMD ones included) to
+//     any destination: that is one rounding of the exact value (R10, R11);
+//   - to a small format, a float32 source is rounded by the format's own
+//     fast path (and SIMD kernel); char, uchar, short, ushort and half are
+//     first widened exactly to float32; int, uint, long and ulong are rounded
+//     to float32 by rounding to odd in integer arithmetic, and double by
+//     minifloat.Float64ToOdd32, neither of which changes the result of the
+//     second rounding to a format of at most 8 significant bits (R1, R12).
+//
+// The tests check every pair, mode and _sat against the integer-only
+// reference internal/minifloat, on every pattern of the 8- and 16-bit
+// sources.
+
+// smallChunk is the number of elements converted through float32 scratch at
+// a time: 8 KiB, which stays in L1 cache with the chunks of source and
+// destination.
+const smallChunk = 2048
+
+// miniFormat returns the minifloat row of a floating kind, small or IEEE.
+func miniFormat(k cltype.Kind) *minifloat.Format {
+	switch k {
+	case cltype.BFloat16:
+		return minifloat.BFloat16
+	case cltype.E4M3:
+		return minifloat.E4M3
+	case cltype.E5M2:
+		return minifloat.E5M2
+	case cltype.Half:
+		return minifloat.Binary16
+	case cltype.Float:
+		return minifloat.Binary32
+	case cltype.Double:
+		return minifloat.Binary64
+	}
+	return nil
+}
+
+// miniKindOf returns the SIMD kernels' name for a small kind.
+func miniKindOf(k cltype.Kind) miniKind {
+	switch k {
+	case cltype.E4M3:
+		return miniE4M3
+	case cltype.E5M2:
+		return miniE5M2
+	}
+	return miniBF16
+}
+
+func smallPair(dst, src cltype.Kind) bool {
+	return (dst.IsSmallFloat() && src.Convertible()) || (src.IsSmallFloat() && dst.Convertible())
+}
+
+func invalidPair(dst, src cltype.Kind) string {
+	return "convert: invalid kind " + src.String() + " -> " + dst.String()
+}
+
+// decodeSmall writes the n small values of kind k at s into f, exactly.
+func decodeSmall(k cltype.Kind, f []float32, s unsafe.Pointer) {
+	n := len(f)
+	if n == 0 {
+		return
+	}
+	i := simdMiniToFloat(miniKindOf(k), f, s)
+	switch k {
+	case cltype.BFloat16:
+		for j, x := range unsafe.Slice((*bfloat16.BFloat16)(s), n)[i:] {
+			f[i+j] = x.Float32()
+		}
+	case cltype.E4M3:
+		for j, x := range unsafe.Slice((*fp8.E4M3)(s), n)[i:] {
+			f[i+j] = x.Float32()
+		}
+	case cltype.E5M2:
+		for j, x := range unsafe.Slice((*fp8.E5M2)(s), n)[i:] {
+			f[i+j] = x.Float32()
+		}
+	default:
+		panic("convert: decodeSmall of " + k.String())
+	}
+}
+
+// encodeSmall rounds the float32 values of f to small kind k at d.
+func encodeSmall(k cltype.Kind, d unsafe.Pointer, f []float32, m round.Mode, sat bool) {
+	n := len(f)
+	if n == 0 {
+		return
+	}
+	i := simdFloatToMini(miniKindOf(k), d, f, m, sat)
+	f = f[i:]
+	switch k {
+	case cltype.BFloat16:
+		dd := unsafe.Slice((*bfloat16.BFloat16)(d), n)[i:]
+		dd = dd[:len(f)]
+		if sat {
+			for j, x := range f {
+				dd[j] = bfloat16.FromFloat32Sat(x, m)
+			}
+		} else {
+			for j, x := range f {
+				dd[j] = bfloat16.FromFloat32(x, m)
+			}
+		}
+	case cltype.E4M3:
+		dd := unsafe.Slice((*fp8.E4M3)(d), n)[i:]
+		dd = dd[:len(f)]
+		if sat {
+			for j, x := range f {
+				dd[j] = fp8.E4M3FromFloat32Sat(x, m)
+			}
+		} else {
+			for j, x := range f {
+				dd[j] = fp8.E4M3FromFloat32(x, m)
+			}
+		}
+	case cltype.E5M2:
+		dd := unsafe.Slice((*fp8.E5M2)(d), n)[i:]
+		dd = dd[:len(f)]
+		if sat {
+			for j, x := range f {
+				dd[j] = fp8.E5M2FromFloat32Sat(x, m)
+			}
+		} else {
+			for j, x := range f {
+				dd[j] = fp8.E5M2FromFloat32(x, m)
+			}
+		}
+	default:
+		panic("convert: encodeSmall to " + k.String())
+	}
+}
+
+// encodeSmall64 rounds the float64 values of f to small kind k at d, once.
+func encodeSmall64(k cltype.Kind, d unsafe.Pointer, f []float64, m round.Mode, sat bool) {
+	n := len(f)
+	switch k {
+	case cltype.BFloat16:
+		dd := unsafe.Slice((*bfloat16.BFloat16)(d), n)
+		if sat {
+			for j, x := range f {
+				dd[j] = bfloat16.FromFloat64Sat(x, m)
+			}
+		} else {
+			for j, x := range f {
+				dd[j] = bfloat16.FromFloat64(x, m)
+			}
+		}
+	case cltype.E4M3:
+		dd := unsafe.Slice((*fp8.E4M3)(d), n)
+		if sat {
+			for j, x := range f {
+				dd[j] = fp8.E4M3FromFloat64Sat(x, m)
+			}
+		} else {
+			for j, x := range f {
+				dd[j] = fp8.E4M3FromFloat64(x, m)
+			}
+		}
+	case cltype.E5M2:
+		dd := unsafe.Slice((*fp8.E5M2)(d), n)
+		if sat {
+			for j, x := range f {
+				dd[j] = fp8.E5M2FromFloat64Sat(x, m)
+			}
+		} else {
+			for j, x := range f {
+				dd[j] = fp8.E5M2FromFloat64(x, m)
+			}
+		}
+	default:
+		panic("convert: encodeSmall64 to " + k.String())
+	}
+}
+
+// oddFloat32 returns the float32 pattern of the integer whose sign is neg and
+// whose magnitude is mag, rounded to 24 significant bits by rounding to odd
+// (truncate, then set the last bit if anything was cut off), in integer
+// arithmetic only: no port's lowering of an integer->float conversion takes
+// part. A second rounding of the result to a format of at most 22
+// significant bits gives the same result as rounding the integer itself.
+func oddFloat32(mag uint64, neg bool) uint32 {
+	if mag == 0 {
+		return 0 // integer 0 is +0
+	}
+	n := bits.Len64(mag)
+	var sig uint32
+	if n <= 24 {
+		sig = uint32(mag << (24 - n))
+	} else {
+		sh := uint(n - 24)
+		sig = uint32(mag >> sh)
+		if mag&(1<<sh-1) != 0 {
+			sig |= 1
+		}
+	}
+	b := uint32(127+n-1)<<23 | sig&0x7fffff
+	if neg {
+		b |= 0x80000000
+	}
+	return b
+}
+
+// intOdd32 is oddFloat32 of a signed integer.
+func intOdd32(v int64) uint32 {
+	mag := uint64(v)
+	if v < 0 {
+		mag = -mag
+	}
+	return oddFloat32(mag, v < 0)
+}
+
+// toOdd32 rounds the n integers of kind k at s to float32 patterns by
+// rounding to odd (exactly, for the kinds below 32 bits).
+func toOdd32(k cltype.Kind, f []float32, s unsafe.Pointer) {
+	n := len(f)
+	switch k {
+	case cltype.Int:
+		for i, x := range unsafe.Slice((*int32)(s), n) {
+			f[i] = math.Float32frombits(intOdd32(int64(x)))
+		}
+	case cltype.Uint:
+		for i, x := range unsafe.Slice((*uint32)(s), n) {
+			f[i] = math.Float32frombits(oddFloat32(uint64(x), false))
+		}
+	case cltype.Long:
+		for i, x := range unsafe.Slice((*int64)(s), n) {
+			f[i] = math.Float32frombits(intOdd32(x))
+		}
+	case cltype.Ulong:
+		for i, x := range unsafe.Slice((*uint64)(s), n) {
+			f[i] = math.Float32frombits(oddFloat32(x, false))
+		}
+	default:
+		panic("convert: toOdd32 of " + k.String())
+	}
+}
+
+// smallSlice converts n values between two kinds of which at least one is a
+// small floating format.
+func smallSlice(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, sat bool) {
+	if !smallPair(dst, src) {
+		panic(invalidPair(dst, src))
+	}
+	if dst == cltype.Float && src.IsSmallFloat() {
+		decodeSmall(src, unsafe.Slice((*float32)(d), n), s)
+		return
+	}
+	if src == cltype.Float {
+		encodeSmall(dst, d, unsafe.Slice((*float32)(s), n), m, sat)
+		return
+	}
+	if src == cltype.Double {
+		encodeSmall64(dst, d, unsafe.Slice((*float64)(s), n), m, sat)
+		return
+	}
+	if src == dst {
+		// R9: the bits unchanged, except that _sat takes infinities to +-MAX.
+		if d != s {
+			copy(unsafe.Slice((*byte)(d), n*src.Size()), unsafe.Slice((*byte)(s), n*src.Size()))
+		}
+		if sat && src != cltype.E4M3 {
+			f := miniFormat(src)
+			for i := range n {
+				p := unsafe.Add(d, i*src.Size())
+				b := loadBits(src, p)
+				storeBits(dst, p, minifloat.Convert(f, f, b, m, true))
+			}
+		}
+		return
+	}
+	var scratch [smallChunk]float32
+	ss, ds := src.Size(), dst.Size()
+	for lo := 0; lo < n; lo += smallChunk {
+		k := min(smallChunk, n-lo)
+		f := scratch[:k]
+		sp, dp := unsafe.Add(s, lo*ss), unsafe.Add(d, lo*ds)
+		switch {
+		case src.IsSmallFloat():
+			decodeSmall(src, f, sp)
+			convertSlice(dst, cltype.Float, dp, unsafe.Pointer(&scratch), k, m, sat)
+			continue
+		case src == cltype.Int || src == cltype.Uint || src == cltype.Long || src == cltype.Ulong:
+			toOdd32(src, f, sp)
+		default: // char, uchar, short, ushort, half: exact in float32
+			convertSlice(cltype.Float, src, unsafe.Pointer(&scratch), sp, k, round.RTE, false)
+		}
+		encodeSmall(dst, dp, f, m, sat)
+	}
+}
+
+// smallOne converts one value between two kinds of which at least one is a
+// small floating format, as smallSlice does, without its scratch buffer.
+func smallOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat bool) {
+	if !smallPair(dst, src) {
+		panic(invalidPair(dst, src))
+	}
+	var f [1]float32
+	switch {
+	case src == dst:
+		b := loadBits(src, s)
+		if sat {
+			f := miniFormat(src)
+			b = minifloat.Convert(f, f, b, m, true)
+		}
+		storeBits(dst, d, b)
+		return
+	case src == cltype.Double:
+		encodeSmall64(dst, d, unsafe.Slice((*float64)(s), 1), m, sat)
+		return
+	case src.IsSmallFloat():
+		decodeSmall(src, f[:], s)
+		if !dst.IsSmallFloat() {
+			convertOne(dst, cltype.Float, d, unsafe.Pointer(&f), m, sat)
+			return
+		}
+	case src == cltype.Int || src == cltype.Uint || src == cltype.Long || src == cltype.Ulong:
+		toOdd32(src, f[:], s)
+	default: // char, uchar, short, ushort, half, float: exact in float32
+		convertOne(cltype.Float, src, unsafe.Pointer(&f), s, round.RTE, false)
+	}
+	encodeSmall(dst, d, f[:], m, sat)
+}
+
+// loadBits reads one value of kind k at p as its zero-extended bit pattern.
+func loadBits(k cltype.Kind, p unsafe.Pointer) uint64 {
+	switch k.Size() {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+// storeBits writes the low bits of b as one value of kind k at p.
+func storeBits(k cltype.Kind, p unsafe.Pointer, b uint64) {
+	switch k.Size() {
+	case 1:
+		*(*uint8)(p) = uint8(b)
+	case 2:
+		*(*uint16)(p) = uint16(b)
+	case 4:
+		*(*uint32)(p) = uint32(b)
+	default:
+		*(*uint64)(p) = b
+	}
+}
+
+// smallBits is convertBits for the pairs with a small format.
+func smallBits(dst, src cltype.Kind, b uint64, m round.Mode, sat bool) (uint64, bool) {
+	if !smallPair(dst, src) {
+		panic(invalidPair(dst, src))
+	}
+	if src.IsSmallFloat() && dst.IsInteger() {
+		f := math.Float32bits(decodeOne(src, b))
+		return convertBits(dst, cltype.Float, uint64(f), m, sat)
+	}
+	var in, out uint64
+	storeBits(src, unsafe.Pointer(&in), b)
+	smallOne(dst, src, unsafe.Pointer(&out), unsafe.Pointer(&in), m, sat)
+	return loadBits(dst, unsafe.Pointer(&out)), false
+}
+
+// decodeOne returns the small value of kind k with pattern b as a float32.
+func decodeOne(k cltype.Kind, b uint64) float32 {
+	var f [1]float32
+	var in uint64
+	storeBits(k, unsafe.Pointer(&in), b)
+	decodeSmall(k, f[:], unsafe.Pointer(&in))
+	return f[0]
+}
+
+// smallSliceFlag is convertSliceFlag for the pairs with a small format: a
+// small source to an integer destination flags like float's.
+func smallSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, sat bool, bad []bool) int {
+	if !src.IsSmallFloat() || !dst.IsInteger() {
+		smallSlice(dst, src, d, s, n, m, sat)
+		return 0
+	}
+	var scratch [smallChunk]float32
+	count := 0
+	for lo := 0; lo < n; lo += smallChunk {
+		k := min(smallChunk, n-lo)
+		decodeSmall(src, scratch[:k], unsafe.Add(s, lo*src.Size()))
+		count += convertSliceFlag(dst, cltype.Float, unsafe.Add(d, lo*dst.Size()), unsafe.Pointer(&scratch), k, m, sat, bad[lo:lo+k])
+	}
+	return count
+}
+
+// smallOverflowAt is the least magnitude at which a value overflows small
+// kind k (IEEE 754's overflow: its rounding with an unbounded exponent range
+// is above MAX in every mode): MAX plus one unit in its last place.
+func smallOverflowAt(k cltype.Kind) float64 {
+	switch k {
+	case cltype.BFloat16:
+		return 0x1p128
+	case cltype.E4M3:
+		return 480
+	}
+	return 65536 // e5m2
+}
+
+// smallChecked is convertChecked for the pairs with a small format. To a
+// small format it writes the conversion without _sat when the value
+// survives, and the _sat result when it overflows (a finite value whose
+// rounding with an unbounded exponent range is beyond MAX) or is an infinity
+// that the format cannot hold (E4M3). NaN stays NaN without an error, and
+// an infinity to bfloat16 or e5m2 stays infinite.
+func smallChecked(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode) bool {
+	if !smallPair(dst, src) {
+		panic(invalidPair(dst, src))
+	}
+	// A copy of the source: d may be s, and it is written twice below.
+	var in uint64
+	storeBits(src, unsafe.Pointer(&in), loadBits(src, s))
+	s = unsafe.Pointer(&in)
+	if src.IsSmallFloat() && dst.IsInteger() {
+		f := decodeOne(src, loadBits(src, s))
+		return convertChecked(dst, cltype.Float, d, unsafe.Pointer(&f), m)
+	}
+	v, inf := sourceMagnitude(src, s)
+	if !dst.IsSmallFloat() {
+		// A small source to half, float or double: NaN and infinities
+		// stay what they are, and only half can overflow (bfloat16's
+		// range is float's).
+		smallOne(dst, src, d, s, m, false)
+		return dst != cltype.Half || inf || !(v >= 65536 || isInfBits(dst, loadBits(dst, d)))
+	}
+	if inf {
+		if dst == cltype.E4M3 {
+			smallOne(dst, src, d, s, m, true)
+			return false
+		}
+		smallOne(dst, src, d, s, m, false)
+		return true
+	}
+	// IEEE 754's overflow: the rounding with an unbounded exponent range is
+	// beyond MAX. Then the result is infinite (or E4M3's NaN), or the
+	// mode rounds toward zero and gives MAX from a value at least one unit
+	// beyond it; a value below that which rounds to MAX does not overflow.
+	smallOne(dst, src, d, s, m, false)
+	if v >= smallOverflowAt(dst) || (v == v && isInfBits(dst, loadBits(dst, d))) {
+		smallOne(dst, src, d, s, m, true)
+		return false
+	}
+	return true
+}
+
+// isInfBits reports whether pattern b of floating kind k is an infinity, or
+// for E4M3, which has none, its NaN.
+func isInfBits(k cltype.Kind, b uint64) bool {
+	switch k {
+	case cltype.E4M3:
+		return b&0x7f == 0x7f
+	case cltype.E5M2:
+		return b&0x7f == 0x7c
+	case cltype.BFloat16:
+		return b&0x7fff == 0x7f80
+	case cltype.Half:
+		return b&0x7fff == 0x7c00
+	}
+	return false
+}
+
+// sourceMagnitude returns the magnitude of the value at s of kind k as a
+// float64, at least as large as the value's own (it is exact for every kind
+// but long and ulong, where the rounding up is harmless: every threshold is
+// below 2^53 or far above 2^64), and whether it is infinite. NaN gives NaN.
+func sourceMagnitude(k cltype.Kind, s unsafe.Pointer) (float64, bool) {
+	var v float64
+	switch k {
+	case cltype.Char:
+		v = float64(*(*int8)(s))
+	case cltype.Uchar:
+		v = float64(*(*uint8)(s))
+	case cltype.Short:
+		v = float64(*(*int16)(s))
+	case cltype.Ushort:
+		v = float64(*(*uint16)(s))
+	case cltype.Int:
+		v = float64(*(*int32)(s))
+	case cltype.Uint:
+		v = float64(*(*uint32)(s))
+	case cltype.Long, cltype.Ulong:
+		// Only the order of magnitude matters here: no threshold lies
+		// between 2^53 and 2^64.
+		x := *(*uint64)(s)
+		if k == cltype.Long && int64(x) < 0 {
+			x = -x
+		}
+		if x >= 1<<53 {
+			return 0x1p53, false
+		}
+		return float64(int64(x)), false
+	default:
+		var f float32
+		var d float64
+		switch k {
+		case cltype.Double:
+			d = *(*float64)(s)
+		case cltype.Float:
+			f = *(*float32)(s)
+			d = float64(f)
+		default: // half and the small formats: exact in float32
+			convertOne(cltype.Float, k, unsafe.Pointer(&f), s, round.RTE, false)
+			d = float64(f)
+		}
+		return math.Abs(d), math.IsInf(d, 0)
+	}
+	return math.Abs(v), false
+}
