@@ -408,6 +408,7 @@ func (c *checker) condition(x syntax.Expr, what string) expr {
 		}
 		c.errorf(x.Pos(), "the condition of %s must be a scalar, not %s%s", what, typeString(t), hint)
 	}
+	c.storageOnly(x.Pos(), "the condition of "+what, t)
 	return e
 }
 
@@ -595,6 +596,7 @@ func (c *checker) unary(x *syntax.UnaryExpr) expr {
 	if isVoid(t) {
 		c.errorf(x.OpPos, "operator %v needs an operand, got a void expression", x.Op)
 	}
+	c.storageOnly(x.OpPos, "operator "+x.Op.String(), t)
 	switch x.Op {
 	case syntax.NOT:
 		return &notExpr{typed{truthType(t)}, e}
@@ -655,6 +657,7 @@ func (c *checker) incDec(x *syntax.IncDecExpr) expr {
 	if isVoid(t) || t.Kind == cltype.Bool {
 		c.errorf(x.OpPos, "operator %v needs an arithmetic variable, got %s", x.Op, typeString(t))
 	}
+	c.storageOnly(x.OpPos, "operator "+x.Op.String(), t)
 	if t.Kind.IsFloat() {
 		// OpenCL C 1.2 6.3.c and its footnote: a++ of 0x1.0p25f would give
 		// 0x1.0p25f back, so the floating types have no ++ or --.
@@ -715,6 +718,8 @@ func (c *checker) binary(op syntax.TokenKind, pos syntax.Pos, mode round.Mode, x
 	if isVoid(xt) || isVoid(yt) {
 		c.errorf(pos, "invalid operands to %v: %s and %s", op, typeString(xt), typeString(yt))
 	}
+	c.storageOnly(pos, "operator "+op.String(), xt)
+	c.storageOnly(pos, "operator "+op.String(), yt)
 	switch op {
 	case syntax.ADD, syntax.SUB, syntax.MUL, syntax.QUO:
 		x, y, t := c.arithOperands(op, pos, mode, x, y)
@@ -799,6 +804,7 @@ func (c *checker) cond(x *syntax.CondExpr) expr {
 	if isVoid(ct) {
 		c.errorf(x.Cond.Pos(), "the condition of ?: has type void")
 	}
+	c.storageOnly(x.Cond.Pos(), "the condition of ?:", ct)
 	if ct.N == 1 && ct.Kind.IsFloat() {
 		// OpenCL C 1.2 6.3.i: "exp1, which can be a scalar or vector
 		// result except float"; Clang rejects every floating type.
@@ -808,6 +814,11 @@ func (c *checker) cond(x *syntax.CondExpr) expr {
 	at, bt := a.typ(), b.typ()
 	var t cltype.Type
 	switch {
+	case (at.Kind.IsSmallFloat() || bt.Kind.IsSmallFloat()) && at != bt:
+		// No arithmetic conversions between the storage formats and
+		// others: the operands of ?: must then have one type.
+		c.errorf(x.Question, "incompatible operand types %s and %s in ?: (%s is a storage format; convert the other operand with convert_%s)",
+			typeString(at), typeString(bt), smallOf(at, bt), smallOf(at, bt))
 	case isVoid(at) && isVoid(bt) && ct.N == 1:
 		return &condExpr{typed{t}, ce, a, b}
 	case isVoid(at) || isVoid(bt):
@@ -1120,4 +1131,29 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// storageOnly reports an error at pos when t is a small floating format
+// (bfloat16, e4m3, e5m2), which takes part in no operator: clconv treats
+// them as storage formats, as SPV_KHR_bfloat16 and SPV_EXT_float8 do.
+func (c *checker) storageOnly(pos syntax.Pos, what string, t cltype.Type) {
+	if t.Kind.IsSmallFloat() {
+		c.errorf(pos, "%s is not defined on %v: %v is a storage format (docs/FORMATS.md); convert it with convert_float%s first", what, t, t.Kind, widthSuffix(t.N))
+	}
+}
+
+// smallOf returns the kind of whichever of a and b is a small format.
+func smallOf(a, b cltype.Type) cltype.Kind {
+	if a.Kind.IsSmallFloat() {
+		return a.Kind
+	}
+	return b.Kind
+}
+
+// widthSuffix is the vector width as a type name's suffix ("" for a scalar).
+func widthSuffix(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }

@@ -84,6 +84,9 @@ func BinaryOverflow(op BinaryOp, x, y Value, cur round.Mode) (Value, LaneMask, e
 	if k == cltype.Bool || y.Type.Kind == cltype.Bool {
 		return Value{}, 0, fmt.Errorf("operator %v: bool operands must be promoted to int first", op)
 	}
+	if sk := smallOperand(x.Type.Kind, y.Type.Kind); sk != cltype.Invalid {
+		return Value{}, 0, storageOnly("operator "+op.String(), sk)
+	}
 	shift := op == Shl || op == Shr
 	if shift {
 		if !k.IsInteger() || !y.Type.Kind.IsInteger() || x.Type.N != y.Type.N {
@@ -270,6 +273,9 @@ func NegOverflow(v Value) (Value, LaneMask, error) {
 	if k == cltype.Bool || !validType(v.Type) {
 		return Value{}, 0, fmt.Errorf("operator - needs an arithmetic operand, got %v", v.Type)
 	}
+	if k.IsSmallFloat() {
+		return Value{}, 0, storageOnly("operator -", k)
+	}
 	r := Value{Type: v.Type}
 	var over LaneMask
 	for i := range v.Type.N {
@@ -296,4 +302,23 @@ func Complement(v Value) (Value, error) {
 		r.Lanes[i] = ^v.Lanes[i] & k.Mask()
 	}
 	return r, nil
+}
+
+// smallOperand returns the first of the kinds that is a small floating
+// format, or Invalid.
+func smallOperand(kinds ...cltype.Kind) cltype.Kind {
+	for _, k := range kinds {
+		if k.IsSmallFloat() {
+			return k
+		}
+	}
+	return cltype.Invalid
+}
+
+// storageOnly is the error for arithmetic on a small floating format, which
+// clconv, like SPV_KHR_bfloat16 and SPV_EXT_float8, treats as a storage
+// format: values are converted to float with convert_float, computed on and
+// converted back.
+func storageOnly(what string, k cltype.Kind) error {
+	return fmt.Errorf("%s is not defined on %s, a storage format: convert it with convert_float first", what, k)
 }

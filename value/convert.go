@@ -32,7 +32,7 @@ func Convert(v Value, op convert.Op, cur round.Mode) (Value, error) {
 // of a value whose rounded result is out of range), so tools can warn.
 func ConvertImpl(v Value, op convert.Op, cur round.Mode) (Value, LaneMask, error) {
 	name := op.Name()
-	if !op.Dst.Kind.Valid() || !cltype.ValidWidth(op.Dst.N) {
+	if !op.Dst.Kind.Convertible() || !cltype.ValidWidth(op.Dst.N) {
 		return Value{}, 0, fmt.Errorf("%s: invalid destination type %v", name, op.Dst)
 	}
 	if op.Sat && op.Dst.Kind.IsFloat() {

@@ -4,7 +4,9 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/numfmt"
 )
@@ -71,6 +73,12 @@ func AppendScalar(b []byte, x uint64, k cltype.Kind) []byte {
 		return strconv.AppendUint(b, x, 10)
 	case cltype.Half:
 		return append(b, half.Half(x).String()...)
+	case cltype.BFloat16:
+		return append(b, bfloat16.BFloat16(x).String()...)
+	case cltype.E4M3:
+		return append(b, fp8.E4M3(x).String()...)
+	case cltype.E5M2:
+		return append(b, fp8.E5M2(x).String()...)
 	case cltype.Float:
 		// Classified by its bits: widening a NaN to float64 would let the
 		// hardware rewrite it (RISC-V makes every NaN the positive canonical

@@ -47,7 +47,7 @@ func validType(t cltype.Type) bool {
 	if t.Kind == cltype.Bool {
 		return t.N == 1
 	}
-	return t.Kind.Valid() && cltype.ValidWidth(t.N)
+	return t.Kind.Convertible() && cltype.ValidWidth(t.N)
 }
 
 // laneMask returns the bit mask of one lane of kind k.
@@ -122,6 +122,10 @@ func truth(k cltype.Kind, b uint64) uint64 {
 		b &= 0x7fffffff
 	case cltype.Double:
 		b &= 0x7fffffffffffffff
+	case cltype.BFloat16:
+		b &= 0x7fff
+	case cltype.E4M3, cltype.E5M2:
+		b &= 0x7f
 	}
 	if b != 0 {
 		return 1

@@ -496,3 +496,37 @@ func TestNegComplement(t *testing.T) {
 		t.Errorf("~1.0f succeeded")
 	}
 }
+
+// The small formats print as their shortest decimals and take part in no
+// arithmetic; conversions to and from them go through package convert.
+func TestSmallFormatValues(t *testing.T) {
+	op, err := convert.ParseName("convert_e4m3x2_sat_rtz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Convert(New(cltype.Vec(cltype.Float, 2), uint64(math.Float32bits(500)), uint64(math.Float32bits(-0.3))), op, round.RTE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Format(v, true); got != "(e4m3x2)(0x7e, 0xa9)" {
+		t.Errorf("Format bits = %s", got)
+	}
+	if got := Format(New(cltype.Scalar(cltype.BFloat16), 0x3dcd), false); got != "(bfloat16)0.1" {
+		t.Errorf("Format = %s", got)
+	}
+	if got := Format(New(cltype.Scalar(cltype.E5M2), 0xfc), false); got != "(e5m2)-inf" {
+		t.Errorf("Format = %s", got)
+	}
+	if _, err := Binary(Add, v, v, round.RTE); err == nil || !strings.Contains(err.Error(), "storage format") {
+		t.Errorf("Binary on e4m3x2: %v", err)
+	}
+	if _, err := Neg(v); err == nil {
+		t.Error("Neg on e4m3x2: no error")
+	}
+	if f := New(cltype.Scalar(cltype.BFloat16), 0x3fc0).Float64(0); f != 1.5 {
+		t.Errorf("Float64 = %v", f)
+	}
+	if New(cltype.Scalar(cltype.E4M3), 0x80).Bool(0) {
+		t.Error("e4m3 -0 is true")
+	}
+}
