@@ -103,6 +103,12 @@ func IsNaN(k cltype.Kind, b uint64) bool {
 		return b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0
 	case cltype.Double:
 		return b&0x7ff0000000000000 == 0x7ff0000000000000 && b&0xfffffffffffff != 0
+	case cltype.BFloat16:
+		return b&0x7f80 == 0x7f80 && b&0x7f != 0
+	case cltype.E4M3:
+		return b&0x7f == 0x7f
+	case cltype.E5M2:
+		return b&0x7c == 0x7c && b&3 != 0
 	}
 	return false
 }

@@ -41,8 +41,8 @@ func Parse(name, src string) (Conversion, error) {
 		return Conversion{}, fmt.Errorf("%s: digests are defined for scalar conversions", name)
 	}
 	k, err := cltype.ParseKind(src)
-	if err != nil || !k.Valid() {
-		return Conversion{}, fmt.Errorf("source type %q is not one of char, uchar, short, ushort, int, uint, long, ulong, half, float, double", src)
+	if err != nil || !k.Convertible() {
+		return Conversion{}, fmt.Errorf("source type %q is not one of char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2", src)
 	}
 	return Conversion{op, k}, nil
 }
@@ -206,7 +206,7 @@ func asBytes(u []uint64, n int) []byte {
 func (s *scratch) run(c Conversion, lo, hi uint64) (sum, impl, nan uint64) {
 	sk, dk := c.Src, c.Op.Dst.Kind
 	m := c.Mode()
-	flag := sk.IsFloat() && !dk.IsFloat() && !c.Op.Sat
+	flag := sk.IsFloating() && dk.IsInteger() && !c.Op.Sat
 	for base := lo; base < hi; base += batch {
 		cnt := int(min(batch, hi-base))
 		fill(s.src, sk, base, cnt)
@@ -303,6 +303,15 @@ func (s *scratch) accumulate(k cltype.Kind, base uint64, cnt int, flag bool) (su
 		for j, b := range d {
 			o := uint64(b)
 			if b&0x7fff > 0x7c00 {
+				o = digestspec.NaN
+				nan++
+			}
+			sum += digestspec.Term(base+uint64(j), o)
+		}
+	case k.IsSmallFloat():
+		for j := 0; j < cnt; j++ {
+			o := load(k, p, j)
+			if digestspec.IsNaN(k, o) {
 				o = digestspec.NaN
 				nan++
 			}

@@ -88,7 +88,7 @@ func All() []Conversion {
 func PairOps(src, dst cltype.Kind) []Conversion {
 	var out []Conversion
 	sats := []bool{false}
-	if dst.IsInteger() {
+	if !dst.IsFloat() { // integers and the small formats
 		sats = []bool{false, true}
 	}
 	for _, sat := range sats {

@@ -1,0 +1,75 @@
+package digest
+
+import (
+	"testing"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/internal/digestspec"
+	"github.com/clconv/clconv/internal/minifloat"
+)
+
+// row returns the minifloat row of a floating kind.
+func row(k cltype.Kind) *minifloat.Format {
+	switch k {
+	case cltype.BFloat16:
+		return minifloat.BFloat16
+	case cltype.E4M3:
+		return minifloat.E4M3
+	case cltype.E5M2:
+		return minifloat.E5M2
+	case cltype.Half:
+		return minifloat.Binary16
+	case cltype.Float:
+		return minifloat.Binary32
+	}
+	return minifloat.Binary64
+}
+
+// The digests of the conversions between the small formats and the
+// floating and integer kinds of at most 16 bits, against the digest
+// definition computed from internal/minifloat's reference, input by input:
+// NaN outputs are canonical, and so are the NaN and implementation-defined
+// counts.
+func TestSmallFormatDigests(t *testing.T) {
+	srcs := []cltype.Kind{cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.Half, cltype.Short, cltype.Uchar}
+	for _, src := range srcs {
+		for _, dst := range []cltype.Kind{cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.Half, cltype.Float} {
+			if !src.IsSmallFloat() && !dst.IsSmallFloat() {
+				continue
+			}
+			for _, c := range PairOps(src, dst) {
+				r := Compute(c, Options{})
+				m := c.Mode()
+				var sum, nans uint64
+				for i := range digestspec.N(src) {
+					b := digestspec.Input(src, i)
+					var out uint64
+					switch {
+					case src.IsInteger() && src.IsSigned():
+						out = minifloat.FromInt64(row(dst), int64(int16(b)), m, c.Op.Sat)
+					case src.IsInteger():
+						out = minifloat.FromUint64(row(dst), b, m, c.Op.Sat)
+					default:
+						out = minifloat.Convert(row(dst), row(src), b, m, c.Op.Sat && dst.IsSmallFloat())
+					}
+					o := digestspec.Canonical(dst, out, false)
+					if o == digestspec.NaN {
+						nans++
+					}
+					sum += digestspec.Term(i, o)
+				}
+				if r.Digest() != sum || r.NaN != nans {
+					t.Errorf("%s %s: digest %016x (%d NaN), reference %016x (%d NaN)", c.Op.Name(), src, r.Digest(), r.NaN, sum, nans)
+				}
+			}
+		}
+	}
+	// To integers, implementation-defined results are counted as for float.
+	c, err := Parse("convert_int", "bfloat16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := Compute(c, Options{}); r.Impl != 25087 {
+		t.Errorf("convert_int bfloat16: %d implementation-defined, want 25087 (the NaNs and the values beyond 2^31)", r.Impl)
+	}
+}
