@@ -6,7 +6,9 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/value"
@@ -29,6 +31,12 @@ func (v Value) Float64() float64 {
 	switch k {
 	case cltype.Half:
 		return half.FromBits(uint16(v.Bits)).Float64()
+	case cltype.BFloat16:
+		return bfloat16.FromBits(uint16(v.Bits)).Float64()
+	case cltype.E4M3:
+		return fp8.E4M3(v.Bits).Float64()
+	case cltype.E5M2:
+		return fp8.E5M2(v.Bits).Float64()
 	case cltype.Float:
 		return float64(math.Float32frombits(uint32(v.Bits)))
 	case cltype.Double:
@@ -47,7 +55,7 @@ func (v Value) Float64() float64 {
 func less(a, b Value) bool {
 	k := a.Kind
 	switch {
-	case k.IsFloat():
+	case k.IsFloating():
 		x, y := a.Float64(), b.Float64()
 		return x < y || x == y && math.Signbit(x) && !math.Signbit(y)
 	case k.IsSigned():
@@ -166,6 +174,15 @@ func (s *summary) scan(k cltype.Kind, b []byte, n int) {
 	case cltype.Double:
 		v := unsafe.Slice((*float64)(p), n)
 		scanFloats(s, k, n, func(i int) float64 { return v[i] }, func(i int) uint64 { return math.Float64bits(v[i]) })
+	case cltype.BFloat16:
+		v := unsafe.Slice((*bfloat16.BFloat16)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+	case cltype.E4M3:
+		v := unsafe.Slice((*fp8.E4M3)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+	case cltype.E5M2:
+		v := unsafe.Slice((*fp8.E5M2)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
 	}
 }
 

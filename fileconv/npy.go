@@ -30,7 +30,8 @@ const MaxDims = 64
 // memory order and the shape of the array that follows.
 type Header struct {
 	Major, Minor int         // format version as read (1.0, 2.0 or 3.0)
-	Kind         cltype.Kind // element type
+	Kind         cltype.Kind // element type (for Void, uchar or ushort of its size)
+	Void         bool        // raw records ('<V2', '|V1'): NumPy's dtype for ml_dtypes' types; the caller names the type
 	BigEndian    bool        // elements are stored big-endian ('>')
 	Fortran      bool        // fortran_order: column-major layout
 	Shape        []int64     // dimensions; empty for a 0-d array (one element)
@@ -51,7 +52,33 @@ func (h *Header) Count() int64 {
 func (h *Header) DataLen() int64 { return h.Count() * int64(h.Kind.Size()) }
 
 // Descr returns the NumPy type string of h's elements ("<f4", "|u1").
-func (h *Header) Descr() string { return descr(h.Kind, h.BigEndian) }
+func (h *Header) Descr() string {
+	if h.Void {
+		return voidDescr(h.Kind.Size())
+	}
+	return descr(h.Kind, h.BigEndian)
+}
+
+// voidDescr is NumPy's type string of raw records of size bytes.
+func voidDescr(size int) string {
+	if size == 1 {
+		return "|V1"
+	}
+	return "<V" + strconv.Itoa(size)
+}
+
+// parseVoid recognises NumPy's type string of raw records of 1 or 2 bytes
+// ('|V1', '<V2'), which is what np.save writes for ml_dtypes' bfloat16 and
+// float8_e4m3fn arrays (their dtypes have kind 'V'), and returns the size.
+func parseVoid(s string) (int, bool) {
+	switch s {
+	case "|V1", "<V1", ">V1", "V1":
+		return 1, true
+	case "|V2", "<V2", ">V2", "V2":
+		return 2, true
+	}
+	return 0, false
+}
 
 // ShapeString formats the shape as Python writes a tuple: "()", "(5,)", "(2, 3)".
 func ShapeString(shape []int64) string {
@@ -77,11 +104,14 @@ var npyCodes = [cltype.NumKinds]string{
 	cltype.Int: "i4", cltype.Uint: "u4",
 	cltype.Long: "i8", cltype.Ulong: "u8",
 	cltype.Half: "f2", cltype.Float: "f4", cltype.Double: "f8",
+	// The small formats: the names of ml_dtypes' dtypes (str(dtype)), which
+	// loaders that keep the type write as the descr, with no byte-order mark.
+	cltype.BFloat16: "bfloat16", cltype.E4M3: "float8_e4m3fn", cltype.E5M2: "float8_e5m2",
 }
 
 // kindOfCode returns the kind of a NumPy type code such as "f4".
 func kindOfCode(code string) (cltype.Kind, bool) {
-	for _, k := range cltype.Scalars {
+	for _, k := range cltype.AllScalars {
 		if npyCodes[k] == code {
 			return k, true
 		}
@@ -93,6 +123,8 @@ func kindOfCode(code string) (cltype.Kind, bool) {
 func descr(k cltype.Kind, bigEndian bool) string {
 	code := npyCodes[k]
 	switch {
+	case k.IsSmallFloat():
+		return code
 	case k.Size() == 1:
 		return "|" + code
 	case bigEndian:
@@ -108,6 +140,15 @@ func descr(k cltype.Kind, bigEndian bool) string {
 func ParseDescr(s string) (k cltype.Kind, bigEndian bool, err error) {
 	if s == "" {
 		return 0, false, errors.New("empty dtype")
+	}
+	for _, k := range cltype.SmallFloats {
+		if s == npyCodes[k] {
+			return k, false, nil
+		}
+	}
+	if s == "<f1" || s == "|f1" || s == ">f1" {
+		// ml_dtypes' float8_e5m2 is the one type it gives kind 'f'.
+		return cltype.E5M2, false, nil
 	}
 	order, code := s[0], s[1:]
 	switch order {
@@ -264,7 +305,12 @@ func parseDict(h *Header, buf []byte, base int64) error {
 			if err != nil {
 				return err
 			}
-			if h.Kind, h.BigEndian, err = ParseDescr(s); err != nil {
+			if n, ok := parseVoid(s); ok {
+				h.Kind, h.Void = cltype.Uchar, true
+				if n == 2 {
+					h.Kind = cltype.Ushort
+				}
+			} else if h.Kind, h.BigEndian, err = ParseDescr(s); err != nil {
 				return p.errAt(vpos, "%v", err)
 			}
 		case "fortran_order":

@@ -4,8 +4,10 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/round"
@@ -41,7 +43,9 @@ type Stats struct {
 	// Inexact counts finite sources whose finite result has another value
 	// and that are not clamped: rounded to an integer or to fewer bits.
 	Inexact int64 `json:"inexact"`
-	// OverflowInf counts finite sources whose result is an infinity.
+	// OverflowInf counts finite sources whose result is an infinity; to
+	// e4m3, which has none, also those whose result is its NaN, and the
+	// infinities that become that NaN without _sat.
 	OverflowInf int64 `json:"overflow_to_inf"`
 	// Subnormal counts results that are subnormal (non-zero and below the
 	// destination's smallest normal magnitude), for conversions between
@@ -149,17 +153,22 @@ func (s *Stats) classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mod
 		defer byteorder.Swap(dst, dk.Size())
 	}
 	s.Count += int64(n)
-	if sk == cltype.Half {
-		// Widening half to float32 is exact and every statistic depends on
-		// the source's value alone (and its bits, for the rare elements that
-		// classifyFloatInt hands to convert.Bits, which get half's bits).
+	if dk.IsSmallFloat() {
+		s.classifySmall(dk, sk, dst, src, n, m)
+		return
+	}
+	if sk == cltype.Half || sk.IsSmallFloat() {
+		// Widening half and the small formats to float32 is exact and every
+		// statistic depends on the source's value alone (and its bits, for
+		// the rare elements that classifyFloatInt hands to convert.Bits,
+		// which get the source's bits).
 		wide := make([]float32, n)
-		for i, h := range view[half.Half](src, n) {
-			wide[i] = h.Float32()
+		for i := range wide {
+			wide[i] = math.Float32frombits(uint32(bitsAt(sk, cltype.Float, src, i)))
 		}
 		if dk.IsInteger() {
 			forInt(dk, func(d any) {
-				classifyFloatInt(s, dk, sk, wide, d, m, func(i int) uint64 { return uint64(view[half.Half](src, n)[i]) })
+				classifyFloatInt(s, dk, sk, wide, d, m, func(i int) uint64 { return loadHost(src, sk.Size(), i) })
 			}, dst, n)
 		} else {
 			forFloat(dk, func(d any) { classifyFloatFloat(s, dk, sk, wide, d) }, dst, n)
@@ -481,4 +490,130 @@ func intEqualsFloat(neg bool, mag uint64, d float64) bool {
 		return d == 0
 	}
 	return neg == (d < 0) && uint64(math.Abs(d)) == mag
+}
+
+// loadHost returns element i of size bytes of b, in the host's byte order,
+// zero-extended.
+func loadHost(b []byte, size, i int) uint64 {
+	p := unsafe.Pointer(&b[i*size])
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+// bitsAt returns element i of b (kind k, host order) converted exactly to
+// the floating kind to (float or double), as its bits.
+func bitsAt(k, to cltype.Kind, b []byte, i int) uint64 {
+	out, _ := convert.Bits(to, k, loadHost(b, k.Size(), i), round.RTE, false)
+	return out
+}
+
+// classifySmall classifies conversions to bfloat16, e4m3 and e5m2, one
+// element at a time: the source's exact value (a float64 for the floating
+// kinds, sign and magnitude for the integers), the result decoded exactly,
+// and for a result of +-MAX whether the value overflowed (IEEE 754's
+// overflow, which ToChecked reports). An infinite result, or e4m3's NaN, from
+// a finite source or from an infinity that e4m3 cannot hold counts as
+// OverflowInf; an infinity that _sat takes to +-MAX as clamped.
+func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode) {
+	mf, mn := smallMax(dk), smallMinNormal(dk)
+	for i := range n {
+		d := math.Float64frombits(bitsAt(dk, cltype.Double, dst, i))
+		dNaN := d != d
+		var f float64
+		var overflow, exact bool
+		if sk.IsInteger() {
+			sb := loadHost(src, sk.Size(), i)
+			neg, mag := false, sb
+			if sk.IsSigned() {
+				sh := 64 - sk.Bits()
+				neg, mag = signMag(int64(sb<<sh) >> sh)
+			}
+			exact = !dNaN && !math.IsInf(d, 0) && intEqualsFloat(neg, mag, d)
+			f = float64(mag) // exact below 2^53; beyond, only its magnitude matters
+			if neg {
+				f = -f
+			}
+			if mag < 1<<53 {
+				overflow = smallOverflows(dk, f, m)
+			} else {
+				// Beyond e4m3's and e5m2's range, within bfloat16's.
+				overflow = dk != cltype.BFloat16
+			}
+		} else {
+			f = math.Float64frombits(bitsAt(sk, cltype.Double, src, i))
+			if f != f {
+				s.NaN++
+				continue
+			}
+			exact = d == f
+			if !math.IsInf(f, 0) {
+				overflow = smallOverflows(dk, f, m)
+			}
+		}
+		switch {
+		case exact:
+			if sk != dk && d != 0 && math.Abs(d) < mn {
+				s.Subnormal++
+			}
+		case math.IsInf(d, 0) || dNaN:
+			s.OverflowInf++
+		case (overflow || math.IsInf(f, 0)) && math.Abs(d) == mf:
+			if f < 0 {
+				s.ClampedLow++
+			} else {
+				s.ClampedHigh++
+			}
+		default:
+			s.Inexact++
+			if d == 0 {
+				s.UnderflowZero++
+			} else if sk != dk && math.Abs(d) < mn {
+				s.Subnormal++
+			}
+		}
+	}
+}
+
+// smallOverflows reports whether the finite value f overflows small kind k
+// in mode m (convert.ToChecked's CauseOverflow).
+func smallOverflows(k cltype.Kind, f float64, m round.Mode) bool {
+	var err error
+	switch k {
+	case cltype.BFloat16:
+		_, err = convert.ToChecked[bfloat16.BFloat16](f, m)
+	case cltype.E4M3:
+		_, err = convert.ToChecked[fp8.E4M3](f, m)
+	case cltype.E5M2:
+		_, err = convert.ToChecked[fp8.E5M2](f, m)
+	}
+	return err != nil
+}
+
+// smallMax returns the largest finite value of small kind k.
+func smallMax(k cltype.Kind) float64 {
+	switch k {
+	case cltype.BFloat16:
+		return bfloat16.MaxBFloat16.Float64()
+	case cltype.E4M3:
+		return 448
+	}
+	return 57344
+}
+
+// smallMinNormal returns the smallest normal magnitude of small kind k.
+func smallMinNormal(k cltype.Kind) float64 {
+	switch k {
+	case cltype.BFloat16:
+		return 0x1p-126
+	case cltype.E4M3:
+		return 0x1p-6
+	}
+	return 0x1p-14
 }

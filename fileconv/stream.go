@@ -142,7 +142,7 @@ func sizeOf(src io.Reader, hint int64) int64 {
 // data size against the header (or the raw size against the element size)
 // when the input's size is known.
 func openInput(src io.Reader, inFmt Format, from cltype.Kind, sizeHint int64) (*input, error) {
-	if from != cltype.Invalid && !from.Valid() {
+	if from != cltype.Invalid && !from.Convertible() {
 		return nil, fmt.Errorf("invalid source type %s", from)
 	}
 	in := &input{raw: src, total: sizeOf(src, sizeHint), dataLen: -1}
@@ -169,7 +169,14 @@ func openInput(src io.Reader, inFmt Format, from cltype.Kind, sizeHint int64) (*
 			}
 			return nil, err
 		}
-		if from != cltype.Invalid && from != h.Kind {
+		switch {
+		case h.Void && from == cltype.Invalid:
+			return nil, formatErr(0, "the .npy header's dtype %s is raw %d-byte records, as np.save writes ml_dtypes' bfloat16 and float8 arrays: name the type with --from (bfloat16, e4m3 or e5m2)", h.Descr(), h.Kind.Size())
+		case h.Void && from.Size() != h.Kind.Size():
+			return nil, formatErr(0, "the .npy header's dtype %s has %d-byte elements but the source type given, %s, has %d", h.Descr(), h.Kind.Size(), from, from.Size())
+		case h.Void:
+			h.Kind, h.Void = from, false
+		case from != cltype.Invalid && from != h.Kind:
 			return nil, formatErr(0, "the .npy header says %s (%s) but the source type given is %s", h.Kind, h.Descr(), from)
 		}
 		in.info = Info{Format: FormatNPY, Kind: h.Kind, BigEndian: h.BigEndian, Fortran: h.Fortran,
@@ -407,7 +414,7 @@ func chunkElems(chunkBytes, a, b int) int {
 // is cancelled; dst may then hold partial output (AtomicFile discards it).
 func Convert(ctx context.Context, dst io.Writer, src io.Reader, opt Options) (*Result, error) {
 	dk := opt.Dst
-	if !dk.Valid() {
+	if !dk.Convertible() {
 		return nil, fmt.Errorf("invalid destination type %s", dk)
 	}
 	if opt.Sat && dk.IsFloat() {

@@ -77,11 +77,18 @@ The exit status is 2 for any failure and 130/143 after SIGINT/SIGTERM.
 
 --stats prints how many values were clamped, became 0 from NaN, were rounded,
 overflowed to infinity, became subnormal (exact counts; see docs/CONVERT.md);
---json prints the same report as JSON. Both go to stdout, or to stderr when
+--json prints the same report as JSON.
+
+bfloat16, e4m3 (OCP E4M3, "E4M3FN") and e5m2 (OCP E5M2) convert like the other
+floating types, with --sat meaning OCP's saturating mode (docs/FORMATS.md).
+In .npy files they are the dtypes named bfloat16, float8_e4m3fn and
+float8_e5m2, as ml_dtypes calls them; np.save itself writes raw records
+('<V2', '|V1') for bfloat16 and float8_e4m3fn, which need --from. Both go to stdout, or to stderr when
 OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 		Example: `  clconv convert --to uchar --sat --round rte capture.npy capture_u8.npy
   clconv convert --name convert_half_rtz doubles.npy halves.npy
   clconv convert --from float --to uchar --sat --stats samples.raw samples_u8.raw
+  clconv convert --to e4m3 --sat --round rtz weights.npy weights_fp8.npy
   cat in.npy | clconv convert --to short --sat - - > out.npy`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -90,9 +97,9 @@ OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 	}
 	cmd.SetFlagErrorFunc(convFlagError)
 	fl := cmd.Flags()
-	fl.StringVar(&f.to, "to", "", "destination type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double)")
+	fl.StringVar(&f.to, "to", "", "destination type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2)")
 	fl.StringVar(&f.name, "name", "", "the whole conversion as an OpenCL name, e.g. convert_uchar_sat_rte (instead of --to/--sat/--round)")
-	fl.BoolVar(&f.sat, "sat", false, "saturate (integer destinations only)")
+	fl.BoolVar(&f.sat, "sat", false, "saturate (integer destinations, and bfloat16, e4m3 and e5m2: overflow and infinities give +-MAX)")
 	fl.StringVar(&f.round, "round", "", "rounding mode: rte, rtz, rtp or rtn (default: rtz to integers, rte to floating types)")
 	fl.StringVar(&f.from, "from", "", "element type of raw input (for .npy input it must match the header)")
 	fl.StringVar(&f.inFormat, "in-format", "auto", "input format: auto (.npy if it has the magic string, else raw), npy or raw")
@@ -156,8 +163,8 @@ func convParseFrom(s string) (cltype.Kind, error) {
 		return cltype.Invalid, nil
 	}
 	k, err := cltype.ParseKind(s)
-	if err != nil || !k.Valid() {
-		return cltype.Invalid, fmt.Errorf("--from %s: not a conversion type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double)", s)
+	if err != nil || !k.Convertible() {
+		return cltype.Invalid, fmt.Errorf("--from %s: not a conversion type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2)", s)
 	}
 	return k, nil
 }
