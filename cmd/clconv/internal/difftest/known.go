@@ -75,6 +75,19 @@ var KnownDifferences = []Known{
 			"convert_double4_rtz((long4)(-9223372036854775806L)) is -0x1p63 on PoCL, -0x1.fffffffffffffp62 " +
 			"in clconv. The same values read from memory convert correctly",
 	},
+	{
+		Name:  "pocl-select-divisor",
+		Class: Value,
+		Avoid: AvoidSelectDivisor,
+		Verdict: "PoCL bug (our reading: LLVM 15's fold of X / select(C, 0, Y) into X / Y applied to vectors " +
+			"whose arm is zero in some lanes only): a vector integer / or % whose divisor is a select() " +
+			"(or ?:) one of whose arms has a zero lane divides by the other arm in every lane. With " +
+			"d = select((uint2)(12u), (uint2)(7u, 0u), (uint2)(x, 0u)) and x = 0xfa8dfa95 read from memory, d " +
+			"is (7, 12) on PoCL too, but (uint2)(28036u, 5u) / d gives 28036 / 12 = 2336 (0x920) in lane 0 " +
+			"instead of 4005 (0xfa5), and % gives 4 instead of 1; with no zero lane, or as a scalar, it is " +
+			"right. The divisor chosen in every lane is non-zero, so nothing is undefined; clconv divides " +
+			"lane by lane, as OpenCL C 6.3 says",
+	},
 }
 
 // attribute names, for each finding that no class judges, the known

@@ -57,6 +57,10 @@ const (
 	// conversion to a floating type toward zero through an XOR with
 	// get_global_id(0), so that the compiler cannot fold it.
 	AvoidRTZFold
+	// AvoidSelectDivisor (kernel only) passes the divisor of a vector / or
+	// % through an XOR with get_global_id(0), so that the compiler cannot
+	// see that it is a select() or ?: one of whose arms has a zero lane.
+	AvoidSelectDivisor
 )
 
 // Printed is a printed program.
@@ -516,10 +520,17 @@ func (p *printer) expr(e Expr) {
 			op = "^"
 		}
 		p.write(op + " ")
+		opaque := p.f.Kernel && p.f.Avoid&AvoidSelectDivisor != 0 && (op == "/" || op == "%") && e.Y.Type().N > 1
+		if opaque {
+			p.write("(")
+		}
 		if e.Fix == 1 {
 			p.guard(e.Y)
 		} else {
 			p.expr(e.Y)
+		}
+		if opaque {
+			p.write(fmt.Sprintf(" ^ (%v)get_global_id(0))", e.Y.Type()))
 		}
 		p.write(")")
 	case *Cond:
