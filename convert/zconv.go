@@ -3163,7 +3163,7 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 		for i, x := range src {
 			sg := uint64(x) >> 63
 			a := (uint64(x) ^ -sg) + sg // the magnitude
-			sh := uint(max(bits.Len64(a)-24, 0))
+			sh := uint(bits.Len64(a|1<<23) - 24)
 			t := a >> sh
 			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
 			r |= uint32(sg) << 31
@@ -3173,7 +3173,7 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 		for i, x := range src {
 			sg := uint64(x) >> 63
 			a := (uint64(x) ^ -sg) + sg // the magnitude
-			sh := uint(max(bits.Len64(a)-24, 0))
+			sh := uint(bits.Len64(a|1<<23) - 24)
 			up := 1 ^ sg // 1 where the magnitude rounds up
 			t := (a-up)>>sh + up
 			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
@@ -3182,14 +3182,9 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		for i, x := range src {
-			sg := uint64(x) >> 63
-			a := (uint64(x) ^ -sg) + sg // the magnitude
-			sh := uint(max(bits.Len64(a)-24, 0))
-			up := sg // 1 where the magnitude rounds up
-			t := (a-up)>>sh + up
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			r |= uint32(sg) << 31
-			dst[i] = math.Float32frombits(r)
+			sh := uint(bits.Len64(uint64(x^(x>>63))|1<<23) - 24)
+			t := x >> sh // rounded toward -infinity
+			dst[i] = math.Float32frombits(math.Float32bits(float32(int32(t))) + uint32(sh)<<23)
 		}
 	default:
 		for i, x := range src {
@@ -3605,7 +3600,7 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, x := range src {
 			a := x
-			sh := uint(max(bits.Len64(a)-24, 0))
+			sh := uint(bits.Len64(a|1<<23) - 24)
 			t := a >> sh
 			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
 			dst[i] = math.Float32frombits(r)
@@ -3613,7 +3608,7 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	case round.RTP:
 		for i, x := range src {
 			a := x
-			sh := uint(max(bits.Len64(a)-24, 0))
+			sh := uint(bits.Len64(a|1<<23) - 24)
 			up := uint64(1) // 1 where the magnitude rounds up
 			t := (a-up)>>sh + up
 			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
@@ -3622,7 +3617,7 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	case round.RTN:
 		for i, x := range src {
 			a := x
-			sh := uint(max(bits.Len64(a)-24, 0))
+			sh := uint(bits.Len64(a|1<<23) - 24)
 			t := a >> sh
 			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
 			dst[i] = math.Float32frombits(r)
@@ -3652,7 +3647,7 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	case round.RTZ:
 		for i, x := range src {
 			a := x
-			sh := uint(max(bits.Len64(a)-53, 0))
+			sh := uint(bits.Len64(a|1<<52) - 53)
 			t := a >> sh
 			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
 			dst[i] = math.Float64frombits(r)
@@ -3660,7 +3655,7 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	case round.RTP:
 		for i, x := range src {
 			a := x
-			sh := uint(max(bits.Len64(a)-53, 0))
+			sh := uint(bits.Len64(a|1<<52) - 53)
 			up := uint64(1) // 1 where the magnitude rounds up
 			t := (a-up)>>sh + up
 			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
@@ -3669,7 +3664,7 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	case round.RTN:
 		for i, x := range src {
 			a := x
-			sh := uint(max(bits.Len64(a)-53, 0))
+			sh := uint(bits.Len64(a|1<<52) - 53)
 			t := a >> sh
 			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
 			dst[i] = math.Float64frombits(r)
@@ -4590,8 +4585,8 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			q := int64(math.Float32frombits(b))
 			e := b << 1 >> 24
+			q := int64(math.Float32frombits(b))
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
@@ -4604,8 +4599,8 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 		}
 	case round.RTP:
 		for i, b := range bs {
-			q := int64(math.Ceil(float64(math.Float32frombits(b))))
 			e := b << 1 >> 24
+			q := int64(math.Ceil(float64(math.Float32frombits(b))))
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
@@ -4618,8 +4613,8 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		for i, b := range bs {
-			q := int64(math.Floor(float64(math.Float32frombits(b))))
 			e := b << 1 >> 24
+			q := int64(math.Floor(float64(math.Float32frombits(b))))
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
@@ -4632,8 +4627,8 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 		}
 	default:
 		for i, b := range bs {
-			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
 			e := b << 1 >> 24
+			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
 			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
@@ -4678,8 +4673,8 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			q := int64(math.Float32frombits(b))
 			e := b << 1 >> 24
+			q := int64(math.Float32frombits(b))
 			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
@@ -4696,8 +4691,8 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 		}
 	case round.RTP:
 		for i, b := range bs {
-			q := int64(math.Ceil(float64(math.Float32frombits(b))))
 			e := b << 1 >> 24
+			q := int64(math.Ceil(float64(math.Float32frombits(b))))
 			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
@@ -4714,8 +4709,8 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		for i, b := range bs {
-			q := int64(math.Float32frombits(b))
 			e := b << 1 >> 24
+			q := int64(math.Float32frombits(b))
 			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
@@ -4732,8 +4727,8 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 		}
 	default:
 		for i, b := range bs {
-			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
 			e := b << 1 >> 24
+			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
 			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
@@ -5462,8 +5457,8 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			q := int64(math.Float64frombits(b))
 			e := b << 1 >> 53
+			q := int64(math.Float64frombits(b))
 			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
@@ -5476,9 +5471,12 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 		}
 	case round.RTP:
 		for i, b := range bs {
-			q := int64(math.Ceil(math.Float64frombits(b)))
 			e := b << 1 >> 53
-			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			v := math.Float64frombits(b)
+			q := int64(v)
+			d := math.Float64bits(float64(float64(q) - v)) // exact: q and v have at most 53 significant bits
+			q += int64(negative64(int64(d)))               // one more where q < v
+			sat := math.MaxInt64 ^ int64(int64(b)>>63)     // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
 			}
@@ -5490,9 +5488,12 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		for i, b := range bs {
-			q := int64(math.Floor(math.Float64frombits(b)))
 			e := b << 1 >> 53
-			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			v := math.Float64frombits(b)
+			q := int64(v)
+			d := math.Float64bits(float64(float64(q) - v)) // exact: q and v have at most 53 significant bits
+			q -= int64(positive64(int64(d)))               // one less where q > v
+			sat := math.MaxInt64 ^ int64(int64(b)>>63)     // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
 			}
@@ -5504,8 +5505,14 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 		}
 	default:
 		for i, b := range bs {
-			q := int64(math.RoundToEven(math.Float64frombits(b)))
 			e := b << 1 >> 53
+			cs := 0x4330000000000000 | b&(1<<63) // 2^p with the sign of b
+			// from 2^p up, an integer already
+			if e >= 1075 {
+				cs = 0
+			}
+			v, c := math.Float64frombits(b), math.Float64frombits(cs)
+			q := int64(float64(float64(v+c) - c))
 			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
@@ -5550,8 +5557,8 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		for i, b := range bs {
-			q := int64(math.Float64frombits(b))
 			e := b << 1 >> 53
+			q := int64(math.Float64frombits(b))
 			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
@@ -5568,8 +5575,8 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 		}
 	case round.RTP:
 		for i, b := range bs {
-			q := int64(math.Ceil(math.Float64frombits(b)))
 			e := b << 1 >> 53
+			q := int64(math.Ceil(math.Float64frombits(b)))
 			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
@@ -5586,8 +5593,8 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		for i, b := range bs {
-			q := int64(math.Float64frombits(b))
 			e := b << 1 >> 53
+			q := int64(math.Float64frombits(b))
 			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
@@ -5604,8 +5611,8 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 		}
 	default:
 		for i, b := range bs {
-			q := int64(math.RoundToEven(math.Float64frombits(b)))
 			e := b << 1 >> 53
+			q := int64(math.RoundToEven(math.Float64frombits(b)))
 			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
