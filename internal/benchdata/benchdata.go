@@ -61,7 +61,9 @@ func Input(k cltype.Kind, n int) []byte {
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	for i := range n {
 		var v uint64
-		if k.IsFloat() {
+		if k.IsSmallFloat() {
+			v = r.Uint64() // every pattern of bfloat16, e4m3, e5m2: NaNs, infinities, subnormals
+		} else if k.IsFloat() {
 			v = floatBits(k, r)
 		} else {
 			v = intBits(k, r)
