@@ -45,10 +45,19 @@ source line and a caret, and the exit status is 1.
 Non-saturating float->integer conversions of NaN or out-of-range values are
 implementation-defined in OpenCL; clconv gives the saturated value (--warn says so).
 
+The small floating formats are types too (docs/FORMATS.md): bfloat16 (1-8-7 bits),
+e4m3 (OCP E4M3, max 448, no infinity) and e5m2 (OCP E5M2, max 57344). Their vectors
+put an x before the width, since the names end in a digit: bfloat16x4, e4m3x2,
+e5m2x16. convert_bfloat16x4_sat_rtz(float4), convert_e4m3(x), convert_float(e5m2),
+as_e4m3x2((short)x) and casts work in every mode; _sat gives +-MAX on overflow and for
+infinities. They are storage formats: operators on them are errors (convert them
+with convert_float first).
+
 Flags start with --; any other argument, even one starting with -, is an expression.`,
 		Example: `  clconv eval 'convert_uchar4_sat_rte((float4)(-5.0f, 254.5f, 254.6f, 1.2e9f))'
   clconv eval --bits 'convert_half_rtz((short)32767)' 'as_uint(-0.0f)'
   clconv eval -0.0f
+  clconv eval --bits 'convert_e4m3_rte(464.0f)' 'convert_bfloat16x2_sat_rtz((float2)(0.1f, 1e39f))'
   printf 'convert_int_rte(2.5f)\nconvert_int_rtn(-2.5f)\n' | clconv eval -`,
 		// Expressions such as -5.0f must not be taken for flags, so eval
 		// sorts its arguments itself.
