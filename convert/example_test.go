@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/round"
 )
@@ -120,4 +122,23 @@ func Example_namedTypes() {
 	// float ushort half
 	// 3 convert: element 0: float -40 is too small for ushort (min 0) in rtz
 	// [0 21 65535]
+}
+
+// The small floating formats convert like the other types; _sat is OCP's
+// saturating mode for them, and a checked conversion reports an overflow.
+func Example_smallFormats() {
+	fmt.Printf("%#v\n", convert.To[fp8.E4M3](float32(464), convert.RTE)) // a tie: the even 448
+	fmt.Printf("%#v\n", convert.To[fp8.E4M3](float32(480), convert.RTE)) // overflow: NaN
+	fmt.Printf("%#v\n", convert.ToSat[fp8.E4M3](float32(480), convert.RTE))
+	b := make([]bfloat16.BFloat16, 3)
+	convert.Slice(b, []float32{0.1, 3.4e38, -1}, convert.RTZ) // rtz: overflow gives MAX
+	fmt.Printf("%#v %#v %#v\n", b[0], b[1], b[2])
+	i, err := convert.ToChecked[int8](fp8.E5M2(0x5c), convert.RTZ) // 256
+	fmt.Println(i, err)
+	// Output:
+	// 0x7e
+	// 0x7f
+	// 0x7e
+	// 0x3dcc 0x7f7f 0xbf80
+	// 127 convert: e5m2 260 is too large for char (max 127) in rtz
 }
