@@ -44,6 +44,9 @@ func FuzzEval(f *testing.F) {
 		"(int4)(1, 0, -1, 0) ? (float4)(1.0f) : 2.0f",
 		"select((int2)(1), (int2)(2), (int2)(-1, 0)) == 1 && !0",
 		"'a' + '\\n' + '\\x41' + '\\101'",
+		"convert_e4m3x4_sat_rtz((float4)(1, 500, -1e9f, 0.3f))",
+		"as_bfloat16x2(convert_float(convert_e5m2_rtp(0.1)))",
+		"select(convert_bfloat16x2((float2)(1.0f)), (bfloat16x2)(2.0f), (short2)(-1, 0))",
 	} {
 		f.Add(s)
 	}
@@ -139,6 +142,8 @@ var fuzzSeeds = []string{
 	"#define A(x) x x\n#define B(x) A(A(x))\nint a = 0 B(B(B(+1)));",
 	"void g(void) { return; }\ng();",
 	"int f(int);\nint y = f(1);",
+	"bfloat16x4 b = convert_bfloat16x4_sat_rtn((float4)(1e39f, 0.1f, -1, 2)); e4m3 e = b.y; float f = convert_float(e); e5m2x2 w = as_e5m2x2((short)0x7c7b);",
+	"e4m3 g(e4m3 p) { return p; }\ne4m3 q = g(convert_e4m3(3.0f)); int n = sizeof(e5m2x3);",
 }
 
 // FuzzRun checks the whole front end on programs: the preprocessor, the
