@@ -1,10 +1,16 @@
 package convert_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/clconv/clconv/bfloat16"
@@ -321,3 +327,100 @@ func TestSmallChecked(t *testing.T) {
 		t.Errorf("SliceChecked: n=%d err=%v dst=%#x", n, err, dst)
 	}
 }
+
+// Every int and uint to bfloat16, e4m3 and e5m2, in every mode with and
+// without _sat, through the slice path (convert.Bytes: integer rounding to
+// odd, then the float32 kernels), against the double path computed another
+// way (the exact double of the integer, rounded once by FromFloat64, which
+// rounds to odd in floating point). 2^32 x 2 sources x 24 variants: set
+// CLCONV_SMALL_EXHAUSTIVE=1 (a few minutes on 16 cores).
+func TestSmallIntSourcesExhaustive(t *testing.T) {
+	if os.Getenv("CLCONV_SMALL_EXHAUSTIVE") == "" {
+		t.Skip("set CLCONV_SMALL_EXHAUSTIVE=1 to check all 2^32 int and uint inputs")
+	}
+	const chunk = 1 << 16
+	limit := uint64(1) << 32
+	if s := os.Getenv("CLCONV_SMALL_LIMIT"); s != "" { // a prefix of the inputs, for a quick run
+		if n, err := strconv.ParseUint(s, 0, 64); err == nil {
+			limit = min(max(n, chunk), limit)
+		}
+	}
+	type job struct {
+		src, dst cltype.Kind
+		m        round.Mode
+		sat      bool
+	}
+	var jobs []job
+	for _, src := range []cltype.Kind{cltype.Int, cltype.Uint} {
+		for _, dst := range cltype.SmallFloats {
+			for _, m := range round.Modes {
+				for _, sat := range []bool{false, true} {
+					jobs = append(jobs, job{src, dst, m, sat})
+				}
+			}
+		}
+	}
+	var fails atomic.Int64
+	for _, j := range jobs {
+		var wg sync.WaitGroup
+		next := atomic.Uint64{}
+		for range runtime.NumCPU() {
+			wg.Go(func() {
+				in := make([]byte, 4*chunk)
+				out := make([]byte, 2*chunk)
+				for {
+					base := next.Add(chunk) - chunk
+					if base >= limit || fails.Load() > 20 {
+						return
+					}
+					for i := range chunk {
+						binary.LittleEndian.PutUint32(in[4*i:], spread(base+uint64(i)))
+					}
+					if err := convert.Bytes(j.dst, j.src, out[:chunk*j.dst.Size()], in, j.m, j.sat); err != nil {
+						t.Error(err)
+						return
+					}
+					for i := range chunk {
+						v := spread(base + uint64(i))
+						f := float64(v)
+						if j.src == cltype.Int {
+							f = float64(int32(v))
+						}
+						var want uint64
+						switch j.dst {
+						case cltype.BFloat16:
+							if j.sat {
+								want = uint64(bfloat16.FromFloat64Sat(f, j.m))
+							} else {
+								want = uint64(bfloat16.FromFloat64(f, j.m))
+							}
+						case cltype.E4M3:
+							if j.sat {
+								want = uint64(fp8.E4M3FromFloat64Sat(f, j.m))
+							} else {
+								want = uint64(fp8.E4M3FromFloat64(f, j.m))
+							}
+						default:
+							if j.sat {
+								want = uint64(fp8.E5M2FromFloat64Sat(f, j.m))
+							} else {
+								want = uint64(fp8.E5M2FromFloat64(f, j.m))
+							}
+						}
+						if got := convert.LoadBits(out, j.dst, i); got != want {
+							if fails.Add(1) <= 20 {
+								t.Errorf("%s %#x -> %s %s sat=%v: got %#x, want %#x", j.src, v, j.dst, j.m, j.sat, got, want)
+							}
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		t.Logf("%s -> %s %s sat=%v: %d inputs", j.src, j.dst, j.m, j.sat, limit)
+	}
+}
+
+// spread maps 0 .. 2^32-1 onto itself, one to one (an odd multiplier), so
+// that any prefix of the inputs samples the whole range.
+func spread(i uint64) uint32 { return uint32(i) * 0x9e3779b1 }
