@@ -127,6 +127,13 @@ func Expression(file, src string, mode round.Mode, limit int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range convs {
+		if c.Src.Type.Kind.IsSmallFloat() || c.Op.Dst.Kind.IsSmallFloat() {
+			return nil, &clc.Error{Pos: c.Pos, Msg: fmt.Sprintf(
+				"explain covers the eleven OpenCL C types, not %s -> %s: for bfloat16, e4m3 and e5m2 use clconv eval --bits, and docs/FORMATS.md for their rules",
+				c.Src.Type, c.Op.Dst)}
+		}
+	}
 	r := &Report{Expr: src, Value: value.Format(v, false), Bits: value.Format(v, true), Omitted: omitted,
 		Conversions: make([]Conversion, 0, len(convs))}
 	for _, c := range convs {

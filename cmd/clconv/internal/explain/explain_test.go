@@ -242,3 +242,14 @@ func TestOwnResult(t *testing.T) {
 		}
 	}
 }
+
+// The small floating formats are not explained: a clear error at the
+// conversion, never a panic.
+func TestSmallFormatsRefused(t *testing.T) {
+	for _, src := range []string{"convert_int(convert_bfloat16(3.7f))", "convert_e4m3x2_sat((float2)(1.0f))", "as_uchar(convert_e5m2(1.0f))"} {
+		_, err := Expression("<arg>", src, round.RTE, 16)
+		if err == nil || !strings.Contains(err.Error(), "explain covers the eleven OpenCL C types") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
