@@ -39,18 +39,20 @@ import (
 
 // format holds what the float32 fast path needs of E4M3 or E5M2.
 type format struct {
-	mant  uint    // mantissa bits
-	shift uint    // 23 - mant
-	qmin  int     // exponent of the smallest subnormal: the smallest quantum
-	limit uint32  // binary32 bits of the first grid point above MAX
-	scale float32 // 2^(bias-127): moves the format's exponents onto binary32's
-	max   uint8   // MAX's pattern
-	over  uint8   // the pattern overflow gives without _sat: infinity or NaN
+	mant      uint    // mantissa bits
+	shift     uint    // 23 - mant
+	qmin      int     // exponent of the smallest subnormal: the smallest quantum
+	limit     uint32  // binary32 bits of the first grid point above MAX
+	rebias    uint32  // (127-bias)<<23: moves binary32's exponents onto the format's
+	minNormal float32 // the smallest normal magnitude, 2^(1-bias)
+	subScale  float32 // 2^-qmin: a subnormal's value in quanta
+	max       uint8   // MAX's pattern
+	over      uint8   // the pattern overflow gives without _sat: infinity or NaN
 }
 
 var (
-	e4m3 = format{mant: 3, shift: 20, qmin: -9, limit: 0x43f00000 /* 480 */, scale: 0x1p-120, max: 0x7e, over: 0x7f}
-	e5m2 = format{mant: 2, shift: 21, qmin: -16, limit: 0x47800000 /* 65536 */, scale: 0x1p-112, max: 0x7b, over: 0x7c}
+	e4m3 = format{mant: 3, shift: 20, qmin: -9, limit: 0x43f00000 /* 480 */, rebias: 120 << 23, minNormal: 0x1p-6, subScale: 0x1p9, max: 0x7e, over: 0x7f}
+	e5m2 = format{mant: 2, shift: 21, qmin: -16, limit: 0x47800000 /* 65536 */, rebias: 112 << 23, minNormal: 0x1p-14, subScale: 0x1p16, max: 0x7b, over: 0x7c}
 )
 
 // fromFinite32 rounds the magnitude of the finite binary32 pattern b and
@@ -58,9 +60,9 @@ var (
 //
 // Adding and then subtracting c = 1.5*2^23*q, where q is the spacing of f's
 // values at |x|'s magnitude, rounds |x| to a multiple of q with ties to even
-// in one hardware rounding. Multiplying that exact result by 2^(bias-127)
-// moves f's exponent range onto the bottom of binary32's, so its bit pattern
-// shifted right by 23-mant is f's pattern, subnormals included. The directed
+// in one hardware rounding. That exact result's binary32 pattern, its
+// exponent rebiased and shifted right by 23-mant, is f's pattern; a result
+// below f's smallest normal is its number of quanta. The directed
 // modes step that pattern by one when the nearest value lies on the wrong
 // side of x. Magnitudes are first clamped to the grid point just above MAX:
 // everything beyond it rounds as it does, beyond MAX in every mode.
@@ -71,7 +73,16 @@ func (f *format) fromFinite32(b uint32, m round.Mode, sat bool) uint8 {
 	qe := max(int(ab>>23)-127-int(f.mant), f.qmin)
 	c := math.Float32frombits(uint32(qe+23+127)<<23 | 1<<22)
 	r := (a + c) - c
-	code := uint8(math.Float32bits(r*f.scale) >> f.shift)
+	// r is a multiple of the quantum at its magnitude: a normal value's
+	// pattern is its binary32 pattern with the exponent rebiased, and a
+	// subnormal's (zero included) is its value in quanta, an integer below
+	// 2^mant. (Multiplying r by 2^(bias-127) instead, so that the binary32
+	// pattern of the product is the format's, makes binary32 subnormals,
+	// which cost a microcode assist per element on Intel cores.)
+	code := uint8((math.Float32bits(r) - f.rebias) >> f.shift)
+	if r < f.minNormal {
+		code = uint8(int32(r * f.subScale))
+	}
 	towardZero := false
 	switch m {
 	case round.RTZ:
