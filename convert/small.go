@@ -309,12 +309,14 @@ func smallSlice(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, 
 }
 
 // smallOne converts one value between two kinds of which at least one is a
-// small floating format, as smallSlice does, without its scratch buffer.
+// small floating format, as smallSlice does, with the scalar conversions
+// only: no pointer reaches the SIMD kernels, so that convertOne's operands
+// stay on the caller's stack.
 func smallOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat bool) {
 	if !smallPair(dst, src) {
 		panic(invalidPair(dst, src))
 	}
-	var f [1]float32
+	var f float32
 	switch {
 	case src == dst:
 		b := loadBits(src, s)
@@ -328,17 +330,45 @@ func smallOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat bool)
 		encodeSmall64(dst, d, unsafe.Slice((*float64)(s), 1), m, sat)
 		return
 	case src.IsSmallFloat():
-		decodeSmall(src, f[:], s)
+		f = decodeOne(src, loadBits(src, s))
 		if !dst.IsSmallFloat() {
 			convertOne(dst, cltype.Float, d, unsafe.Pointer(&f), m, sat)
 			return
 		}
 	case src == cltype.Int || src == cltype.Uint || src == cltype.Long || src == cltype.Ulong:
-		toOdd32(src, f[:], s)
+		switch src {
+		case cltype.Int:
+			f = math.Float32frombits(intOdd32(int64(*(*int32)(s))))
+		case cltype.Uint:
+			f = math.Float32frombits(oddFloat32(uint64(*(*uint32)(s)), false))
+		case cltype.Long:
+			f = math.Float32frombits(intOdd32(*(*int64)(s)))
+		default:
+			f = math.Float32frombits(oddFloat32(*(*uint64)(s), false))
+		}
 	default: // char, uchar, short, ushort, half, float: exact in float32
 		convertOne(cltype.Float, src, unsafe.Pointer(&f), s, round.RTE, false)
 	}
-	encodeSmall(dst, d, f[:], m, sat)
+	storeBits(dst, d, encodeOne(dst, f, m, sat))
+}
+
+// encodeOne rounds f to small kind k (the scalar form of encodeSmall).
+func encodeOne(k cltype.Kind, f float32, m round.Mode, sat bool) uint64 {
+	switch {
+	case k == cltype.BFloat16 && sat:
+		return uint64(bfloat16.FromFloat32Sat(f, m))
+	case k == cltype.BFloat16:
+		return uint64(bfloat16.FromFloat32(f, m))
+	case k == cltype.E4M3 && sat:
+		return uint64(fp8.E4M3FromFloat32Sat(f, m))
+	case k == cltype.E4M3:
+		return uint64(fp8.E4M3FromFloat32(f, m))
+	case k == cltype.E5M2 && sat:
+		return uint64(fp8.E5M2FromFloat32Sat(f, m))
+	case k == cltype.E5M2:
+		return uint64(fp8.E5M2FromFloat32(f, m))
+	}
+	panic("convert: encodeOne to " + k.String())
 }
 
 // loadBits reads one value of kind k at p as its zero-extended bit pattern.
@@ -383,13 +413,18 @@ func smallBits(dst, src cltype.Kind, b uint64, m round.Mode, sat bool) (uint64, 
 	return loadBits(dst, unsafe.Pointer(&out)), false
 }
 
-// decodeOne returns the small value of kind k with pattern b as a float32.
+// decodeOne returns the small value of kind k with pattern b as a float32,
+// exactly.
 func decodeOne(k cltype.Kind, b uint64) float32 {
-	var f [1]float32
-	var in uint64
-	storeBits(k, unsafe.Pointer(&in), b)
-	decodeSmall(k, f[:], unsafe.Pointer(&in))
-	return f[0]
+	switch k {
+	case cltype.BFloat16:
+		return bfloat16.BFloat16(b).Float32()
+	case cltype.E4M3:
+		return fp8.E4M3(b).Float32()
+	case cltype.E5M2:
+		return fp8.E5M2(b).Float32()
+	}
+	panic("convert: decodeOne of " + k.String())
 }
 
 // smallSliceFlag is convertSliceFlag for the pairs with a small format: a

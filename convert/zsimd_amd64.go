@@ -5353,3 +5353,543 @@ func scanI32AVX2(src *byte, n int, lo int32, hi int32) int
 //
 //go:noescape
 func scanI32AVX512(src *byte, n int, lo int32, hi int32) int
+
+// floatToBf16RTEAVX2 converts the first n &^ 15 elements (float->bf16 RTE) and returns their count.
+//
+//go:noescape
+func floatToBf16RTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16RTZAVX2 converts the first n &^ 15 elements (float->bf16 RTZ) and returns their count.
+//
+//go:noescape
+func floatToBf16RTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16RTPAVX2 converts the first n &^ 15 elements (float->bf16 RTP) and returns their count.
+//
+//go:noescape
+func floatToBf16RTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16RTNAVX2 converts the first n &^ 15 elements (float->bf16 RTN) and returns their count.
+//
+//go:noescape
+func floatToBf16RTNAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16RTEAVX512 converts the first n &^ 31 elements (float->bf16 RTE) and returns their count.
+//
+//go:noescape
+func floatToBf16RTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16RTZAVX512 converts the first n &^ 31 elements (float->bf16 RTZ) and returns their count.
+//
+//go:noescape
+func floatToBf16RTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16RTPAVX512 converts the first n &^ 31 elements (float->bf16 RTP) and returns their count.
+//
+//go:noescape
+func floatToBf16RTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16RTNAVX512 converts the first n &^ 31 elements (float->bf16 RTN) and returns their count.
+//
+//go:noescape
+func floatToBf16RTNAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTEAVX2 converts the first n &^ 15 elements (float->bf16sat RTE) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTZAVX2 converts the first n &^ 15 elements (float->bf16sat RTZ) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTPAVX2 converts the first n &^ 15 elements (float->bf16sat RTP) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTNAVX2 converts the first n &^ 15 elements (float->bf16sat RTN) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTNAVX2(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTEAVX512 converts the first n &^ 31 elements (float->bf16sat RTE) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTZAVX512 converts the first n &^ 31 elements (float->bf16sat RTZ) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTPAVX512 converts the first n &^ 31 elements (float->bf16sat RTP) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTNAVX512 converts the first n &^ 31 elements (float->bf16sat RTN) and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTNAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTEAVX2 converts the first n &^ 31 elements (float->e4m3 RTE) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTZAVX2 converts the first n &^ 31 elements (float->e4m3 RTZ) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTPAVX2 converts the first n &^ 31 elements (float->e4m3 RTP) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTNAVX2 converts the first n &^ 31 elements (float->e4m3 RTN) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTNAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTEAVX512 converts the first n &^ 63 elements (float->e4m3 RTE) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTZAVX512 converts the first n &^ 63 elements (float->e4m3 RTZ) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTPAVX512 converts the first n &^ 63 elements (float->e4m3 RTP) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTNAVX512 converts the first n &^ 63 elements (float->e4m3 RTN) and returns their count.
+//
+//go:noescape
+func floatToE4m3RTNAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTEAVX2 converts the first n &^ 31 elements (float->e4m3sat RTE) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTZAVX2 converts the first n &^ 31 elements (float->e4m3sat RTZ) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTPAVX2 converts the first n &^ 31 elements (float->e4m3sat RTP) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTNAVX2 converts the first n &^ 31 elements (float->e4m3sat RTN) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTNAVX2(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTEAVX512 converts the first n &^ 63 elements (float->e4m3sat RTE) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTZAVX512 converts the first n &^ 63 elements (float->e4m3sat RTZ) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTPAVX512 converts the first n &^ 63 elements (float->e4m3sat RTP) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTNAVX512 converts the first n &^ 63 elements (float->e4m3sat RTN) and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTNAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTEAVX2 converts the first n &^ 31 elements (float->e5m2 RTE) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTZAVX2 converts the first n &^ 31 elements (float->e5m2 RTZ) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTPAVX2 converts the first n &^ 31 elements (float->e5m2 RTP) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTNAVX2 converts the first n &^ 31 elements (float->e5m2 RTN) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTNAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTEAVX512 converts the first n &^ 63 elements (float->e5m2 RTE) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTZAVX512 converts the first n &^ 63 elements (float->e5m2 RTZ) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTPAVX512 converts the first n &^ 63 elements (float->e5m2 RTP) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTNAVX512 converts the first n &^ 63 elements (float->e5m2 RTN) and returns their count.
+//
+//go:noescape
+func floatToE5m2RTNAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTEAVX2 converts the first n &^ 31 elements (float->e5m2sat RTE) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTEAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTZAVX2 converts the first n &^ 31 elements (float->e5m2sat RTZ) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTZAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTPAVX2 converts the first n &^ 31 elements (float->e5m2sat RTP) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTPAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTNAVX2 converts the first n &^ 31 elements (float->e5m2sat RTN) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTNAVX2(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTEAVX512 converts the first n &^ 63 elements (float->e5m2sat RTE) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTEAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTZAVX512 converts the first n &^ 63 elements (float->e5m2sat RTZ) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTZAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTPAVX512 converts the first n &^ 63 elements (float->e5m2sat RTP) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTPAVX512(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTNAVX512 converts the first n &^ 63 elements (float->e5m2sat RTN) and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTNAVX512(dst *byte, src *byte, n int) int
+
+// bf16ToFloatAVX2 converts the first n &^ 15 elements (bf16->float ) and returns their count.
+//
+//go:noescape
+func bf16ToFloatAVX2(dst *byte, src *byte, n int) int
+
+// bf16ToFloatAVX512 converts the first n &^ 31 elements (bf16->float ) and returns their count.
+//
+//go:noescape
+func bf16ToFloatAVX512(dst *byte, src *byte, n int) int
+
+// e4m3ToFloatAVX2 converts the first n &^ 31 elements (e4m3->float ) and returns their count.
+//
+//go:noescape
+func e4m3ToFloatAVX2(dst *byte, src *byte, n int) int
+
+// e4m3ToFloatAVX512 converts the first n &^ 63 elements (e4m3->float ) and returns their count.
+//
+//go:noescape
+func e4m3ToFloatAVX512(dst *byte, src *byte, n int) int
+
+// e5m2ToFloatAVX2 converts the first n &^ 31 elements (e5m2->float ) and returns their count.
+//
+//go:noescape
+func e5m2ToFloatAVX2(dst *byte, src *byte, n int) int
+
+// e5m2ToFloatAVX512 converts the first n &^ 63 elements (e5m2->float ) and returns their count.
+//
+//go:noescape
+func e5m2ToFloatAVX512(dst *byte, src *byte, n int) int
+
+// floatToBf16RTEAVX2NT converts the first n &^ 15 elements (float->bf16 RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16RTZAVX2NT converts the first n &^ 15 elements (float->bf16 RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16RTPAVX2NT converts the first n &^ 15 elements (float->bf16 RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16RTNAVX2NT converts the first n &^ 15 elements (float->bf16 RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTNAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16RTEAVX512NT converts the first n &^ 31 elements (float->bf16 RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToBf16RTZAVX512NT converts the first n &^ 31 elements (float->bf16 RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToBf16RTPAVX512NT converts the first n &^ 31 elements (float->bf16 RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToBf16RTNAVX512NT converts the first n &^ 31 elements (float->bf16 RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16RTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTEAVX2NT converts the first n &^ 15 elements (float->bf16sat RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTZAVX2NT converts the first n &^ 15 elements (float->bf16sat RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTPAVX2NT converts the first n &^ 15 elements (float->bf16sat RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTNAVX2NT converts the first n &^ 15 elements (float->bf16sat RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTNAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTEAVX512NT converts the first n &^ 31 elements (float->bf16sat RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTZAVX512NT converts the first n &^ 31 elements (float->bf16sat RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTPAVX512NT converts the first n &^ 31 elements (float->bf16sat RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToBf16SatRTNAVX512NT converts the first n &^ 31 elements (float->bf16sat RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToBf16SatRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTEAVX2NT converts the first n &^ 31 elements (float->e4m3 RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTZAVX2NT converts the first n &^ 31 elements (float->e4m3 RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTPAVX2NT converts the first n &^ 31 elements (float->e4m3 RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTNAVX2NT converts the first n &^ 31 elements (float->e4m3 RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTNAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTEAVX512NT converts the first n &^ 63 elements (float->e4m3 RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTZAVX512NT converts the first n &^ 63 elements (float->e4m3 RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTPAVX512NT converts the first n &^ 63 elements (float->e4m3 RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3RTNAVX512NT converts the first n &^ 63 elements (float->e4m3 RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3RTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTEAVX2NT converts the first n &^ 31 elements (float->e4m3sat RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTZAVX2NT converts the first n &^ 31 elements (float->e4m3sat RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTPAVX2NT converts the first n &^ 31 elements (float->e4m3sat RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTNAVX2NT converts the first n &^ 31 elements (float->e4m3sat RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTNAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTEAVX512NT converts the first n &^ 63 elements (float->e4m3sat RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTZAVX512NT converts the first n &^ 63 elements (float->e4m3sat RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTPAVX512NT converts the first n &^ 63 elements (float->e4m3sat RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE4m3SatRTNAVX512NT converts the first n &^ 63 elements (float->e4m3sat RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE4m3SatRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTEAVX2NT converts the first n &^ 31 elements (float->e5m2 RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTZAVX2NT converts the first n &^ 31 elements (float->e5m2 RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTPAVX2NT converts the first n &^ 31 elements (float->e5m2 RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTNAVX2NT converts the first n &^ 31 elements (float->e5m2 RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTNAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTEAVX512NT converts the first n &^ 63 elements (float->e5m2 RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTZAVX512NT converts the first n &^ 63 elements (float->e5m2 RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTPAVX512NT converts the first n &^ 63 elements (float->e5m2 RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2RTNAVX512NT converts the first n &^ 63 elements (float->e5m2 RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2RTNAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTEAVX2NT converts the first n &^ 31 elements (float->e5m2sat RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTEAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTZAVX2NT converts the first n &^ 31 elements (float->e5m2sat RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTZAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTPAVX2NT converts the first n &^ 31 elements (float->e5m2sat RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTPAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTNAVX2NT converts the first n &^ 31 elements (float->e5m2sat RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTNAVX2NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTEAVX512NT converts the first n &^ 63 elements (float->e5m2sat RTE) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTEAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTZAVX512NT converts the first n &^ 63 elements (float->e5m2sat RTZ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTZAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTPAVX512NT converts the first n &^ 63 elements (float->e5m2sat RTP) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTPAVX512NT(dst *byte, src *byte, n int) int
+
+// floatToE5m2SatRTNAVX512NT converts the first n &^ 63 elements (float->e5m2sat RTN) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func floatToE5m2SatRTNAVX512NT(dst *byte, src *byte, n int) int
+
+// bf16ToFloatAVX2NT converts the first n &^ 15 elements (bf16->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func bf16ToFloatAVX2NT(dst *byte, src *byte, n int) int
+
+// bf16ToFloatAVX512NT converts the first n &^ 31 elements (bf16->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func bf16ToFloatAVX512NT(dst *byte, src *byte, n int) int
+
+// e4m3ToFloatAVX2NT converts the first n &^ 31 elements (e4m3->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func e4m3ToFloatAVX2NT(dst *byte, src *byte, n int) int
+
+// e4m3ToFloatAVX512NT converts the first n &^ 63 elements (e4m3->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func e4m3ToFloatAVX512NT(dst *byte, src *byte, n int) int
+
+// e5m2ToFloatAVX2NT converts the first n &^ 31 elements (e5m2->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func e5m2ToFloatAVX2NT(dst *byte, src *byte, n int) int
+
+// e5m2ToFloatAVX512NT converts the first n &^ 63 elements (e5m2->float ) with non-temporal stores to a 64-byte aligned dst and returns their count.
+//
+//go:noescape
+func e5m2ToFloatAVX512NT(dst *byte, src *byte, n int) int

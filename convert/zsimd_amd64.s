@@ -48095,3 +48095,8759 @@ done:
 	MOVQ DX, ret+24(FP)
 	VZEROUPPER
 	RET
+
+DATA miniK<>+0(SB)/4, $0x7fffffff
+DATA miniK<>+4(SB)/4, $0x7fffffff
+DATA miniK<>+8(SB)/4, $0x7fffffff
+DATA miniK<>+12(SB)/4, $0x7fffffff
+DATA miniK<>+16(SB)/4, $0x7fffffff
+DATA miniK<>+20(SB)/4, $0x7fffffff
+DATA miniK<>+24(SB)/4, $0x7fffffff
+DATA miniK<>+28(SB)/4, $0x7fffffff
+DATA miniK<>+32(SB)/4, $0x7f800000
+DATA miniK<>+36(SB)/4, $0x7f800000
+DATA miniK<>+40(SB)/4, $0x7f800000
+DATA miniK<>+44(SB)/4, $0x7f800000
+DATA miniK<>+48(SB)/4, $0x7f800000
+DATA miniK<>+52(SB)/4, $0x7f800000
+DATA miniK<>+56(SB)/4, $0x7f800000
+DATA miniK<>+60(SB)/4, $0x7f800000
+DATA miniK<>+64(SB)/4, $0x7f7fffff
+DATA miniK<>+68(SB)/4, $0x7f7fffff
+DATA miniK<>+72(SB)/4, $0x7f7fffff
+DATA miniK<>+76(SB)/4, $0x7f7fffff
+DATA miniK<>+80(SB)/4, $0x7f7fffff
+DATA miniK<>+84(SB)/4, $0x7f7fffff
+DATA miniK<>+88(SB)/4, $0x7f7fffff
+DATA miniK<>+92(SB)/4, $0x7f7fffff
+DATA miniK<>+96(SB)/4, $0xff7fffff
+DATA miniK<>+100(SB)/4, $0xff7fffff
+DATA miniK<>+104(SB)/4, $0xff7fffff
+DATA miniK<>+108(SB)/4, $0xff7fffff
+DATA miniK<>+112(SB)/4, $0xff7fffff
+DATA miniK<>+116(SB)/4, $0xff7fffff
+DATA miniK<>+120(SB)/4, $0xff7fffff
+DATA miniK<>+124(SB)/4, $0xff7fffff
+DATA miniK<>+128(SB)/4, $0x80000000
+DATA miniK<>+132(SB)/4, $0x80000000
+DATA miniK<>+136(SB)/4, $0x80000000
+DATA miniK<>+140(SB)/4, $0x80000000
+DATA miniK<>+144(SB)/4, $0x80000000
+DATA miniK<>+148(SB)/4, $0x80000000
+DATA miniK<>+152(SB)/4, $0x80000000
+DATA miniK<>+156(SB)/4, $0x80000000
+DATA miniK<>+160(SB)/4, $0x0000007f
+DATA miniK<>+164(SB)/4, $0x0000007f
+DATA miniK<>+168(SB)/4, $0x0000007f
+DATA miniK<>+172(SB)/4, $0x0000007f
+DATA miniK<>+176(SB)/4, $0x0000007f
+DATA miniK<>+180(SB)/4, $0x0000007f
+DATA miniK<>+184(SB)/4, $0x0000007f
+DATA miniK<>+188(SB)/4, $0x0000007f
+DATA miniK<>+192(SB)/4, $0x00000080
+DATA miniK<>+196(SB)/4, $0x00000080
+DATA miniK<>+200(SB)/4, $0x00000080
+DATA miniK<>+204(SB)/4, $0x00000080
+DATA miniK<>+208(SB)/4, $0x00000080
+DATA miniK<>+212(SB)/4, $0x00000080
+DATA miniK<>+216(SB)/4, $0x00000080
+DATA miniK<>+220(SB)/4, $0x00000080
+DATA miniK<>+224(SB)/4, $0x00000001
+DATA miniK<>+228(SB)/4, $0x00000001
+DATA miniK<>+232(SB)/4, $0x00000001
+DATA miniK<>+236(SB)/4, $0x00000001
+DATA miniK<>+240(SB)/4, $0x00000001
+DATA miniK<>+244(SB)/4, $0x00000001
+DATA miniK<>+248(SB)/4, $0x00000001
+DATA miniK<>+252(SB)/4, $0x00000001
+DATA miniK<>+256(SB)/4, $0x00000002
+DATA miniK<>+260(SB)/4, $0x00000002
+DATA miniK<>+264(SB)/4, $0x00000002
+DATA miniK<>+268(SB)/4, $0x00000002
+DATA miniK<>+272(SB)/4, $0x00000002
+DATA miniK<>+276(SB)/4, $0x00000002
+DATA miniK<>+280(SB)/4, $0x00000002
+DATA miniK<>+284(SB)/4, $0x00000002
+DATA miniK<>+288(SB)/4, $0x00007fff
+DATA miniK<>+292(SB)/4, $0x00007fff
+DATA miniK<>+296(SB)/4, $0x00007fff
+DATA miniK<>+300(SB)/4, $0x00007fff
+DATA miniK<>+304(SB)/4, $0x00007fff
+DATA miniK<>+308(SB)/4, $0x00007fff
+DATA miniK<>+312(SB)/4, $0x00007fff
+DATA miniK<>+316(SB)/4, $0x00007fff
+DATA miniK<>+320(SB)/4, $0x0000ffff
+DATA miniK<>+324(SB)/4, $0x0000ffff
+DATA miniK<>+328(SB)/4, $0x0000ffff
+DATA miniK<>+332(SB)/4, $0x0000ffff
+DATA miniK<>+336(SB)/4, $0x0000ffff
+DATA miniK<>+340(SB)/4, $0x0000ffff
+DATA miniK<>+344(SB)/4, $0x0000ffff
+DATA miniK<>+348(SB)/4, $0x0000ffff
+DATA miniK<>+352(SB)/4, $0x00400000
+DATA miniK<>+356(SB)/4, $0x00400000
+DATA miniK<>+360(SB)/4, $0x00400000
+DATA miniK<>+364(SB)/4, $0x00400000
+DATA miniK<>+368(SB)/4, $0x00400000
+DATA miniK<>+372(SB)/4, $0x00400000
+DATA miniK<>+376(SB)/4, $0x00400000
+DATA miniK<>+380(SB)/4, $0x00400000
+DATA miniK<>+384(SB)/4, $0xbfffbfff
+DATA miniK<>+388(SB)/4, $0xbfffbfff
+DATA miniK<>+392(SB)/4, $0xbfffbfff
+DATA miniK<>+396(SB)/4, $0xbfffbfff
+DATA miniK<>+400(SB)/4, $0xbfffbfff
+DATA miniK<>+404(SB)/4, $0xbfffbfff
+DATA miniK<>+408(SB)/4, $0xbfffbfff
+DATA miniK<>+412(SB)/4, $0xbfffbfff
+DATA miniK<>+416(SB)/4, $0x43800000
+DATA miniK<>+420(SB)/4, $0x43800000
+DATA miniK<>+424(SB)/4, $0x43800000
+DATA miniK<>+428(SB)/4, $0x43800000
+DATA miniK<>+432(SB)/4, $0x43800000
+DATA miniK<>+436(SB)/4, $0x43800000
+DATA miniK<>+440(SB)/4, $0x43800000
+DATA miniK<>+444(SB)/4, $0x43800000
+DATA miniK<>+448(SB)/4, $0x87e00000
+DATA miniK<>+452(SB)/4, $0x87e00000
+DATA miniK<>+456(SB)/4, $0x87e00000
+DATA miniK<>+460(SB)/4, $0x87e00000
+DATA miniK<>+464(SB)/4, $0x87e00000
+DATA miniK<>+468(SB)/4, $0x87e00000
+DATA miniK<>+472(SB)/4, $0x87e00000
+DATA miniK<>+476(SB)/4, $0x87e00000
+DATA miniK<>+480(SB)/4, $0x7ff00000
+DATA miniK<>+484(SB)/4, $0x7ff00000
+DATA miniK<>+488(SB)/4, $0x7ff00000
+DATA miniK<>+492(SB)/4, $0x7ff00000
+DATA miniK<>+496(SB)/4, $0x7ff00000
+DATA miniK<>+500(SB)/4, $0x7ff00000
+DATA miniK<>+504(SB)/4, $0x7ff00000
+DATA miniK<>+508(SB)/4, $0x7ff00000
+DATA miniK<>+512(SB)/4, $0x43f00000
+DATA miniK<>+516(SB)/4, $0x43f00000
+DATA miniK<>+520(SB)/4, $0x43f00000
+DATA miniK<>+524(SB)/4, $0x43f00000
+DATA miniK<>+528(SB)/4, $0x43f00000
+DATA miniK<>+532(SB)/4, $0x43f00000
+DATA miniK<>+536(SB)/4, $0x43f00000
+DATA miniK<>+540(SB)/4, $0x43f00000
+DATA miniK<>+544(SB)/4, $0x43e00000
+DATA miniK<>+548(SB)/4, $0x43e00000
+DATA miniK<>+552(SB)/4, $0x43e00000
+DATA miniK<>+556(SB)/4, $0x43e00000
+DATA miniK<>+560(SB)/4, $0x43e00000
+DATA miniK<>+564(SB)/4, $0x43e00000
+DATA miniK<>+568(SB)/4, $0x43e00000
+DATA miniK<>+572(SB)/4, $0x43e00000
+DATA miniK<>+576(SB)/4, $0x3c800000
+DATA miniK<>+580(SB)/4, $0x3c800000
+DATA miniK<>+584(SB)/4, $0x3c800000
+DATA miniK<>+588(SB)/4, $0x3c800000
+DATA miniK<>+592(SB)/4, $0x3c800000
+DATA miniK<>+596(SB)/4, $0x3c800000
+DATA miniK<>+600(SB)/4, $0x3c800000
+DATA miniK<>+604(SB)/4, $0x3c800000
+DATA miniK<>+608(SB)/4, $0x0a400000
+DATA miniK<>+612(SB)/4, $0x0a400000
+DATA miniK<>+616(SB)/4, $0x0a400000
+DATA miniK<>+620(SB)/4, $0x0a400000
+DATA miniK<>+624(SB)/4, $0x0a400000
+DATA miniK<>+628(SB)/4, $0x0a400000
+DATA miniK<>+632(SB)/4, $0x0a400000
+DATA miniK<>+636(SB)/4, $0x0a400000
+DATA miniK<>+640(SB)/4, $0x0a4003c8
+DATA miniK<>+644(SB)/4, $0x0a4003c8
+DATA miniK<>+648(SB)/4, $0x0a4003c8
+DATA miniK<>+652(SB)/4, $0x0a4003c8
+DATA miniK<>+656(SB)/4, $0x0a4003c8
+DATA miniK<>+660(SB)/4, $0x0a4003c8
+DATA miniK<>+664(SB)/4, $0x0a4003c8
+DATA miniK<>+668(SB)/4, $0x0a4003c8
+DATA miniK<>+672(SB)/4, $0x0000007e
+DATA miniK<>+676(SB)/4, $0x0000007e
+DATA miniK<>+680(SB)/4, $0x0000007e
+DATA miniK<>+684(SB)/4, $0x0000007e
+DATA miniK<>+688(SB)/4, $0x0000007e
+DATA miniK<>+692(SB)/4, $0x0000007e
+DATA miniK<>+696(SB)/4, $0x0000007e
+DATA miniK<>+700(SB)/4, $0x0000007e
+DATA miniK<>+704(SB)/4, $0x47800000
+DATA miniK<>+708(SB)/4, $0x47800000
+DATA miniK<>+712(SB)/4, $0x47800000
+DATA miniK<>+716(SB)/4, $0x47800000
+DATA miniK<>+720(SB)/4, $0x47800000
+DATA miniK<>+724(SB)/4, $0x47800000
+DATA miniK<>+728(SB)/4, $0x47800000
+DATA miniK<>+732(SB)/4, $0x47800000
+DATA miniK<>+736(SB)/4, $0x47600000
+DATA miniK<>+740(SB)/4, $0x47600000
+DATA miniK<>+744(SB)/4, $0x47600000
+DATA miniK<>+748(SB)/4, $0x47600000
+DATA miniK<>+752(SB)/4, $0x47600000
+DATA miniK<>+756(SB)/4, $0x47600000
+DATA miniK<>+760(SB)/4, $0x47600000
+DATA miniK<>+764(SB)/4, $0x47600000
+DATA miniK<>+768(SB)/4, $0x38800000
+DATA miniK<>+772(SB)/4, $0x38800000
+DATA miniK<>+776(SB)/4, $0x38800000
+DATA miniK<>+780(SB)/4, $0x38800000
+DATA miniK<>+784(SB)/4, $0x38800000
+DATA miniK<>+788(SB)/4, $0x38800000
+DATA miniK<>+792(SB)/4, $0x38800000
+DATA miniK<>+796(SB)/4, $0x38800000
+DATA miniK<>+800(SB)/4, $0x0ac00000
+DATA miniK<>+804(SB)/4, $0x0ac00000
+DATA miniK<>+808(SB)/4, $0x0ac00000
+DATA miniK<>+812(SB)/4, $0x0ac00000
+DATA miniK<>+816(SB)/4, $0x0ac00000
+DATA miniK<>+820(SB)/4, $0x0ac00000
+DATA miniK<>+824(SB)/4, $0x0ac00000
+DATA miniK<>+828(SB)/4, $0x0ac00000
+DATA miniK<>+832(SB)/4, $0x0ac001c4
+DATA miniK<>+836(SB)/4, $0x0ac001c4
+DATA miniK<>+840(SB)/4, $0x0ac001c4
+DATA miniK<>+844(SB)/4, $0x0ac001c4
+DATA miniK<>+848(SB)/4, $0x0ac001c4
+DATA miniK<>+852(SB)/4, $0x0ac001c4
+DATA miniK<>+856(SB)/4, $0x0ac001c4
+DATA miniK<>+860(SB)/4, $0x0ac001c4
+DATA miniK<>+864(SB)/4, $0x0000007b
+DATA miniK<>+868(SB)/4, $0x0000007b
+DATA miniK<>+872(SB)/4, $0x0000007b
+DATA miniK<>+876(SB)/4, $0x0000007b
+DATA miniK<>+880(SB)/4, $0x0000007b
+DATA miniK<>+884(SB)/4, $0x0000007b
+DATA miniK<>+888(SB)/4, $0x0000007b
+DATA miniK<>+892(SB)/4, $0x0000007b
+GLOBL miniK<>(SB), RODATA|NOPTR, $896
+
+// func floatToBf16RTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16RTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     miniK<>+224(SB), Y1, Y1
+	VPADDD    miniK<>+288(SB), Y1, Y1
+	VPADDD    Y1, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   32(CX)(BX*4), Y0
+	VPSRLD    $0x10, Y0, Y2
+	VPAND     miniK<>+224(SB), Y2, Y2
+	VPADDD    miniK<>+288(SB), Y2, Y2
+	VPADDD    Y2, Y0, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y1, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16RTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VCMPPS    $0x03, Y0, Y0, Y1
+	VPOR      miniK<>+352(SB), Y0, Y2
+	VBLENDVPS Y1, Y2, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VMOVDQU   32(CX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPOR      miniK<>+352(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VPACKUSDW Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16RTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y1
+	VPANDN    miniK<>+320(SB), Y1, Y1
+	VPADDD    Y1, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   32(CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y2
+	VPANDN    miniK<>+320(SB), Y2, Y2
+	VPADDD    Y2, Y0, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y1, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16RTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VPADDD    Y1, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   32(CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPADDD    Y2, Y0, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y1, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16RTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00007fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z5, Z4, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VMOVDQU32 64(CX)(BX*4), Z4
+	VPSRLD    $0x10, Z4, Z6
+	VPANDD    Z0, Z6, Z6
+	VPADDD    Z1, Z6, Z6
+	VPADDD    Z6, Z4, Z6
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPACKUSDW Z6, Z5, Z4
+	VPERMQ    Z4, Z3, Z4
+	VMOVDQU64 Z4, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16RTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	VMOVDQU64    permQ512<>+0(SB), Z1
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VPORD     Z0, Z2, K1, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VMOVDQU32 64(CX)(BX*4), Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z0, Z3, K1, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VPACKUSDW Z3, Z2, Z2
+	VPERMQ    Z2, Z1, Z2
+	VMOVDQU64 Z2, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16RTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z1
+	VMOVDQU64    permQ512<>+0(SB), Z2
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z3
+	VPSRAD    $0x1f, Z3, Z4
+	VPANDND   Z0, Z4, Z4
+	VPADDD    Z4, Z3, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z1, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VMOVDQU32 64(CX)(BX*4), Z3
+	VPSRAD    $0x1f, Z3, Z5
+	VPANDND   Z0, Z5, Z5
+	VPADDD    Z5, Z3, Z5
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z1, Z3, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPACKUSDW Z5, Z4, Z3
+	VPERMQ    Z3, Z2, Z3
+	VMOVDQU64 Z3, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16RTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	VMOVDQU64    permQ512<>+0(SB), Z1
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z2
+	VPSRAD    $0x1f, Z2, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VPADDD    Z3, Z2, Z3
+	VCMPPS    $0x03, Z2, Z2, K1
+	VPORD     Z0, Z2, K1, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VMOVDQU32 64(CX)(BX*4), Z2
+	VPSRAD    $0x1f, Z2, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPADDD    Z4, Z2, Z4
+	VCMPPS    $0x03, Z2, Z2, K1
+	VPORD     Z0, Z2, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPACKUSDW Z4, Z3, Z2
+	VPERMQ    Z2, Z1, Z2
+	VMOVDQU64 Z2, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16SatRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     miniK<>+224(SB), Y1, Y1
+	VPADDD    miniK<>+288(SB), Y1, Y1
+	VPADDD    Y1, Y0, Y1
+	VPMINUD   miniK<>+96(SB), Y1, Y1
+	VPMINSD   miniK<>+64(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   32(CX)(BX*4), Y0
+	VPSRLD    $0x10, Y0, Y2
+	VPAND     miniK<>+224(SB), Y2, Y2
+	VPADDD    miniK<>+288(SB), Y2, Y2
+	VPADDD    Y2, Y0, Y2
+	VPMINUD   miniK<>+96(SB), Y2, Y2
+	VPMINSD   miniK<>+64(SB), Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y1, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16SatRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VPMINUD   miniK<>+96(SB), Y0, Y1
+	VPMINSD   miniK<>+64(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   32(CX)(BX*4), Y0
+	VPMINUD   miniK<>+96(SB), Y0, Y2
+	VPMINSD   miniK<>+64(SB), Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y1, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16SatRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y1
+	VPANDN    miniK<>+320(SB), Y1, Y1
+	VPADDD    Y1, Y0, Y1
+	VPMINUD   miniK<>+96(SB), Y1, Y1
+	VPMINSD   miniK<>+64(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   32(CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y2
+	VPANDN    miniK<>+320(SB), Y2, Y2
+	VPADDD    Y2, Y0, Y2
+	VPMINUD   miniK<>+96(SB), Y2, Y2
+	VPMINSD   miniK<>+64(SB), Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y1, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToBf16SatRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VPADDD    Y1, Y0, Y1
+	VPMINUD   miniK<>+96(SB), Y1, Y1
+	VPMINSD   miniK<>+64(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   32(CX)(BX*4), Y0
+	VPSRAD    $0x1f, Y0, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPADDD    Y2, Y0, Y2
+	VPMINUD   miniK<>+96(SB), Y2, Y2
+	VPMINSD   miniK<>+64(SB), Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      miniK<>+352(SB), Y0, Y0
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y1, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*2)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16SatRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00007fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z4
+	VMOVDQU64    permQ512<>+0(SB), Z5
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z6
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z0, Z7, Z7
+	VPADDD    Z1, Z7, Z7
+	VPADDD    Z7, Z6, Z7
+	VPMINUD   Z2, Z7, Z7
+	VPMINSD   Z3, Z7, Z7
+	VCMPPS    $0x03, Z6, Z6, K1
+	VPORD     Z4, Z6, K1, Z7
+	VPSRLD    $0x10, Z7, Z7
+	VMOVDQU32 64(CX)(BX*4), Z6
+	VPSRLD    $0x10, Z6, Z8
+	VPANDD    Z0, Z8, Z8
+	VPADDD    Z1, Z8, Z8
+	VPADDD    Z8, Z6, Z8
+	VPMINUD   Z2, Z8, Z8
+	VPMINSD   Z3, Z8, Z8
+	VCMPPS    $0x03, Z6, Z6, K1
+	VPORD     Z4, Z6, K1, Z8
+	VPSRLD    $0x10, Z8, Z8
+	VPACKUSDW Z8, Z7, Z6
+	VPERMQ    Z6, Z5, Z6
+	VMOVDQU64 Z6, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16SatRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z5
+	VPMINSD   Z1, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VMOVDQU32 64(CX)(BX*4), Z4
+	VPMINUD   Z0, Z4, Z6
+	VPMINSD   Z1, Z6, Z6
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPACKUSDW Z6, Z5, Z4
+	VPERMQ    Z4, Z3, Z4
+	VMOVDQU64 Z4, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16SatRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z3
+	VMOVDQU64    permQ512<>+0(SB), Z4
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z5
+	VPSRAD    $0x1f, Z5, Z6
+	VPANDND   Z0, Z6, Z6
+	VPADDD    Z6, Z5, Z6
+	VPMINUD   Z1, Z6, Z6
+	VPMINSD   Z2, Z6, Z6
+	VCMPPS    $0x03, Z5, Z5, K1
+	VPORD     Z3, Z5, K1, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VMOVDQU32 64(CX)(BX*4), Z5
+	VPSRAD    $0x1f, Z5, Z7
+	VPANDND   Z0, Z7, Z7
+	VPADDD    Z7, Z5, Z7
+	VPMINUD   Z1, Z7, Z7
+	VPMINSD   Z2, Z7, Z7
+	VCMPPS    $0x03, Z5, Z5, K1
+	VPORD     Z3, Z5, K1, Z7
+	VPSRLD    $0x10, Z7, Z7
+	VPACKUSDW Z7, Z6, Z5
+	VPERMQ    Z5, Z4, Z5
+	VMOVDQU64 Z5, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToBf16SatRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	VMOVDQU32 (CX)(BX*4), Z4
+	VPSRAD    $0x1f, Z4, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPADDD    Z5, Z4, Z5
+	VPMINUD   Z0, Z5, Z5
+	VPMINSD   Z1, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VMOVDQU32 64(CX)(BX*4), Z4
+	VPSRAD    $0x1f, Z4, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPADDD    Z6, Z4, Z6
+	VPMINUD   Z0, Z6, Z6
+	VPMINSD   Z1, Z6, Z6
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPACKUSDW Z6, Z5, Z4
+	VPERMQ    Z4, Z3, Z4
+	VMOVDQU64 Z4, (AX)(BX*2)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3RTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+576(SB), Y3, Y3
+	VPADDD    miniK<>+608(SB), Y3, Y4
+	VPADDD    miniK<>+640(SB), Y3, Y5
+	VPSRLD    $0x14, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y2
+	VPSUBD    Y5, Y2, Y2
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y3
+	VPSUBD    Y6, Y3, Y3
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VPACKUSDW Y3, Y2, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y3
+	VPSUBD    Y6, Y3, Y3
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y4
+	VPMINUD   miniK<>+512(SB), Y4, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y7
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y4
+	VPSUBD    Y7, Y4, Y4
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y4, Y4
+	VPACKUSDW Y4, Y3, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3RTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y6, Y6
+	VPCMPGTD  miniK<>+64(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y7
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y7, Y7
+	VPCMPGTD  miniK<>+64(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y7, Y7
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y7, Y7
+	VPACKUSDW Y7, Y6, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y7
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y7, Y5, Y7
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y4
+	VPADDD    Y4, Y7, Y7
+	VPCMPGTD  miniK<>+64(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y8
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y8, Y8
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y8, Y5, Y8
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y4
+	VPADDD    Y4, Y8, Y8
+	VPCMPGTD  miniK<>+64(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y8, Y8
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y8, Y8
+	VPACKUSDW Y8, Y7, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3RTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+576(SB), Y3, Y3
+	VPADDD    miniK<>+608(SB), Y3, Y4
+	VPADDD    miniK<>+640(SB), Y3, Y5
+	VPSRLD    $0x14, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y5, Y3, Y5
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y4, Y2, Y2
+	VPADDD    Y2, Y5, Y5
+	VPCMPGTD  miniK<>+96(SB), Y1, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y5, Y5
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+576(SB), Y3, Y3
+	VPADDD    miniK<>+608(SB), Y3, Y4
+	VPADDD    miniK<>+640(SB), Y3, Y6
+	VPSRLD    $0x14, Y3, Y3
+	VPSUBD    Y3, Y6, Y6
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y6, Y3, Y6
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y4, Y2, Y2
+	VPADDD    Y2, Y6, Y6
+	VPCMPGTD  miniK<>+96(SB), Y1, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VPACKUSDW Y6, Y5, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y5, Y3, Y3
+	VPADDD    Y3, Y6, Y6
+	VPCMPGTD  miniK<>+96(SB), Y2, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y6, Y6
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y6, Y6
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y7
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y5, Y3, Y3
+	VPADDD    Y3, Y7, Y7
+	VPCMPGTD  miniK<>+96(SB), Y2, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VPACKUSDW Y7, Y6, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3RTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+576(SB), Y3, Y3
+	VPADDD    miniK<>+608(SB), Y3, Y4
+	VPADDD    miniK<>+640(SB), Y3, Y5
+	VPSRLD    $0x14, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y5, Y3, Y5
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y2
+	VPADDD    Y2, Y5, Y5
+	VPXOR     miniK<>+128(SB), Y1, Y2
+	VPCMPGTD  miniK<>+96(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y5, Y5
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+576(SB), Y3, Y3
+	VPADDD    miniK<>+608(SB), Y3, Y4
+	VPADDD    miniK<>+640(SB), Y3, Y6
+	VPSRLD    $0x14, Y3, Y3
+	VPSUBD    Y3, Y6, Y6
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y6, Y3, Y6
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y2
+	VPADDD    Y2, Y6, Y6
+	VPXOR     miniK<>+128(SB), Y1, Y2
+	VPCMPGTD  miniK<>+96(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VPACKUSDW Y6, Y5, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y3
+	VPADDD    Y3, Y6, Y6
+	VPXOR     miniK<>+128(SB), Y2, Y3
+	VPCMPGTD  miniK<>+96(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y6, Y6
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y6, Y6
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y7
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y3
+	VPADDD    Y3, Y7, Y7
+	VPXOR     miniK<>+128(SB), Y2, Y3
+	VPCMPGTD  miniK<>+96(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VPACKUSDW Y7, Y6, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3RTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU32    permB512<>+0(SB), Z7
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z9
+	VPMINUD       Z1, Z9, Z9
+	VPANDD        Z2, Z9, Z10
+	VPMAXUD       Z3, Z10, Z10
+	VPADDD        Z4, Z10, Z11
+	VPADDD        Z5, Z10, Z12
+	VPSRLD        $0x14, Z10, Z10
+	VPSUBD        Z10, Z12, Z12
+	VADDPS.RN_SAE Z11, Z9, Z9
+	VPSUBD        Z12, Z9, Z9
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z9
+	VMOVDQU32     64(CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z10
+	VPMINUD       Z1, Z10, Z10
+	VPANDD        Z2, Z10, Z11
+	VPMAXUD       Z3, Z11, Z11
+	VPADDD        Z4, Z11, Z12
+	VPADDD        Z5, Z11, Z13
+	VPSRLD        $0x14, Z11, Z11
+	VPSUBD        Z11, Z13, Z13
+	VADDPS.RN_SAE Z12, Z10, Z10
+	VPSUBD        Z13, Z10, Z10
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z10
+	VMOVDQU32     128(CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z11
+	VPMINUD       Z1, Z11, Z11
+	VPANDD        Z2, Z11, Z12
+	VPMAXUD       Z3, Z12, Z12
+	VPADDD        Z4, Z12, Z13
+	VPADDD        Z5, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z11, Z11
+	VPSUBD        Z14, Z11, Z11
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z11
+	VMOVDQU32     192(CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RN_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z12
+	VPACKUSDW     Z10, Z9, Z8
+	VPACKUSDW     Z12, Z11, Z9
+	VPACKUSWB     Z9, Z8, Z8
+	VPERMD        Z8, Z7, Z8
+	VMOVDQU64     Z8, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3RTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU32    permB512<>+0(SB), Z9
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RZ_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z12, K1, Z12
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z12
+	VMOVDQU32     64(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VADDPS.RZ_SAE Z15, Z13, Z13
+	VPSUBD        Z16, Z13, Z13
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z13, K1, Z13
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z13
+	VMOVDQU32     128(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z14
+	VPANDD        Z2, Z14, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VADDPS.RZ_SAE Z16, Z14, Z14
+	VPSUBD        Z17, Z14, Z14
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z14, K1, Z14
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z14
+	VMOVDQU32     192(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z15
+	VPANDD        Z2, Z15, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VADDPS.RZ_SAE Z17, Z15, Z15
+	VPSUBD        Z18, Z15, Z15
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z15, K1, Z15
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z15
+	VPACKUSDW     Z13, Z12, Z10
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSWB     Z11, Z10, Z10
+	VPERMD        Z10, Z9, Z10
+	VMOVDQU64     Z10, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3RTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0xff800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z14, Z12, Z13
+	VADDPS.RU_SAE Z14, Z12, K1, Z13
+	VPSUBD        Z15, Z13, Z13
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z13, K1, Z13
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z13
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z12, Z14
+	VADDPS.RU_SAE Z15, Z12, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z12, Z15
+	VADDPS.RU_SAE Z16, Z12, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z12, Z16
+	VADDPS.RU_SAE Z17, Z12, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VPACKUSDW     Z14, Z13, Z11
+	VPACKUSDW     Z16, Z15, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVDQU64     Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3RTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z14, Z12, Z13
+	VADDPS.RU_SAE Z14, Z12, K1, Z13
+	VPSUBD        Z15, Z13, Z13
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z13, K1, Z13
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z13
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z12, Z14
+	VADDPS.RU_SAE Z15, Z12, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z12, Z15
+	VADDPS.RU_SAE Z16, Z12, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z12, Z16
+	VADDPS.RU_SAE Z17, Z12, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VPACKUSDW     Z14, Z13, Z11
+	VPACKUSDW     Z16, Z15, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVDQU64     Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3SatRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y3
+	VPSUBD    Y6, Y3, Y3
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y3, Y3
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y7
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y4
+	VPSUBD    Y7, Y4, Y4
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y4, Y4
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y4, Y4
+	VPACKUSDW Y4, Y3, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y7
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y4
+	VPSUBD    Y7, Y4, Y4
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y4, Y4
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y4, Y4
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y5
+	VPAND     miniK<>+32(SB), Y5, Y6
+	VPMAXUD   miniK<>+576(SB), Y6, Y6
+	VPADDD    miniK<>+608(SB), Y6, Y7
+	VPADDD    miniK<>+640(SB), Y6, Y8
+	VPSRLD    $0x14, Y6, Y6
+	VPSUBD    Y6, Y8, Y8
+	VADDPS    Y7, Y5, Y5
+	VPSUBD    Y8, Y5, Y5
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y5, Y5
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y5, Y5
+	VPACKUSDW Y5, Y4, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3SatRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y6, Y6
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y7
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y7, Y7
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y7, Y7
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y7, Y7
+	VPACKUSDW Y7, Y6, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y7
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y7, Y5, Y7
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y4
+	VPADDD    Y4, Y7, Y7
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y8
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y8, Y8
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y8, Y5, Y8
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y4
+	VPADDD    Y4, Y8, Y8
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y8, Y8
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y8, Y8
+	VPACKUSDW Y8, Y7, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3SatRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y1, Y5, Y3, Y3
+	VPADDD    Y3, Y6, Y6
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y7
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y1, Y5, Y3, Y3
+	VPADDD    Y3, Y7, Y7
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y7, Y7
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y7, Y7
+	VPACKUSDW Y7, Y6, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y7
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y7, Y5, Y7
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y6
+	VCMPPS    $0x11, Y4, Y5, Y4
+	VPSRLD    $0x1f, Y4, Y4
+	VBLENDVPS Y2, Y6, Y4, Y4
+	VPADDD    Y4, Y7, Y7
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y8
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y8, Y8
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y8, Y5, Y8
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y6
+	VCMPPS    $0x11, Y4, Y5, Y4
+	VPSRLD    $0x1f, Y4, Y4
+	VBLENDVPS Y2, Y6, Y4, Y4
+	VPADDD    Y4, Y8, Y8
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y8, Y8
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y8, Y8
+	VPACKUSDW Y8, Y7, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE4m3SatRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y6
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y1, Y3, Y5, Y3
+	VPADDD    Y3, Y6, Y6
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+512(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+576(SB), Y4, Y4
+	VPADDD    miniK<>+608(SB), Y4, Y5
+	VPADDD    miniK<>+640(SB), Y4, Y7
+	VPSRLD    $0x14, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y1, Y3, Y5, Y3
+	VPADDD    Y3, Y7, Y7
+	VPCMPGTD  miniK<>+32(SB), Y2, Y2
+	VPOR      miniK<>+672(SB), Y2, Y2
+	VPMINUD   Y2, Y7, Y7
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y7, Y7
+	VPACKUSDW Y7, Y6, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y7
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y7, Y5, Y7
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y6
+	VCMPPS    $0x11, Y4, Y5, Y4
+	VPSRLD    $0x1f, Y4, Y4
+	VBLENDVPS Y2, Y4, Y6, Y4
+	VPADDD    Y4, Y7, Y7
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+512(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+576(SB), Y5, Y5
+	VPADDD    miniK<>+608(SB), Y5, Y6
+	VPADDD    miniK<>+640(SB), Y5, Y8
+	VPSRLD    $0x14, Y5, Y5
+	VPSUBD    Y5, Y8, Y8
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y8, Y5, Y8
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y6
+	VCMPPS    $0x11, Y4, Y5, Y4
+	VPSRLD    $0x1f, Y4, Y4
+	VBLENDVPS Y2, Y4, Y6, Y4
+	VPADDD    Y4, Y8, Y8
+	VPCMPGTD  miniK<>+32(SB), Y3, Y3
+	VPOR      miniK<>+672(SB), Y3, Y3
+	VPMINUD   Y3, Y8, Y8
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y8, Y8
+	VPACKUSDW Y8, Y7, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3SatRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU32    permB512<>+0(SB), Z9
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RN_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z12, K1, Z12
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z12
+	VMOVDQU32     64(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VADDPS.RN_SAE Z15, Z13, Z13
+	VPSUBD        Z16, Z13, Z13
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z13, K1, Z13
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z13
+	VMOVDQU32     128(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z14
+	VPANDD        Z2, Z14, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VADDPS.RN_SAE Z16, Z14, Z14
+	VPSUBD        Z17, Z14, Z14
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z14, K1, Z14
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z14
+	VMOVDQU32     192(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z15
+	VPANDD        Z2, Z15, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VADDPS.RN_SAE Z17, Z15, Z15
+	VPSUBD        Z18, Z15, Z15
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z15, K1, Z15
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z15
+	VPACKUSDW     Z13, Z12, Z10
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSWB     Z11, Z10, Z10
+	VPERMD        Z10, Z9, Z10
+	VMOVDQU64     Z10, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3SatRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU32    permB512<>+0(SB), Z9
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RZ_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z12, K1, Z12
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z12
+	VMOVDQU32     64(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VADDPS.RZ_SAE Z15, Z13, Z13
+	VPSUBD        Z16, Z13, Z13
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z13, K1, Z13
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z13
+	VMOVDQU32     128(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z14
+	VPANDD        Z2, Z14, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VADDPS.RZ_SAE Z16, Z14, Z14
+	VPSUBD        Z17, Z14, Z14
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z14, K1, Z14
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z14
+	VMOVDQU32     192(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z15
+	VPANDD        Z2, Z15, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VADDPS.RZ_SAE Z17, Z15, Z15
+	VPSUBD        Z18, Z15, Z15
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z15, K1, Z15
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z15
+	VPACKUSDW     Z13, Z12, Z10
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSWB     Z11, Z10, Z10
+	VPERMD        Z10, Z9, Z10
+	VMOVDQU64     Z10, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3SatRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z13, Z14
+	VADDPS.RU_SAE Z15, Z13, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z13, Z15
+	VADDPS.RU_SAE Z16, Z13, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z13, Z16
+	VADDPS.RU_SAE Z17, Z13, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z17
+	VPMAXUD       Z3, Z17, Z17
+	VPADDD        Z4, Z17, Z18
+	VPADDD        Z5, Z17, Z19
+	VPSRLD        $0x14, Z17, Z17
+	VPSUBD        Z17, Z19, Z19
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z18, Z13, Z17
+	VADDPS.RU_SAE Z18, Z13, K1, Z17
+	VPSUBD        Z19, Z17, Z17
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z17, K1, Z17
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z17
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSDW     Z17, Z16, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVDQU64     Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE4m3SatRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z13, Z14
+	VADDPS.RU_SAE Z15, Z13, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z13, Z15
+	VADDPS.RU_SAE Z16, Z13, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z13, Z16
+	VADDPS.RU_SAE Z17, Z13, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z17
+	VPMAXUD       Z3, Z17, Z17
+	VPADDD        Z4, Z17, Z18
+	VPADDD        Z5, Z17, Z19
+	VPSRLD        $0x14, Z17, Z17
+	VPSUBD        Z17, Z19, Z19
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z18, Z13, Z17
+	VADDPS.RU_SAE Z18, Z13, K1, Z17
+	VPSUBD        Z19, Z17, Z17
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z17, K1, Z17
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z17
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSDW     Z17, Z16, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVDQU64     Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2RTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+704(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y5
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y2
+	VPSUBD    Y5, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VPSRLD    $0x15, Y1, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VPAND     miniK<>+160(SB), Y2, Y2
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y3
+	VPSUBD    Y6, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VPSRLD    $0x15, Y1, Y5
+	VPOR      miniK<>+256(SB), Y5, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VPAND     miniK<>+160(SB), Y3, Y3
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VPACKUSDW Y3, Y2, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y3
+	VPSUBD    Y6, Y3, Y3
+	VCMPPS    $0x03, Y2, Y2, Y4
+	VPSRLD    $0x15, Y2, Y5
+	VPOR      miniK<>+256(SB), Y5, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VPAND     miniK<>+160(SB), Y3, Y3
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y4
+	VPMINUD   miniK<>+704(SB), Y4, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+768(SB), Y5, Y5
+	VPADDD    miniK<>+800(SB), Y5, Y6
+	VPADDD    miniK<>+832(SB), Y5, Y7
+	VPSRLD    $0x15, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y4
+	VPSUBD    Y7, Y4, Y4
+	VCMPPS    $0x03, Y2, Y2, Y5
+	VPSRLD    $0x15, Y2, Y6
+	VPOR      miniK<>+256(SB), Y6, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPAND     miniK<>+160(SB), Y4, Y4
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y4, Y4
+	VPACKUSDW Y4, Y3, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2RTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+704(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y6, Y6
+	VPCMPGTD  miniK<>+64(SB), Y2, Y2
+	VPOR      miniK<>+864(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+704(SB), Y2, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y7
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y7, Y7
+	VPCMPGTD  miniK<>+64(SB), Y2, Y2
+	VPOR      miniK<>+864(SB), Y2, Y2
+	VPMINUD   Y2, Y7, Y7
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y7, Y7
+	VPAND     miniK<>+160(SB), Y7, Y7
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y7, Y7
+	VPACKUSDW Y7, Y6, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+768(SB), Y5, Y5
+	VPADDD    miniK<>+800(SB), Y5, Y6
+	VPADDD    miniK<>+832(SB), Y5, Y7
+	VPSRLD    $0x15, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y7, Y5, Y7
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y4
+	VPADDD    Y4, Y7, Y7
+	VPCMPGTD  miniK<>+64(SB), Y3, Y3
+	VPOR      miniK<>+864(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y7, Y7
+	VPAND     miniK<>+160(SB), Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+768(SB), Y5, Y5
+	VPADDD    miniK<>+800(SB), Y5, Y6
+	VPADDD    miniK<>+832(SB), Y5, Y8
+	VPSRLD    $0x15, Y5, Y5
+	VPSUBD    Y5, Y8, Y8
+	VADDPS    Y6, Y4, Y5
+	VPSUBD    Y8, Y5, Y8
+	VSUBPS    Y6, Y5, Y5
+	VCMPPS    $0x1e, Y4, Y5, Y4
+	VPADDD    Y4, Y8, Y8
+	VPCMPGTD  miniK<>+64(SB), Y3, Y3
+	VPOR      miniK<>+864(SB), Y3, Y3
+	VPMINUD   Y3, Y8, Y8
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y8, Y8
+	VPAND     miniK<>+160(SB), Y8, Y8
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y8, Y8
+	VPACKUSDW Y8, Y7, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2RTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+704(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y5
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y5, Y3, Y5
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y4, Y2, Y2
+	VPADDD    Y2, Y5, Y5
+	VPCMPGTD  miniK<>+96(SB), Y1, Y2
+	VPOR      miniK<>+864(SB), Y2, Y2
+	VPMINUD   Y2, Y5, Y5
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y5
+	VPAND     miniK<>+160(SB), Y5, Y5
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+704(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y6
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y6, Y6
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y6, Y3, Y6
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y4, Y2, Y2
+	VPADDD    Y2, Y6, Y6
+	VPCMPGTD  miniK<>+96(SB), Y1, Y2
+	VPOR      miniK<>+864(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VPACKUSDW Y6, Y5, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y5, Y3, Y3
+	VPADDD    Y3, Y6, Y6
+	VPCMPGTD  miniK<>+96(SB), Y2, Y3
+	VPOR      miniK<>+864(SB), Y3, Y3
+	VPMINUD   Y3, Y6, Y6
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y6, Y6
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y7
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y5, Y3, Y3
+	VPADDD    Y3, Y7, Y7
+	VPCMPGTD  miniK<>+96(SB), Y2, Y3
+	VPOR      miniK<>+864(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y7, Y7
+	VPAND     miniK<>+160(SB), Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VPACKUSDW Y7, Y6, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2RTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+704(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y5
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y5, Y3, Y5
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y2
+	VPADDD    Y2, Y5, Y5
+	VPXOR     miniK<>+128(SB), Y1, Y2
+	VPCMPGTD  miniK<>+96(SB), Y2, Y2
+	VPOR      miniK<>+864(SB), Y2, Y2
+	VPMINUD   Y2, Y5, Y5
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y5
+	VPAND     miniK<>+160(SB), Y5, Y5
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+704(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y6
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y6, Y6
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y6, Y3, Y6
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y2
+	VPADDD    Y2, Y6, Y6
+	VPXOR     miniK<>+128(SB), Y1, Y2
+	VPCMPGTD  miniK<>+96(SB), Y2, Y2
+	VPOR      miniK<>+864(SB), Y2, Y2
+	VPMINUD   Y2, Y6, Y6
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VPACKUSDW Y6, Y5, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y3
+	VPADDD    Y3, Y6, Y6
+	VPXOR     miniK<>+128(SB), Y2, Y3
+	VPCMPGTD  miniK<>+96(SB), Y3, Y3
+	VPOR      miniK<>+864(SB), Y3, Y3
+	VPMINUD   Y3, Y6, Y6
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y6, Y6
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+704(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y7
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y3
+	VPADDD    Y3, Y7, Y7
+	VPXOR     miniK<>+128(SB), Y2, Y3
+	VPCMPGTD  miniK<>+96(SB), Y3, Y3
+	VPOR      miniK<>+864(SB), Y3, Y3
+	VPMINUD   Y3, Y7, Y7
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y7, Y7
+	VPAND     miniK<>+160(SB), Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VPACKUSDW Y7, Y6, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·floatToE5m2RTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z3
+	VMOVDQU64    permQ512<>+0(SB), Z4
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y6
+	VCVTPH2PS    Y6, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y6, Y5
+	VMOVDQU16    Y5, K1, Y6
+	VMOVUPS      64(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VPANDD       Z1, Z6, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRLW       $0x08, Z6, Z5
+	VPANDD       Z0, Z5, Z5
+	VPADDW       Z3, Z5, Z5
+	VPADDW       Z5, Z6, K1, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VMOVUPS      128(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VMOVUPS      192(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y7
+	VCVTPH2PS    Y7, Z9
+	VCMPPS       $0x04, Z9, Z5, K1
+	VPORD        Y0, Y7, Y5
+	VMOVDQU16    Y5, K1, Y7
+	VINSERTI64X4 $0x01, Y7, Z8, Z8
+	VPANDD       Z1, Z8, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRLW       $0x08, Z8, Z5
+	VPANDD       Z0, Z5, Z5
+	VPADDW       Z3, Z5, Z5
+	VPADDW       Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VPACKUSWB    Z8, Z6, Z5
+	VPERMQ       Z5, Z4, Z5
+	VMOVDQU64    Z5, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE5m2RTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z0
+	VMOVDQU64    permQ512<>+0(SB), Z0
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y1
+	VMOVUPS      64(CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y2
+	VINSERTI64X4 $0x01, Y2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VMOVUPS      128(CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y2
+	VMOVUPS      192(CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPSRLW       $0x08, Z2, Z2
+	VPACKUSWB    Z2, Z1, Z3
+	VPERMQ       Z3, Z0, Z3
+	VMOVDQU64    Z3, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·floatToE5m2RTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z3
+	VMOVDQU64    permQ512<>+0(SB), Z4
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y6
+	VCVTPH2PS    Y6, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y6, Y5
+	VMOVDQU16    Y5, K1, Y6
+	VMOVUPS      64(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VPANDD       Z1, Z6, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRAW       $0x0f, Z6, Z5
+	VPANDND      Z3, Z5, Z5
+	VPADDW       Z5, Z6, K1, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VMOVUPS      128(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VMOVUPS      192(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y7
+	VCVTPH2PS    Y7, Z9
+	VCMPPS       $0x04, Z9, Z5, K1
+	VPORD        Y0, Y7, Y5
+	VMOVDQU16    Y5, K1, Y7
+	VINSERTI64X4 $0x01, Y7, Z8, Z8
+	VPANDD       Z1, Z8, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRAW       $0x0f, Z8, Z5
+	VPANDND      Z3, Z5, Z5
+	VPADDW       Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VPACKUSWB    Z8, Z6, Z5
+	VPERMQ       Z5, Z4, Z5
+	VMOVDQU64    Z5, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·floatToE5m2RTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y5
+	VCVTPH2PS    Y5, Z6
+	VCMPPS       $0x04, Z6, Z4, K1
+	VPORD        Y0, Y5, Y4
+	VMOVDQU16    Y4, K1, Y5
+	VMOVUPS      64(CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y7
+	VCVTPH2PS    Y7, Z6
+	VCMPPS       $0x04, Z6, Z4, K1
+	VPORD        Y0, Y7, Y4
+	VMOVDQU16    Y4, K1, Y7
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
+	VPANDD       Z1, Z5, Z4
+	VPCMPUW      $0x02, Z2, Z4, K1
+	VPSRAW       $0x0f, Z5, Z4
+	VPSRLW       $0x08, Z4, Z4
+	VPADDW       Z4, Z5, K1, Z5
+	VPSRLW       $0x08, Z5, Z5
+	VMOVUPS      128(CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y7
+	VCVTPH2PS    Y7, Z6
+	VCMPPS       $0x04, Z6, Z4, K1
+	VPORD        Y0, Y7, Y4
+	VMOVDQU16    Y4, K1, Y7
+	VMOVUPS      192(CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y6
+	VCVTPH2PS    Y6, Z8
+	VCMPPS       $0x04, Z8, Z4, K1
+	VPORD        Y0, Y6, Y4
+	VMOVDQU16    Y4, K1, Y6
+	VINSERTI64X4 $0x01, Y6, Z7, Z7
+	VPANDD       Z1, Z7, Z4
+	VPCMPUW      $0x02, Z2, Z4, K1
+	VPSRAW       $0x0f, Z7, Z4
+	VPSRLW       $0x08, Z4, Z4
+	VPADDW       Z4, Z7, K1, Z7
+	VPSRLW       $0x08, Z7, Z7
+	VPACKUSWB    Z7, Z5, Z4
+	VPERMQ       Z4, Z3, Z4
+	VMOVDQU64    Z4, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTEAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2SatRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+736(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y5
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y2
+	VPSUBD    Y5, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VPSRLD    $0x15, Y1, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VPAND     miniK<>+160(SB), Y2, Y2
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y3
+	VPSUBD    Y6, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VPSRLD    $0x15, Y1, Y5
+	VPOR      miniK<>+256(SB), Y5, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VPAND     miniK<>+160(SB), Y3, Y3
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VPACKUSDW Y3, Y2, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y3
+	VPSUBD    Y6, Y3, Y3
+	VCMPPS    $0x03, Y2, Y2, Y4
+	VPSRLD    $0x15, Y2, Y5
+	VPOR      miniK<>+256(SB), Y5, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VPAND     miniK<>+160(SB), Y3, Y3
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y4
+	VPMINUD   miniK<>+736(SB), Y4, Y4
+	VPAND     miniK<>+32(SB), Y4, Y5
+	VPMAXUD   miniK<>+768(SB), Y5, Y5
+	VPADDD    miniK<>+800(SB), Y5, Y6
+	VPADDD    miniK<>+832(SB), Y5, Y7
+	VPSRLD    $0x15, Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VADDPS    Y6, Y4, Y4
+	VPSUBD    Y7, Y4, Y4
+	VCMPPS    $0x03, Y2, Y2, Y5
+	VPSRLD    $0x15, Y2, Y6
+	VPOR      miniK<>+256(SB), Y6, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPAND     miniK<>+160(SB), Y4, Y4
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y4, Y4
+	VPACKUSDW Y4, Y3, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTZAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2SatRTZAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+736(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y5
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y5, Y3, Y5
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y2
+	VPADDD    Y2, Y5, Y5
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y5
+	VPAND     miniK<>+160(SB), Y5, Y5
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+736(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y6
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y6, Y6
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y6, Y3, Y6
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y2
+	VPADDD    Y2, Y6, Y6
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VPACKUSDW Y6, Y5, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y6, Y6
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y6, Y6
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y7
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y3
+	VPADDD    Y3, Y7, Y7
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y7, Y7
+	VPAND     miniK<>+160(SB), Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VPACKUSDW Y7, Y6, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTPAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2SatRTPAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+736(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y5
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y5, Y3, Y5
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y4, Y2, Y2
+	VPADDD    Y2, Y5, Y5
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y5
+	VPAND     miniK<>+160(SB), Y5, Y5
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+736(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y6
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y6, Y6
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y6, Y3, Y6
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y4, Y2, Y2
+	VPADDD    Y2, Y6, Y6
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VPACKUSDW Y6, Y5, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y5, Y3, Y3
+	VPADDD    Y3, Y6, Y6
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y6, Y6
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y7
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y5, Y3, Y3
+	VPADDD    Y3, Y7, Y7
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y7, Y7
+	VPAND     miniK<>+160(SB), Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VPACKUSDW Y7, Y6, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTNAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·floatToE5m2SatRTNAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	VMOVDQU   (CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+736(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y5
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y5, Y5
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y5, Y3, Y5
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y2
+	VPADDD    Y2, Y5, Y5
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y5
+	VPAND     miniK<>+160(SB), Y5, Y5
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VMOVDQU   32(CX)(BX*4), Y1
+	VPAND     miniK<>+0(SB), Y1, Y2
+	VPMINUD   miniK<>+736(SB), Y2, Y2
+	VPAND     miniK<>+32(SB), Y2, Y3
+	VPMAXUD   miniK<>+768(SB), Y3, Y3
+	VPADDD    miniK<>+800(SB), Y3, Y4
+	VPADDD    miniK<>+832(SB), Y3, Y6
+	VPSRLD    $0x15, Y3, Y3
+	VPSUBD    Y3, Y6, Y6
+	VADDPS    Y4, Y2, Y3
+	VPSUBD    Y6, Y3, Y6
+	VSUBPS    Y4, Y3, Y3
+	VCMPPS    $0x1e, Y2, Y3, Y4
+	VCMPPS    $0x11, Y2, Y3, Y2
+	VPSRLD    $0x1f, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y2
+	VPADDD    Y2, Y6, Y6
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VPSRLD    $0x15, Y1, Y3
+	VPOR      miniK<>+256(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y1, Y1
+	VPAND     miniK<>+192(SB), Y1, Y1
+	VPOR      Y1, Y6, Y6
+	VPACKUSDW Y6, Y5, Y1
+	VMOVDQU   64(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y6
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y6, Y6
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y6, Y4, Y6
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y3
+	VPADDD    Y3, Y6, Y6
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y6, Y6
+	VPAND     miniK<>+160(SB), Y6, Y6
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y6, Y6
+	VMOVDQU   96(CX)(BX*4), Y2
+	VPAND     miniK<>+0(SB), Y2, Y3
+	VPMINUD   miniK<>+736(SB), Y3, Y3
+	VPAND     miniK<>+32(SB), Y3, Y4
+	VPMAXUD   miniK<>+768(SB), Y4, Y4
+	VPADDD    miniK<>+800(SB), Y4, Y5
+	VPADDD    miniK<>+832(SB), Y4, Y7
+	VPSRLD    $0x15, Y4, Y4
+	VPSUBD    Y4, Y7, Y7
+	VADDPS    Y5, Y3, Y4
+	VPSUBD    Y7, Y4, Y7
+	VSUBPS    Y5, Y4, Y4
+	VCMPPS    $0x1e, Y3, Y4, Y5
+	VCMPPS    $0x11, Y3, Y4, Y3
+	VPSRLD    $0x1f, Y3, Y3
+	VBLENDVPS Y2, Y3, Y5, Y3
+	VPADDD    Y3, Y7, Y7
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPSRLD    $0x15, Y2, Y4
+	VPOR      miniK<>+256(SB), Y4, Y4
+	VBLENDVPS Y3, Y4, Y7, Y7
+	VPAND     miniK<>+160(SB), Y7, Y7
+	VPSRLD    $0x18, Y2, Y2
+	VPAND     miniK<>+192(SB), Y2, Y2
+	VPOR      Y2, Y7, Y7
+	VPACKUSDW Y7, Y6, Y2
+	VPACKUSWB Y2, Y1, Y1
+	VPERMD    Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)(BX*1)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTEAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·floatToE5m2SatRTEAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z5
+	VMOVDQU64    permQ512<>+0(SB), Z6
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y8
+	VCVTPH2PS    Y8, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y8, Y7
+	VMOVDQU16    Y7, K1, Y8
+	VMOVUPS      64(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VPANDD       Z1, Z8, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRLW       $0x08, Z8, Z7
+	VPANDD       Z0, Z7, Z7
+	VPADDW       Z3, Z7, Z7
+	VPADDW       Z7, Z8, K1, Z8
+	VPMINUW      Z4, Z8, K1, Z8
+	VPMINSW      Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VMOVUPS      128(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VMOVUPS      192(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y9
+	VCVTPH2PS    Y9, Z11
+	VCMPPS       $0x04, Z11, Z7, K1
+	VPORD        Y0, Y9, Y7
+	VMOVDQU16    Y7, K1, Y9
+	VINSERTI64X4 $0x01, Y9, Z10, Z10
+	VPANDD       Z1, Z10, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRLW       $0x08, Z10, Z7
+	VPANDD       Z0, Z7, Z7
+	VPADDW       Z3, Z7, Z7
+	VPADDW       Z7, Z10, K1, Z10
+	VPMINUW      Z4, Z10, K1, Z10
+	VPMINSW      Z5, Z10, K1, Z10
+	VPSRLW       $0x08, Z10, Z10
+	VPACKUSWB    Z10, Z8, Z7
+	VPERMQ       Z7, Z6, Z7
+	VMOVDQU64    Z7, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTZAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·floatToE5m2SatRTZAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z5
+	VMOVDQU64    permQ512<>+0(SB), Z6
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y1
+	VMOVUPS      64(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y2
+	VINSERTI64X4 $0x01, Y2, Z1, Z1
+	VPANDD       Z0, Z1, Z7
+	VPCMPUW      $0x02, Z3, Z7, K1
+	VPMINUW      Z4, Z1, K1, Z1
+	VPMINSW      Z5, Z1, K1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VMOVUPS      128(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y2
+	VMOVUPS      192(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y7
+	VINSERTI64X4 $0x01, Y7, Z2, Z2
+	VPANDD       Z0, Z2, Z7
+	VPCMPUW      $0x02, Z3, Z7, K1
+	VPMINUW      Z4, Z2, K1, Z2
+	VPMINSW      Z5, Z2, K1, Z2
+	VPSRLW       $0x08, Z2, Z2
+	VPACKUSWB    Z2, Z1, Z7
+	VPERMQ       Z7, Z6, Z7
+	VMOVDQU64    Z7, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTPAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·floatToE5m2SatRTPAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z5
+	VMOVDQU64    permQ512<>+0(SB), Z6
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y8
+	VCVTPH2PS    Y8, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y8, Y7
+	VMOVDQU16    Y7, K1, Y8
+	VMOVUPS      64(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VPANDD       Z1, Z8, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRAW       $0x0f, Z8, Z7
+	VPANDND      Z3, Z7, Z7
+	VPADDW       Z7, Z8, K1, Z8
+	VPMINUW      Z4, Z8, K1, Z8
+	VPMINSW      Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VMOVUPS      128(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VMOVUPS      192(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y9
+	VCVTPH2PS    Y9, Z11
+	VCMPPS       $0x04, Z11, Z7, K1
+	VPORD        Y0, Y9, Y7
+	VMOVDQU16    Y7, K1, Y9
+	VINSERTI64X4 $0x01, Y9, Z10, Z10
+	VPANDD       Z1, Z10, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRAW       $0x0f, Z10, Z7
+	VPANDND      Z3, Z7, Z7
+	VPADDW       Z7, Z10, K1, Z10
+	VPMINUW      Z4, Z10, K1, Z10
+	VPMINSW      Z5, Z10, K1, Z10
+	VPSRLW       $0x08, Z10, Z10
+	VPACKUSWB    Z10, Z8, Z7
+	VPERMQ       Z7, Z6, Z7
+	VMOVDQU64    Z7, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTNAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·floatToE5m2SatRTNAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z4
+	VMOVDQU64    permQ512<>+0(SB), Z5
+
+loop:
+	VMOVUPS      (CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y7
+	VCVTPH2PS    Y7, Z8
+	VCMPPS       $0x04, Z8, Z6, K1
+	VPORD        Y0, Y7, Y6
+	VMOVDQU16    Y6, K1, Y7
+	VMOVUPS      64(CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y9
+	VCVTPH2PS    Y9, Z8
+	VCMPPS       $0x04, Z8, Z6, K1
+	VPORD        Y0, Y9, Y6
+	VMOVDQU16    Y6, K1, Y9
+	VINSERTI64X4 $0x01, Y9, Z7, Z7
+	VPANDD       Z1, Z7, Z6
+	VPCMPUW      $0x02, Z2, Z6, K1
+	VPSRAW       $0x0f, Z7, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VPADDW       Z6, Z7, K1, Z7
+	VPMINUW      Z3, Z7, K1, Z7
+	VPMINSW      Z4, Z7, K1, Z7
+	VPSRLW       $0x08, Z7, Z7
+	VMOVUPS      128(CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y9
+	VCVTPH2PS    Y9, Z8
+	VCMPPS       $0x04, Z8, Z6, K1
+	VPORD        Y0, Y9, Y6
+	VMOVDQU16    Y6, K1, Y9
+	VMOVUPS      192(CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y8
+	VCVTPH2PS    Y8, Z10
+	VCMPPS       $0x04, Z10, Z6, K1
+	VPORD        Y0, Y8, Y6
+	VMOVDQU16    Y6, K1, Y8
+	VINSERTI64X4 $0x01, Y8, Z9, Z9
+	VPANDD       Z1, Z9, Z6
+	VPCMPUW      $0x02, Z2, Z6, K1
+	VPSRAW       $0x0f, Z9, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VPADDW       Z6, Z9, K1, Z9
+	VPMINUW      Z3, Z9, K1, Z9
+	VPMINSW      Z4, Z9, K1, Z9
+	VPSRLW       $0x08, Z9, Z9
+	VPACKUSWB    Z9, Z7, Z6
+	VPERMQ       Z6, Z5, Z6
+	VMOVDQU64    Z6, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func bf16ToFloatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2
+TEXT ·bf16ToFloatAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXWD (CX)(BX*2), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VCMPPS    $0x03, Y0, Y0, Y1
+	VPAND     miniK<>+352(SB), Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*4)
+	VPMOVZXWD 16(CX)(BX*2), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VCMPPS    $0x03, Y0, Y0, Y1
+	VPAND     miniK<>+352(SB), Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, 32(AX)(BX*4)
+	ADDQ      $0x00000010, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func bf16ToFloatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F
+TEXT ·bf16ToFloatAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x11111121, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	VPMOVZXWD   (CX)(BX*2), Z1
+	VPSLLD      $0x10, Z1, Z1
+	VFIXUPIMMPS $0x00, Z0, Z1, Z1
+	VMOVDQU64   Z1, (AX)(BX*4)
+	VPMOVZXWD   32(CX)(BX*2), Z1
+	VPSLLD      $0x10, Z1, Z1
+	VFIXUPIMMPS $0x00, Z0, Z1, Z1
+	VMOVDQU64   Z1, 64(AX)(BX*4)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func e4m3ToFloatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3ToFloatAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVSXBW (CX)(BX*1), X0
+	VPSLLW    $0x07, X0, X0
+	VPAND     miniK<>+384(SB), X0, X0
+	VCVTPH2PS X0, Y0
+	VMULPS    miniK<>+416(SB), Y0, Y0
+	VPSLLD    $0x01, Y0, Y1
+	VPCMPEQD  miniK<>+448(SB), Y1, Y1
+	VPAND     miniK<>+480(SB), Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, (AX)(BX*4)
+	VPMOVSXBW 8(CX)(BX*1), X0
+	VPSLLW    $0x07, X0, X0
+	VPAND     miniK<>+384(SB), X0, X0
+	VCVTPH2PS X0, Y0
+	VMULPS    miniK<>+416(SB), Y0, Y0
+	VPSLLD    $0x01, Y0, Y1
+	VPCMPEQD  miniK<>+448(SB), Y1, Y1
+	VPAND     miniK<>+480(SB), Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, 32(AX)(BX*4)
+	VPMOVSXBW 16(CX)(BX*1), X0
+	VPSLLW    $0x07, X0, X0
+	VPAND     miniK<>+384(SB), X0, X0
+	VCVTPH2PS X0, Y0
+	VMULPS    miniK<>+416(SB), Y0, Y0
+	VPSLLD    $0x01, Y0, Y1
+	VPCMPEQD  miniK<>+448(SB), Y1, Y1
+	VPAND     miniK<>+480(SB), Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, 64(AX)(BX*4)
+	VPMOVSXBW 24(CX)(BX*1), X0
+	VPSLLW    $0x07, X0, X0
+	VPAND     miniK<>+384(SB), X0, X0
+	VCVTPH2PS X0, Y0
+	VMULPS    miniK<>+416(SB), Y0, Y0
+	VPSLLD    $0x01, Y0, Y1
+	VPCMPEQD  miniK<>+448(SB), Y1, Y1
+	VPAND     miniK<>+480(SB), Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func e4m3ToFloatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·e4m3ToFloatAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xbfffbfff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x87e00000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x7ff00000, SI
+	VPBROADCASTD SI, Z3
+
+loop:
+	VPMOVSXBW (CX)(BX*1), Y4
+	VPSLLW    $0x07, Y4, Y4
+	VPAND     Y0, Y4, Y4
+	VCVTPH2PS Y4, Z4
+	VMULPS    Z1, Z4, Z4
+	VPSLLD    $0x01, Z4, Z5
+	VPCMPUD   $0x00, Z2, Z5, K1
+	VPORD     Z3, Z4, K1, Z4
+	VMOVDQU64 Z4, (AX)(BX*4)
+	VPMOVSXBW 16(CX)(BX*1), Y4
+	VPSLLW    $0x07, Y4, Y4
+	VPAND     Y0, Y4, Y4
+	VCVTPH2PS Y4, Z4
+	VMULPS    Z1, Z4, Z4
+	VPSLLD    $0x01, Z4, Z5
+	VPCMPUD   $0x00, Z2, Z5, K1
+	VPORD     Z3, Z4, K1, Z4
+	VMOVDQU64 Z4, 64(AX)(BX*4)
+	VPMOVSXBW 32(CX)(BX*1), Y4
+	VPSLLW    $0x07, Y4, Y4
+	VPAND     Y0, Y4, Y4
+	VCVTPH2PS Y4, Z4
+	VMULPS    Z1, Z4, Z4
+	VPSLLD    $0x01, Z4, Z5
+	VPCMPUD   $0x00, Z2, Z5, K1
+	VPORD     Z3, Z4, K1, Z4
+	VMOVDQU64 Z4, 128(AX)(BX*4)
+	VPMOVSXBW 48(CX)(BX*1), Y4
+	VPSLLW    $0x07, Y4, Y4
+	VPAND     Y0, Y4, Y4
+	VCVTPH2PS Y4, Z4
+	VMULPS    Z1, Z4, Z4
+	VPSLLD    $0x01, Z4, Z5
+	VPCMPUD   $0x00, Z2, Z5, K1
+	VPORD     Z3, Z4, K1, Z4
+	VMOVDQU64 Z4, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func e5m2ToFloatAVX2(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C
+TEXT ·e5m2ToFloatAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVDQU   Y0, (AX)(BX*4)
+	VPMOVZXBW 8(CX)(BX*1), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVDQU   Y0, 32(AX)(BX*4)
+	VPMOVZXBW 16(CX)(BX*1), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVDQU   Y0, 64(AX)(BX*4)
+	VPMOVZXBW 24(CX)(BX*1), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVDQU   Y0, 96(AX)(BX*4)
+	ADDQ      $0x00000020, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func e5m2ToFloatAVX512(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F
+TEXT ·e5m2ToFloatAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	VPMOVZXBW (CX)(BX*1), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, (AX)(BX*4)
+	VPMOVZXBW 16(CX)(BX*1), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, 64(AX)(BX*4)
+	VPMOVZXBW 32(CX)(BX*1), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, 128(AX)(BX*4)
+	VPMOVZXBW 48(CX)(BX*1), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, 192(AX)(BX*4)
+	ADDQ      $0x00000040, BX
+	CMPQ      BX, DX
+	JB        loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16RTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VPSRLD     $0x10, Y0, Y1
+	VPAND      miniK<>+224(SB), Y1, Y1
+	VPADDD     miniK<>+288(SB), Y1, Y1
+	VPADDD     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VMOVDQU    32(CX)(BX*4), Y0
+	VPSRLD     $0x10, Y0, Y2
+	VPAND      miniK<>+224(SB), Y2, Y2
+	VPADDD     miniK<>+288(SB), Y2, Y2
+	VPADDD     Y2, Y0, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y3, Y0, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y1, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16RTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VCMPPS     $0x03, Y0, Y0, Y1
+	VPOR       miniK<>+352(SB), Y0, Y2
+	VBLENDVPS  Y1, Y2, Y0, Y0
+	VPSRLD     $0x10, Y0, Y0
+	VMOVDQU    32(CX)(BX*4), Y1
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPOR       miniK<>+352(SB), Y1, Y3
+	VBLENDVPS  Y2, Y3, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VPACKUSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16RTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y1
+	VPANDN     miniK<>+320(SB), Y1, Y1
+	VPADDD     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VMOVDQU    32(CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y2
+	VPANDN     miniK<>+320(SB), Y2, Y2
+	VPADDD     Y2, Y0, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y3, Y0, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y1, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16RTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VPADDD     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VMOVDQU    32(CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPADDD     Y2, Y0, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y3, Y0, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y1, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16RTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00007fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z4
+	VPSRLD     $0x10, Z4, Z5
+	VPANDD     Z0, Z5, Z5
+	VPADDD     Z1, Z5, Z5
+	VPADDD     Z5, Z4, Z5
+	VCMPPS     $0x03, Z4, Z4, K1
+	VPORD      Z2, Z4, K1, Z5
+	VPSRLD     $0x10, Z5, Z5
+	VMOVDQU32  64(CX)(BX*4), Z4
+	VPSRLD     $0x10, Z4, Z6
+	VPANDD     Z0, Z6, Z6
+	VPADDD     Z1, Z6, Z6
+	VPADDD     Z6, Z4, Z6
+	VCMPPS     $0x03, Z4, Z4, K1
+	VPORD      Z2, Z4, K1, Z6
+	VPSRLD     $0x10, Z6, Z6
+	VPACKUSDW  Z6, Z5, Z4
+	VPERMQ     Z4, Z3, Z4
+	VMOVNTDQ   Z4, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16RTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	VMOVDQU64    permQ512<>+0(SB), Z1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z2
+	VCMPPS     $0x03, Z2, Z2, K1
+	VPORD      Z0, Z2, K1, Z2
+	VPSRLD     $0x10, Z2, Z2
+	VMOVDQU32  64(CX)(BX*4), Z3
+	VCMPPS     $0x03, Z3, Z3, K1
+	VPORD      Z0, Z3, K1, Z3
+	VPSRLD     $0x10, Z3, Z3
+	VPACKUSDW  Z3, Z2, Z2
+	VPERMQ     Z2, Z1, Z2
+	VMOVNTDQ   Z2, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16RTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z1
+	VMOVDQU64    permQ512<>+0(SB), Z2
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z3
+	VPSRAD     $0x1f, Z3, Z4
+	VPANDND    Z0, Z4, Z4
+	VPADDD     Z4, Z3, Z4
+	VCMPPS     $0x03, Z3, Z3, K1
+	VPORD      Z1, Z3, K1, Z4
+	VPSRLD     $0x10, Z4, Z4
+	VMOVDQU32  64(CX)(BX*4), Z3
+	VPSRAD     $0x1f, Z3, Z5
+	VPANDND    Z0, Z5, Z5
+	VPADDD     Z5, Z3, Z5
+	VCMPPS     $0x03, Z3, Z3, K1
+	VPORD      Z1, Z3, K1, Z5
+	VPSRLD     $0x10, Z5, Z5
+	VPACKUSDW  Z5, Z4, Z3
+	VPERMQ     Z3, Z2, Z3
+	VMOVNTDQ   Z3, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16RTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16RTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	VMOVDQU64    permQ512<>+0(SB), Z1
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z2
+	VPSRAD     $0x1f, Z2, Z3
+	VPSRLD     $0x10, Z3, Z3
+	VPADDD     Z3, Z2, Z3
+	VCMPPS     $0x03, Z2, Z2, K1
+	VPORD      Z0, Z2, K1, Z3
+	VPSRLD     $0x10, Z3, Z3
+	VMOVDQU32  64(CX)(BX*4), Z2
+	VPSRAD     $0x1f, Z2, Z4
+	VPSRLD     $0x10, Z4, Z4
+	VPADDD     Z4, Z2, Z4
+	VCMPPS     $0x03, Z2, Z2, K1
+	VPORD      Z0, Z2, K1, Z4
+	VPSRLD     $0x10, Z4, Z4
+	VPACKUSDW  Z4, Z3, Z2
+	VPERMQ     Z2, Z1, Z2
+	VMOVNTDQ   Z2, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16SatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VPSRLD     $0x10, Y0, Y1
+	VPAND      miniK<>+224(SB), Y1, Y1
+	VPADDD     miniK<>+288(SB), Y1, Y1
+	VPADDD     Y1, Y0, Y1
+	VPMINUD    miniK<>+96(SB), Y1, Y1
+	VPMINSD    miniK<>+64(SB), Y1, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VMOVDQU    32(CX)(BX*4), Y0
+	VPSRLD     $0x10, Y0, Y2
+	VPAND      miniK<>+224(SB), Y2, Y2
+	VPADDD     miniK<>+288(SB), Y2, Y2
+	VPADDD     Y2, Y0, Y2
+	VPMINUD    miniK<>+96(SB), Y2, Y2
+	VPMINSD    miniK<>+64(SB), Y2, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y3, Y0, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y1, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16SatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VPMINUD    miniK<>+96(SB), Y0, Y1
+	VPMINSD    miniK<>+64(SB), Y1, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VMOVDQU    32(CX)(BX*4), Y0
+	VPMINUD    miniK<>+96(SB), Y0, Y2
+	VPMINSD    miniK<>+64(SB), Y2, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y3, Y0, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y1, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16SatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y1
+	VPANDN     miniK<>+320(SB), Y1, Y1
+	VPADDD     Y1, Y0, Y1
+	VPMINUD    miniK<>+96(SB), Y1, Y1
+	VPMINSD    miniK<>+64(SB), Y1, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VMOVDQU    32(CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y2
+	VPANDN     miniK<>+320(SB), Y2, Y2
+	VPADDD     Y2, Y0, Y2
+	VPMINUD    miniK<>+96(SB), Y2, Y2
+	VPMINSD    miniK<>+64(SB), Y2, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y3, Y0, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y1, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToBf16SatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VPADDD     Y1, Y0, Y1
+	VPMINUD    miniK<>+96(SB), Y1, Y1
+	VPMINSD    miniK<>+64(SB), Y1, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VPSRLD     $0x10, Y1, Y1
+	VMOVDQU    32(CX)(BX*4), Y0
+	VPSRAD     $0x1f, Y0, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPADDD     Y2, Y0, Y2
+	VPMINUD    miniK<>+96(SB), Y2, Y2
+	VPMINSD    miniK<>+64(SB), Y2, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       miniK<>+352(SB), Y0, Y0
+	VBLENDVPS  Y3, Y0, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y1, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*2)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16SatRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00007fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z4
+	VMOVDQU64    permQ512<>+0(SB), Z5
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z6
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z0, Z7, Z7
+	VPADDD     Z1, Z7, Z7
+	VPADDD     Z7, Z6, Z7
+	VPMINUD    Z2, Z7, Z7
+	VPMINSD    Z3, Z7, Z7
+	VCMPPS     $0x03, Z6, Z6, K1
+	VPORD      Z4, Z6, K1, Z7
+	VPSRLD     $0x10, Z7, Z7
+	VMOVDQU32  64(CX)(BX*4), Z6
+	VPSRLD     $0x10, Z6, Z8
+	VPANDD     Z0, Z8, Z8
+	VPADDD     Z1, Z8, Z8
+	VPADDD     Z8, Z6, Z8
+	VPMINUD    Z2, Z8, Z8
+	VPMINSD    Z3, Z8, Z8
+	VCMPPS     $0x03, Z6, Z6, K1
+	VPORD      Z4, Z6, K1, Z8
+	VPSRLD     $0x10, Z8, Z8
+	VPACKUSDW  Z8, Z7, Z6
+	VPERMQ     Z6, Z5, Z6
+	VMOVNTDQ   Z6, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16SatRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z4
+	VPMINUD    Z0, Z4, Z5
+	VPMINSD    Z1, Z5, Z5
+	VCMPPS     $0x03, Z4, Z4, K1
+	VPORD      Z2, Z4, K1, Z5
+	VPSRLD     $0x10, Z5, Z5
+	VMOVDQU32  64(CX)(BX*4), Z4
+	VPMINUD    Z0, Z4, Z6
+	VPMINSD    Z1, Z6, Z6
+	VCMPPS     $0x03, Z4, Z4, K1
+	VPORD      Z2, Z4, K1, Z6
+	VPSRLD     $0x10, Z6, Z6
+	VPACKUSDW  Z6, Z5, Z4
+	VPERMQ     Z4, Z3, Z4
+	VMOVNTDQ   Z4, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16SatRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x0000ffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z3
+	VMOVDQU64    permQ512<>+0(SB), Z4
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z5
+	VPSRAD     $0x1f, Z5, Z6
+	VPANDND    Z0, Z6, Z6
+	VPADDD     Z6, Z5, Z6
+	VPMINUD    Z1, Z6, Z6
+	VPMINSD    Z2, Z6, Z6
+	VCMPPS     $0x03, Z5, Z5, K1
+	VPORD      Z3, Z5, K1, Z6
+	VPSRLD     $0x10, Z6, Z6
+	VMOVDQU32  64(CX)(BX*4), Z5
+	VPSRAD     $0x1f, Z5, Z7
+	VPANDND    Z0, Z7, Z7
+	VPADDD     Z7, Z5, Z7
+	VPMINUD    Z1, Z7, Z7
+	VPMINSD    Z2, Z7, Z7
+	VCMPPS     $0x03, Z5, Z5, K1
+	VPORD      Z3, Z5, K1, Z7
+	VPSRLD     $0x10, Z7, Z7
+	VPACKUSDW  Z7, Z6, Z5
+	VPERMQ     Z5, Z4, Z5
+	VMOVNTDQ   Z5, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToBf16SatRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToBf16SatRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xff7fffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7f7fffff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU32  (CX)(BX*4), Z4
+	VPSRAD     $0x1f, Z4, Z5
+	VPSRLD     $0x10, Z5, Z5
+	VPADDD     Z5, Z4, Z5
+	VPMINUD    Z0, Z5, Z5
+	VPMINSD    Z1, Z5, Z5
+	VCMPPS     $0x03, Z4, Z4, K1
+	VPORD      Z2, Z4, K1, Z5
+	VPSRLD     $0x10, Z5, Z5
+	VMOVDQU32  64(CX)(BX*4), Z4
+	VPSRAD     $0x1f, Z4, Z6
+	VPSRLD     $0x10, Z6, Z6
+	VPADDD     Z6, Z4, Z6
+	VPMINUD    Z0, Z6, Z6
+	VPMINSD    Z1, Z6, Z6
+	VCMPPS     $0x03, Z4, Z4, K1
+	VPORD      Z2, Z4, K1, Z6
+	VPSRLD     $0x10, Z6, Z6
+	VPACKUSDW  Z6, Z5, Z4
+	VPERMQ     Z4, Z3, Z4
+	VMOVNTDQ   Z4, (AX)(BX*2)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3RTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+576(SB), Y3, Y3
+	VPADDD     miniK<>+608(SB), Y3, Y4
+	VPADDD     miniK<>+640(SB), Y3, Y5
+	VPSRLD     $0x14, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y2
+	VPSUBD     Y5, Y2, Y2
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y2, Y2
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y3
+	VPSUBD     Y6, Y3, Y3
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y3, Y3
+	VPACKUSDW  Y3, Y2, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y3
+	VPSUBD     Y6, Y3, Y3
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y3, Y3
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y4
+	VPMINUD    miniK<>+512(SB), Y4, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y7
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y4
+	VPSUBD     Y7, Y4, Y4
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y4, Y4
+	VPACKUSDW  Y4, Y3, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3RTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y6, Y6
+	VPCMPGTD   miniK<>+64(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y7
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y7, Y7
+	VPCMPGTD   miniK<>+64(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y7, Y7
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y7
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y7, Y5, Y7
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y4
+	VPADDD     Y4, Y7, Y7
+	VPCMPGTD   miniK<>+64(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y8
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y8, Y8
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y8, Y5, Y8
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y4
+	VPADDD     Y4, Y8, Y8
+	VPCMPGTD   miniK<>+64(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y8, Y8
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y8, Y8
+	VPACKUSDW  Y8, Y7, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3RTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+576(SB), Y3, Y3
+	VPADDD     miniK<>+608(SB), Y3, Y4
+	VPADDD     miniK<>+640(SB), Y3, Y5
+	VPSRLD     $0x14, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y5, Y3, Y5
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y4, Y2, Y2
+	VPADDD     Y2, Y5, Y5
+	VPCMPGTD   miniK<>+96(SB), Y1, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y5, Y5
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+576(SB), Y3, Y3
+	VPADDD     miniK<>+608(SB), Y3, Y4
+	VPADDD     miniK<>+640(SB), Y3, Y6
+	VPSRLD     $0x14, Y3, Y3
+	VPSUBD     Y3, Y6, Y6
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y6, Y3, Y6
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y4, Y2, Y2
+	VPADDD     Y2, Y6, Y6
+	VPCMPGTD   miniK<>+96(SB), Y1, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y5, Y3, Y3
+	VPADDD     Y3, Y6, Y6
+	VPCMPGTD   miniK<>+96(SB), Y2, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y6, Y6
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y6, Y6
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y7
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y5, Y3, Y3
+	VPADDD     Y3, Y7, Y7
+	VPCMPGTD   miniK<>+96(SB), Y2, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3RTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+576(SB), Y3, Y3
+	VPADDD     miniK<>+608(SB), Y3, Y4
+	VPADDD     miniK<>+640(SB), Y3, Y5
+	VPSRLD     $0x14, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y5, Y3, Y5
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y2, Y4, Y2
+	VPADDD     Y2, Y5, Y5
+	VPXOR      miniK<>+128(SB), Y1, Y2
+	VPCMPGTD   miniK<>+96(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y5, Y5
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+576(SB), Y3, Y3
+	VPADDD     miniK<>+608(SB), Y3, Y4
+	VPADDD     miniK<>+640(SB), Y3, Y6
+	VPSRLD     $0x14, Y3, Y3
+	VPSUBD     Y3, Y6, Y6
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y6, Y3, Y6
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y2, Y4, Y2
+	VPADDD     Y2, Y6, Y6
+	VPXOR      miniK<>+128(SB), Y1, Y2
+	VPCMPGTD   miniK<>+96(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y3
+	VPADDD     Y3, Y6, Y6
+	VPXOR      miniK<>+128(SB), Y2, Y3
+	VPCMPGTD   miniK<>+96(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y6, Y6
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y6, Y6
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y7
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y3
+	VPADDD     Y3, Y7, Y7
+	VPXOR      miniK<>+128(SB), Y2, Y3
+	VPCMPGTD   miniK<>+96(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3RTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU32    permB512<>+0(SB), Z7
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z9
+	VPMINUD       Z1, Z9, Z9
+	VPANDD        Z2, Z9, Z10
+	VPMAXUD       Z3, Z10, Z10
+	VPADDD        Z4, Z10, Z11
+	VPADDD        Z5, Z10, Z12
+	VPSRLD        $0x14, Z10, Z10
+	VPSUBD        Z10, Z12, Z12
+	VADDPS.RN_SAE Z11, Z9, Z9
+	VPSUBD        Z12, Z9, Z9
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z9
+	VMOVDQU32     64(CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z10
+	VPMINUD       Z1, Z10, Z10
+	VPANDD        Z2, Z10, Z11
+	VPMAXUD       Z3, Z11, Z11
+	VPADDD        Z4, Z11, Z12
+	VPADDD        Z5, Z11, Z13
+	VPSRLD        $0x14, Z11, Z11
+	VPSUBD        Z11, Z13, Z13
+	VADDPS.RN_SAE Z12, Z10, Z10
+	VPSUBD        Z13, Z10, Z10
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z10
+	VMOVDQU32     128(CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z11
+	VPMINUD       Z1, Z11, Z11
+	VPANDD        Z2, Z11, Z12
+	VPMAXUD       Z3, Z12, Z12
+	VPADDD        Z4, Z12, Z13
+	VPADDD        Z5, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z11, Z11
+	VPSUBD        Z14, Z11, Z11
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z11
+	VMOVDQU32     192(CX)(BX*4), Z8
+	VPANDD        Z0, Z8, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RN_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPSRLD        $0x18, Z8, Z8
+	VPTERNLOGD    $0xe4, Z6, Z8, Z12
+	VPACKUSDW     Z10, Z9, Z8
+	VPACKUSDW     Z12, Z11, Z9
+	VPACKUSWB     Z9, Z8, Z8
+	VPERMD        Z8, Z7, Z8
+	VMOVNTDQ      Z8, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3RTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU32    permB512<>+0(SB), Z9
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RZ_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z12, K1, Z12
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z12
+	VMOVDQU32     64(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VADDPS.RZ_SAE Z15, Z13, Z13
+	VPSUBD        Z16, Z13, Z13
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z13, K1, Z13
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z13
+	VMOVDQU32     128(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z14
+	VPANDD        Z2, Z14, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VADDPS.RZ_SAE Z16, Z14, Z14
+	VPSUBD        Z17, Z14, Z14
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z14, K1, Z14
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z14
+	VMOVDQU32     192(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z15
+	VPANDD        Z2, Z15, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VADDPS.RZ_SAE Z17, Z15, Z15
+	VPSUBD        Z18, Z15, Z15
+	VPCMPUD       $0x01, Z7, Z11, K1
+	VPMINUD       Z6, Z15, K1, Z15
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z15
+	VPACKUSDW     Z13, Z12, Z10
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSWB     Z11, Z10, Z10
+	VPERMD        Z10, Z9, Z10
+	VMOVNTDQ      Z10, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3RTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0xff800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z14, Z12, Z13
+	VADDPS.RU_SAE Z14, Z12, K1, Z13
+	VPSUBD        Z15, Z13, Z13
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z13, K1, Z13
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z13
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z12, Z14
+	VADDPS.RU_SAE Z15, Z12, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z12, Z15
+	VADDPS.RU_SAE Z16, Z12, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z12, Z16
+	VADDPS.RU_SAE Z17, Z12, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPD        $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VPACKUSDW     Z14, Z13, Z11
+	VPACKUSDW     Z16, Z15, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVNTDQ      Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3RTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3RTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z14, Z12, Z13
+	VADDPS.RU_SAE Z14, Z12, K1, Z13
+	VPSUBD        Z15, Z13, Z13
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z13, K1, Z13
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z13
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z12, Z14
+	VADDPS.RU_SAE Z15, Z12, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z12, Z15
+	VADDPS.RU_SAE Z16, Z12, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z12
+	VPANDD        Z2, Z12, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z12, Z16
+	VADDPS.RU_SAE Z17, Z12, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPUD       $0x01, Z8, Z11, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VPACKUSDW     Z14, Z13, Z11
+	VPACKUSDW     Z16, Z15, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVNTDQ      Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3SatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y3
+	VPSUBD     Y6, Y3, Y3
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y3, Y3
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y3, Y3
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y7
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y4
+	VPSUBD     Y7, Y4, Y4
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y4, Y4
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y4, Y4
+	VPACKUSDW  Y4, Y3, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y7
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y4
+	VPSUBD     Y7, Y4, Y4
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y4, Y4
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y4, Y4
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y5
+	VPAND      miniK<>+32(SB), Y5, Y6
+	VPMAXUD    miniK<>+576(SB), Y6, Y6
+	VPADDD     miniK<>+608(SB), Y6, Y7
+	VPADDD     miniK<>+640(SB), Y6, Y8
+	VPSRLD     $0x14, Y6, Y6
+	VPSUBD     Y6, Y8, Y8
+	VADDPS     Y7, Y5, Y5
+	VPSUBD     Y8, Y5, Y5
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y5, Y5
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3SatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y6, Y6
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y7
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y7, Y7
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y7, Y7
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y7
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y7, Y5, Y7
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y4
+	VPADDD     Y4, Y7, Y7
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y8
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y8, Y8
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y8, Y5, Y8
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y4
+	VPADDD     Y4, Y8, Y8
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y8, Y8
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y8, Y8
+	VPACKUSDW  Y8, Y7, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3SatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y1, Y5, Y3, Y3
+	VPADDD     Y3, Y6, Y6
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y7
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y1, Y5, Y3, Y3
+	VPADDD     Y3, Y7, Y7
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y7, Y7
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y7
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y7, Y5, Y7
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y6
+	VCMPPS     $0x11, Y4, Y5, Y4
+	VPSRLD     $0x1f, Y4, Y4
+	VBLENDVPS  Y2, Y6, Y4, Y4
+	VPADDD     Y4, Y7, Y7
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y8
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y8, Y8
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y8, Y5, Y8
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y6
+	VCMPPS     $0x11, Y4, Y5, Y4
+	VPSRLD     $0x1f, Y4, Y4
+	VBLENDVPS  Y2, Y6, Y4, Y4
+	VPADDD     Y4, Y8, Y8
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y8, Y8
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y8, Y8
+	VPACKUSDW  Y8, Y7, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE4m3SatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y6
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y1, Y3, Y5, Y3
+	VPADDD     Y3, Y6, Y6
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+512(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+576(SB), Y4, Y4
+	VPADDD     miniK<>+608(SB), Y4, Y5
+	VPADDD     miniK<>+640(SB), Y4, Y7
+	VPSRLD     $0x14, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y1, Y3, Y5, Y3
+	VPADDD     Y3, Y7, Y7
+	VPCMPGTD   miniK<>+32(SB), Y2, Y2
+	VPOR       miniK<>+672(SB), Y2, Y2
+	VPMINUD    Y2, Y7, Y7
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y7
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y7, Y5, Y7
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y6
+	VCMPPS     $0x11, Y4, Y5, Y4
+	VPSRLD     $0x1f, Y4, Y4
+	VBLENDVPS  Y2, Y4, Y6, Y4
+	VPADDD     Y4, Y7, Y7
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+512(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+576(SB), Y5, Y5
+	VPADDD     miniK<>+608(SB), Y5, Y6
+	VPADDD     miniK<>+640(SB), Y5, Y8
+	VPSRLD     $0x14, Y5, Y5
+	VPSUBD     Y5, Y8, Y8
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y8, Y5, Y8
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y6
+	VCMPPS     $0x11, Y4, Y5, Y4
+	VPSRLD     $0x1f, Y4, Y4
+	VBLENDVPS  Y2, Y4, Y6, Y4
+	VPADDD     Y4, Y8, Y8
+	VPCMPGTD   miniK<>+32(SB), Y3, Y3
+	VPOR       miniK<>+672(SB), Y3, Y3
+	VPMINUD    Y3, Y8, Y8
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y8, Y8
+	VPACKUSDW  Y8, Y7, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3SatRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU32    permB512<>+0(SB), Z9
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RN_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z12, K1, Z12
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z12
+	VMOVDQU32     64(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VADDPS.RN_SAE Z15, Z13, Z13
+	VPSUBD        Z16, Z13, Z13
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z13, K1, Z13
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z13
+	VMOVDQU32     128(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z14
+	VPANDD        Z2, Z14, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VADDPS.RN_SAE Z16, Z14, Z14
+	VPSUBD        Z17, Z14, Z14
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z14, K1, Z14
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z14
+	VMOVDQU32     192(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z15
+	VPANDD        Z2, Z15, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VADDPS.RN_SAE Z17, Z15, Z15
+	VPSUBD        Z18, Z15, Z15
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z15, K1, Z15
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z15
+	VPACKUSDW     Z13, Z12, Z10
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSWB     Z11, Z10, Z10
+	VPERMD        Z10, Z9, Z10
+	VMOVNTDQ      Z10, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3SatRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU32    permB512<>+0(SB), Z9
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z12
+	VPANDD        Z2, Z12, Z13
+	VPMAXUD       Z3, Z13, Z13
+	VPADDD        Z4, Z13, Z14
+	VPADDD        Z5, Z13, Z15
+	VPSRLD        $0x14, Z13, Z13
+	VPSUBD        Z13, Z15, Z15
+	VADDPS.RZ_SAE Z14, Z12, Z12
+	VPSUBD        Z15, Z12, Z12
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z12, K1, Z12
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z12
+	VMOVDQU32     64(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VADDPS.RZ_SAE Z15, Z13, Z13
+	VPSUBD        Z16, Z13, Z13
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z13, K1, Z13
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z13
+	VMOVDQU32     128(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z14
+	VPANDD        Z2, Z14, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VADDPS.RZ_SAE Z16, Z14, Z14
+	VPSUBD        Z17, Z14, Z14
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z14, K1, Z14
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z14
+	VMOVDQU32     192(CX)(BX*4), Z10
+	VPANDD        Z0, Z10, Z11
+	VPMINUD       Z1, Z11, Z15
+	VPANDD        Z2, Z15, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VADDPS.RZ_SAE Z17, Z15, Z15
+	VPSUBD        Z18, Z15, Z15
+	VPCMPUD       $0x02, Z7, Z11, K1
+	VPMINUD       Z6, Z15, K1, Z15
+	VPSRLD        $0x18, Z10, Z10
+	VPTERNLOGD    $0xe4, Z8, Z10, Z15
+	VPACKUSDW     Z13, Z12, Z10
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSWB     Z11, Z10, Z10
+	VPERMD        Z10, Z9, Z10
+	VMOVNTDQ      Z10, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3SatRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z13, Z14
+	VADDPS.RU_SAE Z15, Z13, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z13, Z15
+	VADDPS.RU_SAE Z16, Z13, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z13, Z16
+	VADDPS.RU_SAE Z17, Z13, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z17
+	VPMAXUD       Z3, Z17, Z17
+	VPADDD        Z4, Z17, Z18
+	VPADDD        Z5, Z17, Z19
+	VPSRLD        $0x14, Z17, Z17
+	VPSUBD        Z17, Z19, Z19
+	VPTESTNMD     Z6, Z11, K1
+	VADDPS.RZ_SAE Z18, Z13, Z17
+	VADDPS.RU_SAE Z18, Z13, K1, Z17
+	VPSUBD        Z19, Z17, Z17
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z17, K1, Z17
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z17
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSDW     Z17, Z16, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVNTDQ      Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE4m3SatRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE4m3SatRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x43f00000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x3c800000, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x0a400000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x0a4003c8, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x80000000, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x0000007e, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x0000007f, SI
+	VPBROADCASTD SI, Z9
+	VMOVDQU32    permB512<>+0(SB), Z10
+
+loop:
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
+	VMOVDQU32     (CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z14
+	VPMAXUD       Z3, Z14, Z14
+	VPADDD        Z4, Z14, Z15
+	VPADDD        Z5, Z14, Z16
+	VPSRLD        $0x14, Z14, Z14
+	VPSUBD        Z14, Z16, Z16
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z15, Z13, Z14
+	VADDPS.RU_SAE Z15, Z13, K1, Z14
+	VPSUBD        Z16, Z14, Z14
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z14, K1, Z14
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z14
+	VMOVDQU32     64(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z15
+	VPMAXUD       Z3, Z15, Z15
+	VPADDD        Z4, Z15, Z16
+	VPADDD        Z5, Z15, Z17
+	VPSRLD        $0x14, Z15, Z15
+	VPSUBD        Z15, Z17, Z17
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z16, Z13, Z15
+	VADDPS.RU_SAE Z16, Z13, K1, Z15
+	VPSUBD        Z17, Z15, Z15
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z15, K1, Z15
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z15
+	VMOVDQU32     128(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z16
+	VPMAXUD       Z3, Z16, Z16
+	VPADDD        Z4, Z16, Z17
+	VPADDD        Z5, Z16, Z18
+	VPSRLD        $0x14, Z16, Z16
+	VPSUBD        Z16, Z18, Z18
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z17, Z13, Z16
+	VADDPS.RU_SAE Z17, Z13, K1, Z16
+	VPSUBD        Z18, Z16, Z16
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z16, K1, Z16
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z16
+	VMOVDQU32     192(CX)(BX*4), Z11
+	VPANDD        Z0, Z11, Z12
+	VPMINUD       Z1, Z12, Z13
+	VPANDD        Z2, Z13, Z17
+	VPMAXUD       Z3, Z17, Z17
+	VPADDD        Z4, Z17, Z18
+	VPADDD        Z5, Z17, Z19
+	VPSRLD        $0x14, Z17, Z17
+	VPSUBD        Z17, Z19, Z19
+	VPTESTMD      Z6, Z11, K1
+	VADDPS.RZ_SAE Z18, Z13, Z17
+	VADDPS.RU_SAE Z18, Z13, K1, Z17
+	VPSUBD        Z19, Z17, Z17
+	VPCMPUD       $0x02, Z8, Z12, K1
+	VPMINUD       Z7, Z17, K1, Z17
+	VPSRLD        $0x18, Z11, Z11
+	VPTERNLOGD    $0xe4, Z9, Z11, Z17
+	VPACKUSDW     Z15, Z14, Z11
+	VPACKUSDW     Z17, Z16, Z12
+	VPACKUSWB     Z12, Z11, Z11
+	VPERMD        Z11, Z10, Z11
+	VMOVNTDQ      Z11, (AX)(BX*1)
+	ADDQ          $0x00000040, BX
+	CMPQ          BX, DX
+	JB            loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2RTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+704(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y5
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y2
+	VPSUBD     Y5, Y2, Y2
+	VCMPPS     $0x03, Y1, Y1, Y3
+	VPSRLD     $0x15, Y1, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VPAND      miniK<>+160(SB), Y2, Y2
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y2, Y2
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y3
+	VPSUBD     Y6, Y3, Y3
+	VCMPPS     $0x03, Y1, Y1, Y4
+	VPSRLD     $0x15, Y1, Y5
+	VPOR       miniK<>+256(SB), Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+	VPAND      miniK<>+160(SB), Y3, Y3
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y3, Y3
+	VPACKUSDW  Y3, Y2, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y3
+	VPSUBD     Y6, Y3, Y3
+	VCMPPS     $0x03, Y2, Y2, Y4
+	VPSRLD     $0x15, Y2, Y5
+	VPOR       miniK<>+256(SB), Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+	VPAND      miniK<>+160(SB), Y3, Y3
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y3, Y3
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y4
+	VPMINUD    miniK<>+704(SB), Y4, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+768(SB), Y5, Y5
+	VPADDD     miniK<>+800(SB), Y5, Y6
+	VPADDD     miniK<>+832(SB), Y5, Y7
+	VPSRLD     $0x15, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y4
+	VPSUBD     Y7, Y4, Y4
+	VCMPPS     $0x03, Y2, Y2, Y5
+	VPSRLD     $0x15, Y2, Y6
+	VPOR       miniK<>+256(SB), Y6, Y6
+	VBLENDVPS  Y5, Y6, Y4, Y4
+	VPAND      miniK<>+160(SB), Y4, Y4
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y4, Y4
+	VPACKUSDW  Y4, Y3, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2RTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+704(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y6, Y6
+	VPCMPGTD   miniK<>+64(SB), Y2, Y2
+	VPOR       miniK<>+864(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+704(SB), Y2, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y7
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y7, Y7
+	VPCMPGTD   miniK<>+64(SB), Y2, Y2
+	VPOR       miniK<>+864(SB), Y2, Y2
+	VPMINUD    Y2, Y7, Y7
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y7, Y7
+	VPAND      miniK<>+160(SB), Y7, Y7
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+768(SB), Y5, Y5
+	VPADDD     miniK<>+800(SB), Y5, Y6
+	VPADDD     miniK<>+832(SB), Y5, Y7
+	VPSRLD     $0x15, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y7, Y5, Y7
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y4
+	VPADDD     Y4, Y7, Y7
+	VPCMPGTD   miniK<>+64(SB), Y3, Y3
+	VPOR       miniK<>+864(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y7, Y7
+	VPAND      miniK<>+160(SB), Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+768(SB), Y5, Y5
+	VPADDD     miniK<>+800(SB), Y5, Y6
+	VPADDD     miniK<>+832(SB), Y5, Y8
+	VPSRLD     $0x15, Y5, Y5
+	VPSUBD     Y5, Y8, Y8
+	VADDPS     Y6, Y4, Y5
+	VPSUBD     Y8, Y5, Y8
+	VSUBPS     Y6, Y5, Y5
+	VCMPPS     $0x1e, Y4, Y5, Y4
+	VPADDD     Y4, Y8, Y8
+	VPCMPGTD   miniK<>+64(SB), Y3, Y3
+	VPOR       miniK<>+864(SB), Y3, Y3
+	VPMINUD    Y3, Y8, Y8
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y8, Y8
+	VPAND      miniK<>+160(SB), Y8, Y8
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y8, Y8
+	VPACKUSDW  Y8, Y7, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2RTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+704(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y5
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y5, Y3, Y5
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y4, Y2, Y2
+	VPADDD     Y2, Y5, Y5
+	VPCMPGTD   miniK<>+96(SB), Y1, Y2
+	VPOR       miniK<>+864(SB), Y2, Y2
+	VPMINUD    Y2, Y5, Y5
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y5
+	VPAND      miniK<>+160(SB), Y5, Y5
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+704(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y6
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y6, Y6
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y6, Y3, Y6
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y4, Y2, Y2
+	VPADDD     Y2, Y6, Y6
+	VPCMPGTD   miniK<>+96(SB), Y1, Y2
+	VPOR       miniK<>+864(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y5, Y3, Y3
+	VPADDD     Y3, Y6, Y6
+	VPCMPGTD   miniK<>+96(SB), Y2, Y3
+	VPOR       miniK<>+864(SB), Y3, Y3
+	VPMINUD    Y3, Y6, Y6
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y6, Y6
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y7
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y5, Y3, Y3
+	VPADDD     Y3, Y7, Y7
+	VPCMPGTD   miniK<>+96(SB), Y2, Y3
+	VPOR       miniK<>+864(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y7, Y7
+	VPAND      miniK<>+160(SB), Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2RTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+704(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y5
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y5, Y3, Y5
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y2, Y4, Y2
+	VPADDD     Y2, Y5, Y5
+	VPXOR      miniK<>+128(SB), Y1, Y2
+	VPCMPGTD   miniK<>+96(SB), Y2, Y2
+	VPOR       miniK<>+864(SB), Y2, Y2
+	VPMINUD    Y2, Y5, Y5
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y5
+	VPAND      miniK<>+160(SB), Y5, Y5
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+704(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y6
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y6, Y6
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y6, Y3, Y6
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y2, Y4, Y2
+	VPADDD     Y2, Y6, Y6
+	VPXOR      miniK<>+128(SB), Y1, Y2
+	VPCMPGTD   miniK<>+96(SB), Y2, Y2
+	VPOR       miniK<>+864(SB), Y2, Y2
+	VPMINUD    Y2, Y6, Y6
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y3
+	VPADDD     Y3, Y6, Y6
+	VPXOR      miniK<>+128(SB), Y2, Y3
+	VPCMPGTD   miniK<>+96(SB), Y3, Y3
+	VPOR       miniK<>+864(SB), Y3, Y3
+	VPMINUD    Y3, Y6, Y6
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y6, Y6
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+704(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y7
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y3
+	VPADDD     Y3, Y7, Y7
+	VPXOR      miniK<>+128(SB), Y2, Y3
+	VPCMPGTD   miniK<>+96(SB), Y3, Y3
+	VPOR       miniK<>+864(SB), Y3, Y3
+	VPMINUD    Y3, Y7, Y7
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y7, Y7
+	VPAND      miniK<>+160(SB), Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, MMX+
+TEXT ·floatToE5m2RTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z3
+	VMOVDQU64    permQ512<>+0(SB), Z4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y6
+	VCVTPH2PS    Y6, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y6, Y5
+	VMOVDQU16    Y5, K1, Y6
+	VMOVUPS      64(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VPANDD       Z1, Z6, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRLW       $0x08, Z6, Z5
+	VPANDD       Z0, Z5, Z5
+	VPADDW       Z3, Z5, Z5
+	VPADDW       Z5, Z6, K1, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VMOVUPS      128(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VMOVUPS      192(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y7
+	VCVTPH2PS    Y7, Z9
+	VCMPPS       $0x04, Z9, Z5, K1
+	VPORD        Y0, Y7, Y5
+	VMOVDQU16    Y5, K1, Y7
+	VINSERTI64X4 $0x01, Y7, Z8, Z8
+	VPANDD       Z1, Z8, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRLW       $0x08, Z8, Z5
+	VPANDD       Z0, Z5, Z5
+	VPADDW       Z3, Z5, Z5
+	VPADDW       Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VPACKUSWB    Z8, Z6, Z5
+	VPERMQ       Z5, Z4, Z5
+	VMOVNTDQ     Z5, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE5m2RTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z0
+	VMOVDQU64    permQ512<>+0(SB), Z0
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y1
+	VMOVUPS      64(CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y2
+	VINSERTI64X4 $0x01, Y2, Z1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VMOVUPS      128(CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y2
+	VMOVUPS      192(CX)(BX*4), Z3
+	VCVTPS2PH    $0x03, Z3, Y3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPSRLW       $0x08, Z2, Z2
+	VPACKUSWB    Z2, Z1, Z3
+	VPERMQ       Z3, Z0, Z3
+	VMOVNTDQ     Z3, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, MMX+
+TEXT ·floatToE5m2RTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z3
+	VMOVDQU64    permQ512<>+0(SB), Z4
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y6
+	VCVTPH2PS    Y6, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y6, Y5
+	VMOVDQU16    Y5, K1, Y6
+	VMOVUPS      64(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VPANDD       Z1, Z6, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRAW       $0x0f, Z6, Z5
+	VPANDND      Z3, Z5, Z5
+	VPADDW       Z5, Z6, K1, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VMOVUPS      128(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y8
+	VCVTPH2PS    Y8, Z7
+	VCMPPS       $0x04, Z7, Z5, K1
+	VPORD        Y0, Y8, Y5
+	VMOVDQU16    Y5, K1, Y8
+	VMOVUPS      192(CX)(BX*4), Z5
+	VCVTPS2PH    $0x03, Z5, Y7
+	VCVTPH2PS    Y7, Z9
+	VCMPPS       $0x04, Z9, Z5, K1
+	VPORD        Y0, Y7, Y5
+	VMOVDQU16    Y5, K1, Y7
+	VINSERTI64X4 $0x01, Y7, Z8, Z8
+	VPANDD       Z1, Z8, Z5
+	VPCMPUW      $0x02, Z2, Z5, K1
+	VPSRAW       $0x0f, Z8, Z5
+	VPANDND      Z3, Z5, Z5
+	VPADDW       Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VPACKUSWB    Z8, Z6, Z5
+	VPERMQ       Z5, Z4, Z5
+	VMOVNTDQ     Z5, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2RTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, MMX+
+TEXT ·floatToE5m2RTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	VMOVDQU64    permQ512<>+0(SB), Z3
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y5
+	VCVTPH2PS    Y5, Z6
+	VCMPPS       $0x04, Z6, Z4, K1
+	VPORD        Y0, Y5, Y4
+	VMOVDQU16    Y4, K1, Y5
+	VMOVUPS      64(CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y7
+	VCVTPH2PS    Y7, Z6
+	VCMPPS       $0x04, Z6, Z4, K1
+	VPORD        Y0, Y7, Y4
+	VMOVDQU16    Y4, K1, Y7
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
+	VPANDD       Z1, Z5, Z4
+	VPCMPUW      $0x02, Z2, Z4, K1
+	VPSRAW       $0x0f, Z5, Z4
+	VPSRLW       $0x08, Z4, Z4
+	VPADDW       Z4, Z5, K1, Z5
+	VPSRLW       $0x08, Z5, Z5
+	VMOVUPS      128(CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y7
+	VCVTPH2PS    Y7, Z6
+	VCMPPS       $0x04, Z6, Z4, K1
+	VPORD        Y0, Y7, Y4
+	VMOVDQU16    Y4, K1, Y7
+	VMOVUPS      192(CX)(BX*4), Z4
+	VCVTPS2PH    $0x03, Z4, Y6
+	VCVTPH2PS    Y6, Z8
+	VCMPPS       $0x04, Z8, Z4, K1
+	VPORD        Y0, Y6, Y4
+	VMOVDQU16    Y4, K1, Y6
+	VINSERTI64X4 $0x01, Y6, Z7, Z7
+	VPANDD       Z1, Z7, Z4
+	VPCMPUW      $0x02, Z2, Z4, K1
+	VPSRAW       $0x0f, Z7, Z4
+	VPSRLW       $0x08, Z4, Z4
+	VPADDW       Z4, Z7, K1, Z7
+	VPSRLW       $0x08, Z7, Z7
+	VPACKUSWB    Z7, Z5, Z4
+	VPERMQ       Z4, Z3, Z4
+	VMOVNTDQ     Z4, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTEAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2SatRTEAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+736(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y5
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y2
+	VPSUBD     Y5, Y2, Y2
+	VCMPPS     $0x03, Y1, Y1, Y3
+	VPSRLD     $0x15, Y1, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VPAND      miniK<>+160(SB), Y2, Y2
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y2, Y2
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y3
+	VPSUBD     Y6, Y3, Y3
+	VCMPPS     $0x03, Y1, Y1, Y4
+	VPSRLD     $0x15, Y1, Y5
+	VPOR       miniK<>+256(SB), Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+	VPAND      miniK<>+160(SB), Y3, Y3
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y3, Y3
+	VPACKUSDW  Y3, Y2, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y3
+	VPSUBD     Y6, Y3, Y3
+	VCMPPS     $0x03, Y2, Y2, Y4
+	VPSRLD     $0x15, Y2, Y5
+	VPOR       miniK<>+256(SB), Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+	VPAND      miniK<>+160(SB), Y3, Y3
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y3, Y3
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y4
+	VPMINUD    miniK<>+736(SB), Y4, Y4
+	VPAND      miniK<>+32(SB), Y4, Y5
+	VPMAXUD    miniK<>+768(SB), Y5, Y5
+	VPADDD     miniK<>+800(SB), Y5, Y6
+	VPADDD     miniK<>+832(SB), Y5, Y7
+	VPSRLD     $0x15, Y5, Y5
+	VPSUBD     Y5, Y7, Y7
+	VADDPS     Y6, Y4, Y4
+	VPSUBD     Y7, Y4, Y4
+	VCMPPS     $0x03, Y2, Y2, Y5
+	VPSRLD     $0x15, Y2, Y6
+	VPOR       miniK<>+256(SB), Y6, Y6
+	VBLENDVPS  Y5, Y6, Y4, Y4
+	VPAND      miniK<>+160(SB), Y4, Y4
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y4, Y4
+	VPACKUSDW  Y4, Y3, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTZAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2SatRTZAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+736(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y5
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y5, Y3, Y5
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y2
+	VPADDD     Y2, Y5, Y5
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y5
+	VPAND      miniK<>+160(SB), Y5, Y5
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+736(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y6
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y6, Y6
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y6, Y3, Y6
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y2
+	VPADDD     Y2, Y6, Y6
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y6, Y6
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y6, Y6
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y7
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y3
+	VPADDD     Y3, Y7, Y7
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y7, Y7
+	VPAND      miniK<>+160(SB), Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTPAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2SatRTPAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+736(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y5
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y5, Y3, Y5
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y4, Y2, Y2
+	VPADDD     Y2, Y5, Y5
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y5
+	VPAND      miniK<>+160(SB), Y5, Y5
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+736(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y6
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y6, Y6
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y6, Y3, Y6
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y4, Y2, Y2
+	VPADDD     Y2, Y6, Y6
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y5, Y3, Y3
+	VPADDD     Y3, Y6, Y6
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y6, Y6
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y7
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y5, Y3, Y3
+	VPADDD     Y3, Y7, Y7
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y7, Y7
+	VPAND      miniK<>+160(SB), Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTNAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·floatToE5m2SatRTNAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	XORQ    BX, BX
+	ANDQ    $-32, DX
+	MOVQ    DX, ret+24(FP)
+	JZ      done
+	VMOVDQU permB256<>+0(SB), Y0
+
+loop:
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	VMOVDQU    (CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+736(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y5
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y5, Y5
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y5, Y3, Y5
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y2, Y4, Y2
+	VPADDD     Y2, Y5, Y5
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y5
+	VPAND      miniK<>+160(SB), Y5, Y5
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VMOVDQU    32(CX)(BX*4), Y1
+	VPAND      miniK<>+0(SB), Y1, Y2
+	VPMINUD    miniK<>+736(SB), Y2, Y2
+	VPAND      miniK<>+32(SB), Y2, Y3
+	VPMAXUD    miniK<>+768(SB), Y3, Y3
+	VPADDD     miniK<>+800(SB), Y3, Y4
+	VPADDD     miniK<>+832(SB), Y3, Y6
+	VPSRLD     $0x15, Y3, Y3
+	VPSUBD     Y3, Y6, Y6
+	VADDPS     Y4, Y2, Y3
+	VPSUBD     Y6, Y3, Y6
+	VSUBPS     Y4, Y3, Y3
+	VCMPPS     $0x1e, Y2, Y3, Y4
+	VCMPPS     $0x11, Y2, Y3, Y2
+	VPSRLD     $0x1f, Y2, Y2
+	VBLENDVPS  Y1, Y2, Y4, Y2
+	VPADDD     Y2, Y6, Y6
+	VCMPPS     $0x03, Y1, Y1, Y2
+	VPSRLD     $0x15, Y1, Y3
+	VPOR       miniK<>+256(SB), Y3, Y3
+	VBLENDVPS  Y2, Y3, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y1, Y1
+	VPAND      miniK<>+192(SB), Y1, Y1
+	VPOR       Y1, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y1
+	VMOVDQU    64(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y6
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y6, Y6
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y6, Y4, Y6
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y3
+	VPADDD     Y3, Y6, Y6
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y6, Y6
+	VPAND      miniK<>+160(SB), Y6, Y6
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y6, Y6
+	VMOVDQU    96(CX)(BX*4), Y2
+	VPAND      miniK<>+0(SB), Y2, Y3
+	VPMINUD    miniK<>+736(SB), Y3, Y3
+	VPAND      miniK<>+32(SB), Y3, Y4
+	VPMAXUD    miniK<>+768(SB), Y4, Y4
+	VPADDD     miniK<>+800(SB), Y4, Y5
+	VPADDD     miniK<>+832(SB), Y4, Y7
+	VPSRLD     $0x15, Y4, Y4
+	VPSUBD     Y4, Y7, Y7
+	VADDPS     Y5, Y3, Y4
+	VPSUBD     Y7, Y4, Y7
+	VSUBPS     Y5, Y4, Y4
+	VCMPPS     $0x1e, Y3, Y4, Y5
+	VCMPPS     $0x11, Y3, Y4, Y3
+	VPSRLD     $0x1f, Y3, Y3
+	VBLENDVPS  Y2, Y3, Y5, Y3
+	VPADDD     Y3, Y7, Y7
+	VCMPPS     $0x03, Y2, Y2, Y3
+	VPSRLD     $0x15, Y2, Y4
+	VPOR       miniK<>+256(SB), Y4, Y4
+	VBLENDVPS  Y3, Y4, Y7, Y7
+	VPAND      miniK<>+160(SB), Y7, Y7
+	VPSRLD     $0x18, Y2, Y2
+	VPAND      miniK<>+192(SB), Y2, Y2
+	VPOR       Y2, Y7, Y7
+	VPACKUSDW  Y7, Y6, Y2
+	VPACKUSWB  Y2, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(BX*1)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTEAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, MMX+
+TEXT ·floatToE5m2SatRTEAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x007f007f, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z5
+	VMOVDQU64    permQ512<>+0(SB), Z6
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y8
+	VCVTPH2PS    Y8, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y8, Y7
+	VMOVDQU16    Y7, K1, Y8
+	VMOVUPS      64(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VPANDD       Z1, Z8, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRLW       $0x08, Z8, Z7
+	VPANDD       Z0, Z7, Z7
+	VPADDW       Z3, Z7, Z7
+	VPADDW       Z7, Z8, K1, Z8
+	VPMINUW      Z4, Z8, K1, Z8
+	VPMINSW      Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VMOVUPS      128(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VMOVUPS      192(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y9
+	VCVTPH2PS    Y9, Z11
+	VCMPPS       $0x04, Z11, Z7, K1
+	VPORD        Y0, Y9, Y7
+	VMOVDQU16    Y7, K1, Y9
+	VINSERTI64X4 $0x01, Y9, Z10, Z10
+	VPANDD       Z1, Z10, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRLW       $0x08, Z10, Z7
+	VPANDD       Z0, Z7, Z7
+	VPADDW       Z3, Z7, Z7
+	VPADDW       Z7, Z10, K1, Z10
+	VPMINUW      Z4, Z10, K1, Z10
+	VPMINSW      Z5, Z10, K1, Z10
+	VPSRLW       $0x08, Z10, Z10
+	VPACKUSWB    Z10, Z8, Z7
+	VPERMQ       Z7, Z6, Z7
+	VMOVNTDQ     Z7, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTZAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·floatToE5m2SatRTZAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z5
+	VMOVDQU64    permQ512<>+0(SB), Z6
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y1
+	VMOVUPS      64(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y2
+	VINSERTI64X4 $0x01, Y2, Z1, Z1
+	VPANDD       Z0, Z1, Z7
+	VPCMPUW      $0x02, Z3, Z7, K1
+	VPMINUW      Z4, Z1, K1, Z1
+	VPMINSW      Z5, Z1, K1, Z1
+	VPSRLW       $0x08, Z1, Z1
+	VMOVUPS      128(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y2
+	VMOVUPS      192(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y7
+	VINSERTI64X4 $0x01, Y7, Z2, Z2
+	VPANDD       Z0, Z2, Z7
+	VPCMPUW      $0x02, Z3, Z7, K1
+	VPMINUW      Z4, Z2, K1, Z2
+	VPMINSW      Z5, Z2, K1, Z2
+	VPSRLW       $0x08, Z2, Z2
+	VPACKUSWB    Z2, Z1, Z7
+	VPERMQ       Z7, Z6, Z7
+	VMOVNTDQ     Z7, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTPAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, MMX+
+TEXT ·floatToE5m2SatRTPAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00ff00ff, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z5
+	VMOVDQU64    permQ512<>+0(SB), Z6
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y8
+	VCVTPH2PS    Y8, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y8, Y7
+	VMOVDQU16    Y7, K1, Y8
+	VMOVUPS      64(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VPANDD       Z1, Z8, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRAW       $0x0f, Z8, Z7
+	VPANDND      Z3, Z7, Z7
+	VPADDW       Z7, Z8, K1, Z8
+	VPMINUW      Z4, Z8, K1, Z8
+	VPMINSW      Z5, Z8, K1, Z8
+	VPSRLW       $0x08, Z8, Z8
+	VMOVUPS      128(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y10
+	VCVTPH2PS    Y10, Z9
+	VCMPPS       $0x04, Z9, Z7, K1
+	VPORD        Y0, Y10, Y7
+	VMOVDQU16    Y7, K1, Y10
+	VMOVUPS      192(CX)(BX*4), Z7
+	VCVTPS2PH    $0x03, Z7, Y9
+	VCVTPH2PS    Y9, Z11
+	VCMPPS       $0x04, Z11, Z7, K1
+	VPORD        Y0, Y9, Y7
+	VMOVDQU16    Y7, K1, Y9
+	VINSERTI64X4 $0x01, Y9, Z10, Z10
+	VPANDD       Z1, Z10, Z7
+	VPCMPUW      $0x02, Z2, Z7, K1
+	VPSRAW       $0x0f, Z10, Z7
+	VPANDND      Z3, Z7, Z7
+	VPADDW       Z7, Z10, K1, Z10
+	VPMINUW      Z4, Z10, K1, Z10
+	VPMINSW      Z5, Z10, K1, Z10
+	VPSRLW       $0x08, Z10, Z10
+	VPACKUSWB    Z10, Z8, Z7
+	VPERMQ       Z7, Z6, Z7
+	VMOVNTDQ     Z7, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func floatToE5m2SatRTNAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, MMX+
+TEXT ·floatToE5m2SatRTNAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0xfbfffbff, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7bff7bff, SI
+	VPBROADCASTD SI, Z4
+	VMOVDQU64    permQ512<>+0(SB), Z5
+
+loop:
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
+	VMOVUPS      (CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y7
+	VCVTPH2PS    Y7, Z8
+	VCMPPS       $0x04, Z8, Z6, K1
+	VPORD        Y0, Y7, Y6
+	VMOVDQU16    Y6, K1, Y7
+	VMOVUPS      64(CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y9
+	VCVTPH2PS    Y9, Z8
+	VCMPPS       $0x04, Z8, Z6, K1
+	VPORD        Y0, Y9, Y6
+	VMOVDQU16    Y6, K1, Y9
+	VINSERTI64X4 $0x01, Y9, Z7, Z7
+	VPANDD       Z1, Z7, Z6
+	VPCMPUW      $0x02, Z2, Z6, K1
+	VPSRAW       $0x0f, Z7, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VPADDW       Z6, Z7, K1, Z7
+	VPMINUW      Z3, Z7, K1, Z7
+	VPMINSW      Z4, Z7, K1, Z7
+	VPSRLW       $0x08, Z7, Z7
+	VMOVUPS      128(CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y9
+	VCVTPH2PS    Y9, Z8
+	VCMPPS       $0x04, Z8, Z6, K1
+	VPORD        Y0, Y9, Y6
+	VMOVDQU16    Y6, K1, Y9
+	VMOVUPS      192(CX)(BX*4), Z6
+	VCVTPS2PH    $0x03, Z6, Y8
+	VCVTPH2PS    Y8, Z10
+	VCMPPS       $0x04, Z10, Z6, K1
+	VPORD        Y0, Y8, Y6
+	VMOVDQU16    Y6, K1, Y8
+	VINSERTI64X4 $0x01, Y8, Z9, Z9
+	VPANDD       Z1, Z9, Z6
+	VPCMPUW      $0x02, Z2, Z6, K1
+	VPSRAW       $0x0f, Z9, Z6
+	VPSRLW       $0x08, Z6, Z6
+	VPADDW       Z6, Z9, K1, Z9
+	VPMINUW      Z3, Z9, K1, Z9
+	VPMINSW      Z4, Z9, K1, Z9
+	VPSRLW       $0x08, Z9, Z9
+	VPACKUSWB    Z9, Z7, Z6
+	VPERMQ       Z6, Z5, Z6
+	VMOVNTDQ     Z6, (AX)(BX*1)
+	ADDQ         $0x00000040, BX
+	CMPQ         BX, DX
+	JB           loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func bf16ToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·bf16ToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-16, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*2)
+	VPMOVZXWD  (CX)(BX*2), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCMPPS     $0x03, Y0, Y0, Y1
+	VPAND      miniK<>+352(SB), Y1, Y1
+	VPOR       Y1, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVZXWD  16(CX)(BX*2), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCMPPS     $0x03, Y0, Y0, Y1
+	VPAND      miniK<>+352(SB), Y1, Y1
+	VPOR       Y1, Y0, Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	ADDQ       $0x00000010, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func bf16ToFloatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·bf16ToFloatAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-32, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0x11111121, SI
+	VPBROADCASTD SI, Z0
+
+loop:
+	PREFETCHT1  4096(CX)(BX*2)
+	VPMOVZXWD   (CX)(BX*2), Z1
+	VPSLLD      $0x10, Z1, Z1
+	VFIXUPIMMPS $0x00, Z0, Z1, Z1
+	VMOVNTDQ    Z1, (AX)(BX*4)
+	VPMOVZXWD   32(CX)(BX*2), Z1
+	VPSLLD      $0x10, Z1, Z1
+	VFIXUPIMMPS $0x00, Z0, Z1, Z1
+	VMOVNTDQ    Z1, 64(AX)(BX*4)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func e4m3ToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3ToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBW  (CX)(BX*1), X0
+	VPSLLW     $0x07, X0, X0
+	VPAND      miniK<>+384(SB), X0, X0
+	VCVTPH2PS  X0, Y0
+	VMULPS     miniK<>+416(SB), Y0, Y0
+	VPSLLD     $0x01, Y0, Y1
+	VPCMPEQD   miniK<>+448(SB), Y1, Y1
+	VPAND      miniK<>+480(SB), Y1, Y1
+	VPOR       Y1, Y0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVSXBW  8(CX)(BX*1), X0
+	VPSLLW     $0x07, X0, X0
+	VPAND      miniK<>+384(SB), X0, X0
+	VCVTPH2PS  X0, Y0
+	VMULPS     miniK<>+416(SB), Y0, Y0
+	VPSLLD     $0x01, Y0, Y1
+	VPCMPEQD   miniK<>+448(SB), Y1, Y1
+	VPAND      miniK<>+480(SB), Y1, Y1
+	VPOR       Y1, Y0, Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	VPMOVSXBW  16(CX)(BX*1), X0
+	VPSLLW     $0x07, X0, X0
+	VPAND      miniK<>+384(SB), X0, X0
+	VCVTPH2PS  X0, Y0
+	VMULPS     miniK<>+416(SB), Y0, Y0
+	VPSLLD     $0x01, Y0, Y1
+	VPCMPEQD   miniK<>+448(SB), Y1, Y1
+	VPAND      miniK<>+480(SB), Y1, Y1
+	VPOR       Y1, Y0, Y0
+	VMOVNTDQ   Y0, 64(AX)(BX*4)
+	VPMOVSXBW  24(CX)(BX*1), X0
+	VPSLLW     $0x07, X0, X0
+	VPAND      miniK<>+384(SB), X0, X0
+	VCVTPH2PS  X0, Y0
+	VMULPS     miniK<>+416(SB), Y0, Y0
+	VPSLLD     $0x01, Y0, Y1
+	VPCMPEQD   miniK<>+448(SB), Y1, Y1
+	VPAND      miniK<>+480(SB), Y1, Y1
+	VPOR       Y1, Y0, Y0
+	VMOVNTDQ   Y0, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func e4m3ToFloatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·e4m3ToFloatAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	XORQ         BX, BX
+	ANDQ         $-64, DX
+	MOVQ         DX, ret+24(FP)
+	JZ           done
+	MOVL         $0xbfffbfff, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x87e00000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x7ff00000, SI
+	VPBROADCASTD SI, Z3
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVSXBW  (CX)(BX*1), Y4
+	VPSLLW     $0x07, Y4, Y4
+	VPAND      Y0, Y4, Y4
+	VCVTPH2PS  Y4, Z4
+	VMULPS     Z1, Z4, Z4
+	VPSLLD     $0x01, Z4, Z5
+	VPCMPUD    $0x00, Z2, Z5, K1
+	VPORD      Z3, Z4, K1, Z4
+	VMOVNTDQ   Z4, (AX)(BX*4)
+	VPMOVSXBW  16(CX)(BX*1), Y4
+	VPSLLW     $0x07, Y4, Y4
+	VPAND      Y0, Y4, Y4
+	VCVTPH2PS  Y4, Z4
+	VMULPS     Z1, Z4, Z4
+	VPSLLD     $0x01, Z4, Z5
+	VPCMPUD    $0x00, Z2, Z5, K1
+	VPORD      Z3, Z4, K1, Z4
+	VMOVNTDQ   Z4, 64(AX)(BX*4)
+	VPMOVSXBW  32(CX)(BX*1), Y4
+	VPSLLW     $0x07, Y4, Y4
+	VPAND      Y0, Y4, Y4
+	VCVTPH2PS  Y4, Z4
+	VMULPS     Z1, Z4, Z4
+	VPSLLD     $0x01, Z4, Z5
+	VPCMPUD    $0x00, Z2, Z5, K1
+	VPORD      Z3, Z4, K1, Z4
+	VMOVNTDQ   Z4, 128(AX)(BX*4)
+	VPMOVSXBW  48(CX)(BX*1), Y4
+	VPSLLW     $0x07, Y4, Y4
+	VPAND      Y0, Y4, Y4
+	VCVTPH2PS  Y4, Z4
+	VMULPS     Z1, Z4, Z4
+	VPSLLD     $0x01, Z4, Z5
+	VPCMPUD    $0x00, Z2, Z5, K1
+	VPORD      Z3, Z4, K1, Z4
+	VMOVNTDQ   Z4, 192(AX)(BX*4)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func e5m2ToFloatAVX2NT(dst *byte, src *byte, n int) int
+// Requires: AVX, F16C, MMX+
+TEXT ·e5m2ToFloatAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-32, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBW  (CX)(BX*1), X0
+	VPSLLW     $0x08, X0, X0
+	VCVTPH2PS  X0, Y0
+	VMOVNTDQ   Y0, (AX)(BX*4)
+	VPMOVZXBW  8(CX)(BX*1), X0
+	VPSLLW     $0x08, X0, X0
+	VCVTPH2PS  X0, Y0
+	VMOVNTDQ   Y0, 32(AX)(BX*4)
+	VPMOVZXBW  16(CX)(BX*1), X0
+	VPSLLW     $0x08, X0, X0
+	VCVTPH2PS  X0, Y0
+	VMOVNTDQ   Y0, 64(AX)(BX*4)
+	VPMOVZXBW  24(CX)(BX*1), X0
+	VPSLLW     $0x08, X0, X0
+	VCVTPH2PS  X0, Y0
+	VMOVNTDQ   Y0, 96(AX)(BX*4)
+	ADDQ       $0x00000020, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func e5m2ToFloatAVX512NT(dst *byte, src *byte, n int) int
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·e5m2ToFloatAVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	ANDQ $-64, DX
+	MOVQ DX, ret+24(FP)
+	JZ   done
+
+loop:
+	PREFETCHT1 4096(CX)(BX*1)
+	VPMOVZXBW  (CX)(BX*1), Y0
+	VPSLLW     $0x08, Y0, Y0
+	VCVTPH2PS  Y0, Z0
+	VMOVNTDQ   Z0, (AX)(BX*4)
+	VPMOVZXBW  16(CX)(BX*1), Y0
+	VPSLLW     $0x08, Y0, Y0
+	VCVTPH2PS  Y0, Z0
+	VMOVNTDQ   Z0, 64(AX)(BX*4)
+	VPMOVZXBW  32(CX)(BX*1), Y0
+	VPSLLW     $0x08, Y0, Y0
+	VCVTPH2PS  Y0, Z0
+	VMOVNTDQ   Z0, 128(AX)(BX*4)
+	VPMOVZXBW  48(CX)(BX*1), Y0
+	VPSLLW     $0x08, Y0, Y0
+	VCVTPH2PS  Y0, Z0
+	VMOVNTDQ   Z0, 192(AX)(BX*4)
+	ADDQ       $0x00000040, BX
+	CMPQ       BX, DX
+	JB         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET

@@ -2880,3 +2880,138 @@ var simdPairNTKernels = map[string]*simdKernels{
 	"DoubleToUlong":  &simdDoubleToUlongKernelsNT,
 	"DoubleToHalf":   &simdDoubleToHalfKernelsNT,
 }
+
+// The kernels of simd_mini.go, by pair: float -> bfloat16, E4M3, E5M2 (each
+// without and with _sat), and back.
+
+var simdFloatToBf16Kernels = simdKernels{
+	1: {floatToBf16RTEAVX2, floatToBf16RTZAVX2, floatToBf16RTPAVX2, floatToBf16RTNAVX2},         // AVX2
+	2: {floatToBf16RTEAVX512, floatToBf16RTZAVX512, floatToBf16RTPAVX512, floatToBf16RTNAVX512}, // AVX512
+}
+
+var simdFloatToBf16KernelsNT = simdKernels{
+	1: {floatToBf16RTEAVX2NT, floatToBf16RTZAVX2NT, floatToBf16RTPAVX2NT, floatToBf16RTNAVX2NT},         // AVX2
+	2: {floatToBf16RTEAVX512NT, floatToBf16RTZAVX512NT, floatToBf16RTPAVX512NT, floatToBf16RTNAVX512NT}, // AVX512
+}
+
+var simdFloatToBf16SatKernels = simdKernels{
+	1: {floatToBf16SatRTEAVX2, floatToBf16SatRTZAVX2, floatToBf16SatRTPAVX2, floatToBf16SatRTNAVX2},         // AVX2
+	2: {floatToBf16SatRTEAVX512, floatToBf16SatRTZAVX512, floatToBf16SatRTPAVX512, floatToBf16SatRTNAVX512}, // AVX512
+}
+
+var simdFloatToBf16SatKernelsNT = simdKernels{
+	1: {floatToBf16SatRTEAVX2NT, floatToBf16SatRTZAVX2NT, floatToBf16SatRTPAVX2NT, floatToBf16SatRTNAVX2NT},         // AVX2
+	2: {floatToBf16SatRTEAVX512NT, floatToBf16SatRTZAVX512NT, floatToBf16SatRTPAVX512NT, floatToBf16SatRTNAVX512NT}, // AVX512
+}
+
+var simdFloatToE4m3Kernels = simdKernels{
+	1: {floatToE4m3RTEAVX2, floatToE4m3RTZAVX2, floatToE4m3RTPAVX2, floatToE4m3RTNAVX2},         // AVX2
+	2: {floatToE4m3RTEAVX512, floatToE4m3RTZAVX512, floatToE4m3RTPAVX512, floatToE4m3RTNAVX512}, // AVX512
+}
+
+var simdFloatToE4m3KernelsNT = simdKernels{
+	1: {floatToE4m3RTEAVX2NT, floatToE4m3RTZAVX2NT, floatToE4m3RTPAVX2NT, floatToE4m3RTNAVX2NT},         // AVX2
+	2: {floatToE4m3RTEAVX512NT, floatToE4m3RTZAVX512NT, floatToE4m3RTPAVX512NT, floatToE4m3RTNAVX512NT}, // AVX512
+}
+
+var simdFloatToE4m3SatKernels = simdKernels{
+	1: {floatToE4m3SatRTEAVX2, floatToE4m3SatRTZAVX2, floatToE4m3SatRTPAVX2, floatToE4m3SatRTNAVX2},         // AVX2
+	2: {floatToE4m3SatRTEAVX512, floatToE4m3SatRTZAVX512, floatToE4m3SatRTPAVX512, floatToE4m3SatRTNAVX512}, // AVX512
+}
+
+var simdFloatToE4m3SatKernelsNT = simdKernels{
+	1: {floatToE4m3SatRTEAVX2NT, floatToE4m3SatRTZAVX2NT, floatToE4m3SatRTPAVX2NT, floatToE4m3SatRTNAVX2NT},         // AVX2
+	2: {floatToE4m3SatRTEAVX512NT, floatToE4m3SatRTZAVX512NT, floatToE4m3SatRTPAVX512NT, floatToE4m3SatRTNAVX512NT}, // AVX512
+}
+
+var simdFloatToE5m2Kernels = simdKernels{
+	1: {floatToE5m2RTEAVX2, floatToE5m2RTZAVX2, floatToE5m2RTPAVX2, floatToE5m2RTNAVX2},         // AVX2
+	2: {floatToE5m2RTEAVX512, floatToE5m2RTZAVX512, floatToE5m2RTPAVX512, floatToE5m2RTNAVX512}, // AVX512
+}
+
+var simdFloatToE5m2KernelsNT = simdKernels{
+	1: {floatToE5m2RTEAVX2NT, floatToE5m2RTZAVX2NT, floatToE5m2RTPAVX2NT, floatToE5m2RTNAVX2NT},         // AVX2
+	2: {floatToE5m2RTEAVX512NT, floatToE5m2RTZAVX512NT, floatToE5m2RTPAVX512NT, floatToE5m2RTNAVX512NT}, // AVX512
+}
+
+var simdFloatToE5m2SatKernels = simdKernels{
+	1: {floatToE5m2SatRTEAVX2, floatToE5m2SatRTZAVX2, floatToE5m2SatRTPAVX2, floatToE5m2SatRTNAVX2},         // AVX2
+	2: {floatToE5m2SatRTEAVX512, floatToE5m2SatRTZAVX512, floatToE5m2SatRTPAVX512, floatToE5m2SatRTNAVX512}, // AVX512
+}
+
+var simdFloatToE5m2SatKernelsNT = simdKernels{
+	1: {floatToE5m2SatRTEAVX2NT, floatToE5m2SatRTZAVX2NT, floatToE5m2SatRTPAVX2NT, floatToE5m2SatRTNAVX2NT},         // AVX2
+	2: {floatToE5m2SatRTEAVX512NT, floatToE5m2SatRTZAVX512NT, floatToE5m2SatRTPAVX512NT, floatToE5m2SatRTNAVX512NT}, // AVX512
+}
+
+var simdBf16ToFloatKernels = simdKernels{
+	1: {bf16ToFloatAVX2},   // AVX2
+	2: {bf16ToFloatAVX512}, // AVX512
+}
+
+var simdBf16ToFloatKernelsNT = simdKernels{
+	1: {bf16ToFloatAVX2NT},   // AVX2
+	2: {bf16ToFloatAVX512NT}, // AVX512
+}
+
+var simdE4m3ToFloatKernels = simdKernels{
+	1: {e4m3ToFloatAVX2},   // AVX2
+	2: {e4m3ToFloatAVX512}, // AVX512
+}
+
+var simdE4m3ToFloatKernelsNT = simdKernels{
+	1: {e4m3ToFloatAVX2NT},   // AVX2
+	2: {e4m3ToFloatAVX512NT}, // AVX512
+}
+
+var simdE5m2ToFloatKernels = simdKernels{
+	1: {e5m2ToFloatAVX2},   // AVX2
+	2: {e5m2ToFloatAVX512}, // AVX512
+}
+
+var simdE5m2ToFloatKernelsNT = simdKernels{
+	1: {e5m2ToFloatAVX2NT},   // AVX2
+	2: {e5m2ToFloatAVX512NT}, // AVX512
+}
+
+// simdFloatToMiniKernels holds the float -> mini kernels by miniKind, then
+// without and with _sat; NT the streaming ones.
+var simdFloatToMiniKernels = [3][2]*simdKernels{{&simdFloatToBf16Kernels, &simdFloatToBf16SatKernels}, {&simdFloatToE4m3Kernels, &simdFloatToE4m3SatKernels}, {&simdFloatToE5m2Kernels, &simdFloatToE5m2SatKernels}}
+
+var simdFloatToMiniKernelsNT = [3][2]*simdKernels{{&simdFloatToBf16KernelsNT, &simdFloatToBf16SatKernelsNT}, {&simdFloatToE4m3KernelsNT, &simdFloatToE4m3SatKernelsNT}, {&simdFloatToE5m2KernelsNT, &simdFloatToE5m2SatKernelsNT}}
+
+// simdMiniToFloatKernels holds the mini -> float kernels by miniKind.
+var simdMiniToFloatKernels = [3]*simdKernels{&simdBf16ToFloatKernels, &simdE4m3ToFloatKernels, &simdE5m2ToFloatKernels}
+
+var simdMiniToFloatKernelsNT = [3]*simdKernels{&simdBf16ToFloatKernelsNT, &simdE4m3ToFloatKernelsNT, &simdE5m2ToFloatKernelsNT}
+
+// simdFloatToMiniHook is simdFloatToMini: destinations of simdStreamBytes and
+// more go through the streaming kernels after a head converted in Go up to
+// 64-byte alignment.
+func simdFloatToMiniHook(k miniKind, dst unsafe.Pointer, src []float32, m round.Mode, sat bool) int {
+	if k > miniE5M2 || len(src) < 16 { // shorter than any tier's block
+		return 0
+	}
+	size := k.size()
+	if f, h, ok := simdStream(simdFloatToMiniKernelsNT[k][simdSat(sat)], simdMode(m), dst, len(src), size); ok {
+		for i := range h {
+			miniStore(k, dst, i, miniFromFloat32(k, src[i], m, sat))
+		}
+		return h + f((*byte)(unsafe.Add(dst, h*size)), (*byte)(unsafe.Pointer(&src[h])), len(src)-h)
+	}
+	return simdRun(simdFloatToMiniKernels[k][simdSat(sat)], simdMode(m), (*byte)(dst), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+}
+
+// simdMiniToFloatHook is simdMiniToFloat, streaming as simdFloatToMiniHook does.
+func simdMiniToFloatHook(k miniKind, dst []float32, src unsafe.Pointer) int {
+	if k > miniE5M2 || len(dst) < 16 {
+		return 0
+	}
+	if f, h, ok := simdStream(simdMiniToFloatKernelsNT[k], 0, unsafe.Pointer(unsafe.SliceData(dst)), len(dst), 4); ok {
+		for i := range h {
+			dst[i] = miniToFloat32(k, miniLoad(k, src, i))
+		}
+		return h + f((*byte)(unsafe.Pointer(&dst[h])), (*byte)(unsafe.Add(src, h*k.size())), len(dst)-h)
+	}
+	return simdRun(simdMiniToFloatKernels[k], 0, (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(src), len(dst))
+}

@@ -5,6 +5,8 @@
 package convert
 
 import (
+	"unsafe"
+
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/round"
 )
@@ -232,3 +234,11 @@ func simdDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) int { 
 func simdDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) int { return 0 }
 
 func simdDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) int { return 0 }
+
+// simdFloatToMiniHook converts nothing without assembly.
+func simdFloatToMiniHook(k miniKind, dst unsafe.Pointer, src []float32, m round.Mode, sat bool) int {
+	return 0
+}
+
+// simdMiniToFloatHook converts nothing without assembly.
+func simdMiniToFloatHook(k miniKind, dst []float32, src unsafe.Pointer) int { return 0 }
