@@ -1,5 +1,3 @@
-//go:build gc && !purego
-
 package convert
 
 import (
