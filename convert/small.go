@@ -37,25 +37,6 @@ import (
 // destination.
 const smallChunk = 2048
 
-// miniFormat returns the minifloat row of a floating kind, small or IEEE.
-func miniFormat(k cltype.Kind) *minifloat.Format {
-	switch k {
-	case cltype.BFloat16:
-		return minifloat.BFloat16
-	case cltype.E4M3:
-		return minifloat.E4M3
-	case cltype.E5M2:
-		return minifloat.E5M2
-	case cltype.Half:
-		return minifloat.Binary16
-	case cltype.Float:
-		return minifloat.Binary32
-	case cltype.Double:
-		return minifloat.Binary64
-	}
-	return nil
-}
-
 // miniKindOf returns the SIMD kernels' name for a small kind.
 func miniKindOf(k cltype.Kind) miniKind {
 	switch k {
@@ -279,7 +260,7 @@ func smallSlice(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, 
 			copy(unsafe.Slice((*byte)(d), n*src.Size()), unsafe.Slice((*byte)(s), n*src.Size()))
 		}
 		if sat && src != cltype.E4M3 {
-			f := miniFormat(src)
+			f := minifloat.OfKind(src)
 			for i := range n {
 				p := unsafe.Add(d, i*src.Size())
 				b := loadBits(src, p)
@@ -321,7 +302,7 @@ func smallOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat bool)
 	case src == dst:
 		b := loadBits(src, s)
 		if sat {
-			f := miniFormat(src)
+			f := minifloat.OfKind(src)
 			b = minifloat.Convert(f, f, b, m, true)
 		}
 		storeBits(dst, d, b)

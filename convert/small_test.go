@@ -24,25 +24,6 @@ import (
 	"github.com/clconv/clconv/round"
 )
 
-// rowOf returns the minifloat row of a floating kind.
-func rowOf(k cltype.Kind) *minifloat.Format {
-	switch k {
-	case cltype.BFloat16:
-		return minifloat.BFloat16
-	case cltype.E4M3:
-		return minifloat.E4M3
-	case cltype.E5M2:
-		return minifloat.E5M2
-	case cltype.Half:
-		return minifloat.Binary16
-	case cltype.Float:
-		return minifloat.Binary32
-	case cltype.Double:
-		return minifloat.Binary64
-	}
-	return nil
-}
-
 // signExtend returns pattern b of integer kind k as an int64.
 func signExtend(k cltype.Kind, b uint64) int64 {
 	sh := 64 - k.Bits()
@@ -57,14 +38,14 @@ func signExtend(k cltype.Kind, b uint64) int64 {
 func smallRef(dst, src cltype.Kind, b uint64, m round.Mode, sat bool) (uint64, bool) {
 	switch {
 	case src.IsSmallFloat() && dst.IsInteger():
-		return ref.Convert(dst, cltype.Double, minifloat.ToFloat64Bits(rowOf(src), b), m, sat)
+		return ref.Convert(dst, cltype.Double, minifloat.ToFloat64Bits(minifloat.OfKind(src), b), m, sat)
 	case src.IsInteger():
 		if src.IsSigned() {
-			return minifloat.FromInt64(rowOf(dst), signExtend(src, b), m, sat), false
+			return minifloat.FromInt64(minifloat.OfKind(dst), signExtend(src, b), m, sat), false
 		}
-		return minifloat.FromUint64(rowOf(dst), b&src.Mask(), m, sat), false
+		return minifloat.FromUint64(minifloat.OfKind(dst), b&src.Mask(), m, sat), false
 	}
-	return minifloat.Convert(rowOf(dst), rowOf(src), b, m, sat && dst.IsSmallFloat()), false
+	return minifloat.Convert(minifloat.OfKind(dst), minifloat.OfKind(src), b, m, sat && dst.IsSmallFloat()), false
 }
 
 // smallInputs returns the source patterns to check for src: every pattern
@@ -110,7 +91,7 @@ func smallInputs(src cltype.Kind, nRandom int) []uint64 {
 		}
 	}
 	for _, k := range cltype.SmallFloats {
-		row := rowOf(k)
+		row := minifloat.OfKind(k)
 		prev := 0.0
 		for p := uint64(0); p < 1<<k.Bits(); p++ {
 			v := math.Float64frombits(minifloat.ToFloat64Bits(row, p))
@@ -242,7 +223,7 @@ func TestSmallKindOf(t *testing.T) {
 // one more exponent bit (an exponent range that does not end near MAX) is
 // beyond MAX.
 func overflows(dst, src cltype.Kind, b uint64, m round.Mode) bool {
-	row := *rowOf(dst)
+	row := *minifloat.OfKind(dst)
 	wide := row
 	wide.ExpBits++
 	wide.Bias = row.Bias
@@ -254,10 +235,10 @@ func overflows(dst, src cltype.Kind, b uint64, m round.Mode) bool {
 	case src.IsInteger():
 		w = minifloat.FromUint64(&wide, b, m, false)
 	default:
-		if c := rowOf(src).Decode(b).Class; c != minifloat.ClassFinite {
+		if c := minifloat.OfKind(src).Decode(b).Class; c != minifloat.ClassFinite {
 			return false
 		}
-		w = minifloat.Convert(&wide, rowOf(src), b, m, false)
+		w = minifloat.Convert(&wide, minifloat.OfKind(src), b, m, false)
 	}
 	mx := minifloat.ToFloat64Bits(&row, row.MaxBits())
 	return math.Abs(math.Float64frombits(minifloat.ToFloat64Bits(&wide, w))) > math.Float64frombits(mx)
@@ -279,7 +260,7 @@ func TestSmallChecked(t *testing.T) {
 			for _, m := range round.Modes {
 				for _, v := range vals {
 					got, err := convert.CheckedBits(dst, src, v, m)
-					isInf := !src.IsInteger() && rowOf(src).Decode(v).Class == minifloat.ClassInf
+					isInf := !src.IsInteger() && minifloat.OfKind(src).Decode(v).Class == minifloat.ClassInf
 					wantErr := overflows(dst, src, v, m) || (isInf && dst == cltype.E4M3)
 					want, _ := smallRef(dst, src, v, m, wantErr)
 					if (err != nil) != wantErr || got != want {
@@ -302,7 +283,7 @@ func TestSmallChecked(t *testing.T) {
 			for b := uint64(0); b < 1<<src.Bits(); b++ {
 				for _, m := range round.Modes {
 					got, err := convert.CheckedBits(dst, src, b, m)
-					want, wantErr := convert.CheckedBits(dst, cltype.Double, minifloat.ToFloat64Bits(rowOf(src), b), m)
+					want, wantErr := convert.CheckedBits(dst, cltype.Double, minifloat.ToFloat64Bits(minifloat.OfKind(src), b), m)
 					if got != want || (err == nil) != (wantErr == nil) {
 						t.Fatalf("%s -> %s %s %#x: got %#x %v, double gives %#x %v", src, dst, m, b, got, err, want, wantErr)
 					}

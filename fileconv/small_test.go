@@ -14,23 +14,6 @@ import (
 	"github.com/clconv/clconv/round"
 )
 
-// rowOf returns the minifloat row of a floating kind.
-func rowOf(k cltype.Kind) *minifloat.Format {
-	switch k {
-	case cltype.BFloat16:
-		return minifloat.BFloat16
-	case cltype.E4M3:
-		return minifloat.E4M3
-	case cltype.E5M2:
-		return minifloat.E5M2
-	case cltype.Half:
-		return minifloat.Binary16
-	case cltype.Float:
-		return minifloat.Binary32
-	}
-	return minifloat.Binary64
-}
-
 // refClassifySmall is refClassify for pairs with a small format, from the
 // definitions of Stats and internal/minifloat's reference: a small source
 // is classified as the double of its exact value; to a small destination,
@@ -38,14 +21,14 @@ func rowOf(k cltype.Kind) *minifloat.Format {
 func refClassifySmall(st *Stats, dk, sk cltype.Kind, s, d uint64, m round.Mode, sat bool) {
 	same := sk == dk // identity: no result counts as subnormal
 	if sk.IsSmallFloat() {
-		s, sk = minifloat.ToFloat64Bits(rowOf(sk), s), cltype.Double
+		s, sk = minifloat.ToFloat64Bits(minifloat.OfKind(sk), s), cltype.Double
 		if !dk.IsSmallFloat() {
 			refClassify(st, dk, sk, s, d, m, sat)
 			return
 		}
 	}
 	st.Count++
-	row := *rowOf(dk)
+	row := *minifloat.OfKind(dk)
 	wide := row
 	wide.ExpBits++
 	wide.Inf, wide.NaN = true, minifloat.NaNIEEE
@@ -61,7 +44,7 @@ func refClassifySmall(st *Stats, dk, sk cltype.Kind, s, d uint64, m round.Mode, 
 			w = minifloat.FromUint64(&wide, v.Uint64(), m, false)
 		}
 	} else {
-		f := math.Float64frombits(minifloat.ToFloat64Bits(minifloat.Binary64, minifloat.Convert(minifloat.Binary64, rowOf(sk), s, round.RTE, false)))
+		f := math.Float64frombits(minifloat.ToFloat64Bits(minifloat.Binary64, minifloat.Convert(minifloat.Binary64, minifloat.OfKind(sk), s, round.RTE, false)))
 		switch {
 		case math.IsNaN(f):
 			st.NaN++
@@ -70,7 +53,7 @@ func refClassifySmall(st *Stats, dk, sk cltype.Kind, s, d uint64, m round.Mode, 
 			inf = int(math.Copysign(1, f))
 		default:
 			x = new(big.Float).SetFloat64(f)
-			w = minifloat.Convert(&wide, rowOf(sk), s, m, false)
+			w = minifloat.Convert(&wide, minifloat.OfKind(sk), s, m, false)
 		}
 	}
 	mx := math.Float64frombits(minifloat.ToFloat64Bits(&row, row.MaxBits()))

@@ -8,23 +8,6 @@ import (
 	"github.com/clconv/clconv/internal/minifloat"
 )
 
-// row returns the minifloat row of a floating kind.
-func row(k cltype.Kind) *minifloat.Format {
-	switch k {
-	case cltype.BFloat16:
-		return minifloat.BFloat16
-	case cltype.E4M3:
-		return minifloat.E4M3
-	case cltype.E5M2:
-		return minifloat.E5M2
-	case cltype.Half:
-		return minifloat.Binary16
-	case cltype.Float:
-		return minifloat.Binary32
-	}
-	return minifloat.Binary64
-}
-
 // The digests of the conversions between the small formats and the
 // floating and integer kinds of at most 16 bits, against the digest
 // definition computed from internal/minifloat's reference, input by input:
@@ -46,11 +29,11 @@ func TestSmallFormatDigests(t *testing.T) {
 					var out uint64
 					switch {
 					case src.IsInteger() && src.IsSigned():
-						out = minifloat.FromInt64(row(dst), int64(int16(b)), m, c.Op.Sat)
+						out = minifloat.FromInt64(minifloat.OfKind(dst), int64(int16(b)), m, c.Op.Sat)
 					case src.IsInteger():
-						out = minifloat.FromUint64(row(dst), b, m, c.Op.Sat)
+						out = minifloat.FromUint64(minifloat.OfKind(dst), b, m, c.Op.Sat)
 					default:
-						out = minifloat.Convert(row(dst), row(src), b, m, c.Op.Sat && dst.IsSmallFloat())
+						out = minifloat.Convert(minifloat.OfKind(dst), minifloat.OfKind(src), b, m, c.Op.Sat && dst.IsSmallFloat())
 					}
 					o := digestspec.Canonical(dst, out, false)
 					if o == digestspec.NaN {
