@@ -104,7 +104,13 @@ func TestSmallFormatFiles(t *testing.T) {
 	for _, sk := range cltype.AllScalars {
 		var vals []uint64
 		if sk.IsSmallFloat() || sk == cltype.Half {
-			for b := range uint64(1) << sk.Bits() {
+			// Every pattern (convert's tests check each conversion on
+			// every pattern too; -short, under qemu as well, every 8th).
+			step := uint64(1)
+			if testing.Short() && sk.Bits() == 16 {
+				step = 8
+			}
+			for b := uint64(0); b < 1<<sk.Bits(); b += step {
 				vals = append(vals, b)
 			}
 		} else {
