@@ -10,6 +10,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/minifloat"
 )
 
 // ErrRange is the error that ToChecked and SliceChecked report, as a
@@ -92,12 +93,9 @@ func maxFinite(k cltype.Kind) string {
 		return strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32)
 	case cltype.Double:
 		return strconv.FormatFloat(math.MaxFloat64, 'g', -1, 64)
-	case cltype.BFloat16:
-		return "3.3895314e+38"
-	case cltype.E4M3:
-		return "448"
-	case cltype.E5M2:
-		return "57344"
+	case cltype.BFloat16, cltype.E4M3, cltype.E5M2:
+		r := minifloat.OfKind(k)
+		return strconv.FormatFloat(math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits())), 'g', -1, 32)
 	}
 	return "?"
 }

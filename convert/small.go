@@ -25,8 +25,9 @@ import (
 //     fast path (and SIMD kernel); char, uchar, short, ushort and half are
 //     first widened exactly to float32; int, uint, long and ulong are rounded
 //     to float32 by rounding to odd in integer arithmetic, and double by
-//     minifloat.Float64ToOdd32, neither of which changes the result of the
-//     second rounding to a format of at most 8 significant bits (R1, R12).
+//     minifloat.Float64ToOdd32 (as bfloat16.FromFloat64 and the fp8 ones
+//     do), neither of which changes the result of the second rounding to a
+//     format of at most 8 significant bits (R1, R12).
 //
 // The tests check every pair, mode and _sat against the integer-only
 // reference internal/minifloat, on every pattern of the 8- and 16-bit
@@ -131,48 +132,6 @@ func encodeSmall(k cltype.Kind, d unsafe.Pointer, f []float32, m round.Mode, sat
 	}
 }
 
-// encodeSmall64 rounds the float64 values of f to small kind k at d, once.
-func encodeSmall64(k cltype.Kind, d unsafe.Pointer, f []float64, m round.Mode, sat bool) {
-	n := len(f)
-	switch k {
-	case cltype.BFloat16:
-		dd := unsafe.Slice((*bfloat16.BFloat16)(d), n)
-		if sat {
-			for j, x := range f {
-				dd[j] = bfloat16.FromFloat64Sat(x, m)
-			}
-		} else {
-			for j, x := range f {
-				dd[j] = bfloat16.FromFloat64(x, m)
-			}
-		}
-	case cltype.E4M3:
-		dd := unsafe.Slice((*fp8.E4M3)(d), n)
-		if sat {
-			for j, x := range f {
-				dd[j] = fp8.E4M3FromFloat64Sat(x, m)
-			}
-		} else {
-			for j, x := range f {
-				dd[j] = fp8.E4M3FromFloat64(x, m)
-			}
-		}
-	case cltype.E5M2:
-		dd := unsafe.Slice((*fp8.E5M2)(d), n)
-		if sat {
-			for j, x := range f {
-				dd[j] = fp8.E5M2FromFloat64Sat(x, m)
-			}
-		} else {
-			for j, x := range f {
-				dd[j] = fp8.E5M2FromFloat64(x, m)
-			}
-		}
-	default:
-		panic("convert: encodeSmall64 to " + k.String())
-	}
-}
-
 // oddFloat32 returns the float32 pattern of the integer whose sign is neg and
 // whose magnitude is mag, rounded to 24 significant bits by rounding to odd
 // (truncate, then set the last bit if anything was cut off), in integer
@@ -250,10 +209,6 @@ func smallSlice(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, 
 		encodeSmall(dst, d, unsafe.Slice((*float32)(s), n), m, sat)
 		return
 	}
-	if src == cltype.Double {
-		encodeSmall64(dst, d, unsafe.Slice((*float64)(s), n), m, sat)
-		return
-	}
 	if src == dst {
 		// R9: the bits unchanged, except that _sat takes infinities to +-MAX.
 		if d != s {
@@ -282,6 +237,10 @@ func smallSlice(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, 
 			continue
 		case src == cltype.Int || src == cltype.Uint || src == cltype.Long || src == cltype.Ulong:
 			toOdd32(src, f, sp)
+		case src == cltype.Double:
+			for i, x := range unsafe.Slice((*uint64)(sp), k) {
+				f[i] = math.Float32frombits(minifloat.Float64ToOdd32(x))
+			}
 		default: // char, uchar, short, ushort, half: exact in float32
 			convertSlice(cltype.Float, src, unsafe.Pointer(&scratch), sp, k, round.RTE, false)
 		}
@@ -308,8 +267,7 @@ func smallOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat bool)
 		storeBits(dst, d, b)
 		return
 	case src == cltype.Double:
-		encodeSmall64(dst, d, unsafe.Slice((*float64)(s), 1), m, sat)
-		return
+		f = math.Float32frombits(minifloat.Float64ToOdd32(*(*uint64)(s)))
 	case src.IsSmallFloat():
 		f = decodeOne(src, loadBits(src, s))
 		if !dst.IsSmallFloat() {
@@ -425,18 +383,19 @@ func smallSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mo
 	return count
 }
 
-// smallOverflowAt is the least magnitude at which a value overflows small
-// kind k (IEEE 754's overflow: its rounding with an unbounded exponent range
-// is above MAX in every mode): MAX plus one unit in its last place.
-func smallOverflowAt(k cltype.Kind) float64 {
-	switch k {
-	case cltype.BFloat16:
-		return 0x1p128
-	case cltype.E4M3:
-		return 480
+// overflowAt[k] is the least magnitude at which a value overflows the
+// floating kind k, half and the small formats (IEEE 754's overflow: its
+// rounding with an unbounded exponent range is above MAX in every mode):
+// MAX plus one unit in its last place, from k's row of the format table
+// (65536 for half, 480 for e4m3, 65536 for e5m2, 2^128 for bfloat16).
+var overflowAt = func() (t [cltype.NumKinds]float64) {
+	for _, k := range []cltype.Kind{cltype.Half, cltype.BFloat16, cltype.E4M3, cltype.E5M2} {
+		r := minifloat.OfKind(k)
+		mx := math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits()))
+		t[k] = mx + math.Ldexp(1, math.Ilogb(mx)-r.MantBits)
 	}
-	return 65536 // e5m2
-}
+	return t
+}()
 
 // smallChecked is convertChecked for the pairs with a small format. To a
 // small format it writes the conversion without _sat when the value
@@ -457,47 +416,36 @@ func smallChecked(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode) bool 
 		return convertChecked(dst, cltype.Float, d, unsafe.Pointer(&f), m)
 	}
 	v, inf := sourceMagnitude(src, s)
-	if !dst.IsSmallFloat() {
-		// A small source to half, float or double: NaN and infinities
-		// stay what they are, and only half can overflow (bfloat16's
-		// range is float's).
-		smallOne(dst, src, d, s, m, false)
-		return dst != cltype.Half || inf || !(v >= 65536 || isInfBits(dst, loadBits(dst, d)))
-	}
-	if inf {
-		if dst == cltype.E4M3 {
-			smallOne(dst, src, d, s, m, true)
-			return false
+	smallOne(dst, src, d, s, m, false)
+	switch {
+	case dst == cltype.Float || dst == cltype.Double:
+		// A small source: its range is within float's.
+		return true
+	case inf:
+		// An infinity stays one, except in E4M3, which has none.
+		if dst != cltype.E4M3 {
+			return true
 		}
-		smallOne(dst, src, d, s, m, false)
+	case v >= overflowAt[dst] || (v == v && overflowed(dst, loadBits(dst, d))):
+		// IEEE 754's overflow: the rounding with an unbounded exponent
+		// range is beyond MAX. Then the result is infinite (or E4M3's
+		// NaN), or the mode rounds toward zero and gives MAX from a value
+		// at least one unit beyond it; a value below that which rounds to
+		// MAX does not overflow.
+	default:
 		return true
 	}
-	// IEEE 754's overflow: the rounding with an unbounded exponent range is
-	// beyond MAX. Then the result is infinite (or E4M3's NaN), or the
-	// mode rounds toward zero and gives MAX from a value at least one unit
-	// beyond it; a value below that which rounds to MAX does not overflow.
-	smallOne(dst, src, d, s, m, false)
-	if v >= smallOverflowAt(dst) || (v == v && isInfBits(dst, loadBits(dst, d))) {
-		smallOne(dst, src, d, s, m, true)
-		return false
-	}
-	return true
+	smallOne(dst, src, d, s, m, true) // _sat's value (half: the same)
+	return false
 }
 
-// isInfBits reports whether pattern b of floating kind k is an infinity, or
-// for E4M3, which has none, its NaN.
-func isInfBits(k cltype.Kind, b uint64) bool {
-	switch k {
-	case cltype.E4M3:
-		return b&0x7f == 0x7f
-	case cltype.E5M2:
-		return b&0x7f == 0x7c
-	case cltype.BFloat16:
-		return b&0x7fff == 0x7f80
-	case cltype.Half:
-		return b&0x7fff == 0x7c00
-	}
-	return false
+// overflowed reports whether pattern b of the floating kind k is what
+// overflow gives without _sat: an infinity, or NaN in a format without
+// infinities (E4M3).
+func overflowed(k cltype.Kind, b uint64) bool {
+	r := minifloat.OfKind(k)
+	c := r.Classify(b)
+	return c == minifloat.ClassInf || c == minifloat.ClassNaN && !r.Inf
 }
 
 // sourceMagnitude returns the magnitude of the value at s of kind k as a

@@ -10,6 +10,7 @@ import (
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/byteorder"
+	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 )
 
@@ -596,24 +597,12 @@ func smallOverflows(k cltype.Kind, f float64, m round.Mode) bool {
 	return err != nil
 }
 
-// smallMax returns the largest finite value of small kind k.
+// smallMax returns the largest finite value of small kind k, from its row
+// of the format table.
 func smallMax(k cltype.Kind) float64 {
-	switch k {
-	case cltype.BFloat16:
-		return bfloat16.MaxBFloat16.Float64()
-	case cltype.E4M3:
-		return 448
-	}
-	return 57344
+	r := minifloat.OfKind(k)
+	return math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits()))
 }
 
 // smallMinNormal returns the smallest normal magnitude of small kind k.
-func smallMinNormal(k cltype.Kind) float64 {
-	switch k {
-	case cltype.BFloat16:
-		return 0x1p-126
-	case cltype.E4M3:
-		return 0x1p-6
-	}
-	return 0x1p-14
-}
+func smallMinNormal(k cltype.Kind) float64 { return math.Ldexp(1, 1-minifloat.OfKind(k).Bias) }
