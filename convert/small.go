@@ -8,6 +8,7 @@ import (
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/fp8"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 )
@@ -311,31 +312,10 @@ func encodeOne(k cltype.Kind, f float32, m round.Mode, sat bool) uint64 {
 }
 
 // loadBits reads one value of kind k at p as its zero-extended bit pattern.
-func loadBits(k cltype.Kind, p unsafe.Pointer) uint64 {
-	switch k.Size() {
-	case 1:
-		return uint64(*(*uint8)(p))
-	case 2:
-		return uint64(*(*uint16)(p))
-	case 4:
-		return uint64(*(*uint32)(p))
-	}
-	return *(*uint64)(p)
-}
+func loadBits(k cltype.Kind, p unsafe.Pointer) uint64 { return byteorder.Load(p, k.Size(), 0) }
 
 // storeBits writes the low bits of b as one value of kind k at p.
-func storeBits(k cltype.Kind, p unsafe.Pointer, b uint64) {
-	switch k.Size() {
-	case 1:
-		*(*uint8)(p) = uint8(b)
-	case 2:
-		*(*uint16)(p) = uint16(b)
-	case 4:
-		*(*uint32)(p) = uint32(b)
-	default:
-		*(*uint64)(p) = b
-	}
-}
+func storeBits(k cltype.Kind, p unsafe.Pointer, b uint64) { byteorder.Store(p, k.Size(), 0, b) }
 
 // smallBits is convertBits for the pairs with a small format.
 func smallBits(dst, src cltype.Kind, b uint64, m round.Mode, sat bool) (uint64, bool) {

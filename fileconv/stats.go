@@ -496,16 +496,7 @@ func intEqualsFloat(neg bool, mag uint64, d float64) bool {
 // loadHost returns element i of size bytes of b, in the host's byte order,
 // zero-extended.
 func loadHost(b []byte, size, i int) uint64 {
-	p := unsafe.Pointer(&b[i*size])
-	switch size {
-	case 1:
-		return uint64(*(*uint8)(p))
-	case 2:
-		return uint64(*(*uint16)(p))
-	case 4:
-		return uint64(*(*uint32)(p))
-	}
-	return *(*uint64)(p)
+	return byteorder.Load(unsafe.Pointer(unsafe.SliceData(b)), size, i)
 }
 
 // bitsAt returns element i of b (kind k, host order) converted exactly to

@@ -75,3 +75,34 @@ func SwapCopy(dst, src []byte, size int) {
 		}
 	}
 }
+
+// Load returns element i of the size-byte elements at p (1, 2, 4 or 8
+// bytes), read in the host's byte order and zero-extended.
+func Load(p unsafe.Pointer, size, i int) uint64 {
+	p = unsafe.Add(p, i*size)
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+// Store writes the low size bytes of v as element i of the size-byte
+// elements at p, in the host's byte order.
+func Store(p unsafe.Pointer, size, i int, v uint64) {
+	p = unsafe.Add(p, i*size)
+	switch size {
+	case 1:
+		*(*uint8)(p) = uint8(v)
+	case 2:
+		*(*uint16)(p) = uint16(v)
+	case 4:
+		*(*uint32)(p) = uint32(v)
+	default:
+		*(*uint64)(p) = v
+	}
+}

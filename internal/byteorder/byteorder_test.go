@@ -57,3 +57,39 @@ func TestSwapBadSize(t *testing.T) {
 	}()
 	Swap(make([]byte, 6), 3)
 }
+
+// Load and Store move elements in the host's byte order: what Store writes,
+// Load and a typed read give back, for every size.
+func TestLoadStore(t *testing.T) {
+	var buf [4]uint64
+	p := unsafe.Pointer(&buf)
+	for _, size := range []int{1, 2, 4, 8} {
+		buf = [4]uint64{}
+		v := uint64(0x8877665544332211)
+		Store(p, size, 2, v)
+		want := v & (1<<(8*size) - 1)
+		if size == 8 {
+			want = v
+		}
+		if got := Load(p, size, 2); got != want {
+			t.Errorf("size %d: Load = %#x, want %#x", size, got, want)
+		}
+		if Load(p, size, 1) != 0 || Load(p, size, 3) != 0 {
+			t.Errorf("size %d: Store wrote outside element 2", size)
+		}
+		var typed uint64
+		switch size {
+		case 1:
+			typed = uint64((*[4]uint8)(p)[2])
+		case 2:
+			typed = uint64((*[4]uint16)(p)[2])
+		case 4:
+			typed = uint64((*[4]uint32)(p)[2])
+		default:
+			typed = buf[2]
+		}
+		if typed != want {
+			t.Errorf("size %d: typed read %#x, want %#x", size, typed, want)
+		}
+	}
+}

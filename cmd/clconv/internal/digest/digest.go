@@ -348,14 +348,4 @@ func sumInts(size int, p unsafe.Pointer, base uint64, cnt int) uint64 {
 	return sum
 }
 
-func load(k cltype.Kind, p unsafe.Pointer, j int) uint64 {
-	switch k.Size() {
-	case 1:
-		return uint64(*(*uint8)(unsafe.Add(p, j)))
-	case 2:
-		return uint64(*(*uint16)(unsafe.Add(p, 2*j)))
-	case 4:
-		return uint64(*(*uint32)(unsafe.Add(p, 4*j)))
-	}
-	return *(*uint64)(unsafe.Add(p, 8*j))
-}
+func load(k cltype.Kind, p unsafe.Pointer, j int) uint64 { return byteorder.Load(p, k.Size(), j) }
