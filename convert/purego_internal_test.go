@@ -12,6 +12,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/internal/kernels"
+	"github.com/clconv/clconv/internal/testvals"
 	"github.com/clconv/clconv/round"
 )
 
@@ -135,10 +136,10 @@ func TestPureGoKernels(t *testing.T) {
 	for _, sk := range cltype.Scalars {
 		t.Run(sk.String(), func(t *testing.T) {
 			vals := pureGoTestInputs(sk)
-			if testing.Short() && len(vals) > 1<<17 {
+			if limit := testvals.Sample(1<<17, 4); testing.Short() && len(vals) > limit {
 				r := rand.New(rand.NewPCG(6, uint64(sk)))
 				r.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
-				vals = vals[:1<<17]
+				vals = vals[:limit]
 			}
 			// One long conversion per variant first: it builds the variant's
 			// table (a lazyTable is built only for a long slice), so that

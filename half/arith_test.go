@@ -148,7 +148,7 @@ func TestArithRandom(t *testing.T) {
 				}
 				return testvals.Random(r, cltype.Half)
 			}
-			for range 300_000 {
+			for range testvals.Sample(300_000, 4) {
 				a, b, cc := one(), one(), one()
 				switch r.IntN(4) {
 				case 0:

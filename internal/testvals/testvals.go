@@ -6,6 +6,7 @@ package testvals
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 
 	"github.com/clconv/clconv/cltype"
@@ -214,4 +215,28 @@ func randomFloat(r *rand.Rand, k cltype.Kind) uint64 {
 		}
 	}
 	return sign | uint64(biased)<<fracBits | frac
+}
+
+// Emulated reports whether the tests run under an emulator: scripts/ports.sh
+// sets CLCONV_EMULATED=1 for its runs under qemu-user and node, where code
+// runs 10 to 30 times slower. There the heaviest sweeps check a sample of
+// their inputs (Sample), so that every port runs every test within CI's
+// time; the full sweeps run natively in `go test ./...`.
+func Emulated() bool { return os.Getenv("CLCONV_EMULATED") != "" }
+
+// Stride returns 1, or k under an emulator: a sweep that steps by it checks
+// every k-th input there.
+func Stride(k int) int {
+	if Emulated() {
+		return k
+	}
+	return 1
+}
+
+// Sample returns n, or n/div (at least 1) under an emulator.
+func Sample(n, div int) int {
+	if Emulated() {
+		return max(n/div, 1)
+	}
+	return n
 }
