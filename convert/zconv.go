@@ -34,6 +34,13 @@ func negative32(x int32) uint32 { return uint32(x) >> 31 }
 
 func positive32(x int32) uint32 { return uint32(-x) >> 31 }
 
+// hide returns x, which the compiler cannot see through: a constant
+// passed through it before a loop is loaded into a register once, where
+// Go's compiler would materialize it again in every iteration.
+//
+//go:noinline
+func hide[T any](x T) T { return x }
+
 // lazyTable is a table computed once, when the elements that asked for it
 // add up to min: until then the conversions take the scalar path, so that
 // a program that converts a few values never computes a table (which costs
@@ -4083,60 +4090,66 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint32(0x42fe0000))
+		lo := hide(uint32(0xc3000000))
+		nan := hide(uint32(0xff000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x42fe0000)
-			if int32(b) < 0 {
-				lim = 0x43000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int8(math.Float32frombits(mag | b>>31<<31))
+			v := math.Float32frombits(c)
+			dst[i] = int8(v)
 		}
 	case round.RTP:
+		hi := hide(uint32(0x42fe0000))
+		lo := hide(uint32(0xc3000000))
+		nan := hide(uint32(0xff000000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x42fe0000)
-			if int32(b) < 0 {
-				lim = 0x43000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int8(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			s := v + mg                                                       // v rounded to nearest in the low bits
+			dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint32(0x42fe0000))
+		lo := hide(uint32(0xc3000000))
+		nan := hide(uint32(0xff000000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x42fe0000)
-			if int32(b) < 0 {
-				lim = 0x43000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int8(math.Floor(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			s := v + mg                                                                      // v rounded to nearest in the low bits
+			dst[i] = int8(math.Float32bits(s) - positive32(int32(math.Float32bits(s-mg-v)))) // one less where above v
 		}
 	default:
+		hi := hide(uint32(0x42fe0000))
+		lo := hide(uint32(0xc3000000))
+		nan := hide(uint32(0xff000000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x42fe0000)
-			if int32(b) < 0 {
-				lim = 0x43000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int8(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
+			v := math.Float32frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = int8(math.Float32bits(s))
 		}
 	}
 }
@@ -4172,60 +4185,56 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint32(0x437f0000))
+		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x437f0000)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint8(math.Float32frombits(mag | b>>31<<31))
+			v := math.Float32frombits(c)
+			dst[i] = uint8(v)
 		}
 	case round.RTP:
+		hi := hide(uint32(0x437f0000))
+		inf := hide(uint32(0x7f800000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x437f0000)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint8(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			s := v + mg                                                        // v rounded to nearest in the low bits
+			dst[i] = uint8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint32(0x437f0000))
+		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x437f0000)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint8(math.Float32frombits(mag | b>>31<<31))
+			v := math.Float32frombits(c)
+			dst[i] = uint8(v)
 		}
 	default:
+		hi := hide(uint32(0x437f0000))
+		inf := hide(uint32(0x7f800000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x437f0000)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint8(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
+			v := math.Float32frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = uint8(math.Float32bits(s))
 		}
 	}
 }
@@ -4261,60 +4270,66 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint32(0x46fffe00))
+		lo := hide(uint32(0xc7000000))
+		nan := hide(uint32(0xff000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x46fffe00)
-			if int32(b) < 0 {
-				lim = 0x47000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int16(math.Float32frombits(mag | b>>31<<31))
+			v := math.Float32frombits(c)
+			dst[i] = int16(v)
 		}
 	case round.RTP:
+		hi := hide(uint32(0x46fffe00))
+		lo := hide(uint32(0xc7000000))
+		nan := hide(uint32(0xff000000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x46fffe00)
-			if int32(b) < 0 {
-				lim = 0x47000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int16(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			s := v + mg                                                        // v rounded to nearest in the low bits
+			dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint32(0x46fffe00))
+		lo := hide(uint32(0xc7000000))
+		nan := hide(uint32(0xff000000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x46fffe00)
-			if int32(b) < 0 {
-				lim = 0x47000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int16(math.Floor(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			s := v + mg                                                                       // v rounded to nearest in the low bits
+			dst[i] = int16(math.Float32bits(s) - positive32(int32(math.Float32bits(s-mg-v)))) // one less where above v
 		}
 	default:
+		hi := hide(uint32(0x46fffe00))
+		lo := hide(uint32(0xc7000000))
+		nan := hide(uint32(0xff000000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x46fffe00)
-			if int32(b) < 0 {
-				lim = 0x47000000
-			}
-			mag = min(mag, lim)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int16(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
+			v := math.Float32frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = int16(math.Float32bits(s))
 		}
 	}
 }
@@ -4350,60 +4365,56 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint32(0x477fff00))
+		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x477fff00)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint16(math.Float32frombits(mag | b>>31<<31))
+			v := math.Float32frombits(c)
+			dst[i] = uint16(v)
 		}
 	case round.RTP:
+		hi := hide(uint32(0x477fff00))
+		inf := hide(uint32(0x7f800000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x477fff00)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint16(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			s := v + mg                                                         // v rounded to nearest in the low bits
+			dst[i] = uint16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint32(0x477fff00))
+		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x477fff00)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint16(math.Float32frombits(mag | b>>31<<31))
+			v := math.Float32frombits(c)
+			dst[i] = uint16(v)
 		}
 	default:
+		hi := hide(uint32(0x477fff00))
+		inf := hide(uint32(0x7f800000))
+		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			lim := uint32(0x477fff00)
-			if int32(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
-			}
-			dst[i] = uint16(math.Float32bits(math.Float32frombits(mag|b>>31<<31) + 0x1.8p23))
+			v := math.Float32frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = uint16(math.Float32bits(s))
 		}
 	}
 }
@@ -4439,43 +4450,65 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint32(0x4f000000))
+		lo := hide(uint32(0xcf000000))
+		nan := hide(uint32(0xff000000))
 		for i, b := range bs {
-			mag := min(b&^(1<<31), 0x4f000000)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			q := int64(math.Float32frombits(mag | b>>31<<31))
+			v := math.Float32frombits(c)
+			q := int64(v)
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTP:
+		hi := hide(uint32(0x4f000000))
+		lo := hide(uint32(0xcf000000))
+		nan := hide(uint32(0xff000000))
 		for i, b := range bs {
-			mag := min(b&^(1<<31), 0x4f000000)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			q := int64(math.Ceil(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			q := int64(math.Ceil(float64(v)))
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	case round.RTN:
+		hi := hide(uint32(0x4f000000))
+		lo := hide(uint32(0xcf000000))
+		nan := hide(uint32(0xff000000))
 		for i, b := range bs {
-			mag := min(b&^(1<<31), 0x4f000000)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			q := int64(math.Floor(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			q := int64(math.Floor(float64(v)))
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	default:
+		hi := hide(uint32(0x4f000000))
+		lo := hide(uint32(0xcf000000))
+		nan := hide(uint32(0xff000000))
+		mg := hide(float64(0x1.8p52))
+		mgb := hide(int64(0x4338000000000000))
 		for i, b := range bs {
-			mag := min(b&^(1<<31), 0x4f000000)
+			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			q := int64(math.RoundToEven(float64(math.Float32frombits(mag | b>>31<<31))))
+			v := math.Float32frombits(c)
+			q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest
 			dst[i] = int32(min(q, math.MaxInt32))
 		}
 	}
@@ -4512,43 +4545,57 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint32(0x4f800000))
+		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
-			mag := min(b, 0x4f800000)
+			c := min(b, hi)
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
-				mag = 0
+			if b > inf {
+				c = 0
 			}
-			q := int64(math.Float32frombits(mag))
+			v := math.Float32frombits(c)
+			q := int64(v)
 			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	case round.RTP:
+		hi := hide(uint32(0x4f800000))
+		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
-			mag := min(b, 0x4f800000)
+			c := min(b, hi)
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
-				mag = 0
+			if b > inf {
+				c = 0
 			}
-			q := int64(math.Ceil(float64(math.Float32frombits(mag))))
+			v := math.Float32frombits(c)
+			q := int64(math.Ceil(float64(v)))
 			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	case round.RTN:
+		hi := hide(uint32(0x4f800000))
+		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
-			mag := min(b, 0x4f800000)
+			c := min(b, hi)
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
-				mag = 0
+			if b > inf {
+				c = 0
 			}
-			q := int64(math.Float32frombits(mag))
+			v := math.Float32frombits(c)
+			q := int64(v)
 			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	default:
+		hi := hide(uint32(0x4f800000))
+		inf := hide(uint32(0x7f800000))
+		mg := hide(float64(0x1.8p52))
+		mgb := hide(int64(0x4338000000000000))
 		for i, b := range bs {
-			mag := min(b, 0x4f800000)
+			c := min(b, hi)
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
-				mag = 0
+			if b > inf {
+				c = 0
 			}
-			q := int64(math.RoundToEven(float64(math.Float32frombits(mag))))
+			v := math.Float32frombits(c)
+			q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest
 			dst[i] = uint32(min(q, math.MaxUint32))
 		}
 	}
@@ -4584,57 +4631,69 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		mx := int64(math.MaxInt64)
+		nan := uint32(0xff000000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.Float32frombits(b))
-			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			v := math.Float32frombits(b)
+			q := int64(v)
+			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTP:
+		mx := int64(math.MaxInt64)
+		nan := uint32(0xff000000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.Ceil(float64(math.Float32frombits(b))))
-			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			v := math.Float32frombits(b)
+			q := int64(math.Ceil(float64(v)))
+			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTN:
+		mx := int64(math.MaxInt64)
+		nan := uint32(0xff000000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.Floor(float64(math.Float32frombits(b))))
-			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			v := math.Float32frombits(b)
+			q := int64(math.Floor(float64(v)))
+			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
 		}
 	default:
+		mx := int64(math.MaxInt64)
+		nan := uint32(0xff000000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
-			sat := math.MaxInt64 ^ int64(int32(b)>>31) // MAX, or MIN below zero
+			v := math.Float32frombits(b)
+			q := int64(math.RoundToEven(float64(v)))
+			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
 			if e >= 190 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xff000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
@@ -4672,10 +4731,12 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		inf := uint32(0x7f800000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.Float32frombits(b))
-			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
+			v := math.Float32frombits(b)
+			q := int64(v)
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4684,16 +4745,18 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTP:
+		inf := uint32(0x7f800000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.Ceil(float64(math.Float32frombits(b))))
-			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
+			v := math.Float32frombits(b)
+			q := int64(math.Ceil(float64(v)))
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4702,16 +4765,18 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTN:
+		inf := uint32(0x7f800000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.Float32frombits(b))
-			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
+			v := math.Float32frombits(b)
+			q := int64(v)
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4720,16 +4785,18 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	default:
+		inf := uint32(0x7f800000)
 		for i, b := range bs {
 			e := b << 1 >> 24
-			q := int64(math.RoundToEven(float64(math.Float32frombits(b))))
-			hi := uint64(int64(math.Float32frombits(b)-0x1p63)) | 1<<63 // an integer from 2^23 up
+			v := math.Float32frombits(b)
+			q := int64(math.RoundToEven(float64(v)))
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
 			uq := uint64(q)
 			if e >= 190 {
 				uq = hi
@@ -4738,7 +4805,7 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7f800000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq
@@ -4905,64 +4972,66 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint64(0x405fc00000000000))
+		lo := hide(uint64(0xc060000000000000))
+		nan := hide(uint64(0xffe0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x405fc00000000000)
-			if int64(b) < 0 {
-				lim = 0x4060000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int8(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = int8(v)
 		}
 	case round.RTP:
+		hi := hide(uint64(0x405fc00000000000))
+		lo := hide(uint64(0xc060000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x405fc00000000000)
-			if int64(b) < 0 {
-				lim = 0x4060000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = int8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
+			v := math.Float64frombits(c)
+			s := v + mg                                                       // v rounded to nearest in the low bits
+			dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint64(0x405fc00000000000))
+		lo := hide(uint64(0xc060000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x405fc00000000000)
-			if int64(b) < 0 {
-				lim = 0x4060000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = int8(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one less where above v
+			v := math.Float64frombits(c)
+			s := v + mg                                                                      // v rounded to nearest in the low bits
+			dst[i] = int8(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
 		}
 	default:
+		hi := hide(uint64(0x405fc00000000000))
+		lo := hide(uint64(0xc060000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x405fc00000000000)
-			if int64(b) < 0 {
-				lim = 0x4060000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int8(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
+			v := math.Float64frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = int8(math.Float64bits(s))
 		}
 	}
 }
@@ -4998,62 +5067,56 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint64(0x406fe00000000000))
+		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x406fe00000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint8(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = uint8(v)
 		}
 	case round.RTP:
+		hi := hide(uint64(0x406fe00000000000))
+		inf := hide(uint64(0x7ff0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x406fe00000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = uint8(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
+			v := math.Float64frombits(c)
+			s := v + mg                                                        // v rounded to nearest in the low bits
+			dst[i] = uint8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint64(0x406fe00000000000))
+		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x406fe00000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint8(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = uint8(v)
 		}
 	default:
+		hi := hide(uint64(0x406fe00000000000))
+		inf := hide(uint64(0x7ff0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x406fe00000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint8(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
+			v := math.Float64frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = uint8(math.Float64bits(s))
 		}
 	}
 }
@@ -5089,64 +5152,66 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint64(0x40dfffc000000000))
+		lo := hide(uint64(0xc0e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40dfffc000000000)
-			if int64(b) < 0 {
-				lim = 0x40e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int16(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = int16(v)
 		}
 	case round.RTP:
+		hi := hide(uint64(0x40dfffc000000000))
+		lo := hide(uint64(0xc0e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40dfffc000000000)
-			if int64(b) < 0 {
-				lim = 0x40e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = int16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
+			v := math.Float64frombits(c)
+			s := v + mg                                                        // v rounded to nearest in the low bits
+			dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint64(0x40dfffc000000000))
+		lo := hide(uint64(0xc0e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40dfffc000000000)
-			if int64(b) < 0 {
-				lim = 0x40e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = int16(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one less where above v
+			v := math.Float64frombits(c)
+			s := v + mg                                                                       // v rounded to nearest in the low bits
+			dst[i] = int16(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
 		}
 	default:
+		hi := hide(uint64(0x40dfffc000000000))
+		lo := hide(uint64(0xc0e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40dfffc000000000)
-			if int64(b) < 0 {
-				lim = 0x40e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int16(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
+			v := math.Float64frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = int16(math.Float64bits(s))
 		}
 	}
 }
@@ -5182,62 +5247,56 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint64(0x40efffe000000000))
+		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40efffe000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint16(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = uint16(v)
 		}
 	case round.RTP:
+		hi := hide(uint64(0x40efffe000000000))
+		inf := hide(uint64(0x7ff0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40efffe000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = uint16(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
+			v := math.Float64frombits(c)
+			s := v + mg                                                         // v rounded to nearest in the low bits
+			dst[i] = uint16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint64(0x40efffe000000000))
+		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40efffe000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint16(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = uint16(v)
 		}
 	default:
+		hi := hide(uint64(0x40efffe000000000))
+		inf := hide(uint64(0x7ff0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x40efffe000000000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint16(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
+			v := math.Float64frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = uint16(math.Float64bits(s))
 		}
 	}
 }
@@ -5273,64 +5332,66 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint64(0x41dfffffffc00000))
+		lo := hide(uint64(0xc1e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41dfffffffc00000)
-			if int64(b) < 0 {
-				lim = 0x41e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int32(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = int32(v)
 		}
 	case round.RTP:
+		hi := hide(uint64(0x41dfffffffc00000))
+		lo := hide(uint64(0xc1e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41dfffffffc00000)
-			if int64(b) < 0 {
-				lim = 0x41e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = int32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
+			v := math.Float64frombits(c)
+			s := v + mg                                                        // v rounded to nearest in the low bits
+			dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint64(0x41dfffffffc00000))
+		lo := hide(uint64(0xc1e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41dfffffffc00000)
-			if int64(b) < 0 {
-				lim = 0x41e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = int32(math.Float64bits(sm) - uint64(positive64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one less where above v
+			v := math.Float64frombits(c)
+			s := v + mg                                                                       // v rounded to nearest in the low bits
+			dst[i] = int32(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
 		}
 	default:
+		hi := hide(uint64(0x41dfffffffc00000))
+		lo := hide(uint64(0xc1e0000000000000))
+		nan := hide(uint64(0xffe0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41dfffffffc00000)
-			if int64(b) < 0 {
-				lim = 0x41e0000000000000
-			}
-			mag = min(mag, lim)
+			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
+			if b<<1 > nan {
+				c = 0
 			}
-			dst[i] = int32(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
+			v := math.Float64frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = int32(math.Float64bits(s))
 		}
 	}
 }
@@ -5366,62 +5427,56 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		hi := hide(uint64(0x41efffffffe00000))
+		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41efffffffe00000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint32(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = uint32(v)
 		}
 	case round.RTP:
+		hi := hide(uint64(0x41efffffffe00000))
+		inf := hide(uint64(0x7ff0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41efffffffe00000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			v := math.Float64frombits(mag | b>>63<<63)
-			sm := v + 0x1.8p52
-			dst[i] = uint32(math.Float64bits(sm) + uint64(negative64(int64(math.Float64bits(sm-0x1.8p52-v))))) // one more where below v
+			v := math.Float64frombits(c)
+			s := v + mg                                                         // v rounded to nearest in the low bits
+			dst[i] = uint32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
+		hi := hide(uint64(0x41efffffffe00000))
+		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41efffffffe00000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint32(math.Float64frombits(mag | b>>63<<63))
+			v := math.Float64frombits(c)
+			dst[i] = uint32(v)
 		}
 	default:
+		hi := hide(uint64(0x41efffffffe00000))
+		inf := hide(uint64(0x7ff0000000000000))
+		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			lim := uint64(0x41efffffffe00000)
-			if int64(b) < 0 {
-				lim = 0x0
+			c := min(b, hi)
+			// NaN, or below zero, gives 0
+			if b > inf {
+				c = 0
 			}
-			mag = min(mag, lim)
-			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
-				mag = 0
-			}
-			dst[i] = uint32(math.Float64bits(math.Float64frombits(mag|b>>63<<63) + 0x1.8p52))
+			v := math.Float64frombits(c)
+			s := v + mg // v rounded to nearest in the low bits
+			dst[i] = uint32(math.Float64bits(s))
 		}
 	}
 }
@@ -5456,69 +5511,81 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		mx := int64(math.MaxInt64)
+		nan := uint64(0xffe0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
-			q := int64(math.Float64frombits(b))
-			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			v := math.Float64frombits(b)
+			q := int64(v)
+			sat := mx ^ int64(int64(b)>>63) // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTP:
+		mx := int64(math.MaxInt64)
+		nan := uint64(0xffe0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
 			v := math.Float64frombits(b)
 			q := int64(v)
-			d := math.Float64bits(float64(float64(q) - v)) // exact: q and v have at most 53 significant bits
-			q += int64(negative64(int64(d)))               // one more where q < v
-			sat := math.MaxInt64 ^ int64(int64(b)>>63)     // MAX, or MIN below zero
+			t := float64(q)                         // v truncated, exactly
+			q += int64(math.Float64bits(t-v) >> 63) // one more where below v
+			sat := mx ^ int64(int64(b)>>63)         // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
 		}
 	case round.RTN:
+		mx := int64(math.MaxInt64)
+		nan := uint64(0xffe0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
 			v := math.Float64frombits(b)
 			q := int64(v)
-			d := math.Float64bits(float64(float64(q) - v)) // exact: q and v have at most 53 significant bits
-			q -= int64(positive64(int64(d)))               // one less where q > v
-			sat := math.MaxInt64 ^ int64(int64(b)>>63)     // MAX, or MIN below zero
+			t := float64(q)                                        // v truncated, exactly
+			q -= int64(positive64(int64(math.Float64bits(t - v)))) // one less where above v
+			sat := mx ^ int64(int64(b)>>63)                        // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
 		}
 	default:
+		two := uint64(0x4330000000000000)
+		sgn := uint64(0x8000000000000000)
+		mx := int64(math.MaxInt64)
+		nan := uint64(0xffe0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
-			cs := 0x4330000000000000 | b&(1<<63) // 2^p with the sign of b
+			v := math.Float64frombits(b)
+			cs := two | b&sgn // 2^p with v's sign
 			// from 2^p up, an integer already
-			if e >= 1075 {
+			if b&^sgn >= two {
 				cs = 0
 			}
-			v, c := math.Float64frombits(b), math.Float64frombits(cs)
-			q := int64(float64(float64(v+c) - c))
-			sat := math.MaxInt64 ^ int64(int64(b)>>63) // MAX, or MIN below zero
+			f := math.Float64frombits(cs)
+			q := int64(float64(float64(v+f) - f)) // v rounded to nearest, ties to even
+			sat := mx ^ int64(int64(b)>>63)       // MAX, or MIN below zero
 			if e >= 1086 {
 				q = sat
 			}
 			// NaN gives 0
-			if b<<1 > 0xffe0000000000000 {
+			if b<<1 > nan {
 				q = 0
 			}
 			dst[i] = q
@@ -5556,10 +5623,12 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
+		inf := uint64(0x7ff0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
-			q := int64(math.Float64frombits(b))
-			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
+			v := math.Float64frombits(b)
+			q := int64(v)
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5568,16 +5637,18 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7ff0000000000000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTP:
+		inf := uint64(0x7ff0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
-			q := int64(math.Ceil(math.Float64frombits(b)))
-			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
+			v := math.Float64frombits(b)
+			q := int64(math.Ceil(float64(v)))
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5586,16 +5657,18 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7ff0000000000000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	case round.RTN:
+		inf := uint64(0x7ff0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
-			q := int64(math.Float64frombits(b))
-			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
+			v := math.Float64frombits(b)
+			q := int64(v)
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5604,16 +5677,18 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7ff0000000000000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq
 		}
 	default:
+		inf := uint64(0x7ff0000000000000)
 		for i, b := range bs {
 			e := b << 1 >> 53
-			q := int64(math.RoundToEven(math.Float64frombits(b)))
-			hi := uint64(int64(math.Float64frombits(b)-0x1p63)) | 1<<63 // an integer from 2^52 up
+			v := math.Float64frombits(b)
+			q := int64(math.RoundToEven(float64(v)))
+			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
 			uq := uint64(q)
 			if e >= 1086 {
 				uq = hi
@@ -5622,7 +5697,7 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 				uq = math.MaxUint64
 			}
 			// NaN, or below zero, gives 0
-			if b > 0x7ff0000000000000 {
+			if b > inf {
 				uq = 0
 			}
 			dst[i] = uq

@@ -1003,6 +1003,13 @@ func helpers() {
 	p("")
 	p("func positive32(x int32) uint32 { return uint32(-x) >> 31 }")
 	p("")
+	p("// hide returns x, which the compiler cannot see through: a constant")
+	p("// passed through it before a loop is loaded into a register once, where")
+	p("// Go's compiler would materialize it again in every iteration.")
+	p("//")
+	p("//go:noinline")
+	p("func hide[T any](x T) T { return x }")
+	p("")
 	p("// lazyTable is a table computed once, when the elements that asked for it")
 	p("// add up to min: until then the conversions take the scalar path, so that")
 	p("// a program that converts a few values never computes a table (which costs")
@@ -1281,7 +1288,7 @@ func fastSlice(s, d kind) bool {
 	case s.float && !d.float:
 		p("_ = sat")
 		bitsView(s)
-		modeLoops(func(mm string) string { return bitsLoop(floatToIntBody(s, d, mm)) })
+		modeLoops(func(mm string) string { return floatToIntLoop(s, d, mm) })
 	case !s.float && d.float:
 		p("_ = sat")
 		switch {
@@ -1450,36 +1457,50 @@ func stepBody(s, d kind, mm string) string {
 	return c.String()
 }
 
-// floatToIntBody converts float or double x (bit pattern b) to integer type
-// d in mode mm. NaN gives 0, by a conditional move: a branch on NaN costs a
-// misprediction per NaN, and random input has them. Below 64 bits, the
-// magnitude's bit pattern is clamped to the limit of its sign's side, MAX or
-// -MIN as a float (an integer min: a conditional move), which, rounding
-// being monotonic, gives the same result as clamping after rounding; a float
-// to int or uint, whose MAX is no float, is clamped to 2^31 or 2^32 and
-// again after rounding, as an integer. To long and ulong, the value rounded
-// and converted is replaced by the saturated result when its magnitude
-// reaches 2^63 or 2^64, where Go's conversion is implementation-defined,
-// with conditional moves instead of the branches of Go's float64 -> uint64
-// conversion.
+// floatToIntLoop writes the loop that converts float or double src (bit
+// patterns bs) to integer type d in mode mm, with the constants it uses
+// loaded before it (hide: Go's compiler otherwise materializes every
+// constant again in every iteration, one instruction each). NaN gives 0,
+// by a conditional move: a branch on NaN costs a misprediction per NaN, and
+// random input has them.
 //
-// Rounding: rtz is the conversion itself; rte, rtp and rtn are
-// math.RoundToEven, math.Ceil and math.Floor of the value as a float64
-// (exact for float and double), which every port computes exactly and amd64
-// does with one ROUNDSD. That is fewer instructions than rounding with
-// 1.5*2^p and stepping by the sign of an exact difference (0.4 -> 0.7 G
-// elements/s for float -> uint rtp on the project's AMD EPYC), and a scalar
-// kernel's speed here is its instruction count. The exception is rte below
-// 32 bits: v + 1.5*2^p (p the stored significand bits) holds v rounded to
-// nearest in its low bits, one addition. Truncation differs from rtn only
-// below zero, where an unsigned result is 0 either way.
-func floatToIntBody(s, d kind, mm string) string {
-	var c code
+// Below 64 bits the bit pattern is clamped first, which, rounding being
+// monotonic, gives the same result as clamping after rounding: to a signed
+// type with one signed min (the positive side, where the bits of larger
+// values are larger integers; +NaN too) and one unsigned min (the negative
+// side, -NaN too); to an unsigned type with one unsigned min, every
+// negative pattern and NaN (above +inf as unsigned) going to 0. The limits
+// are MAX and MIN as floats, or, from float to int and uint, whose MAX is
+// no float, 2^31 and 2^32, and again MAX after rounding, as an integer. To
+// long and ulong, the value rounded and converted is replaced by the
+// saturated result when its magnitude reaches 2^63 or 2^64, where Go's
+// conversion is implementation-defined.
+//
+// Rounding never goes through math.Ceil, Floor or RoundToEven, nor through
+// a float32 -> float64 or integer -> float conversion: on amd64 their
+// ROUNDSD, CVTSS2SD and CVTSQ2SD write only part of their destination
+// register, and where Go's register allocation made that the register the
+// previous element wrote, each element waited for the one before (float ->
+// int rtp 0.30 G elements/s on the GPU machine's Xeon). rtz is the
+// conversion itself. Below 2^(p-1) in magnitude (p the stored significand
+// bits), s = v + 1.5*2^p holds v rounded to nearest, ties to even, in its
+// low bits (rte: one addition), and rtp and rtn step that by one where the
+// sign of s - 1.5*2^p - v says: that difference is exact or rounds away
+// from zero, never to zero, so its sign is exact, and it is never -0 (the
+// rounded value is never -0), where v - (s - 1.5*2^p) is -0 for v = -0. Where the clamped range is
+// wider (float -> int and uint, and to long and ulong), v + c - c with c =
+// 2^p carrying v's sign (0 from 2^p up, where every value is an integer)
+// rounds v to nearest as a float, which converts exactly, and the same sign
+// test steps it. Truncation differs from rtn only below zero, where an
+// unsigned result is 0 either way.
+func floatToIntLoop(s, d kind, mm string) string {
+	var pre, c code
 	sf := fmtOf(s)
 	w := sf.w
 	if mm == "RTN" && !d.signed {
 		mm = "RTZ"
 	}
+	U, I, F := fmt.Sprintf("uint%d", w), fmt.Sprintf("int%d", w), fmt.Sprintf("float%d", w)
 	inf := uint64(1<<(w-1-sf.mant)-1) << sf.mant
 	bitsOf := func(v float64) string {
 		if w == 32 {
@@ -1487,144 +1508,121 @@ func floatToIntBody(s, d kind, mm string) string {
 		}
 		return fmt.Sprintf("%#x", math.Float64bits(v))
 	}
-	// rounded is v rounded to an integer in mode mm as a float64 (v itself
-	// for rtz, which the conversion truncates).
-	rounded := func(v string) string {
-		if w == 32 && mm != "RTZ" {
-			v = "float64(" + v + ")"
-		}
-		switch mm {
-		case "RTP":
-			return "math.Ceil(" + v + ")"
-		case "RTN":
-			return "math.Floor(" + v + ")"
-		case "RTE":
-			return "math.RoundToEven(" + v + ")"
-		}
-		return v
-	}
 	frombits := fmt.Sprintf("math.Float%dfrombits", w)
-	if d.bits < 64 && (w == 64 || d.bits <= 16) {
-		hi, lo := float64(d.maxU()), math.Abs(float64(d.minI()))
-		c.w("mag := b &^ (1 << %d)", w-1)
-		c.w("lim := uint%d(%s)", w, bitsOf(hi))
-		c.w("if int%d(b) < 0 { lim = %s }", w, bitsOf(lo))
-		c.w("mag = min(mag, lim)")
-		c.w("// NaN gives 0")
-		c.w("if b<<1 > %#x { mag = 0 }", inf<<1)
-		v := fmt.Sprintf("%s(mag | b>>%d<<%d)", frombits, w-1, w-1)
-		m := fmt.Sprintf("0x1.8p%d", sf.mant)
-		tobits := fmt.Sprintf("math.Float%dbits", w)
-		switch {
-		case mm == "RTE":
-			// Below 2^(p-1) in magnitude, v + 1.5*2^p holds v rounded to
-			// nearest, ties to even, in its low bits: two instructions.
-			c.w("dst[i] = %s(%s(%s + %s))", d.goT, tobits, v, m)
-		case w == 64 && mm != "RTZ":
-			// From a double, ROUNDSD's destination register was last
-			// written by the previous element's ROUNDSD (Go's register
-			// allocation), so that on the GPU machine's Xeon each element
-			// waited for the one before (0.29 G elements/s, against 0.44
-			// this way): v + 1.5*2^p rounds to nearest, and one step
-			// where the exact difference of that and v says.
-			c.w("v := %s", v)
-			c.w("sm := v + %s", m)
-			if mm == "RTN" {
-				c.w("dst[i] = %s(%s(sm) - uint64(positive64(int64(%s(sm-%s-v))))) // one less where above v", d.goT, tobits, tobits, m)
-			} else {
-				c.w("dst[i] = %s(%s(sm) + uint64(negative64(int64(%s(sm-%s-v))))) // one more where below v", d.goT, tobits, tobits, m)
-			}
-		default:
-			c.w("dst[i] = %s(%s)", d.goT, rounded(v))
+	tobits := fmt.Sprintf("math.Float%dbits", w)
+	konst := func(name, typ, val string) {
+		if d.bits == 64 {
+			// Measured, to long and ulong the loops were slower with the
+			// constants in registers (double -> long rte 0.51 -> 0.41 G
+			// elements/s): more live registers, and spills.
+			pre.w("%s := %s(%s)", name, typ, val)
+			return
 		}
-		return c.String()
+		pre.w("%s := hide(%s(%s))", name, typ, val)
+	}
+	src := "b"
+	if d.bits < 64 {
+		hi := float64(d.maxU())
+		if w == 32 && d.bits == 32 {
+			hi = math.Ldexp(1, 32) // 2^32; MAX again below
+			if d.signed {
+				hi = math.Ldexp(1, 31)
+			}
+		}
+		konst("hi", U, bitsOf(hi))
+		if d.signed {
+			konst("lo", U, bitsOf(float64(d.minI())))
+			konst("nan", U, fmt.Sprintf("%#x", inf<<1))
+			c.w("c := %s(min(%s(b), %s(hi))) // above MAX, and +NaN: MAX", U, I, I)
+			c.w("c = min(c, lo) // below MIN, and -NaN: MIN")
+			c.w("// NaN gives 0")
+			c.w("if b<<1 > nan { c = 0 }")
+		} else {
+			konst("inf", U, fmt.Sprintf("%#x", inf))
+			c.w("c := min(b, hi)")
+			c.w("// NaN, or below zero, gives 0")
+			c.w("if b > inf { c = 0 }")
+		}
+		src = "c"
+	} else {
+		// The thresholds 2^63 and 2^64 as biased exponents (small constants).
+		c.w("e := b << 1 >> %d", sf.mant+1)
+	}
+	c.w("v := %s(%s)", frombits, src)
+	magic := d.bits < 64 && (w == 64 || d.bits <= 16)
+	// q, when set, is the rounded value as an int64, to be clamped or saturated.
+	switch {
+	case mm == "RTZ" && d.bits < 64 && magic:
+		c.w("dst[i] = %s(v)", d.goT)
+		return pre.String() + bitsLoop(c.String())
+	case mm == "RTZ":
+		c.w("q := int64(v)")
+	case magic:
+		konst("mg", F, fmt.Sprintf("0x1.8p%d", sf.mant))
+		c.w("s := v + mg // v rounded to nearest in the low bits")
+		switch mm {
+		case "RTE":
+			c.w("dst[i] = %s(%s(s))", d.goT, tobits)
+		case "RTP":
+			c.w("dst[i] = %s(%s(s) + %s(s-mg-v)>>%d) // one more where below v", d.goT, tobits, tobits, w-1)
+		case "RTN":
+			c.w("dst[i] = %s(%s(s) - positive%d(%s(%s(s-mg-v)))) // one less where above v", d.goT, tobits, w, I, tobits)
+		}
+		return pre.String() + bitsLoop(c.String())
+	case w == 32 && d.bits == 32 && mm == "RTE":
+		// From float: exactly to double, and the double's 1.5*2^52.
+		konst("mg", "float64", "0x1.8p52")
+		konst("mgb", "int64", "0x4338000000000000")
+		c.w("q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest")
+	case w == 64 && d.signed && (mm == "RTP" || mm == "RTN"):
+		// Truncate, and step by one where the sign of the exact difference
+		// of the truncation and v says (an integer -> float conversion, which
+		// Go's compiler precedes with a zeroing XORPS: no partial write).
+		c.w("q := int64(v)")
+		c.w("t := float64(q) // v truncated, exactly")
+		if mm == "RTP" {
+			c.w("q += int64(math.Float64bits(t-v) >> 63) // one more where below v")
+		} else {
+			c.w("q -= int64(positive64(int64(math.Float64bits(t-v)))) // one less where above v")
+		}
+	case w == 64 && d.signed:
+		konst("two", U, bitsOf(math.Ldexp(1, sf.mant)))
+		konst("sgn", U, fmt.Sprintf("%#x", uint64(1)<<(w-1)))
+		c.w("cs := two | %s&sgn // 2^p with v's sign", src)
+		c.w("// from 2^p up, an integer already")
+		c.w("if %s&^sgn >= two { cs = 0 }", src)
+		c.w("f := %s(cs)", frombits)
+		c.w("q := int64(%s(%s(v+f) - f)) // v rounded to nearest, ties to even", F, F)
+	default:
+		f := map[string]string{"RTP": "Ceil", "RTN": "Floor", "RTE": "RoundToEven"}[mm]
+		c.w("q := int64(math.%s(float64(v)))", f)
 	}
 	if d.bits < 64 {
-		// A float to int or uint: MAX is no float, so the float is clamped
-		// to 2^31 or 2^32 and then the integer to MAX.
-		if d.signed {
-			c.w("mag := min(b &^ (1 << 31), %s)", bitsOf(0x1p31))
-			c.w("// NaN gives 0")
-			c.w("if b<<1 > %#x { mag = 0 }", inf<<1)
-			c.w("q := int64(%s)", rounded("math.Float32frombits(mag | b>>31<<31)"))
-			c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
-		} else {
-			// Below zero gives 0 in every mode, as NaN does.
-			c.w("mag := min(b, %s)", bitsOf(0x1p32))
-			c.w("// NaN, or below zero, gives 0")
-			c.w("if b > %#x { mag = 0 }", inf)
-			c.w("q := int64(%s)", rounded("math.Float32frombits(mag)"))
-			c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
-		}
-		return c.String()
-	}
-	// The thresholds 2^63 and 2^64 as biased exponents (small constants).
-	c.w("e := b << 1 >> %d", sf.mant+1)
-	// Rounding without math.Ceil, Floor and RoundToEven: on amd64 their
-	// ROUNDSD writes only part of its destination, which Go's register
-	// allocation made the register of the previous element's ROUNDSD, so
-	// that each element waited for the one before (double -> long rtp
-	// 3.0 ns per element, 1.7 this way, on the project's 2-core Xeon).
-	// rtp and rtn truncate and step by one where the sign of the exact
-	// difference of the truncation and the value says; rte adds and
-	// subtracts 2^p (p the stored significand bits) with the value's sign,
-	// which rounds to nearest, ties to even, below 2^p in magnitude, where
-	// every value from 2^p up is an integer already (c is 0 there). Where
-	// the value is out of range or NaN, q is replaced below.
-	// Measured, this pays only from double to long: from float, and from
-	// double to ulong, ROUNDSD's register was not the previous element's,
-	// and this way was slower (float -> long rtn 0.57 -> 0.45 G elements/s,
-	// double -> ulong rte 0.56 -> 0.43), so those keep math.Ceil, Floor
-	// and RoundToEven.
-	ft := map[int]string{32: "float32", 64: "float64"}[w]
-	form := mm
-	if w == 32 || !d.signed {
-		form = "ROUND"
-	}
-	switch form {
-	case "ROUND":
-		c.w("q := int64(%s)", rounded(frombits+"(b)"))
-	case "RTZ":
-		c.w("q := int64(%s(b))", frombits)
-	case "RTP", "RTN":
-		c.w("v := %s(b)", frombits)
-		c.w("q := int64(v)")
-		if w == 32 {
-			c.w("d := math.Float64bits(float64(float64(q) - float64(v))) // exact: q and v have at most 24 significant bits")
-		} else {
-			c.w("d := math.Float64bits(float64(float64(q) - v)) // exact: q and v have at most 53 significant bits")
-		}
-		if mm == "RTP" {
-			c.w("q += int64(negative64(int64(d))) // one more where q < v")
-		} else {
-			c.w("q -= int64(positive64(int64(d))) // one less where q > v")
-		}
-	case "RTE":
-		c.w("cs := %s | b&(1<<%d) // 2^p with the sign of b", bitsOf(math.Ldexp(1, sf.mant)), w-1)
-		c.w("// from 2^p up, an integer already")
-		c.w("if e >= %d { cs = 0 }", sf.bias+sf.mant)
-		c.w("v, c := %s(b), %s(cs)", frombits, frombits)
-		c.w("q := int64(%s(%s(v+c) - c))", ft, ft)
+		c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
+		return pre.String() + bitsLoop(c.String())
 	}
 	t63, t64 := fmt.Sprint(sf.bias+63), fmt.Sprint(sf.bias+64)
 	if d.signed {
 		// The saturated value first: a conditional move only replaces a
 		// value computed before the branch it comes from.
-		c.w("sat := math.MaxInt64 ^ int64(int%d(b)>>%d) // MAX, or MIN below zero", w, w-1)
+		konst("mx", "int64", "math.MaxInt64")
+		konst("nan", U, fmt.Sprintf("%#x", inf<<1))
+		c.w("sat := mx ^ int64(int%d(b)>>%d) // MAX, or MIN below zero", w, w-1)
 		c.w("if e >= %s { q = sat }", t63)
 		c.w("// NaN gives 0")
-		c.w("if b<<1 > %#x { q = 0 }", inf<<1)
+		c.w("if b<<1 > nan { q = 0 }")
 		c.w("dst[i] = q")
-		return c.String()
+		return pre.String() + bitsLoop(c.String())
 	}
-	c.w("hi := uint64(int64(%s(b)-0x1p63)) | 1<<63 // an integer from 2^%d up", frombits, sf.mant)
+	c.w("hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^%d up", sf.mant)
 	c.w("uq := uint64(q)")
 	c.w("if e >= %s { uq = hi }", t63)
 	c.w("if e >= %s { uq = math.MaxUint64 }", t64)
+	konst("inf", U, fmt.Sprintf("%#x", inf))
 	c.w("// NaN, or below zero, gives 0")
-	c.w("if b > %#x { uq = 0 }", inf)
+	c.w("if b > inf { uq = 0 }")
 	c.w("dst[i] = uq")
-	return c.String()
+	return pre.String() + bitsLoop(c.String())
 }
 
 // shiftBody converts long or ulong x to float or double in directed mode mm
