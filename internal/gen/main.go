@@ -925,13 +925,10 @@ func orZero(s string) string {
 //     shift that drops the extra significand bits and the addend that rounds
 //     them in the mode, so that one addition and one shift round (narrowRow);
 //   - float and double to the integers: the bit pattern, loaded as an
-//     integer, clamped with integer min (a conditional move) where the
-//     destination is narrower than 64 bits, rounded by math.Ceil, Floor or
-//     RoundToEven (or, for rte below 32 bits, by adding 1.5*2^p), converted
-//     (floatToIntBody): CVTSS2SD and ROUNDSD write part of a register, but
-//     measured, this is the fastest of the forms tried (see floatToIntBody),
-//     except from double to long, which truncates and steps, or adds and
-//     subtracts 2^52 for rte, without ROUNDSD;
+//     integer, clamped with one signed and one unsigned integer min where the
+//     destination is narrower than 64 bits, rounded by 1.5*2^p and a step
+//     where the clamped range allows it, else by math.Ceil, Floor or
+//     RoundToEven, or by truncating and stepping (floatToIntLoop);
 //   - int and uint to float, and long to double, in the directed modes: Go's
 //     conversion rounds to nearest, and an exact integer comparison of that
 //     result with the source steps it by one unit where the mode wants the
@@ -1476,23 +1473,23 @@ func stepBody(s, d kind, mm string) string {
 // saturated result when its magnitude reaches 2^63 or 2^64, where Go's
 // conversion is implementation-defined.
 //
-// Rounding never goes through math.Ceil, Floor or RoundToEven, nor through
-// a float32 -> float64 or integer -> float conversion: on amd64 their
-// ROUNDSD, CVTSS2SD and CVTSQ2SD write only part of their destination
-// register, and where Go's register allocation made that the register the
-// previous element wrote, each element waited for the one before (float ->
-// int rtp 0.30 G elements/s on the GPU machine's Xeon). rtz is the
-// conversion itself. Below 2^(p-1) in magnitude (p the stored significand
-// bits), s = v + 1.5*2^p holds v rounded to nearest, ties to even, in its
-// low bits (rte: one addition), and rtp and rtn step that by one where the
-// sign of s - 1.5*2^p - v says: that difference is exact or rounds away
+// Rounding, measured form by form (docs/PERFORMANCE.md, "Pure Go,
+// 2026-11-26 (later)"): rtz is the conversion itself. Below 2^(p-1) in
+// magnitude (p the stored significand bits: float -> 8/16-bit, double ->
+// 8..32-bit), s = v + 1.5*2^p holds v rounded to nearest, ties to even, in
+// its low bits (rte: one addition), and rtp and rtn step that by one where
+// the sign of s - 1.5*2^p - v says: that difference is exact or rounds away
 // from zero, never to zero, so its sign is exact, and it is never -0 (the
-// rounded value is never -0), where v - (s - 1.5*2^p) is -0 for v = -0. Where the clamped range is
-// wider (float -> int and uint, and to long and ulong), v + c - c with c =
-// 2^p carrying v's sign (0 from 2^p up, where every value is an integer)
-// rounds v to nearest as a float, which converts exactly, and the same sign
-// test steps it. Truncation differs from rtn only below zero, where an
-// unsigned result is 0 either way.
+// rounded value is never -0), where v - (s - 1.5*2^p) is -0 for v = -0.
+// float -> int and uint rte take the double's 1.5*2^52 (v is exact as a
+// double). double -> long rtp and rtn truncate and step by the sign of the
+// exact difference (ROUNDSD's partial register write chained the elements
+// there), double -> long rte adds and subtracts 2^52 with v's sign (0 from
+// 2^52 up, where every double is an integer). The rest (float -> int/uint
+// rtp/rtn, to long and ulong from float, and double -> ulong) use
+// math.Ceil, Floor and RoundToEven: one ROUNDSD on amd64, and measured, the
+// fastest of the forms tried there. Truncation differs from rtn only below
+// zero, where an unsigned result is 0 either way.
 func floatToIntLoop(s, d kind, mm string) string {
 	var pre, c code
 	sf := fmtOf(s)
