@@ -136,7 +136,7 @@ func TestPureGoKernels(t *testing.T) {
 	for _, sk := range cltype.Scalars {
 		t.Run(sk.String(), func(t *testing.T) {
 			vals := pureGoTestInputs(sk)
-			if limit := testvals.Sample(1<<17, 4); testing.Short() && len(vals) > limit {
+			if limit := testvals.Sample(1<<17, 8); testing.Short() && len(vals) > limit {
 				r := rand.New(rand.NewPCG(6, uint64(sk)))
 				r.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
 				vals = vals[:limit]

@@ -107,9 +107,14 @@ func TestSmallSourcesExhaustive(t *testing.T) {
 		}
 		t.Run(src.String(), func(t *testing.T) {
 			t.Parallel()
-			vals := make([]uint64, 1<<src.Bits())
-			for i := range vals {
-				vals[i] = uint64(i)
+			// Sampled (qemu, race): every 4th 16-bit pattern, every 8-bit one.
+			step := 1
+			if src.Bits() == 16 {
+				step = testvals.Stride(4)
+			}
+			var vals []uint64
+			for i := 0; i < 1<<src.Bits(); i += step {
+				vals = append(vals, uint64(i))
 			}
 			c := newChecker(t, 4096)
 			c.run(src, vals)

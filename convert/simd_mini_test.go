@@ -12,6 +12,7 @@ import (
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/internal/kernels"
+	"github.com/clconv/clconv/internal/testvals"
 	"github.com/clconv/clconv/round"
 )
 
@@ -141,7 +142,7 @@ func miniCompare(t *testing.T, what string, k miniKind, src []uint32, got, want 
 func TestSIMDMiniFromFloat(t *testing.T) {
 	perExp := 4000
 	if testing.Short() {
-		perExp = 1000
+		perExp = testvals.Sample(1000, 4)
 	}
 	src := miniInputs(perExp)
 	t.Logf("%d inputs", len(src))

@@ -133,7 +133,7 @@ func TestSmallFormats(t *testing.T) {
 			if src.Bits() > 16 && testing.Short() {
 				vals = thin(vals, 4) // every 8/16-bit pattern stays
 			}
-			if src.Bits() >= 16 && testvals.Emulated() {
+			if src.Bits() >= 16 && testvals.Sampled() {
 				vals = thin(vals, 4) // every 8-bit pattern stays; natively every 16-bit one
 			}
 			in := make([]byte, len(vals)*src.Size())

@@ -12,8 +12,8 @@
 # Environment: PKGS="convert round ..." picks the packages; TAGS=purego adds build
 # tags; JOBS=N runs N binaries at once (default: the number of CPUs); KEEP=dir keeps
 # the binaries and logs there. Needs qemu-user-static and nodejs (Debian). The runs
-# set CLCONV_EMULATED=1, under which the heaviest sweeps check a sample of their
-# inputs (internal/testvals.Emulated); they run in full natively.
+# set CLCONV_SAMPLE=1, under which the heaviest sweeps check a sample of their
+# inputs (internal/testvals.Sampled); they run in full natively.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -68,9 +68,9 @@ run1() { # port pkg
 	if [ ! -x "$bin" ]; then echo "$port $pkg BUILD-FAIL 0" >"$res"; return; fi
 	start=$(date +%s)
 	# The wasm exec wrapper finds node and wasm_exec_node.js by PATH and GOROOT.
-	# CLCONV_EMULATED=1: the heaviest sweeps check a sample of their inputs
-	# under emulation (testvals.Emulated; they run in full natively).
-	(cd "$root/$pkg" && PATH="$wasmexec:$PATH" CLCONV_EMULATED=1 timeout 900 $(runner "$port") "$bin" -test.short -test.timeout 14m) >"$log" 2>&1
+	# CLCONV_SAMPLE=1: the heaviest sweeps check a sample of their inputs
+	# under emulation (testvals.Sampled; they run in full natively).
+	(cd "$root/$pkg" && PATH="$wasmexec:$PATH" CLCONV_SAMPLE=1 timeout 900 $(runner "$port") "$bin" -test.short -test.timeout 14m) >"$log" 2>&1
 	local rc=$?
 	end=$(date +%s)
 	if [ $rc = 0 ]; then echo "$port $pkg ok $((end - start))"; else echo "$port $pkg FAIL $((end - start))"; fi >"$res"

@@ -217,25 +217,30 @@ func randomFloat(r *rand.Rand, k cltype.Kind) uint64 {
 	return sign | uint64(biased)<<fracBits | frac
 }
 
-// Emulated reports whether the tests run under an emulator: scripts/ports.sh
-// sets CLCONV_EMULATED=1 for its runs under qemu-user and node, where code
-// runs 10 to 30 times slower. There the heaviest sweeps check a sample of
-// their inputs (Sample), so that every port runs every test within CI's
-// time; the full sweeps run natively in `go test ./...`.
-func Emulated() bool { return os.Getenv("CLCONV_EMULATED") != "" }
+// Sampled reports whether the heaviest sweeps check a sample of their
+// inputs: when the environment sets CLCONV_SAMPLE=1 (scripts/ports.sh does,
+// under qemu-user and node, where code runs 10 to 30 times slower, and
+// .ci/run for its purego and GOAMD64=v3 reruns of the ported packages), and
+// under the race detector (which slows them 5 to 10 times, and whose
+// concern, the concurrent code, they do not touch). Every test still runs;
+// the full sweeps run in the plain `go test ./...`.
+func Sampled() bool { return raceEnabled || os.Getenv("CLCONV_SAMPLE") != "" }
 
-// Stride returns 1, or k under an emulator: a sweep that steps by it checks
-// every k-th input there.
+// Race reports whether the race detector is on.
+func Race() bool { return raceEnabled }
+
+// Stride returns 1, or k when Sampled: a sweep that steps by it checks every
+// k-th input then.
 func Stride(k int) int {
-	if Emulated() {
+	if Sampled() {
 		return k
 	}
 	return 1
 }
 
-// Sample returns n, or n/div (at least 1) under an emulator.
+// Sample returns n, or n/div (at least 1) when Sampled.
 func Sample(n, div int) int {
-	if Emulated() {
+	if Sampled() {
 		return max(n/div, 1)
 	}
 	return n

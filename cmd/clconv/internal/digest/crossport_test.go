@@ -13,6 +13,7 @@ import (
 	"github.com/clconv/clconv/cmd/clconv/internal/digest"
 	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/ref"
+	"github.com/clconv/clconv/internal/testvals"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/crossport.txt from this host's results")
@@ -70,7 +71,21 @@ func TestCrossPort(t *testing.T) {
 	var out strings.Builder
 	out.WriteString("# The lines `clconv digest` prints for these conversions, on every Go port.\n")
 	out.WriteString("# Recorded by `go test ./cmd/clconv/internal/digest -run TestCrossPort -update`; each line follows its command.\n")
-	for _, c := range crossPort {
+	// Under the race detector, every third conversion (the others' lines are
+	// taken as recorded): the digests' goroutines are the same, and the plain
+	// run and every port compute them all.
+	var recorded []string
+	if testvals.Race() && !*update {
+		var err error
+		if recorded, err = readLines(crossPortFile); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range crossPort {
+		if recorded != nil && i%3 != 0 && 2+2*i+1 < len(recorded) {
+			fmt.Fprintf(&out, "%s\n%s\n", recorded[2+2*i], recorded[2+2*i+1])
+			continue
+		}
 		conv, err := digest.Parse(c.conv, c.src)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,6 @@
+//go:build !race
+
+package testvals
+
+// raceEnabled is whether the race detector is on (race.go).
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build race
+
+package testvals
+
+const raceEnabled = true
