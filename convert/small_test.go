@@ -134,7 +134,7 @@ func TestSmallFormats(t *testing.T) {
 				vals = thin(vals, 4) // every 8/16-bit pattern stays
 			}
 			if src.Bits() >= 16 && testvals.Sampled() {
-				vals = thin(vals, 4) // every 8-bit pattern stays; natively every 16-bit one
+				vals = thin(vals, 8) // every 8-bit pattern stays; natively every 16-bit one
 			}
 			in := make([]byte, len(vals)*src.Size())
 			for j, v := range vals {

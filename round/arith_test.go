@@ -212,7 +212,7 @@ func TestArithEdges(t *testing.T) {
 			c := &checker{t: t, k: k}
 			edges := testvals.Edges(k)
 			// Under an emulator, every 4th pair (a different 4th for each a).
-			step := testvals.Stride(4)
+			step := testvals.Stride(12)
 			for i, a := range edges {
 				for j := i % step; j < len(edges); j += step {
 					for _, op := range ops[:4] {
@@ -224,7 +224,7 @@ func TestArithEdges(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(k)))
 			triples := 100_000
 			if testing.Short() {
-				triples = testvals.Sample(20_000, 4) // the ports run -short under qemu, where big.Float is slow
+				triples = testvals.Sample(20_000, 12) // the ports run -short under qemu, where big.Float is slow
 			}
 			for range triples {
 				c.check(bigref.FMA, edges[r.IntN(len(edges))], edges[r.IntN(len(edges))], edges[r.IntN(len(edges))])
@@ -243,7 +243,7 @@ func TestArithRandom(t *testing.T) {
 				t.Parallel()
 				c := &checker{t: t, k: k}
 				g := newGen(k, uint64(op)<<8|uint64(k))
-				for range testvals.Sample(randomPerOp, 4) {
+				for range testvals.Sample(randomPerOp, 12) {
 					c.check(op, g.args(op)...)
 				}
 			})
@@ -595,7 +595,7 @@ func TestOracleRounding(t *testing.T) {
 	for _, k := range []cltype.Kind{cltype.Float, cltype.Double} {
 		for _, op := range ops {
 			g := newGen(k, 7+uint64(op))
-			for range 2000 {
+			for range testvals.Sample(2000, 5) {
 				x := g.args(op)
 				if a, b := bigref.ArithModes(op, k, x...), bigref.ArithModesRat(op, k, x...); a != b {
 					t.Errorf("%v %v %#x: %#x vs %#x", k, op, x, a, b)

@@ -1,6 +1,7 @@
 package round
 
 import (
+	"github.com/clconv/clconv/internal/testvals"
 	"math"
 	"math/big"
 	"math/bits"
@@ -29,7 +30,7 @@ func TestUint64ToFloat(t *testing.T) {
 	}
 	in = append(in, math.MaxUint64, math.MaxUint64-1, math.MaxUint64-1024, math.MaxUint64-1025, math.MaxUint64-(1<<39))
 	r := rand.New(rand.NewPCG(64, 2))
-	for range 1_000_000 {
+	for range testvals.Sample(1_000_000, 10) {
 		in = append(in, r.Uint64()>>r.IntN(64))
 	}
 	for _, a := range in {
