@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/internal/testvals"
 	"github.com/clconv/clconv/round"
@@ -101,28 +102,11 @@ func pureGoTestInputs(k cltype.Kind) []uint64 {
 
 // storeNative writes v's low bits as element j of kind k at p, in host order.
 func storeNative(p unsafe.Pointer, k cltype.Kind, j int, v uint64) {
-	switch k.Size() {
-	case 1:
-		*(*uint8)(unsafe.Add(p, j)) = uint8(v)
-	case 2:
-		*(*uint16)(unsafe.Add(p, 2*j)) = uint16(v)
-	case 4:
-		*(*uint32)(unsafe.Add(p, 4*j)) = uint32(v)
-	default:
-		*(*uint64)(unsafe.Add(p, 8*j)) = v
-	}
+	byteorder.Store(p, k.Size(), j, v)
 }
 
 func loadNative(p unsafe.Pointer, k cltype.Kind, j int) uint64 {
-	switch k.Size() {
-	case 1:
-		return uint64(*(*uint8)(unsafe.Add(p, j)))
-	case 2:
-		return uint64(*(*uint16)(unsafe.Add(p, 2*j)))
-	case 4:
-		return uint64(*(*uint32)(unsafe.Add(p, 4*j)))
-	}
-	return *(*uint64)(unsafe.Add(p, 8*j))
+	return byteorder.Load(p, k.Size(), j)
 }
 
 // TestPureGoKernels runs every variant's pure Go slice kernel (convertSlice

@@ -8,6 +8,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/round"
 )
 
@@ -33,31 +34,12 @@ type typed struct {
 // fromBits returns the value of T with bit pattern v, toBits the reverse.
 func fromBits[T convert.Number](v uint64) T {
 	var x T
-	p := unsafe.Pointer(&x)
-	switch unsafe.Sizeof(x) {
-	case 1:
-		*(*uint8)(p) = uint8(v)
-	case 2:
-		*(*uint16)(p) = uint16(v)
-	case 4:
-		*(*uint32)(p) = uint32(v)
-	default:
-		*(*uint64)(p) = v
-	}
+	byteorder.Store(unsafe.Pointer(&x), int(unsafe.Sizeof(x)), 0, v)
 	return x
 }
 
 func toBits[T convert.Number](x T) uint64 {
-	p := unsafe.Pointer(&x)
-	switch unsafe.Sizeof(x) {
-	case 1:
-		return uint64(*(*uint8)(p))
-	case 2:
-		return uint64(*(*uint16)(p))
-	case 4:
-		return uint64(*(*uint32)(p))
-	}
-	return *(*uint64)(p)
+	return byteorder.Load(unsafe.Pointer(&x), int(unsafe.Sizeof(x)), 0)
 }
 
 func typedFor[D, S convert.Number]() typed {
