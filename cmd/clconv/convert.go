@@ -48,6 +48,9 @@ type convertFlags struct {
 	sat, force, stats, json bool
 	quiet, sync             bool
 	workers                 int
+	// safetensors input (tensors.go)
+	tensors, skip                       []string
+	blockSize, weightBlock, scaleSuffix string
 }
 
 func newConvertCmd() *cobra.Command {
@@ -79,11 +82,12 @@ The exit status is 2 for any failure and 130/143 after SIGINT/SIGTERM.
 overflowed to infinity, became subnormal (exact counts; see docs/CONVERT.md);
 --json prints the same report as JSON.
 
-bfloat16, e4m3 (OCP E4M3, "E4M3FN") and e5m2 (OCP E5M2) convert like the other
-floating types, with --sat meaning OCP's saturating mode (docs/FORMATS.md).
-In .npy files they are the dtypes named bfloat16, float8_e4m3fn and
-float8_e5m2, as ml_dtypes calls them; np.save itself writes raw records
-('<V2', '|V1') for bfloat16 and float8_e4m3fn, which need --from. Both go to stdout, or to stderr when
+bfloat16, e4m3 (OCP E4M3, "E4M3FN"), e5m2 (OCP E5M2) and the OCP MX formats
+e2m1, e2m3, e3m2 (one per byte) and e8m0 convert like the other floating types,
+with --sat meaning OCP's saturating mode (docs/FORMATS.md). In .npy files they
+are the dtypes named bfloat16, float8_e4m3fn, float8_e5m2, float4_e2m1fn,
+float6_e2m3fn, float6_e3m2fn and float8_e8m0fnu, as ml_dtypes calls them;
+np.save itself writes raw records ('<V2', '|V1'), which need --from. Both go to stdout, or to stderr when
 OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 		Example: `  clconv convert --to uchar --sat --round rte capture.npy capture_u8.npy
   clconv convert --name convert_half_rtz doubles.npy halves.npy
@@ -97,9 +101,9 @@ OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 	}
 	cmd.SetFlagErrorFunc(convFlagError)
 	fl := cmd.Flags()
-	fl.StringVar(&f.to, "to", "", "destination type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2)")
+	fl.StringVar(&f.to, "to", "", "destination type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0)")
 	fl.StringVar(&f.name, "name", "", "the whole conversion as an OpenCL name, e.g. convert_uchar_sat_rte (instead of --to/--sat/--round)")
-	fl.BoolVar(&f.sat, "sat", false, "saturate (integer destinations, and bfloat16, e4m3 and e5m2: overflow and infinities give +-MAX)")
+	fl.BoolVar(&f.sat, "sat", false, "saturate (integer destinations, and the small floating formats: overflow and infinities give +-MAX)")
 	fl.StringVar(&f.round, "round", "", "rounding mode: rte, rtz, rtp or rtn (default: rtz to integers, rte to floating types)")
 	fl.StringVar(&f.from, "from", "", "element type of raw input (for .npy input it must match the header)")
 	fl.StringVar(&f.inFormat, "in-format", "auto", "input format: auto (.npy if it has the magic string, else raw), npy or raw")
@@ -110,6 +114,11 @@ OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
 	fl.BoolVar(&f.sync, "sync", false, "fsync OUT before renaming it into place")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines converting chunks (default: all cores)")
+	fl.StringSliceVar(&f.tensors, "tensors", nil, "safetensors: convert only the tensors whose names match one of these globs (comma-separated or repeated)")
+	fl.StringSliceVar(&f.skip, "skip", nil, "safetensors: copy the tensors whose names match one of these globs unchanged")
+	fl.StringVar(&f.blockSize, "block-size", "", "safetensors, --to e4m3|e5m2: quantize 2-D tensors with one float32 scale per block of ROWSxCOLS (e.g. 128x128)")
+	fl.StringVar(&f.weightBlock, "weight-block-size", "", "safetensors: the block of FP8 weights' scales, ROWSxCOLS (default: config.json's quantization_config.weight_block_size, else inferred from the shapes)")
+	fl.StringVar(&f.scaleSuffix, "scale-suffix", "", "safetensors, with --block-size: the scale of tensor X is written as X+SUFFIX (default _scale_inv)")
 	return cmd
 }
 
@@ -136,7 +145,14 @@ func convParseOp(cmd *cobra.Command, f *convertFlags) (convert.Op, error) {
 		if f.to == "" {
 			return convert.Op{}, errors.New("say the destination type with --to TYPE (or --name convert_TYPE...)")
 		}
-		name = "convert_" + f.to
+		k, err := cltype.Lookup(f.to)
+		if err != nil {
+			if op, verr := convert.ParseName("convert_" + f.to); verr == nil && op.Dst.IsVector() {
+				return convert.Op{}, fmt.Errorf("--to %s: an OpenCL vector type; convert works element by element: give a scalar type", f.to)
+			}
+			return convert.Op{}, fmt.Errorf("--to %s: %v", f.to, err)
+		}
+		name = "convert_" + k.String()
 		if f.sat {
 			name += "_sat"
 		}
@@ -162,9 +178,9 @@ func convParseFrom(s string) (cltype.Kind, error) {
 	if s == "" {
 		return cltype.Invalid, nil
 	}
-	k, err := cltype.ParseKind(s)
-	if err != nil || !k.Convertible() {
-		return cltype.Invalid, fmt.Errorf("--from %s: not a conversion type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2)", s)
+	k, err := cltype.Lookup(s)
+	if err != nil {
+		return cltype.Invalid, fmt.Errorf("--from %s: %v", s, err)
 	}
 	return k, nil
 }
@@ -407,6 +423,12 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	op, err := convParseOp(cmd, f)
 	if err != nil {
 		return fail(err)
+	}
+	if isSafetensors(inPath) {
+		return runConvertSafetensors(cmd, inPath, outPath, op, f)
+	}
+	if len(f.tensors)+len(f.skip) > 0 || f.blockSize != "" || f.weightBlock != "" || f.scaleSuffix != "" {
+		return fail(errors.New("--tensors, --skip, --block-size, --weight-block-size and --scale-suffix apply to safetensors input"))
 	}
 	from, err := convParseFrom(f.from)
 	if err != nil {

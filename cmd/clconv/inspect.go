@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/fileconv"
 )
 
@@ -17,18 +18,30 @@ type inspectFlags struct {
 	from, inFormat string
 	json, quiet    bool
 	workers        int
+	// safetensors (tensors.go)
+	stats     bool
+	to, round string
+	sat       bool
 }
 
 func newInspectCmd() *cobra.Command {
 	var f inspectFlags
 	cmd := &cobra.Command{
-		Use:   "inspect [--from TYPE] [--json] FILE...",
-		Short: "Print a .npy or raw file's type, shape, element count and value range",
+		Use:   "inspect [--from TYPE] [--json] [--stats [--to TYPE [--sat] [--round MODE]]] FILE...",
+		Short: "Print a .npy, raw or safetensors file's types, shapes, element counts and value ranges",
 		Long: `inspect prints each FILE's format, dtype, byte and memory order, shape and
 element count, the least and greatest values (NaNs left out, printed exactly)
 and the number of NaNs and infinities. FILE is a .npy file, raw little-endian
-binary with --from TYPE, or '-' for stdin. The exit status is 2 for bad input.`,
+binary with --from TYPE, or '-' for stdin. The exit status is 2 for bad input.
+
+A .safetensors file (or a sharded checkpoint: its directory or its
+model.safetensors.index.json) is listed tensor by tensor: name, dtype, shape
+and bytes, with the header's metadata. --stats adds each tensor's exact least
+and greatest values and its NaN and infinity counts; --to TYPE (with --sat and
+--round) adds how many values that conversion would clamp, overflow, flush to
+zero or round (exact counts, as convert --stats gives them).`,
 		Example: `  clconv inspect capture.npy
+  clconv inspect --stats --to bf16 model.safetensors
   clconv inspect --from float --json samples.raw`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,6 +55,10 @@ binary with --from TYPE, or '-' for stdin. The exit status is 2 for bad input.`,
 	fl.BoolVar(&f.json, "json", false, "print JSON (one object per file, min and max as exact strings)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines scanning chunks (default: all cores)")
+	fl.BoolVar(&f.stats, "stats", false, "safetensors: each tensor's exact min and max, NaN and inf counts (and with --to, what that conversion would clamp, overflow, flush to zero or round)")
+	fl.StringVar(&f.to, "to", "", "safetensors, with --stats: count what converting to this type would do")
+	fl.StringVar(&f.round, "round", "", "with --to: the rounding mode (rte, rtz, rtp, rtn)")
+	fl.BoolVar(&f.sat, "sat", false, "with --to: saturate")
 	return cmd
 }
 
@@ -73,8 +90,40 @@ func runInspect(cmd *cobra.Command, args []string, f *inspectFlags) error {
 	if err != nil {
 		return fail(fmt.Errorf("--in-format: %v", err))
 	}
+	var to convert.Op
+	hasTo := f.to != ""
+	if hasTo {
+		cf := convertFlags{to: f.to, round: f.round, sat: f.sat}
+		if to, err = convParseOp(cmd, &cf); err != nil {
+			return fail(err)
+		}
+	}
 	status := 0
 	for i, path := range args {
+		if isSafetensors(path) {
+			reps, err := inspectSafetensors(cmd, path, f, to, hasTo)
+			if err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s: %v\n", path, err)
+				status = convExitStatus
+				continue
+			}
+			for j, r := range reps {
+				if f.json {
+					convJSON(cmd.OutOrStdout(), r)
+					continue
+				}
+				if i+j > 0 {
+					fmt.Fprintln(cmd.OutOrStdout())
+				}
+				printSafetensors(cmd.OutOrStdout(), r, f.stats)
+			}
+			continue
+		}
+		if f.stats || hasTo {
+			fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s: --stats and --to apply to safetensors files (a .npy file's summary always has its range)\n", path)
+			status = convExitStatus
+			continue
+		}
 		rep, err := inspectOne(cmd, path, from, inFmt, f)
 		if err != nil {
 			if errors.Is(err, fileconv.ErrNeedFrom) {

@@ -38,7 +38,9 @@ half, float and double. Where OpenCL leaves a float->integer result implementati
 (NaN or out of range without _sat), clconv gives the saturated value.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, f := range subcommands {
 		root.AddCommand(f())

@@ -1,0 +1,43 @@
+// Package checkpoint converts model checkpoints stored as safetensors files,
+// exactly, in constant memory and on all cores: one file, or a sharded
+// checkpoint (a directory, or its model.safetensors.index.json) shard by
+// shard with its index. It is the library behind `clconv convert` for
+// .safetensors input.
+//
+// # What is converted
+//
+// Every selected floating tensor (Options.Tensors and Options.Skip are
+// path.Match globs on tensor names) whose dtype differs from Options.To is
+// converted with OpenCL C semantics in Options.Mode, with _sat if
+// Options.Sat: the same rounding, the same kernels and the same statistics
+// as clconv's .npy conversion (package fileconv). Every other tensor (integer
+// tensors, unselected ones, tensors already of the destination type) is
+// copied byte for byte. The order of the tensors and the __metadata__ map
+// are kept.
+//
+// # Block-scaled weights
+//
+// A block-scaled weight is never converted element by element without its
+// scale, which would give silently wrong values. When the destination is
+// half, float, double or bfloat16, these layouts are dequantized with ONE
+// rounding (the element times its scale is exact in float64, and only that
+// exact product is rounded into the destination, in the mode), and the scale
+// tensors are dropped from the output:
+//
+//   - DeepSeek-V3 FP8: an F8_E4M3 (or F8_E5M2) "X.weight" with an F32, BF16
+//     or F16 "X.weight_scale_inv" of one value per block of rows x columns;
+//     the block size comes from config.json's
+//     quantization_config.weight_block_size (Options.WeightBlockSize), or
+//     is inferred from the two shapes (ceil(rows/block) = scale rows). Its
+//     value is weight * weight_scale_inv (the "inverse" names the
+//     quantization scale's inverse; DeepSeek's inference code multiplies).
+//   - compressed-tensors FP8: the same with "X.weight_scale" (per tensor, per
+//     channel or per block, again inferred from the shapes).
+//
+// With Options.BlockSize set and an FP8 destination (e4m3 or e5m2), selected
+// two-dimensional floating tensors are quantized the other way: one float32
+// scale per block, scale = amax / MAX rounded up (so that no element
+// clamps), and each element the exact quotient x / scale rounded once into
+// the format in the mode; the scale is written after its weight as
+// "X_scale_inv" (Options.ScaleSuffix).
+package checkpoint

@@ -1,0 +1,359 @@
+package checkpoint
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/round"
+	"github.com/clconv/clconv/safetensors"
+)
+
+// Options configure a conversion.
+type Options struct {
+	// To is the destination of the converted floating tensors: half, float,
+	// double, bfloat16 or a small floating format.
+	To cltype.Kind
+	// Mode is the rounding mode (round.RTE is OpenCL's default to floating
+	// types). Sat saturates: overflow gives +-MAX instead of an infinity
+	// or NaN.
+	Mode round.Mode
+	Sat  bool
+	// Tensors, if not empty, selects the tensors to convert by name
+	// (path.Match globs; a tensor is selected when one matches). Skip
+	// leaves out the tensors any of its globs match. Tensors not selected
+	// are copied byte for byte.
+	Tensors, Skip []string
+	// Workers is the number of converting goroutines (0: GOMAXPROCS).
+	Workers int
+	// Stats asks for each converted tensor's statistics (fileconv.Stats).
+	Stats bool
+	// WeightBlockSize is the block of an FP8 weight's scale, rows x columns
+	// (config.json's quantization_config.weight_block_size); zero means
+	// infer it from the shapes of the weight and its scale.
+	WeightBlockSize [2]int
+	// BlockSize, with an FP8 destination, quantizes the selected
+	// two-dimensional floating tensors with one float32 scale per block of
+	// BlockSize[0] rows x BlockSize[1] columns.
+	BlockSize [2]int
+	// ScaleSuffix names the scale written after a quantized tensor X:
+	// X + ScaleSuffix ("_scale_inv" when empty, DeepSeek-V3's name).
+	ScaleSuffix string
+	// Progress, if not nil, is called with the input bytes done so far and
+	// the total.
+	Progress func(done, total int64)
+}
+
+// Action is what a conversion does with one tensor.
+type Action uint8
+
+// The actions.
+const (
+	ActKeep       Action = iota // copied byte for byte
+	ActConvert                  // converted element by element
+	ActDequantFP8               // an FP8 weight times its block scales, rounded once
+	ActQuantFP8                 // quantized to FP8 with a float32 scale per block
+	ActScaleOut                 // the scale written by a QuantFP8
+	ActDropScale                // a scale consumed by a DequantFP8 (not written)
+)
+
+var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop"}
+
+// String returns the action's name.
+func (a Action) String() string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return fmt.Sprintf("Action(%d)", a)
+}
+
+// TensorReport is what happened to one tensor.
+type TensorReport struct {
+	Name   string          `json:"name"`
+	Action string          `json:"action"`
+	From   string          `json:"from"`            // the input dtype ("" for a scale written by quantization)
+	To     string          `json:"to"`              // the output dtype ("" when dropped)
+	Shape  []int64         `json:"shape"`           // the output shape (the input's when dropped)
+	Block  []int           `json:"block,omitempty"` // rows x columns of a block scale
+	Scale  string          `json:"scale,omitempty"` // the scale tensor's name (dequantize, quantize)
+	Shard  string          `json:"shard,omitempty"` // the output shard (sharded checkpoints)
+	Stats  *fileconv.Stats `json:"stats,omitempty"`
+}
+
+// Report describes a whole conversion.
+type Report struct {
+	Tensors  []TensorReport `json:"tensors"`
+	Shards   int            `json:"shards"`
+	BytesIn  int64          `json:"bytes_in"`
+	BytesOut int64          `json:"bytes_out"`
+}
+
+// source is a tensor of one of the input files.
+type source struct {
+	f *safetensors.File
+	t *safetensors.TensorInfo
+}
+
+// job is one output tensor and how to make it.
+type job struct {
+	act   Action
+	out   safetensors.TensorInfo // Begin/End set once the header is written
+	src   source
+	scale source // DequantFP8's scale
+	block [2]int
+	// quant links a QuantFP8 job to its ScaleOut job (the next one).
+	quantScale *job
+	report     *TensorReport
+}
+
+// selected reports whether opt selects the tensor named name.
+func (o *Options) selected(name string) bool {
+	for _, g := range o.Skip {
+		if ok, _ := path.Match(g, name); ok {
+			return false
+		}
+	}
+	if len(o.Tensors) == 0 {
+		return true
+	}
+	for _, g := range o.Tensors {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// validate checks the options.
+func (o *Options) validate() error {
+	if !o.To.IsFloating() {
+		return fmt.Errorf("checkpoint: the destination must be a floating type, not %s (integer tensors are kept as they are)", o.To)
+	}
+	if _, ok := safetensors.DTypeOf(o.To); !ok {
+		return fmt.Errorf("checkpoint: %s has no safetensors dtype", o.To)
+	}
+	for _, g := range append(append([]string(nil), o.Tensors...), o.Skip...) {
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("checkpoint: bad glob %q: %v", g, err)
+		}
+	}
+	b := o.BlockSize
+	if b != [2]int{} {
+		if o.To != cltype.E4M3 && o.To != cltype.E5M2 {
+			return fmt.Errorf("checkpoint: a block size quantizes to e4m3 or e5m2, not %s", o.To)
+		}
+		if b[0] <= 0 || b[1] <= 0 {
+			return fmt.Errorf("checkpoint: block size %dx%d: both must be positive", b[0], b[1])
+		}
+	}
+	if w := o.WeightBlockSize; w != [2]int{} && (w[0] <= 0 || w[1] <= 0) {
+		return fmt.Errorf("checkpoint: weight block size %dx%d: both must be positive", w[0], w[1])
+	}
+	return nil
+}
+
+// dequantDest reports whether To is a type block-scaled weights are
+// dequantized to.
+func (o *Options) dequantDest() bool {
+	switch o.To {
+	case cltype.Half, cltype.Float, cltype.Double, cltype.BFloat16:
+		return true
+	}
+	return false
+}
+
+// scaleSuffix returns the name suffix of written scales.
+func (o *Options) scaleSuffix() string {
+	if o.ScaleSuffix == "" {
+		return "_scale_inv"
+	}
+	return o.ScaleSuffix
+}
+
+// fp8Scale finds the scale of an FP8 weight named name: name+"_scale_inv"
+// (DeepSeek-V3) or name+"_scale" (compressed-tensors).
+func fp8Scale(all map[string]source, name string) (source, bool) {
+	for _, suf := range []string{"_scale_inv", "_scale"} {
+		if s, ok := all[name+suf]; ok {
+			return s, true
+		}
+	}
+	return source{}, false
+}
+
+func isFP8(d safetensors.DType) bool { return d == safetensors.F8_E4M3 || d == safetensors.F8_E5M2 }
+
+// plan decides every output tensor of file f. all holds every tensor of
+// every input file (for scales stored in another shard); consumed collects
+// the scales that a dequantization uses, which are then not written.
+func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, error) {
+	var jobs []*job
+	consumed := map[string]bool{}
+	// First the weights that consume a scale, wherever the scale is.
+	if opt.dequantDest() {
+		for i := range f.Tensors {
+			t := &f.Tensors[i]
+			if !isFP8(t.DType) || !opt.selected(t.Name) {
+				continue
+			}
+			if s, ok := fp8Scale(all, t.Name); ok {
+				consumed[s.t.Name] = true
+			}
+		}
+		// A scale in this shard whose weight lives in another one.
+		for i := range f.Tensors {
+			t := &f.Tensors[i]
+			for _, suf := range []string{"_scale_inv", "_scale"} {
+				w, ok := all[strings.TrimSuffix(t.Name, suf)]
+				if strings.HasSuffix(t.Name, suf) && ok && w.f != f && isFP8(w.t.DType) && opt.selected(w.t.Name) {
+					if s, _ := fp8Scale(all, w.t.Name); s.t == t {
+						consumed[t.Name] = true
+					}
+				}
+			}
+		}
+	}
+	for i := range f.Tensors {
+		t := &f.Tensors[i]
+		src := source{f, t}
+		rep := &TensorReport{Name: t.Name, From: t.DType.String(), Shape: t.Shape}
+		j := &job{src: src, report: rep, out: safetensors.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape}}
+		switch {
+		case consumed[t.Name]:
+			j.act = ActDropScale
+		case opt.dequantDest() && isFP8(t.DType) && opt.selected(t.Name) && hasScale(all, t.Name):
+			s, _ := fp8Scale(all, t.Name)
+			blk, err := fp8Block(t, s.t, opt.WeightBlockSize)
+			if err != nil {
+				return nil, err
+			}
+			j.act, j.scale, j.block = ActDequantFP8, s, blk
+			j.out.DType = mustDType(opt.To)
+			rep.Block, rep.Scale = blk[:], s.t.Name
+		case !t.DType.IsFloat() || !opt.selected(t.Name) || t.DType.Kind() == opt.To:
+			j.act = ActKeep
+		case t.DType.Kind() == cltype.Invalid:
+			return nil, fmt.Errorf("checkpoint: tensor %q: converting %s is not supported yet; leave it out with --skip", t.Name, t.DType)
+		case opt.BlockSize != [2]int{} && len(t.Shape) == 2:
+			j.act, j.block = ActQuantFP8, opt.BlockSize
+			j.out.DType = mustDType(opt.To)
+			rows, cols := t.Shape[0], t.Shape[1]
+			b := opt.BlockSize
+			sj := &job{act: ActScaleOut, src: src, block: b, out: safetensors.TensorInfo{
+				Name: t.Name + opt.scaleSuffix(), DType: safetensors.F32,
+				Shape: []int64{ceilDiv(rows, int64(b[0])), ceilDiv(cols, int64(b[1]))},
+			}}
+			sj.report = &TensorReport{Name: sj.out.Name, Action: ActScaleOut.String(), To: "F32", Shape: sj.out.Shape, Block: b[:]}
+			if _, clash := all[sj.out.Name]; clash {
+				return nil, fmt.Errorf("checkpoint: tensor %q: its scale %q would replace a tensor of that name", t.Name, sj.out.Name)
+			}
+			j.quantScale = sj
+			rep.Block, rep.Scale = b[:], sj.out.Name
+		default:
+			j.act = ActConvert
+			j.out.DType = mustDType(opt.To)
+		}
+		rep.Action = j.act.String()
+		if j.act != ActDropScale {
+			rep.To = j.out.DType.String()
+		}
+		jobs = append(jobs, j)
+		if j.quantScale != nil {
+			jobs = append(jobs, j.quantScale)
+		}
+	}
+	return jobs, nil
+}
+
+func hasScale(all map[string]source, name string) bool {
+	_, ok := fp8Scale(all, name)
+	return ok
+}
+
+func mustDType(k cltype.Kind) safetensors.DType {
+	d, ok := safetensors.DTypeOf(k)
+	if !ok {
+		panic("checkpoint: no dtype for " + k.String()) // validate checked it
+	}
+	return d
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// fp8Block returns the block (rows x columns) that each value of scale s
+// covers in weight w: want when set (checked against the shapes), else
+// inferred from them. A scalar scale covers the whole weight, an [R, 1]
+// scale one row each.
+func fp8Block(w, s *safetensors.TensorInfo, want [2]int) ([2]int, error) {
+	bad := func(why string) ([2]int, error) {
+		return [2]int{}, fmt.Errorf("checkpoint: tensor %q (shape %s) and its scale %q (shape %s): %s",
+			w.Name, shapeString(w.Shape), s.Name, shapeString(s.Shape), why)
+	}
+	switch s.DType {
+	case safetensors.F32, safetensors.BF16, safetensors.F16:
+	default:
+		// An F64 scale times an FP8 value may need 57 bits: not exact in
+		// float64, so the one-rounding promise could not be kept.
+		return bad("the scale must be F32, BF16 or F16, not " + s.DType.String())
+	}
+	if len(w.Shape) != 2 {
+		return bad("block-scaled weights must be two-dimensional")
+	}
+	rows, cols := w.Shape[0], w.Shape[1]
+	var sr, sc int64
+	switch len(s.Shape) {
+	case 0:
+		sr, sc = 1, 1
+	case 1:
+		if s.Shape[0] != 1 {
+			return bad("a one-dimensional scale must hold one value")
+		}
+		sr, sc = 1, 1
+	case 2:
+		sr, sc = s.Shape[0], s.Shape[1]
+	default:
+		return bad("the scale must have at most two dimensions")
+	}
+	if sr <= 0 || sc <= 0 {
+		return bad("the scale is empty")
+	}
+	br, bc := want[0], want[1]
+	if sr == 1 && sc == 1 {
+		br, bc = int(max(rows, 1)), int(max(cols, 1))
+	} else if br == 0 {
+		br, bc = inferBlock(rows, sr), inferBlock(cols, sc)
+	}
+	if ceilDiv(rows, int64(br)) != sr || ceilDiv(cols, int64(bc)) != sc {
+		return bad(fmt.Sprintf("blocks of %dx%d need a scale of shape [%d, %d]", br, bc, ceilDiv(rows, int64(br)), ceilDiv(cols, int64(bc))))
+	}
+	return [2]int{br, bc}, nil
+}
+
+// inferBlock returns the block length along an axis of n elements that
+// has m scales: the smallest power of two b with ceil(n/b) = m (DeepSeek-V3's
+// 128 and the usual block sizes are powers of two; 300 rows with 3 scales
+// are blocks of 128, not 100), else ceil(n/m).
+func inferBlock(n, m int64) int {
+	for b := int64(1); b <= max(n, 1); b *= 2 {
+		if ceilDiv(n, b) == m {
+			return int(b)
+		}
+	}
+	return int(max(ceilDiv(n, m), 1))
+}
+
+// shapeString formats a shape as safetensors' JSON writes it: [4, 6].
+func shapeString(s []int64) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, d := range s {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, d)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
