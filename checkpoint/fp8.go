@@ -104,7 +104,7 @@ func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *O
 			srow := scales[(r/br)*scaleCols:]
 			off := (r - r0) * cols
 			for col := int64(0); col < cols; col++ {
-				vals[off+col] = lut[raw[off+col]] * srow[col/bc]
+				vals[off+col] = product(lut[raw[off+col]], srow[col/bc])
 			}
 		}
 		out, err := encodeTo(vals, opt.To, opt.Mode, opt.Sat)
@@ -116,6 +116,28 @@ func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *O
 		}
 		return nil
 	})
+}
+
+// canonicalNaN is the quiet NaN that 0 x inf gives, the same on every
+// port (hardware gives 0xfff8... on amd64 and 0x7ff8... on arm64 and
+// riscv64; docs/PORTS.md, rule 3).
+var canonicalNaN = math.Float64frombits(0x7ff8000000000000)
+
+// product returns v*s, with a NaN operand passed through by its bits (the
+// hardware would set or keep bits by its own rules, differently on mips and
+// riscv64) and 0 x inf giving canonicalNaN.
+func product(v, s float64) float64 {
+	switch {
+	case v != v:
+		return v
+	case s != s:
+		return s
+	}
+	p := v * s
+	if p != p {
+		return canonicalNaN
+	}
+	return p
 }
 
 // fp8Max returns the largest finite value of the FP8 destination.
@@ -157,6 +179,9 @@ func BlockScale(amax, max float64) (float32, error) {
 // multiply-add tells on which side, and the result is moved one unit
 // toward it, off the boundary and onto the exact quotient's side.
 func Quotient(x, s float64) float64 {
+	if x != x {
+		return x // by its bits, not through the hardware's NaN rules
+	}
 	q := x / s
 	if math.IsNaN(q) || math.IsInf(q, 0) || math.Float64bits(q)&(1<<48-1) != 0 {
 		return q // not on a boundary (more than 5 significant bits)

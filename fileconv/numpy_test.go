@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -16,11 +17,15 @@ import (
 
 // numpyPython returns a Python interpreter that can import numpy, or skips the
 // test. Debian's python3-numpy installs into /usr/bin/python3, which may not
-// be the first python3 on PATH.
+// be the first python3 on PATH. It is the only place fileconv's tests start
+// another program, and it skips under qemu-i386 (emulated386).
 func numpyPython(t *testing.T) string {
 	t.Helper()
-	if os.Getenv("CLCONV_NO_EXEC") != "" {
-		t.Skip("CLCONV_NO_EXEC is set: no host programs (scripts/ports.sh sets it under qemu-i386, whose emulation of a child's wait crashes the Go runtime)")
+	if why, ok := emulated386(); ok {
+		t.Skipf("linux/386 under user-mode emulation (%s): qemu-i386 (7.2) crashes the Go runtime when a signal reaches a thread "+
+			"blocked in a system call, and the child process this test starts sends SIGCHLD while Go waits for it "+
+			"(\"exitsyscall: syscall frame is no longer valid\" after waitid, or \"bad g in signal handler\"); "+
+			"docs/PORTS.md. Run it on an amd64 kernel with 32-bit emulation to test it on 386", why)
 	}
 	var tried []string
 	for _, py := range []string{"python3", "/usr/bin/python3", "python"} {
@@ -192,4 +197,36 @@ func TestNumPyRoundTrip(t *testing.T) {
 func isNaNBits(k cltype.Kind, v uint64) bool {
 	f := floatOf(k, v)
 	return f != f
+}
+
+// emulated386 reports whether this is a linux/386 process run by a user-mode
+// emulator such as qemu-i386-static on a 64-bit host, rather than by an x86
+// kernel, and the evidence. qemu rewrites /proc/self/maps into the guest's
+// view, but not the same file under task/, where the host process shows: the
+// emulator's own mappings, at addresses beyond 32 bits, which a 386 process
+// on a kernel cannot have. Natively (on an amd64 kernel with 32-bit emulation,
+// or a 32-bit kernel) every address fits in 32 bits.
+func emulated386() (string, bool) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "386" {
+		return "", false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/maps", os.Getpid()))
+	if err != nil {
+		return "", false
+	}
+	why := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		start, _, _ := strings.Cut(line, "-")
+		if len(start) <= 8 {
+			continue
+		}
+		what := "memory"
+		if f := strings.Fields(line); len(f) >= 6 {
+			what = f[5]
+		}
+		if why == "" || strings.Contains(what, "qemu") {
+			why = "the host maps " + what + " at 0x" + start
+		}
+	}
+	return why, why != ""
 }
