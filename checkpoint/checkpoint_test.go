@@ -435,3 +435,73 @@ func TestErrorsLeaveNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestDequantFP4Layouts(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(13, 14))
+	// gpt-oss MXFP4: blocks [2, 3, 16] bytes, scales [2, 3] E8M0 (one NaN).
+	blocks := rawTensor("m.experts.w_blocks", safetensors.U8, []int64{2, 3, 16}, rng)
+	scales := rawTensor("m.experts.w_scales", safetensors.U8, []int64{2, 3}, rng)
+	copy(scales.data, []byte{127, 0, 254, 0xff, 100, 140})
+	// ModelOpt NVFP4: weight [3, 16] bytes = [3, 32] elements, scales [3, 2], a tensor scale.
+	nw := rawTensor("l.weight", safetensors.U8, []int64{3, 16}, rng)
+	ns := rawTensor("l.weight_scale", safetensors.F8_E4M3, []int64{3, 2}, rng)
+	for i := range ns.data {
+		ns.data[i] &= 0x7e // positive, not NaN
+	}
+	ns2 := tensor{safetensors.TensorInfo{Name: "l.weight_scale_2", DType: safetensors.F32, Shape: []int64{}}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.0123))}
+	in := writeFile(t, dir, "fp4.safetensors", nil, blocks, scales, nw, ns, ns2, rawTensor("l.input_scale", safetensors.F32, []int64{}, rng))
+	e2m1 := func(c byte) float64 { return math.Float64frombits(minifloat.ToFloat64Bits(minifloat.E2M1, uint64(c&15))) }
+	for _, to := range []cltype.Kind{cltype.BFloat16, cltype.Half, cltype.Float} {
+		dst := minifloat.OfKind(to)
+		for _, m := range modes {
+			out := filepath.Join(dir, "out.safetensors")
+			rep, err := ConvertFile(context.Background(), out, in, true, Options{To: to, Mode: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, got := readBack(t, out)
+			var names []string
+			for _, ti := range f.Tensors {
+				names = append(names, ti.Name+":"+ti.DType.String()+shapeString(ti.Shape))
+			}
+			want := []string{"m.experts.w:" + mustDType(to).String() + "[2, 96]", "l.weight:" + mustDType(to).String() + "[3, 32]", "l.input_scale:" + mustDType(to).String() + "[]"}
+			if strings.Join(names, " ") != strings.Join(want, " ") {
+				t.Fatalf("tensors %v, want %v (report %+v)", names, want, rep.Tensors)
+			}
+			read := func(name string, i int) uint64 {
+				var v uint64
+				for b := to.Size() - 1; b >= 0; b-- {
+					v = v<<8 | uint64(got[name][i*to.Size()+b])
+				}
+				return v
+			}
+			for i := range 2 * 96 {
+				row, col := i/96, i%96
+				byt := blocks.data[row*48+col/2]
+				code := byt >> (4 * (col % 2)) // the first element in the low nibble
+				s := scales.data[row*3+col/32]
+				var w uint64
+				if s == 0xff {
+					w, _ = dst.NaNBits()
+				} else {
+					x := new(big.Float).SetMantExp(bigOf(e2m1(code)), int(s)-127)
+					w = exactRound(dst, x, m, false)
+				}
+				if g := read("m.experts.w", i); g != w {
+					t.Fatalf("MXFP4 %v %v element %d: code %d scale %d: got %#x, want %#x", to, m, i, code&15, s, g, w)
+				}
+			}
+			for i := range 3 * 32 {
+				row, col := i/32, i%32
+				code := nw.data[row*16+col/2] >> (4 * (col % 2))
+				sc := math.Float64frombits(minifloat.ToFloat64Bits(minifloat.E4M3, uint64(ns.data[row*2+col/16])))
+				x := new(big.Float).Mul(bigOf(e2m1(code)), bigOf(sc))
+				x.Mul(x, bigOf(float64(float32(0.0123))))
+				if g, w := read("l.weight", i), exactRound(dst, x, m, false); g != w {
+					t.Fatalf("NVFP4 %v %v element %d: got %#x, want %#x", to, m, i, g, w)
+				}
+			}
+		}
+	}
+}

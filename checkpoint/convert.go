@@ -108,6 +108,8 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 			err = dequantFP8(ctx, dst, base, j, opt)
 		case ActQuantFP8:
 			err = quantFP8(ctx, dst, base, j, opt)
+		case ActDequantMX, ActDequantNV:
+			err = dequantBlocks(ctx, dst, base, j, opt)
 		case ActScaleOut:
 			// Written by its QuantFP8 job.
 		}

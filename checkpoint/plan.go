@@ -56,10 +56,12 @@ const (
 	ActDequantFP8               // an FP8 weight times its block scales, rounded once
 	ActQuantFP8                 // quantized to FP8 with a float32 scale per block
 	ActScaleOut                 // the scale written by a QuantFP8
-	ActDropScale                // a scale consumed by a DequantFP8 (not written)
+	ActDropScale                // a scale consumed by a dequantization (not written)
+	ActDequantMX                // MXFP4 blocks and E8M0 scales (gpt-oss), rounded once
+	ActDequantNV                // NVFP4 weight, E4M3 block scales, F32 tensor scale (ModelOpt), rounded once
 )
 
-var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop"}
+var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop", "dequantize-mxfp4", "dequantize-nvfp4"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -98,11 +100,12 @@ type source struct {
 
 // job is one output tensor and how to make it.
 type job struct {
-	act   Action
-	out   safetensors.TensorInfo // Begin/End set once the header is written
-	src   source
-	scale source // DequantFP8's scale
-	block [2]int
+	act    Action
+	out    safetensors.TensorInfo // Begin/End set once the header is written
+	src    source
+	scale  source // DequantFP8's scale; DequantMX's and DequantNV's block scales
+	scale2 source // DequantNV's tensor scale
+	block  [2]int
 	// quant links a QuantFP8 job to its ScaleOut job (the next one).
 	quantScale *job
 	report     *TensorReport
@@ -190,31 +193,7 @@ func isFP8(d safetensors.DType) bool { return d == safetensors.F8_E4M3 || d == s
 // the scales that a dequantization uses, which are then not written.
 func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, error) {
 	var jobs []*job
-	consumed := map[string]bool{}
-	// First the weights that consume a scale, wherever the scale is.
-	if opt.dequantDest() {
-		for i := range f.Tensors {
-			t := &f.Tensors[i]
-			if !isFP8(t.DType) || !opt.selected(t.Name) {
-				continue
-			}
-			if s, ok := fp8Scale(all, t.Name); ok {
-				consumed[s.t.Name] = true
-			}
-		}
-		// A scale in this shard whose weight lives in another one.
-		for i := range f.Tensors {
-			t := &f.Tensors[i]
-			for _, suf := range []string{"_scale_inv", "_scale"} {
-				w, ok := all[strings.TrimSuffix(t.Name, suf)]
-				if strings.HasSuffix(t.Name, suf) && ok && w.f != f && isFP8(w.t.DType) && opt.selected(w.t.Name) {
-					if s, _ := fp8Scale(all, w.t.Name); s.t == t {
-						consumed[t.Name] = true
-					}
-				}
-			}
-		}
-	}
+	consumed := consumedScales(all, opt)
 	for i := range f.Tensors {
 		t := &f.Tensors[i]
 		src := source{f, t}
@@ -223,6 +202,27 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 		switch {
 		case consumed[t.Name]:
 			j.act = ActDropScale
+		case opt.dequantDest() && opt.selected(t.Name) && isMX(all, t):
+			sc, name, _ := mxPair(all, t)
+			shape, _, _, err := mxShape(t, sc.t, name)
+			if err != nil {
+				return nil, err
+			}
+			j.act, j.scale = ActDequantMX, sc
+			j.out = safetensors.TensorInfo{Name: name, DType: mustDType(opt.To), Shape: shape}
+			rep.Name, rep.Shape, rep.Block, rep.Scale = name, shape, []int{1, 32}, sc.t.Name
+			if _, clash := all[name]; clash {
+				return nil, fmt.Errorf("checkpoint: %q dequantizes to %q, which the checkpoint already has", t.Name, name)
+			}
+		case opt.dequantDest() && opt.selected(t.Name) && isNV(all, t):
+			sc, sc2, _ := nvScales(all, t)
+			shape, err := nvShape(t, sc.t, sc2.t)
+			if err != nil {
+				return nil, err
+			}
+			j.act, j.scale, j.scale2 = ActDequantNV, sc, sc2
+			j.out = safetensors.TensorInfo{Name: t.Name, DType: mustDType(opt.To), Shape: shape}
+			rep.Shape, rep.Block, rep.Scale = shape, []int{1, 16}, sc.t.Name+", "+sc2.t.Name
 		case opt.dequantDest() && isFP8(t.DType) && opt.selected(t.Name) && hasScale(all, t.Name):
 			s, _ := fp8Scale(all, t.Name)
 			blk, err := fp8Block(t, s.t, opt.WeightBlockSize)
@@ -265,6 +265,43 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 		}
 	}
 	return jobs, nil
+}
+
+// isMX reports whether t is the blocks tensor of an MXFP4 pair.
+func isMX(all map[string]source, t *safetensors.TensorInfo) bool {
+	_, _, ok := mxPair(all, t)
+	return ok
+}
+
+// isNV reports whether t is an NVFP4 weight with its two scales.
+func isNV(all map[string]source, t *safetensors.TensorInfo) bool {
+	_, _, ok := nvScales(all, t)
+	return ok
+}
+
+// consumedScales returns the names of the scales that the dequantizations
+// opt asks for use, wherever they live: they are not written.
+func consumedScales(all map[string]source, opt *Options) map[string]bool {
+	consumed := map[string]bool{}
+	if !opt.dequantDest() {
+		return consumed
+	}
+	for _, s := range all {
+		t := s.t
+		if !opt.selected(t.Name) {
+			continue
+		}
+		if sc, _, ok := mxPair(all, t); ok {
+			consumed[sc.t.Name] = true
+		} else if sc, sc2, ok := nvScales(all, t); ok {
+			consumed[sc.t.Name], consumed[sc2.t.Name] = true, true
+		} else if isFP8(t.DType) {
+			if sc, ok := fp8Scale(all, t.Name); ok {
+				consumed[sc.t.Name] = true
+			}
+		}
+	}
+	return consumed
 }
 
 func hasScale(all map[string]source, name string) bool {

@@ -142,7 +142,7 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 			printTensorReport(w, t)
 		}
 	}
-	if n := counts[checkpoint.ActDequantFP8.String()]; n > 0 {
+	if n := counts[checkpoint.ActDequantFP8.String()] + counts[checkpoint.ActDequantMX.String()] + counts[checkpoint.ActDequantNV.String()]; n > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: dequantized %d block-scaled weight(s) to %s and left out their scales: a config.json's quantization_config no longer applies to the output\n", n, op.Dst.Kind)
 	}
 	return nil
@@ -151,7 +151,7 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 // actionSummary is "12 converted, 3 kept".
 func actionSummary(counts map[string]int) string {
 	var parts []string
-	for _, a := range []checkpoint.Action{checkpoint.ActConvert, checkpoint.ActKeep, checkpoint.ActDequantFP8, checkpoint.ActQuantFP8, checkpoint.ActScaleOut, checkpoint.ActDropScale} {
+	for _, a := range []checkpoint.Action{checkpoint.ActConvert, checkpoint.ActKeep, checkpoint.ActDequantFP8, checkpoint.ActQuantFP8, checkpoint.ActDequantMX, checkpoint.ActDequantNV, checkpoint.ActScaleOut, checkpoint.ActDropScale} {
 		if n := counts[a.String()]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, a))
 		}
