@@ -1134,8 +1134,9 @@ func plural(n int) string {
 }
 
 // storageOnly reports an error at pos when t is a small floating format
-// (bfloat16, e4m3, e5m2), which takes part in no operator: clconv treats
-// them as storage formats, as SPV_KHR_bfloat16 and SPV_EXT_float8 do.
+// (bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0), which takes part in no
+// operator: clconv treats them as storage formats, as SPV_KHR_bfloat16 and
+// SPV_EXT_float8 do.
 func (c *checker) storageOnly(pos syntax.Pos, what string, t cltype.Type) {
 	if t.Kind.IsSmallFloat() {
 		c.errorf(pos, "%s is not defined on %v: %v is a storage format (docs/FORMATS.md); convert it with convert_float%s first", what, t, t.Kind, widthSuffix(t.N))

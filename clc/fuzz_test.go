@@ -47,6 +47,7 @@ func FuzzEval(f *testing.F) {
 		"convert_e4m3x4_sat_rtz((float4)(1, 500, -1e9f, 0.3f))",
 		"as_bfloat16x2(convert_float(convert_e5m2_rtp(0.1)))",
 		"select(convert_bfloat16x2((float2)(1.0f)), (bfloat16x2)(2.0f), (short2)(-1, 0))",
+		"convert_e2m1x4_rtz((float4)(0.25f, 7, -1e9f, NAN))", "as_uchar2(convert_e8m0x2_sat_rtp((float2)(0, 6)))",
 	} {
 		f.Add(s)
 	}
@@ -144,6 +145,7 @@ var fuzzSeeds = []string{
 	"int f(int);\nint y = f(1);",
 	"bfloat16x4 b = convert_bfloat16x4_sat_rtn((float4)(1e39f, 0.1f, -1, 2)); e4m3 e = b.y; float f = convert_float(e); e5m2x2 w = as_e5m2x2((short)0x7c7b);",
 	"e4m3 g(e4m3 p) { return p; }\ne4m3 q = g(convert_e4m3(3.0f)); int n = sizeof(e5m2x3);",
+	"e3m2x2 m = convert_e3m2x2((half2)(0.09h, 100.0h)); e2m3 k = as_e2m3((uchar)0xff); float f = convert_float(k); e8m0 s = convert_e8m0_rtz(f);",
 }
 
 // FuzzRun checks the whole front end on programs: the preprocessor, the

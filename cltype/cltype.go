@@ -40,6 +40,10 @@ const (
 	BFloat16 // bfloat16: 1 sign, 8 exponent and 7 mantissa bits
 	E4M3     // OCP OFP8 E4M3 (E4M3FN): bias 7, largest 448, no infinities
 	E5M2     // OCP OFP8 E5M2: bias 15, largest 57344, IEEE encodings
+	E2M1     // OCP MX FP4 E2M1: bias 1, largest 6, no infinities or NaNs; one per byte
+	E2M3     // OCP MX FP6 E2M3: bias 1, largest 7.5, no infinities or NaNs; one per byte
+	E3M2     // OCP MX FP6 E3M2: bias 3, largest 28, no infinities or NaNs; one per byte
+	E8M0     // OCP MX scale E8M0: unsigned powers of two 2^-127 .. 2^127, NaN 0xff, no zero
 	numKinds
 )
 
@@ -50,11 +54,11 @@ const NumKinds = int(numKinds)
 var Scalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double}
 
 // SmallFloats lists the small floating formats, in Kind order.
-var SmallFloats = []Kind{BFloat16, E4M3, E5M2}
+var SmallFloats = []Kind{BFloat16, E4M3, E5M2, E2M1, E2M3, E3M2, E8M0}
 
 // AllScalars lists every kind that convert_ and as_ accept: the eleven
 // OpenCL C kinds, then the small floating formats.
-var AllScalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double, BFloat16, E4M3, E5M2}
+var AllScalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double, BFloat16, E4M3, E5M2, E2M1, E2M3, E3M2, E8M0}
 
 // Widths lists the legal vector element counts, scalar first.
 var Widths = []int{1, 2, 3, 4, 8, 16}
@@ -81,11 +85,17 @@ var kinds = [numKinds]kindInfo{
 	Float:   {"float", 4, true, true, false},
 	Double:  {"double", 8, true, true, false},
 	Bool:    {"bool", 1, false, false, false},
-	// The small formats are signed floating formats, but not IsFloat: that
-	// names the three IEEE types that take part in arithmetic.
+	// The small formats are floating formats, but not IsFloat: that names
+	// the three IEEE types that take part in arithmetic. Every one but E8M0
+	// has a sign bit. E2M1, E2M3 and E3M2 take one byte each, their code in
+	// the low 4 or 6 bits, as ml_dtypes stores them.
 	BFloat16: {"bfloat16", 2, true, false, true},
 	E4M3:     {"e4m3", 1, true, false, true},
 	E5M2:     {"e5m2", 1, true, false, true},
+	E2M1:     {"e2m1", 1, true, false, true},
+	E2M3:     {"e2m3", 1, true, false, true},
+	E3M2:     {"e3m2", 1, true, false, true},
+	E8M0:     {"e8m0", 1, false, false, true},
 }
 
 func (k Kind) info() kindInfo {
@@ -107,7 +117,8 @@ func (k Kind) String() string {
 // (char .. double), the kinds that the generated per-pair tables index.
 func (k Kind) Valid() bool { return k >= Char && k <= Double }
 
-// IsSmallFloat reports whether k is bfloat16, e4m3 or e5m2.
+// IsSmallFloat reports whether k is one of the small floating formats:
+// bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2 or e8m0.
 func (k Kind) IsSmallFloat() bool { return k.info().small }
 
 // Convertible reports whether convert_ and as_ accept k: one of the eleven
@@ -130,8 +141,8 @@ func (k Kind) IsFloat() bool { return k.info().float }
 // IsInteger reports whether k is one of the eight integer kinds.
 func (k Kind) IsInteger() bool { return k >= Char && k <= Ulong }
 
-// IsSigned reports whether k is a signed integer or a floating kind (small
-// formats included).
+// IsSigned reports whether k is a signed integer or a floating kind with a
+// sign bit (every small format but e8m0, which has none).
 func (k Kind) IsSigned() bool { return k.info().signed }
 
 // MinInt returns the least value of an integer kind (0 for unsigned kinds).

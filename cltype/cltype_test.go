@@ -80,12 +80,12 @@ func ExampleParseType() {
 }
 
 func TestSmallFloats(t *testing.T) {
-	want := map[cltype.Kind]int{cltype.BFloat16: 2, cltype.E4M3: 1, cltype.E5M2: 1}
-	if len(cltype.SmallFloats) != 3 || len(cltype.AllScalars) != 14 {
+	want := map[cltype.Kind]int{cltype.BFloat16: 2, cltype.E4M3: 1, cltype.E5M2: 1, cltype.E2M1: 1, cltype.E2M3: 1, cltype.E3M2: 1, cltype.E8M0: 1}
+	if len(cltype.SmallFloats) != 7 || len(cltype.AllScalars) != 18 {
 		t.Fatalf("%d small floats, %d scalars", len(cltype.SmallFloats), len(cltype.AllScalars))
 	}
 	for _, k := range cltype.SmallFloats {
-		if k.Size() != want[k] || !k.IsSmallFloat() || !k.IsFloating() || !k.Convertible() || k.Valid() || k.IsFloat() || k.IsInteger() || !k.IsSigned() {
+		if k.Size() != want[k] || !k.IsSmallFloat() || !k.IsFloating() || !k.Convertible() || k.Valid() || k.IsFloat() || k.IsInteger() || k.IsSigned() != (k != cltype.E8M0) {
 			t.Errorf("%s: size %d, flags wrong", k, k.Size())
 		}
 		for _, n := range cltype.Widths {
@@ -111,6 +111,7 @@ func TestSmallFloats(t *testing.T) {
 		"bfloat164": "is written bfloat16x4", "e4m34": "is written e4m3x4", "e5m2x5": "vector width",
 		"e5m2x1": "vector width", "e5m2x04": "vector width", "bfloat16x": "vector width", "e4m3x+4": "vector width",
 		"bfloat": "unknown type", "e4m3y": "unknown type", "bfloat16x4x": "vector width",
+		"e2m14": "is written e2m1x4", "e8m0x5": "vector width", "e2m2": "unknown type",
 	} {
 		_, err := cltype.ParseType(bad)
 		if err == nil || !strings.Contains(err.Error(), msg) {

@@ -24,10 +24,10 @@ type Cause uint8
 
 // The causes of a RangeError.
 const (
-	CauseNaN      Cause = iota + 1 // NaN to an integer type
+	CauseNaN      Cause = iota + 1 // NaN to an integer type, or to e2m1, e2m3 or e3m2 (which have no NaN)
 	CauseTooLarge                  // above an integer type's MAX after rounding, +infinity included
-	CauseTooSmall                  // below an integer type's MIN after rounding, -infinity included
-	CauseOverflow                  // a finite value beyond a floating type's largest finite value (IEEE 754 overflow)
+	CauseTooSmall                  // below an integer type's MIN after rounding, -infinity included; zero or a negative value to e8m0
+	CauseOverflow                  // a finite value beyond a floating type's largest finite value (IEEE 754 overflow), or an infinity to a format without infinities
 )
 
 var causeNames = [...]string{CauseNaN: "NaN", CauseTooLarge: "too large", CauseTooSmall: "too small", CauseOverflow: "overflow"}
@@ -69,6 +69,10 @@ func (e *RangeError) Error() string {
 	case CauseTooLarge:
 		fmt.Fprintf(&b, "is too large for %s (max %d)", e.Dst, e.Dst.MaxUint())
 	case CauseTooSmall:
+		if e.Dst == cltype.E8M0 {
+			fmt.Fprintf(&b, "is too small for %s (min 2^-127)", e.Dst)
+			break
+		}
 		fmt.Fprintf(&b, "is too small for %s (min %d)", e.Dst, e.Dst.MinInt())
 	case CauseOverflow:
 		fmt.Fprintf(&b, "overflows %s (max %s)", e.Dst, maxFinite(e.Dst))
@@ -93,7 +97,9 @@ func maxFinite(k cltype.Kind) string {
 		return strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32)
 	case cltype.Double:
 		return strconv.FormatFloat(math.MaxFloat64, 'g', -1, 64)
-	case cltype.BFloat16, cltype.E4M3, cltype.E5M2:
+	case cltype.E8M0:
+		return "2^127"
+	case cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.E2M1, cltype.E2M3, cltype.E3M2:
 		r := minifloat.OfKind(k)
 		return strconv.FormatFloat(math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits())), 'g', -1, 32)
 	}
@@ -107,7 +113,10 @@ func maxFinite(k cltype.Kind) string {
 // rule). The error is a *RangeError with Index -1, and the value returned with
 // it is ToSat's: the saturated integer, or the infinity or largest finite
 // value that the mode gives. NaN to a floating type stays NaN, and an infinity
-// stays infinite, without an error.
+// stays infinite, without an error, where the type can hold them; the small
+// formats' exceptions (an infinity to e4m3, e8m0, e2m1, e2m3 or e3m2, a NaN to
+// e2m1, e2m3 or e3m2, zero and negative values to e8m0) are errors, as the
+// package documentation says.
 func ToChecked[D, S Number](x S, m Mode) (D, error) {
 	var d D
 	dk, sk := KindOf[D](), KindOf[S]()
@@ -177,32 +186,33 @@ func rangeError(index int, value any, dk, sk cltype.Kind, s unsafe.Pointer, m Mo
 }
 
 // causeOf classifies a source value that convertChecked rejected: only the
-// destination's class, NaN and the sign matter.
+// destination's class, NaN, the sign and (to e8m0) zero matter.
 func causeOf(dk, sk cltype.Kind, s unsafe.Pointer) Cause {
 	if sk.IsSmallFloat() {
 		f := decodeOne(sk, loadBits(sk, s))
 		return causeOf(dk, cltype.Float, unsafe.Pointer(&f))
 	}
 	var neg bool
+	zero := loadBits(sk, s) == 0
 	switch sk {
 	case cltype.Half:
 		h := *(*half.Half)(s)
 		if h.IsNaN() {
 			return CauseNaN
 		}
-		neg = h.Signbit()
+		neg, zero = h.Signbit(), h&0x7fff == 0
 	case cltype.Float:
 		f := *(*float32)(s)
 		if f != f {
 			return CauseNaN
 		}
-		neg = f < 0
+		neg, zero = math.Signbit(float64(f)), f == 0
 	case cltype.Double:
 		f := *(*float64)(s)
 		if f != f {
 			return CauseNaN
 		}
-		neg = f < 0
+		neg, zero = math.Signbit(f), f == 0
 	case cltype.Char:
 		neg = *(*int8)(s) < 0
 	case cltype.Short:
@@ -213,6 +223,8 @@ func causeOf(dk, sk cltype.Kind, s unsafe.Pointer) Cause {
 		neg = *(*int64)(s) < 0
 	}
 	switch {
+	case dk == cltype.E8M0 && (neg || zero):
+		return CauseTooSmall // no e8m0 value
 	case dk.IsFloating():
 		return CauseOverflow
 	case neg:

@@ -2,8 +2,8 @@
 // convert_<dst>[n][_sat][_rte|_rtz|_rtp|_rtn], bit-exactly for every ordered
 // pair of the eleven scalar types char, uchar, short, ushort, int, uint, long,
 // ulong, half, float and double, and of those and the small floating formats
-// bfloat16, e4m3 and e5m2 (packages bfloat16 and fp8; the rules are
-// docs/FORMATS.md's).
+// bfloat16, e4m3, e5m2 and the OCP MX formats e2m1, e2m3, e3m2 and e8m0
+// (packages bfloat16, fp8, fp6 and fp4; the rules are docs/FORMATS.md's).
 //
 // # Semantics
 //
@@ -55,17 +55,26 @@
 //
 // # The small floating formats
 //
-// bfloat16, e4m3 and e5m2 convert to and from every other kind (Go types
-// bfloat16.BFloat16, fp8.E4M3 and fp8.E5M2; cltype.BFloat16, E4M3 and E5M2).
-// A conversion to one of them rounds the exact source value once in the mode
-// (the current mode, rte by default, without a suffix), and _sat means
-// something for them: every overflow and every infinity gives +-MAX (OCP's
-// saturating mode, PTX's .satfinite). Without _sat, overflow gives infinity
-// (bfloat16, e5m2) or NaN (e4m3, which has no infinity), or +-MAX in a mode
-// that rounds toward zero. From them, values are exact floats, converted by
-// the float rules. ToChecked to them reports IEEE 754 overflow as to half,
-// and an infinity to e4m3, with CauseOverflow; it returns ToSat's value then
-// (+-MAX) and To's otherwise (an infinity to bfloat16 stays infinite).
+// bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2 and e8m0 convert to and from every
+// other kind (Go types bfloat16.BFloat16, fp8.E4M3, fp8.E5M2, fp4.E2M1,
+// fp6.E2M3, fp6.E3M2 and fp8.E8M0; cltype.BFloat16 .. E8M0). A conversion to
+// one of them rounds the exact source value once in the mode (the current
+// mode, rte by default, without a suffix), and _sat means something for
+// them: every overflow and every infinity gives +-MAX (OCP's saturating
+// mode, PTX's .satfinite). Without _sat, overflow gives infinity (bfloat16,
+// e5m2) or NaN (e4m3, which has no infinity; e8m0), or +-MAX in a mode that
+// rounds toward zero; e2m1, e2m3 and e3m2, which have neither, always give
+// +-MAX, and NaN gives +0 there. e8m0 has no sign and no zero: zero and
+// negative values give NaN, or 2^-127 under _sat. From them, values are
+// exact floats, converted by the float rules.
+//
+// ToChecked to them reports IEEE 754 overflow as to half, and an infinity
+// to a format without infinities, with CauseOverflow; a NaN to e2m1, e2m3
+// or e3m2 with CauseNaN; zero, a negative value and -infinity to e8m0 with
+// CauseTooSmall. It returns ToSat's value then (+-MAX, +0 for a NaN, 2^-127)
+// and To's otherwise (an infinity to bfloat16 stays infinite, a NaN stays
+// NaN where the format has one, and a positive value below 2^-127 gives
+// 2^-127 in e8m0 as underflow gives zero elsewhere).
 //
 // # API
 //
@@ -92,6 +101,8 @@ import (
 
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp4"
+	"github.com/clconv/clconv/fp6"
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/byteorder"
@@ -116,14 +127,15 @@ const (
 // Number is the set of Go types that stand for OpenCL C scalars: int8 (char),
 // uint8 (uchar), int16 (short), uint16 (ushort), int32 (int), uint32 (uint),
 // int64 (long), uint64 (ulong), float32 (float), float64 (double),
-// half.Half (half), bfloat16.BFloat16 (bfloat16), fp8.E4M3 (e4m3) and
-// fp8.E5M2 (e5m2), and every type whose underlying type is one of Go's ten,
+// half.Half (half), bfloat16.BFloat16 (bfloat16), fp8.E4M3 (e4m3),
+// fp8.E5M2 (e5m2), fp4.E2M1 (e2m1), fp6.E2M3 (e2m3), fp6.E3M2 (e3m2) and
+// fp8.E8M0 (e8m0), and every type whose underlying type is one of Go's ten,
 // such as type Celsius float32, which stands for the same OpenCL type as its
-// underlying type. half.Half, bfloat16.BFloat16, fp8.E4M3 and fp8.E5M2, whose
-// underlying types are uint16 and uint8, are the exceptions: each stands for
-// its format, and every other type with underlying type uint16 or uint8
-// stands for ushort or uchar, a type defined on one of the four included
-// (its underlying type is uint16 or uint8 too). KindOf tells which.
+// underlying type. The eight format types, whose underlying types are uint16
+// and uint8, are the exceptions: each stands for its format, and every other
+// type with underlying type uint16 or uint8 stands for ushort or uchar, a
+// type defined on one of the eight included (its underlying type is uint16
+// or uint8 too). KindOf tells which.
 type Number interface {
 	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
 }
@@ -146,6 +158,14 @@ func KindOf[T Number]() cltype.Kind {
 			return cltype.E4M3
 		case *fp8.E5M2:
 			return cltype.E5M2
+		case *fp4.E2M1:
+			return cltype.E2M1
+		case *fp6.E2M3:
+			return cltype.E2M3
+		case *fp6.E3M2:
+			return cltype.E3M2
+		case *fp8.E8M0:
+			return cltype.E8M0
 		}
 		return cltype.Uchar
 	case 2:

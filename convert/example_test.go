@@ -140,5 +140,5 @@ func Example_smallFormats() {
 	// 0x7f
 	// 0x7e
 	// 0x3dcc 0x7f7f 0xbf80
-	// 127 convert: e5m2 260 is too large for char (max 127) in rtz
+	// 127 convert: e5m2 256 is too large for char (max 127) in rtz
 }

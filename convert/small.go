@@ -7,17 +7,20 @@ import (
 
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp4"
+	"github.com/clconv/clconv/fp6"
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/internal/byteorder"
 	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 )
 
-// Conversions to and from the small floating formats bfloat16, e4m3 and e5m2
-// (docs/FORMATS.md). The generated dispatchers of zconv.go cover the eleven
-// OpenCL C kinds and end in the functions below, which take every pair with
-// a small format on either side. None needs per-pair code, because every
-// value of the three formats is exactly a float32:
+// Conversions to and from the small floating formats bfloat16, e4m3, e5m2,
+// e2m1, e2m3, e3m2 and e8m0 (docs/FORMATS.md). The generated dispatchers of
+// zconv.go cover the eleven OpenCL C kinds and end in the functions below,
+// which take every pair with a small format on either side. None needs
+// per-pair code, because every value of the seven formats is exactly a
+// float32 (e8m0's 2^-127 a binary32 subnormal):
 //
 //   - from a small format, a chunk is decoded exactly into float32 scratch
 //     and then converted by the float32 kernels (the SIMD ones included) to
@@ -30,6 +33,18 @@ import (
 //     do), neither of which changes the result of the second rounding to a
 //     format of at most 8 significant bits (R1, R12).
 //
+// Rounding to odd holds for e8m0 too, which has one significant bit and the
+// range 2^-127 .. 2^127: its rounding boundaries, 2^k and 1.5 * 2^k for k in
+// -127 .. 127, and the overflow threshold 2^128 are binary32 values with a
+// zero last bit (2^-127 and 1.5 * 2^-127 are the subnormals 0x00400000 and
+// 0x00600000), and a positive double below 2^-149 rounds to odd to the
+// smallest binary32 subnormal, still positive and below 2^-127, so that it
+// gives 2^-127 in every mode as the double itself does.
+//
+// bfloat16, e4m3 and e5m2 have SIMD kernels for float (simd_mini.go); the
+// MX formats go through their scalar fast paths, and are decoded from a
+// 256-entry table.
+//
 // The tests check every pair, mode and _sat against the integer-only
 // reference internal/minifloat, on every pattern of the 8- and 16-bit
 // sources.
@@ -39,16 +54,33 @@ import (
 // destination.
 const smallChunk = 2048
 
-// miniKindOf returns the SIMD kernels' name for a small kind.
-func miniKindOf(k cltype.Kind) miniKind {
+// miniKindOf returns the SIMD kernels' name for a small kind, and false for
+// a kind without kernels (the MX formats).
+func miniKindOf(k cltype.Kind) (miniKind, bool) {
 	switch k {
+	case cltype.BFloat16:
+		return miniBF16, true
 	case cltype.E4M3:
-		return miniE4M3
+		return miniE4M3, true
 	case cltype.E5M2:
-		return miniE5M2
+		return miniE5M2, true
 	}
-	return miniBF16
+	return 0, false
 }
+
+// mxTo32 holds the binary32 patterns of every byte of e2m1, e2m3, e3m2 and
+// e8m0 (the bits above a code's width ignored, as the Go types ignore
+// them), built from bits: E8M0's NaN never passes through a float register.
+var mxTo32 = func() (t [cltype.NumKinds]*[256]uint32) {
+	for _, k := range []cltype.Kind{cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0} {
+		t[k] = new([256]uint32)
+		r := minifloat.OfKind(k)
+		for b := range 256 {
+			t[k][b] = minifloat.ToFloat32Bits(r, uint64(b)&r.Mask())
+		}
+	}
+	return t
+}()
 
 func smallPair(dst, src cltype.Kind) bool {
 	return (dst.IsSmallFloat() && src.Convertible()) || (src.IsSmallFloat() && dst.Convertible())
@@ -64,8 +96,18 @@ func decodeSmall(k cltype.Kind, f []float32, s unsafe.Pointer) {
 	if n == 0 {
 		return
 	}
-	i := simdMiniToFloat(miniKindOf(k), f, s)
+	i := 0
+	if mk, ok := miniKindOf(k); ok {
+		i = simdMiniToFloat(mk, f, s)
+	}
 	switch k {
+	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0:
+		// Bit patterns through uint32: no NaN passes through a float
+		// register.
+		t, u := mxTo32[k], unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(f))), n)
+		for j, x := range unsafe.Slice((*uint8)(s), n) {
+			u[j] = t[x]
+		}
 	case cltype.BFloat16:
 		for j, x := range unsafe.Slice((*bfloat16.BFloat16)(s), n)[i:] {
 			f[i+j] = x.Float32()
@@ -89,9 +131,19 @@ func encodeSmall(k cltype.Kind, d unsafe.Pointer, f []float32, m round.Mode, sat
 	if n == 0 {
 		return
 	}
-	i := simdFloatToMini(miniKindOf(k), d, f, m, sat)
+	i := 0
+	if mk, ok := miniKindOf(k); ok {
+		i = simdFloatToMini(mk, d, f, m, sat)
+	}
 	f = f[i:]
 	switch k {
+	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0:
+		enc := mxEncoder(k, sat)
+		dd := unsafe.Slice((*uint8)(d), n)[i:]
+		dd = dd[:len(f)]
+		for j, x := range f {
+			dd[j] = enc(x, m)
+		}
 	case cltype.BFloat16:
 		dd := unsafe.Slice((*bfloat16.BFloat16)(d), n)[i:]
 		dd = dd[:len(f)]
@@ -131,6 +183,23 @@ func encodeSmall(k cltype.Kind, d unsafe.Pointer, f []float32, m round.Mode, sat
 	default:
 		panic("convert: encodeSmall to " + k.String())
 	}
+}
+
+// mxEncoder returns the scalar fast path of the MX format k (e2m1, e2m3,
+// e3m2 or e8m0), chosen once per slice rather than per element.
+func mxEncoder(k cltype.Kind, sat bool) func(float32, round.Mode) uint8 {
+	switch {
+	case k == cltype.E2M1:
+		// e2m1, e2m3 and e3m2 saturate with or without _sat.
+		return func(x float32, m round.Mode) uint8 { return uint8(fp4.E2M1FromFloat32(x, m)) }
+	case k == cltype.E2M3:
+		return func(x float32, m round.Mode) uint8 { return uint8(fp6.E2M3FromFloat32(x, m)) }
+	case k == cltype.E3M2:
+		return func(x float32, m round.Mode) uint8 { return uint8(fp6.E3M2FromFloat32(x, m)) }
+	case sat:
+		return func(x float32, m round.Mode) uint8 { return uint8(fp8.E8M0FromFloat32Sat(x, m)) }
+	}
+	return func(x float32, m round.Mode) uint8 { return uint8(fp8.E8M0FromFloat32(x, m)) }
 }
 
 // oddFloat32 returns the float32 pattern of the integer whose sign is neg and
@@ -211,11 +280,19 @@ func smallSlice(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mode, 
 		return
 	}
 	if src == dst {
-		// R9: the bits unchanged, except that _sat takes infinities to +-MAX.
+		// R9: the bits unchanged, except that _sat takes infinities to +-MAX
+		// (and that the bits above an e2m1, e2m3 or e3m2 code, which are
+		// not part of its value, are cleared).
 		if d != s {
 			copy(unsafe.Slice((*byte)(d), n*src.Size()), unsafe.Slice((*byte)(s), n*src.Size()))
 		}
-		if sat && src != cltype.E4M3 {
+		if mask := uint8(minifloat.OfKind(src).Mask()); src.Size() == 1 && mask != 0xff {
+			dd := unsafe.Slice((*uint8)(d), n)
+			for i, x := range dd {
+				dd[i] = x & mask
+			}
+		}
+		if sat && minifloat.OfKind(src).Inf {
 			f := minifloat.OfKind(src)
 			for i := range n {
 				p := unsafe.Add(d, i*src.Size())
@@ -260,9 +337,9 @@ func smallOne(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode, sat bool)
 	var f float32
 	switch {
 	case src == dst:
-		b := loadBits(src, s)
+		f := minifloat.OfKind(src)
+		b := loadBits(src, s) & f.Mask()
 		if sat {
-			f := minifloat.OfKind(src)
 			b = minifloat.Convert(f, f, b, m, true)
 		}
 		storeBits(dst, d, b)
@@ -307,6 +384,22 @@ func encodeOne(k cltype.Kind, f float32, m round.Mode, sat bool) uint64 {
 		return uint64(fp8.E5M2FromFloat32Sat(f, m))
 	case k == cltype.E5M2:
 		return uint64(fp8.E5M2FromFloat32(f, m))
+	case k == cltype.E2M1 && sat:
+		return uint64(fp4.E2M1FromFloat32Sat(f, m))
+	case k == cltype.E2M1:
+		return uint64(fp4.E2M1FromFloat32(f, m))
+	case k == cltype.E2M3 && sat:
+		return uint64(fp6.E2M3FromFloat32Sat(f, m))
+	case k == cltype.E2M3:
+		return uint64(fp6.E2M3FromFloat32(f, m))
+	case k == cltype.E3M2 && sat:
+		return uint64(fp6.E3M2FromFloat32Sat(f, m))
+	case k == cltype.E3M2:
+		return uint64(fp6.E3M2FromFloat32(f, m))
+	case k == cltype.E8M0 && sat:
+		return uint64(fp8.E8M0FromFloat32Sat(f, m))
+	case k == cltype.E8M0:
+		return uint64(fp8.E8M0FromFloat32(f, m))
 	}
 	panic("convert: encodeOne to " + k.String())
 }
@@ -342,6 +435,14 @@ func decodeOne(k cltype.Kind, b uint64) float32 {
 		return fp8.E4M3(b).Float32()
 	case cltype.E5M2:
 		return fp8.E5M2(b).Float32()
+	case cltype.E2M1:
+		return fp4.E2M1(b).Float32()
+	case cltype.E2M3:
+		return fp6.E2M3(b).Float32()
+	case cltype.E3M2:
+		return fp6.E3M2(b).Float32()
+	case cltype.E8M0:
+		return fp8.E8M0(b).Float32()
 	}
 	panic("convert: decodeOne of " + k.String())
 }
@@ -367,22 +468,26 @@ func smallSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mo
 // floating kind k, half and the small formats (IEEE 754's overflow: its
 // rounding with an unbounded exponent range is above MAX in every mode):
 // MAX plus one unit in its last place, from k's row of the format table
-// (65536 for half, 480 for e4m3, 65536 for e5m2, 2^128 for bfloat16).
-var overflowAt = func() (t [cltype.NumKinds]float64) {
-	for _, k := range []cltype.Kind{cltype.Half, cltype.BFloat16, cltype.E4M3, cltype.E5M2} {
+// (65536 for half, 480 for e4m3, 65536 for e5m2, 2^128 for bfloat16 and
+// e8m0, 8 for e2m1 and e2m3, 32 for e3m2). maxValue[k] is MAX.
+var overflowAt, maxValue = func() (t, mv [cltype.NumKinds]float64) {
+	for _, k := range append([]cltype.Kind{cltype.Half}, cltype.SmallFloats...) {
 		r := minifloat.OfKind(k)
 		mx := math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits()))
-		t[k] = mx + math.Ldexp(1, math.Ilogb(mx)-r.MantBits)
+		t[k], mv[k] = mx+math.Ldexp(1, math.Ilogb(mx)-r.MantBits), mx
 	}
-	return t
+	return t, mv
 }()
 
 // smallChecked is convertChecked for the pairs with a small format. To a
 // small format it writes the conversion without _sat when the value
-// survives, and the _sat result when it overflows (a finite value whose
-// rounding with an unbounded exponent range is beyond MAX) or is an infinity
-// that the format cannot hold (E4M3). NaN stays NaN without an error, and
-// an infinity to bfloat16 or e5m2 stays infinite.
+// survives, and the _sat result when it is lost: a finite value that
+// overflows (its rounding with an unbounded exponent range is beyond MAX),
+// an infinity that the format cannot hold (e4m3, e8m0, and the MX element
+// formats), a NaN to a format without NaNs (e2m1, e2m3, e3m2: +0), and zero
+// or a negative value to e8m0 (2^-127). A NaN stays NaN without an error
+// where the format has one, and an infinity to bfloat16 or e5m2 stays
+// infinite.
 func smallChecked(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode) bool {
 	if !smallPair(dst, src) {
 		panic(invalidPair(dst, src))
@@ -396,22 +501,48 @@ func smallChecked(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode) bool 
 		return convertChecked(dst, cltype.Float, d, unsafe.Pointer(&f), m)
 	}
 	v, inf := sourceMagnitude(src, s)
+	neg := sourceNeg(src, s)
 	smallOne(dst, src, d, s, m, false)
+	r := minifloat.OfKind(dst)
 	switch {
 	case dst == cltype.Float || dst == cltype.Double:
 		// A small source: its range is within float's.
 		return true
-	case inf:
-		// An infinity stays one, except in E4M3, which has none.
-		if dst != cltype.E4M3 {
+	case v != v:
+		// NaN stays NaN, except in a format without NaNs.
+		if r.HasNaN() {
 			return true
 		}
-	case v >= overflowAt[dst] || (v == v && overflowed(dst, loadBits(dst, d))):
+	case dst == cltype.E8M0 && (neg || v == 0):
+		// Zero, a negative value and -infinity have no e8m0 value.
+	case inf:
+		// An infinity stays one where the format has infinities.
+		if r.Inf {
+			return true
+		}
+	case r.NaN == minifloat.NaNNone:
+		// The result is +-MAX whether the value rounded to it or
+		// overflowed: decide on the value. MAX's pattern is odd (all
+		// ones) in these formats, so that a tie half way to the next
+		// grid point rounds up, beyond MAX, in rte.
+		var over bool
+		switch {
+		case m == round.RTZ || m == round.RTP && neg || m == round.RTN && !neg:
+			over = v >= overflowAt[dst]
+		case m == round.RTP || m == round.RTN:
+			over = v > maxValue[dst]
+		default:
+			over = v >= (maxValue[dst]+overflowAt[dst])/2
+		}
+		if !over {
+			return true
+		}
+	case v >= overflowAt[dst] || overflowed(dst, loadBits(dst, d)):
 		// IEEE 754's overflow: the rounding with an unbounded exponent
-		// range is beyond MAX. Then the result is infinite (or E4M3's
-		// NaN), or the mode rounds toward zero and gives MAX from a value
-		// at least one unit beyond it; a value below that which rounds to
-		// MAX does not overflow.
+		// range is beyond MAX. Then the result is infinite (or the NaN of
+		// e4m3 and e8m0), or the mode rounds toward zero and gives MAX
+		// from a value at least one unit beyond it; a value below that
+		// which rounds to MAX does not overflow.
 	default:
 		return true
 	}
@@ -419,9 +550,22 @@ func smallChecked(dst, src cltype.Kind, d, s unsafe.Pointer, m round.Mode) bool 
 	return false
 }
 
+// sourceNeg reports whether the sign bit of the value at s of kind k is set
+// (never for an unsigned kind).
+func sourceNeg(k cltype.Kind, s unsafe.Pointer) bool {
+	if !k.IsSigned() {
+		return false
+	}
+	b := loadBits(k, s)
+	if r := minifloat.OfKind(k); r != nil {
+		return b&r.SignBit() != 0
+	}
+	return b>>(k.Bits()-1) != 0
+}
+
 // overflowed reports whether pattern b of the floating kind k is what
 // overflow gives without _sat: an infinity, or NaN in a format without
-// infinities (E4M3).
+// infinities (e4m3, e8m0).
 func overflowed(k cltype.Kind, b uint64) bool {
 	r := minifloat.OfKind(k)
 	c := r.Classify(b)

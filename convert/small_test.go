@@ -3,6 +3,7 @@ package convert_test
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,6 +17,8 @@ import (
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/fp4"
+	"github.com/clconv/clconv/fp6"
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/internal/minifloat"
@@ -197,6 +200,18 @@ func TestSmallKindOf(t *testing.T) {
 	if k := convert.KindOf[fp8.E5M2](); k != cltype.E5M2 {
 		t.Errorf("KindOf[fp8.E5M2] = %s", k)
 	}
+	if k := convert.KindOf[fp4.E2M1](); k != cltype.E2M1 {
+		t.Errorf("KindOf[fp4.E2M1] = %s", k)
+	}
+	if k := convert.KindOf[fp6.E2M3](); k != cltype.E2M3 {
+		t.Errorf("KindOf[fp6.E2M3] = %s", k)
+	}
+	if k := convert.KindOf[fp6.E3M2](); k != cltype.E3M2 {
+		t.Errorf("KindOf[fp6.E3M2] = %s", k)
+	}
+	if k := convert.KindOf[fp8.E8M0](); k != cltype.E8M0 {
+		t.Errorf("KindOf[fp8.E8M0] = %s", k)
+	}
 	type Mine uint8
 	if k := convert.KindOf[Mine](); k != cltype.Uchar {
 		t.Errorf("KindOf[Mine] = %s", k)
@@ -250,8 +265,43 @@ func overflows(dst, src cltype.Kind, b uint64, m round.Mode) bool {
 	return math.Abs(math.Float64frombits(minifloat.ToFloat64Bits(&wide, w))) > math.Float64frombits(mx)
 }
 
-// Checked conversions to the small formats report IEEE 754 overflow, and
-// infinities that E4M3 cannot hold; the value returned is ToSat's then and
+// lostCause is the definition of a checked conversion's failure to a small
+// or half destination, and its cause, computed apart from package convert:
+// IEEE 754 overflow (overflows), an infinity to a format without
+// infinities, a NaN to a format without NaNs, and zero or a negative value
+// to e8m0, which has neither.
+func lostCause(dst, src cltype.Kind, v uint64, m round.Mode) (bool, convert.Cause) {
+	row := minifloat.OfKind(dst)
+	var x minifloat.Value
+	switch {
+	case src.IsInteger() && src.IsSigned():
+		i := signExtend(src, v)
+		x = minifloat.Value{Class: minifloat.ClassFinite, Neg: i < 0}
+		if i == 0 {
+			x.Class = minifloat.ClassZero
+		}
+	case src.IsInteger():
+		x = minifloat.Value{Class: minifloat.ClassFinite}
+		if v&src.Mask() == 0 {
+			x.Class = minifloat.ClassZero
+		}
+	default:
+		x = minifloat.OfKind(src).Decode(v)
+	}
+	switch {
+	case x.Class == minifloat.ClassNaN:
+		return !row.HasNaN(), convert.CauseNaN
+	case dst == cltype.E8M0 && (x.Neg || x.Class == minifloat.ClassZero):
+		return true, convert.CauseTooSmall
+	case x.Class == minifloat.ClassInf:
+		return !row.Inf, convert.CauseOverflow
+	}
+	return overflows(dst, src, v, m), convert.CauseOverflow
+}
+
+// Checked conversions to the small formats report IEEE 754 overflow,
+// infinities that a format cannot hold, NaNs to the formats without NaNs and
+// zero and negative values to e8m0; the value returned is ToSat's then and
 // To's otherwise. From them to integers, NaN and range as for float.
 func TestSmallChecked(t *testing.T) {
 	for _, src := range cltype.AllScalars {
@@ -272,16 +322,15 @@ func TestSmallChecked(t *testing.T) {
 			for _, m := range round.Modes {
 				for _, v := range vals {
 					got, err := convert.CheckedBits(dst, src, v, m)
-					isInf := !src.IsInteger() && minifloat.OfKind(src).Decode(v).Class == minifloat.ClassInf
-					wantErr := overflows(dst, src, v, m) || (isInf && dst == cltype.E4M3)
+					wantErr, cause := lostCause(dst, src, v, m)
 					want, _ := smallRef(dst, src, v, m, wantErr)
 					if (err != nil) != wantErr || got != want {
 						t.Fatalf("%s -> %s %s %#x: got %#x err=%v, want %#x error=%v", src, dst, m, v, got, err, want, wantErr)
 					}
 					if err != nil {
 						var re *convert.RangeError
-						if !errors.As(err, &re) || re.Cause != convert.CauseOverflow || !errors.Is(err, convert.ErrRange) {
-							t.Fatalf("%s -> %s %#x: error %v", src, dst, v, err)
+						if !errors.As(err, &re) || re.Cause != cause || !errors.Is(err, convert.ErrRange) {
+							t.Fatalf("%s -> %s %#x: error %v, want cause %v", src, dst, v, err, cause)
 						}
 					}
 				}
@@ -323,9 +372,111 @@ func TestSmallChecked(t *testing.T) {
 	if n != 3 || !errors.As(err, &re) || re.Index != 1 || dst[1] != 0x7b || dst[2] != 0xfc {
 		t.Errorf("SliceChecked: n=%d err=%v dst=%#x", n, err, dst)
 	}
+	// The MX formats: NaN, infinity and overflow are errors; e8m0 has no
+	// zero and no negative values.
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{second(convert.ToChecked[fp4.E2M1](float32(math.NaN()), convert.RTE)), "convert: float NaN has no e2m1 value"},
+		{second(convert.ToChecked[fp4.E2M1](float32(7), convert.RTE)), "convert: float 7 overflows e2m1 (max 6) in rte"},
+		{second(convert.ToChecked[fp4.E2M1](float32(7), convert.RTZ)), ""},
+		{second(convert.ToChecked[fp6.E3M2](math.Inf(-1), convert.RTZ)), "convert: double -Inf overflows e3m2 (max 28) in rtz"},
+		{second(convert.ToChecked[fp6.E2M3](int64(8), convert.RTN)), "convert: long 8 overflows e2m3 (max 7.5) in rtn"},
+		{second(convert.ToChecked[fp8.E8M0](0.0, convert.RTE)), "convert: double 0 is too small for e8m0 (min 2^-127) in rte"},
+		{second(convert.ToChecked[fp8.E8M0](int8(-3), convert.RTE)), "convert: char -3 is too small for e8m0 (min 2^-127) in rte"},
+		{second(convert.ToChecked[fp8.E8M0](float32(3.4e38), convert.RTE)), "convert: float 3.4e+38 overflows e8m0 (max 2^127) in rte"},
+		{second(convert.ToChecked[fp8.E8M0](float32(3.4e38), convert.RTZ)), ""}, // rtz rounds it to 2^127: no overflow
+		{second(convert.ToChecked[fp8.E8M0](1e-300, convert.RTZ)), ""},
+		{second(convert.ToChecked[fp8.E8M0](math.NaN(), convert.RTZ)), ""},
+	} {
+		if got := fmt.Sprint(c.err); c.err == nil && c.want != "" || c.err != nil && got != c.want {
+			t.Errorf("error %v, want %q", c.err, c.want)
+		}
+	}
+	e2m1 := make([]fp4.E2M1, 3)
+	n, err = convert.SliceChecked(e2m1, []float32{1, float32(math.NaN()), 100}, convert.RTE)
+	if n != 3 || !errors.As(err, &re) || re.Index != 1 || re.Cause != convert.CauseNaN || e2m1[1] != 0 || e2m1[2] != 0x7 {
+		t.Errorf("SliceChecked e2m1: n=%d err=%v dst=%#x", n, err, e2m1)
+	}
 }
 
-// Every int and uint to bfloat16, e4m3 and e5m2, in every mode with and
+// Doubles far below e8m0's smallest value (and below every binary32) still
+// give 2^-127 in every mode after the round-to-odd step, and the rounding
+// boundaries of e8m0 (2^k, 1.5 * 2^k, 2^128) are decided as the reference
+// decides them from the double itself.
+func TestE8M0DoubleEdges(t *testing.T) {
+	var xs []float64
+	for _, x := range []float64{0x1p-1074, 0x1p-1000, 0x1p-150, 0x1p-149, 0x1.8p-149, 0x1p-128, 0x1p-127, 0x1.8p-127,
+		0x1p-126, 0x1.8p-126, 1, 1.5, 0x1p127, 0x1.8p127, 0x1p128, 1e300, math.MaxFloat64} {
+		b := math.Float64bits(x)
+		for _, u := range []uint64{b, b + 1, b - 1} {
+			xs = append(xs, math.Float64frombits(u), -math.Float64frombits(u))
+		}
+	}
+	for _, x := range xs {
+		b := math.Float64bits(x)
+		for _, m := range round.Modes {
+			for _, sat := range []bool{false, true} {
+				want := minifloat.FromFloat64Bits(minifloat.E8M0, b, m, sat)
+				got, _ := convert.Bits(cltype.E8M0, cltype.Double, b, m, sat)
+				var one fp8.E8M0
+				if sat {
+					one = convert.ToSat[fp8.E8M0](x, m)
+				} else {
+					one = convert.To[fp8.E8M0](x, m)
+				}
+				sl := make([]fp8.E8M0, 1)
+				if sat {
+					convert.SliceSat(sl, []float64{x}, m)
+				} else {
+					convert.Slice(sl, []float64{x}, m)
+				}
+				if got != want || uint64(one) != want || uint64(sl[0]) != want {
+					t.Errorf("e8m0(double %g) %s sat=%v: Bits %#x, To %#x, Slice %#x; reference %#x", x, m, sat, got, one, sl[0], want)
+				}
+			}
+		}
+	}
+	if got := convert.To[fp8.E8M0](0x1p-1074, convert.RTP); got != fp8.E8M0Min {
+		t.Errorf("2^-1074 -> e8m0 rtp = %#x, want 2^-127", got)
+	}
+}
+
+// fromFloat64 rounds f to small kind k with the format's own Go type.
+func fromFloat64(k cltype.Kind, f float64, m round.Mode, sat bool) uint64 {
+	switch {
+	case k == cltype.BFloat16 && sat:
+		return uint64(bfloat16.FromFloat64Sat(f, m))
+	case k == cltype.BFloat16:
+		return uint64(bfloat16.FromFloat64(f, m))
+	case k == cltype.E4M3 && sat:
+		return uint64(fp8.E4M3FromFloat64Sat(f, m))
+	case k == cltype.E4M3:
+		return uint64(fp8.E4M3FromFloat64(f, m))
+	case k == cltype.E5M2 && sat:
+		return uint64(fp8.E5M2FromFloat64Sat(f, m))
+	case k == cltype.E5M2:
+		return uint64(fp8.E5M2FromFloat64(f, m))
+	case k == cltype.E2M1 && sat:
+		return uint64(fp4.E2M1FromFloat64Sat(f, m))
+	case k == cltype.E2M1:
+		return uint64(fp4.E2M1FromFloat64(f, m))
+	case k == cltype.E2M3 && sat:
+		return uint64(fp6.E2M3FromFloat64Sat(f, m))
+	case k == cltype.E2M3:
+		return uint64(fp6.E2M3FromFloat64(f, m))
+	case k == cltype.E3M2 && sat:
+		return uint64(fp6.E3M2FromFloat64Sat(f, m))
+	case k == cltype.E3M2:
+		return uint64(fp6.E3M2FromFloat64(f, m))
+	case k == cltype.E8M0 && sat:
+		return uint64(fp8.E8M0FromFloat64Sat(f, m))
+	}
+	return uint64(fp8.E8M0FromFloat64(f, m))
+}
+
+// Every int and uint to every small format, in every mode with and
 // without _sat, through the slice path (convert.Bytes: integer rounding to
 // odd, then the float32 kernels), against the double path computed another
 // way (the exact double of the integer, rounded once by FromFloat64, which
@@ -383,27 +534,7 @@ func TestSmallIntSourcesExhaustive(t *testing.T) {
 						if j.src == cltype.Int {
 							f = float64(int32(v))
 						}
-						var want uint64
-						switch j.dst {
-						case cltype.BFloat16:
-							if j.sat {
-								want = uint64(bfloat16.FromFloat64Sat(f, j.m))
-							} else {
-								want = uint64(bfloat16.FromFloat64(f, j.m))
-							}
-						case cltype.E4M3:
-							if j.sat {
-								want = uint64(fp8.E4M3FromFloat64Sat(f, j.m))
-							} else {
-								want = uint64(fp8.E4M3FromFloat64(f, j.m))
-							}
-						default:
-							if j.sat {
-								want = uint64(fp8.E5M2FromFloat64Sat(f, j.m))
-							} else {
-								want = uint64(fp8.E5M2FromFloat64(f, j.m))
-							}
-						}
+						want := fromFloat64(j.dst, f, j.m, j.sat)
 						if got := convert.LoadBits(out, j.dst, i); got != want {
 							if fails.Add(1) <= 20 {
 								t.Errorf("%s %#x -> %s %s sat=%v: got %#x, want %#x", j.src, v, j.dst, j.m, j.sat, got, want)
@@ -429,4 +560,68 @@ func thin(vals []uint64, k int) []uint64 {
 		out = append(out, vals[i])
 	}
 	return out
+}
+
+// Every float to the MX formats e2m1, e2m3, e3m2 and e8m0, in every mode
+// with and without _sat, through the slice path (convert.Bytes), against the
+// integer-only reference internal/minifloat. 2^32 inputs x 4 formats x 8
+// variants: set CLCONV_SMALL_EXHAUSTIVE=1 (CLCONV_SMALL_LIMIT samples a
+// spread prefix). bfloat16, e4m3 and e5m2 are checked on every float by the
+// SIMD kernels' -long test and their packages' -long tests.
+func TestSmallFloatSourceExhaustive(t *testing.T) {
+	if os.Getenv("CLCONV_SMALL_EXHAUSTIVE") == "" {
+		t.Skip("set CLCONV_SMALL_EXHAUSTIVE=1 to check all 2^32 float inputs")
+	}
+	const chunk = 1 << 16
+	limit := uint64(1) << 32
+	if s := os.Getenv("CLCONV_SMALL_LIMIT"); s != "" {
+		if n, err := strconv.ParseUint(s, 0, 64); err == nil {
+			limit = min(max(n, chunk), limit)
+		}
+	}
+	for _, dst := range []cltype.Kind{cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0} {
+		row := minifloat.OfKind(dst)
+		var fails atomic.Int64
+		var wg sync.WaitGroup
+		next := atomic.Uint64{}
+		for range runtime.NumCPU() {
+			wg.Go(func() {
+				in := make([]byte, 4*chunk)
+				out := make([][]byte, 8)
+				for i := range out {
+					out[i] = make([]byte, chunk)
+				}
+				for {
+					base := next.Add(chunk) - chunk
+					if base >= limit || fails.Load() > 20 {
+						return
+					}
+					for i := range chunk {
+						binary.LittleEndian.PutUint32(in[4*i:], spread(base+uint64(i)))
+					}
+					for v, m := range round.Modes {
+						for s, sat := range []bool{false, true} {
+							if err := convert.Bytes(dst, cltype.Float, out[2*v+s], in, m, sat); err != nil {
+								t.Error(err)
+								return
+							}
+						}
+					}
+					for i := range chunk {
+						b := spread(base + uint64(i))
+						r := row.Prepare(minifloat.Binary32.Decode(uint64(b)))
+						for v, m := range round.Modes {
+							for s, sat := range []bool{false, true} {
+								if got, want := uint64(out[2*v+s][i]), r.Result(m, sat); got != want && fails.Add(1) <= 20 {
+									t.Errorf("float %#08x -> %s %s sat=%v: got %#x, want %#x", b, dst, m, sat, got, want)
+								}
+							}
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		t.Logf("float -> %s: %d inputs x 8 variants", dst, limit)
+	}
 }

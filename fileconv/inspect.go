@@ -8,9 +8,12 @@ import (
 
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp4"
+	"github.com/clconv/clconv/fp6"
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/byteorder"
+	"github.com/clconv/clconv/internal/floatfmt"
 	"github.com/clconv/clconv/value"
 )
 
@@ -20,9 +23,21 @@ type Value struct {
 	Bits uint64
 }
 
-// String formats v exactly: integers in decimal, floating values in the
-// shortest decimal that reads back to the same value ("inf", "-inf", "nan").
-func (v Value) String() string { return string(value.AppendScalar(nil, v.Bits, v.Kind)) }
+// String formats v: integers in decimal; half, bfloat16 and the 8-bit and
+// smaller formats in their exact value ("65504", not half's shortest
+// "65500"; e8m0's longest as a hex float, "0x1p-127"); float and double in
+// the shortest decimal that reads back to the same value (their exact
+// decimals run to hundreds of digits); "inf", "-inf", "nan".
+func (v Value) String() string {
+	k := v.Kind
+	if k == cltype.Half || k == cltype.BFloat16 {
+		if f := v.Float64(); !math.IsInf(f, 0) && f == f {
+			return string(floatfmt.AppendExact(nil, f))
+		}
+	}
+	// The 8-bit and smaller formats print their exact values already.
+	return string(value.AppendScalar(nil, v.Bits, v.Kind))
+}
 
 // Float64 returns v as a float64 (exact for every floating kind and for
 // integers below 2^53 in magnitude).
@@ -37,6 +52,14 @@ func (v Value) Float64() float64 {
 		return fp8.E4M3(v.Bits).Float64()
 	case cltype.E5M2:
 		return fp8.E5M2(v.Bits).Float64()
+	case cltype.E2M1:
+		return fp4.E2M1(v.Bits).Float64()
+	case cltype.E2M3:
+		return fp6.E2M3(v.Bits).Float64()
+	case cltype.E3M2:
+		return fp6.E3M2(v.Bits).Float64()
+	case cltype.E8M0:
+		return fp8.E8M0(v.Bits).Float64()
 	case cltype.Float:
 		return float64(math.Float32frombits(uint32(v.Bits)))
 	case cltype.Double:
@@ -182,6 +205,18 @@ func (s *summary) scan(k cltype.Kind, b []byte, n int) {
 		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
 	case cltype.E5M2:
 		v := unsafe.Slice((*fp8.E5M2)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+	case cltype.E2M1:
+		v := unsafe.Slice((*fp4.E2M1)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i].Bits()) })
+	case cltype.E2M3:
+		v := unsafe.Slice((*fp6.E2M3)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i].Bits()) })
+	case cltype.E3M2:
+		v := unsafe.Slice((*fp6.E3M2)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i].Bits()) })
+	case cltype.E8M0:
+		v := unsafe.Slice((*fp8.E8M0)(p), n)
 		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
 	}
 }

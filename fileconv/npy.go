@@ -107,6 +107,10 @@ var npyCodes = [cltype.NumKinds]string{
 	// The small formats: the names of ml_dtypes' dtypes (str(dtype)), which
 	// loaders that keep the type write as the descr, with no byte-order mark.
 	cltype.BFloat16: "bfloat16", cltype.E4M3: "float8_e4m3fn", cltype.E5M2: "float8_e5m2",
+	// ml_dtypes stores the MX formats one element per byte, the code in the
+	// low bits, as clconv does.
+	cltype.E2M1: "float4_e2m1fn", cltype.E2M3: "float6_e2m3fn", cltype.E3M2: "float6_e3m2fn",
+	cltype.E8M0: "float8_e8m0fnu",
 }
 
 // kindOfCode returns the kind of a NumPy type code such as "f4".

@@ -38,6 +38,10 @@ func refClassifySmall(st *Stats, dk, sk cltype.Kind, s, d uint64, m round.Mode, 
 	inf := 0
 	if sk.IsInteger() {
 		v := intOf(sk, s)
+		if dk == cltype.E8M0 && v.Sign() <= 0 {
+			st.ClampedLow++
+			return
+		}
 		x = new(big.Float).SetInt(v)
 		if v.Sign() < 0 {
 			w = minifloat.FromInt64(&wide, v.Int64(), m, false)
@@ -47,8 +51,14 @@ func refClassifySmall(st *Stats, dk, sk cltype.Kind, s, d uint64, m round.Mode, 
 	} else {
 		f := math.Float64frombits(minifloat.ToFloat64Bits(minifloat.Binary64, minifloat.Convert(minifloat.Binary64, minifloat.OfKind(sk), s, round.RTE, false)))
 		switch {
+		case math.IsNaN(f) && !row.HasNaN():
+			st.NaNToZero++ // e2m1, e2m3, e3m2: +0
+			return
 		case math.IsNaN(f):
 			st.NaN++
+			return
+		case dk == cltype.E8M0 && (f == 0 || f < 0):
+			st.ClampedLow++ // below e8m0's range, -inf included
 			return
 		case math.IsInf(f, 0):
 			inf = int(math.Copysign(1, f))
@@ -76,7 +86,7 @@ func refClassifySmall(st *Stats, dk, sk cltype.Kind, s, d uint64, m round.Mode, 
 		return
 	}
 	overflow := math.Abs(math.Float64frombits(minifloat.ToFloat64Bits(&wide, w))) > mx
-	minNormal := math.Ldexp(1, 1-row.Bias)
+	minNormal := math.Ldexp(1, row.Emin())
 	switch {
 	case !math.IsNaN(df) && !math.IsInf(df, 0) && new(big.Float).SetFloat64(df).Cmp(x) == 0:
 		if !same && df != 0 && math.Abs(df) < minNormal {
@@ -96,8 +106,8 @@ func refClassifySmall(st *Stats, dk, sk cltype.Kind, s, d uint64, m round.Mode, 
 	}
 }
 
-// TestSmallFormatFiles converts .npy files to and from bfloat16, e4m3 and
-// e5m2 in every mode, with and without _sat: every element against
+// TestSmallFormatFiles converts .npy files to and from the small formats in
+// every mode, with and without _sat: every element against
 // convert.Bits, the statistics against refClassifySmall, and the header's
 // dtype names (ml_dtypes' names).
 func TestSmallFormatFiles(t *testing.T) {
@@ -152,7 +162,8 @@ func TestSmallFormatFiles(t *testing.T) {
 			}
 		}
 	}
-	for k, want := range map[cltype.Kind]string{cltype.BFloat16: "bfloat16", cltype.E4M3: "float8_e4m3fn", cltype.E5M2: "float8_e5m2"} {
+	for k, want := range map[cltype.Kind]string{cltype.BFloat16: "bfloat16", cltype.E4M3: "float8_e4m3fn", cltype.E5M2: "float8_e5m2",
+		cltype.E2M1: "float4_e2m1fn", cltype.E2M3: "float6_e2m3fn", cltype.E3M2: "float6_e3m2fn", cltype.E8M0: "float8_e8m0fnu"} {
 		var out bytes.Buffer
 		in := npyFile(cltype.Float, []uint64{0x3f800000}, []int64{1}, false, false)
 		if _, err := Convert(ctx, &out, bytes.NewReader(in), Options{Dst: k}); err != nil {
@@ -170,7 +181,8 @@ func TestSmallFormatDescr(t *testing.T) {
 	for _, tc := range []struct {
 		descr string
 		kind  cltype.Kind
-	}{{"bfloat16", cltype.BFloat16}, {"float8_e4m3fn", cltype.E4M3}, {"float8_e5m2", cltype.E5M2}, {"<f1", cltype.E5M2}, {"|f1", cltype.E5M2}} {
+	}{{"bfloat16", cltype.BFloat16}, {"float8_e4m3fn", cltype.E4M3}, {"float8_e5m2", cltype.E5M2}, {"<f1", cltype.E5M2}, {"|f1", cltype.E5M2},
+		{"float4_e2m1fn", cltype.E2M1}, {"float6_e2m3fn", cltype.E2M3}, {"float6_e3m2fn", cltype.E3M2}, {"float8_e8m0fnu", cltype.E8M0}} {
 		k, be, err := ParseDescr(tc.descr)
 		if err != nil || k != tc.kind || be {
 			t.Errorf("ParseDescr(%q) = %s %v %v", tc.descr, k, be, err)
@@ -197,7 +209,16 @@ func TestSmallFormatDescr(t *testing.T) {
 		t.Errorf("<V2 as bfloat16: %#x", got)
 	}
 	s, err := Inspect(ctx, bytes.NewReader(file("float8_e4m3fn", []byte{0x7e, 0xff})), InspectOptions{})
-	if err != nil || s.NaN != 1 || s.Max.String() != "450" || s.Kind != cltype.E4M3 {
+	if err != nil || s.NaN != 1 || s.Max.String() != "448" || s.Kind != cltype.E4M3 {
 		t.Errorf("Inspect e4m3: %+v %v", s, err)
+	}
+	// The MX formats: one element per byte, the exact values.
+	s, err = Inspect(ctx, bytes.NewReader(file("float4_e2m1fn", []byte{0x0f, 0x01})), InspectOptions{})
+	if err != nil || s.NaN != 0 || s.Min.String() != "-6" || s.Max.String() != "0.5" || s.Kind != cltype.E2M1 {
+		t.Errorf("Inspect e2m1: %+v %v", s, err)
+	}
+	s, err = Inspect(ctx, bytes.NewReader(file("float8_e8m0fnu", []byte{0x00, 0xff})), InspectOptions{})
+	if err != nil || s.NaN != 1 || s.Min.String() != "0x1p-127" || s.Max.String() != "0x1p-127" {
+		t.Errorf("Inspect e8m0: %+v %v", s, err)
 	}
 }

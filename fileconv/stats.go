@@ -7,6 +7,8 @@ import (
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/fp4"
+	"github.com/clconv/clconv/fp6"
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/byteorder"
@@ -34,9 +36,13 @@ type Stats struct {
 	// 2^(emax+1), rounded toward zero or -inf).
 	ClampedHigh int64 `json:"clamped_high"`
 	// ClampedLow is ClampedHigh's counterpart for MIN, or for -max (sources
-	// of at most -2^(emax+1) rounded toward zero or +inf).
+	// of at most -2^(emax+1) rounded toward zero or +inf). To e8m0, whose
+	// range starts at 2^-127 and which has no zero and no sign, it counts
+	// the sources below that range: zero, negative values and -inf, which
+	// give 2^-127 under _sat and e8m0's NaN without.
 	ClampedLow int64 `json:"clamped_low"`
-	// NaNToZero counts NaN sources converted to an integer type (result 0).
+	// NaNToZero counts NaN sources converted to an integer type (result 0),
+	// or to e2m1, e2m3 or e3m2, which have no NaN (result +0).
 	NaNToZero int64 `json:"nan_to_zero"`
 	// Wrapped counts integer sources outside an integer destination's range
 	// converted without _sat (the low bits were kept).
@@ -45,8 +51,8 @@ type Stats struct {
 	// and that are not clamped: rounded to an integer or to fewer bits.
 	Inexact int64 `json:"inexact"`
 	// OverflowInf counts finite sources whose result is an infinity; to
-	// e4m3, which has none, also those whose result is its NaN, and the
-	// infinities that become that NaN without _sat.
+	// e4m3 and e8m0, which have none, also those whose result is their NaN,
+	// and the infinities that become that NaN without _sat.
 	OverflowInf int64 `json:"overflow_to_inf"`
 	// Subnormal counts results that are subnormal (non-zero and below the
 	// destination's smallest normal magnitude), for conversions between
@@ -84,7 +90,7 @@ func (s *Stats) Rows() []StatRow {
 	return []StatRow{
 		{"clamped high", s.ClampedHigh, "above the range: gave MAX (or the largest finite value)"},
 		{"clamped low", s.ClampedLow, "below the range: gave MIN (or the most negative finite value)"},
-		{"NaN->0", s.NaNToZero, "NaN converted to an integer"},
+		{"NaN->0", s.NaNToZero, "NaN converted to an integer (or to e2m1, e2m3, e3m2)"},
 		{"wrapped", s.Wrapped, "out-of-range integer without _sat: low bits kept"},
 		{"inexact", s.Inexact, "rounded: the result differs from the source"},
 		{"overflow to inf", s.OverflowInf, "finite source, infinite result"},
@@ -506,15 +512,19 @@ func bitsAt(k, to cltype.Kind, b []byte, i int) uint64 {
 	return out
 }
 
-// classifySmall classifies conversions to bfloat16, e4m3 and e5m2, one
-// element at a time: the source's exact value (a float64 for the floating
-// kinds, sign and magnitude for the integers), the result decoded exactly,
-// and for a result of +-MAX whether the value overflowed (IEEE 754's
-// overflow, which ToChecked reports). An infinite result, or e4m3's NaN, from
-// a finite source or from an infinity that e4m3 cannot hold counts as
-// OverflowInf; an infinity that _sat takes to +-MAX as clamped.
+// classifySmall classifies conversions to the small formats, one element at
+// a time: the source's exact value (a float64 for the floating kinds, sign
+// and magnitude for the integers), the result decoded exactly, and for a
+// result of +-MAX whether the value overflowed (IEEE 754's overflow, which
+// ToChecked reports). An infinite result, or the NaN of e4m3 or e8m0, from a
+// finite source or from an infinity that the format cannot hold counts as
+// OverflowInf; an infinity that _sat (or a format without infinities and
+// NaNs, e2m1, e2m3, e3m2) takes to +-MAX as clamped. A NaN to e2m1, e2m3 or
+// e3m2 gives +0 (NaNToZero); zero, negative values and -inf to e8m0 count as
+// clamped low.
 func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode) {
 	mf, mn := smallMax(dk), smallMinNormal(dk)
+	noNaN := !minifloat.OfKind(dk).HasNaN()
 	for i := range n {
 		d := math.Float64frombits(bitsAt(dk, cltype.Double, dst, i))
 		dNaN := d != d
@@ -535,13 +545,18 @@ func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m roun
 			if mag < 1<<53 {
 				overflow = smallOverflows(dk, f, m)
 			} else {
-				// Beyond e4m3's and e5m2's range, within bfloat16's.
-				overflow = dk != cltype.BFloat16
+				// Beyond the range of e4m3, e5m2 and the MX element
+				// formats, within that of bfloat16 and e8m0.
+				overflow = mf < 0x1p53
 			}
 		} else {
 			f = math.Float64frombits(bitsAt(sk, cltype.Double, src, i))
 			if f != f {
-				s.NaN++
+				if noNaN {
+					s.NaNToZero++
+				} else {
+					s.NaN++
+				}
 				continue
 			}
 			exact = d == f
@@ -550,6 +565,8 @@ func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m roun
 			}
 		}
 		switch {
+		case dk == cltype.E8M0 && (f == 0 || f < 0):
+			s.ClampedLow++ // below e8m0's range: 2^-127 under _sat, NaN without
 		case exact:
 			if sk != dk && d != 0 && math.Abs(d) < mn {
 				s.Subnormal++
@@ -584,6 +601,14 @@ func smallOverflows(k cltype.Kind, f float64, m round.Mode) bool {
 		_, err = convert.ToChecked[fp8.E4M3](f, m)
 	case cltype.E5M2:
 		_, err = convert.ToChecked[fp8.E5M2](f, m)
+	case cltype.E2M1:
+		_, err = convert.ToChecked[fp4.E2M1](f, m)
+	case cltype.E2M3:
+		_, err = convert.ToChecked[fp6.E2M3](f, m)
+	case cltype.E3M2:
+		_, err = convert.ToChecked[fp6.E3M2](f, m)
+	case cltype.E8M0:
+		_, err = convert.ToChecked[fp8.E8M0](f, m)
 	}
 	return err != nil
 }
@@ -595,5 +620,6 @@ func smallMax(k cltype.Kind) float64 {
 	return math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits()))
 }
 
-// smallMinNormal returns the smallest normal magnitude of small kind k.
-func smallMinNormal(k cltype.Kind) float64 { return math.Ldexp(1, 1-minifloat.OfKind(k).Bias) }
+// smallMinNormal returns the smallest normal magnitude of small kind k
+// (2^-127 for e8m0, whose exponent field 0 is normal).
+func smallMinNormal(k cltype.Kind) float64 { return math.Ldexp(1, minifloat.OfKind(k).Emin()) }

@@ -3,9 +3,8 @@ package fp8
 import (
 	"math"
 
-	"github.com/clconv/clconv/internal/floatfmt"
 	"github.com/clconv/clconv/internal/minifloat"
-	"github.com/clconv/clconv/internal/numfmt"
+	"github.com/clconv/clconv/internal/smallfast"
 	"github.com/clconv/clconv/round"
 )
 
@@ -13,7 +12,8 @@ import (
 // infinities, NaN S.1111.111.
 //
 // Go's == and < compare bit patterns. E4M3 implements [fmt.Formatter] as
-// half.Half does; [E4M3.String] spells NaNs "nan" and "-nan".
+// half.Half does, except that %v prints [E4M3.String]: the exact value, and
+// "nan" and "-nan".
 type E4M3 uint8
 
 // Notable E4M3 values.
@@ -102,11 +102,11 @@ func e4m3From32(b uint32, m round.Mode, sat bool) E4M3 {
 	case a == 0x7f800000:
 		return E4M3(sign | 0x7f)
 	}
-	return E4M3(e4m3.fromFinite32(b, m, sat))
+	return E4M3(sign | e4m3.Round(b, m, sat))
 }
 
-// String formats x in the shortest decimal form that reads back to the same
-// value: "0.1", "-0", "448", "nan", "-nan".
+// String formats x's exact value, which is short: "0.1015625", "-0",
+// "448", "0.001953125"; the NaNs are "nan" and "-nan".
 func (x E4M3) String() string {
 	switch {
 	case x == E4M3NaN:
@@ -114,12 +114,8 @@ func (x E4M3) String() string {
 	case x.IsNaN():
 		return "-nan"
 	}
-	return string(numfmt.AppendShortest(nil, x.shortest(), 64))
-}
-
-func (x E4M3) shortest() float64 {
-	return floatfmt.Shortest(x.Float64(), x&0x7 == 0, func(v float64) bool { return E4M3FromFloat64(v, round.RTE) == x })
+	return exact(x.Float64())
 }
 
 // e4m3To32 and e4m3To64 decode every pattern, from the format's definition.
-var e4m3To32, e4m3To64 = decodeTables(3, 7, false, func(b uint8) bool { return b&0x7f == 0x7f })
+var e4m3To32, e4m3To64 = smallfast.Tables(8, 3, 7, false, func(b uint8) bool { return b&0x7f == 0x7f })

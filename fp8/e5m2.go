@@ -3,9 +3,8 @@ package fp8
 import (
 	"math"
 
-	"github.com/clconv/clconv/internal/floatfmt"
 	"github.com/clconv/clconv/internal/minifloat"
-	"github.com/clconv/clconv/internal/numfmt"
+	"github.com/clconv/clconv/internal/smallfast"
 	"github.com/clconv/clconv/round"
 )
 
@@ -14,7 +13,8 @@ import (
 // top mantissa bit being the quiet bit).
 //
 // Go's == and < compare bit patterns. E5M2 implements [fmt.Formatter] as
-// half.Half does; [E5M2.String] spells infinities and NaNs OpenCL's way.
+// half.Half does, except that %v prints [E5M2.String]: the exact value, and
+// infinities and NaNs spelled OpenCL's way ("inf", "-nan").
 type E5M2 uint8
 
 // Notable E5M2 values.
@@ -106,11 +106,11 @@ func e5m2From32(b uint32, m round.Mode, sat bool) E5M2 {
 	case a == 0x7f800000:
 		return E5M2(sign | 0x7c)
 	}
-	return E5M2(e5m2.fromFinite32(b, m, sat))
+	return E5M2(sign | e5m2.Round(b, m, sat))
 }
 
-// String formats x in the shortest decimal form that reads back to the same
-// value: "0.1", "-0", "57344", "inf", "-inf", "nan", "-nan".
+// String formats x's exact value, which is short: "0.09375", "-0",
+// "57344", "1.52587890625e-05"; and "inf", "-inf", "nan", "-nan".
 func (x E5M2) String() string {
 	switch {
 	case x.IsNaN() && x.Signbit():
@@ -122,11 +122,7 @@ func (x E5M2) String() string {
 	case x == E5M2PosInf:
 		return "inf"
 	}
-	return string(numfmt.AppendShortest(nil, x.shortest(), 64))
+	return exact(x.Float64())
 }
 
-func (x E5M2) shortest() float64 {
-	return floatfmt.Shortest(x.Float64(), x&0x3 == 0, func(v float64) bool { return E5M2FromFloat64(v, round.RTE) == x })
-}
-
-var e5m2To32, e5m2To64 = decodeTables(2, 15, true, func(b uint8) bool { return b&0x7f > 0x7c })
+var e5m2To32, e5m2To64 = smallfast.Tables(8, 2, 15, true, func(b uint8) bool { return b&0x7f > 0x7c })

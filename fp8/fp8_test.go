@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -105,6 +106,42 @@ var kinds = []kind{
 		sprintf:  func(f string, b uint8) string { return fmt.Sprintf(f, fp8.E5M2(b)) },
 		readBack: func(v float64) uint8 { return fp8.E5M2FromFloat64(v, round.RTE).Bits() },
 	},
+	{
+		ref: minifloat.E8M0,
+		from32: func(b uint32, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E8M0FromFloat32Sat(math.Float32frombits(b), m))
+			}
+			return uint64(fp8.E8M0FromFloat32(math.Float32frombits(b), m))
+		},
+		from64: func(b uint64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E8M0FromFloat64Sat(math.Float64frombits(b), m))
+			}
+			return uint64(fp8.E8M0FromFloat64(math.Float64frombits(b), m))
+		},
+		fromI64: func(v int64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E8M0FromInt64Sat(v, m))
+			}
+			return uint64(fp8.E8M0FromInt64(v, m))
+		},
+		fromU64: func(v uint64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E8M0FromUint64Sat(v, m))
+			}
+			return uint64(fp8.E8M0FromUint64(v, m))
+		},
+		to32: func(b uint8) uint32 { return math.Float32bits(fp8.E8M0(b).Float32()) },
+		to64: func(b uint8) uint64 { return math.Float64bits(fp8.E8M0(b).Float64()) },
+		class: func(b uint8) (bool, bool, bool, bool) {
+			x := fp8.E8M0FromBits(b)
+			return x.IsNaN(), x.IsInf(), x.IsFinite(), x.Signbit()
+		},
+		str:      func(b uint8) string { return fp8.E8M0(b).String() },
+		sprintf:  func(f string, b uint8) string { return fmt.Sprintf(f, fp8.E8M0(b)) },
+		readBack: func(v float64) uint8 { return fp8.E8M0FromFloat64(v, round.RTE).Bits() },
+	},
 }
 
 func report(t *testing.T, k kind, ms []minifloat.Mismatch) {
@@ -189,9 +226,27 @@ func TestIntegers(t *testing.T) {
 	}
 }
 
-func sigDigits(v float64) int {
-	mant, _, _ := strings.Cut(strconv.FormatFloat(v, 'e', -1, 64), "e")
-	return len(strings.NewReplacer("-", "", ".", "").Replace(mant))
+// checkExact requires s to be the exact value of the finite v, as
+// strconv's exact decimal or, for E8M0's long ones, as a hex float, and in
+// numfmt's layout: plain for decimal exponents from -4 to below max(digits,
+// 6).
+func checkExact(t *testing.T, name string, b uint8, s string, v float64) {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || r.Cmp(new(big.Rat).SetFloat64(v)) != 0 || (v == 0 && math.Signbit(v) != strings.HasPrefix(s, "-")) {
+		t.Fatalf("%s %#02x prints as %q, not its exact value %v", name, b, s, v)
+	}
+	if strings.HasPrefix(s, "0x") {
+		return
+	}
+	// The exact decimal's digits and exponent, from math/big.
+	digits := strings.TrimRight(strings.Replace(new(big.Float).SetPrec(2000).SetFloat64(math.Abs(v)).Text('e', 800), ".", "", 1), "0")
+	mant, exp, _ := strings.Cut(digits, "e")
+	x, _ := strconv.Atoi(exp)
+	plain := x >= -4 && x < max(len(mant), 6)
+	if v != 0 && plain == strings.Contains(s, "e") {
+		t.Errorf("%s %#02x prints as %q: layout", name, b, s)
+	}
 }
 
 // Decoding, classification and formatting, on every pattern.
@@ -201,7 +256,7 @@ func TestAllPatterns(t *testing.T) {
 			b := uint8(i)
 			c := k.ref.Classify(uint64(b))
 			nan, inf, finite, sign := k.class(b)
-			if nan != (c == minifloat.ClassNaN) || inf != (c == minifloat.ClassInf) || finite != (c <= minifloat.ClassFinite) || sign != (b >= 0x80) {
+			if nan != (c == minifloat.ClassNaN) || inf != (c == minifloat.ClassInf) || finite != (c <= minifloat.ClassFinite) || sign != (b&uint8(k.ref.SignBit()) != 0) {
 				t.Fatalf("%s %#02x: classified wrongly", k.ref, b)
 			}
 			if got, want := k.to32(b), minifloat.ToFloat32Bits(k.ref, uint64(b)); got != want {
@@ -211,19 +266,13 @@ func TestAllPatterns(t *testing.T) {
 				t.Fatalf("double(%s %#02x) = %#x, reference %#x", k.ref, b, got, want)
 			}
 			s := k.str(b)
+			if got := k.sprintf("%v", b); got != s {
+				t.Errorf("%s %#02x: %%v gives %q, String %q", k.ref, b, got, s)
+			}
 			if !finite {
 				continue
 			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || k.readBack(v) != b {
-				t.Fatalf("%s %#02x prints as %q, which does not read back", k.ref, b, s)
-			}
-			if d := sigDigits(v); d > 1 {
-				shorter := strconv.FormatFloat(math.Float64frombits(k.to64(b)), 'e', d-2, 64)
-				if w, _ := strconv.ParseFloat(shorter, 64); k.readBack(w) == b {
-					t.Fatalf("%s %#02x prints as %q, but %q reads back too", k.ref, b, s, shorter)
-				}
-			}
+			checkExact(t, k.ref.Name, b, s, math.Float64frombits(k.to64(b)))
 			for _, f := range []string{"%e", "%.3f", "%12.4E", "%x", "%-10.2g|", "%+.1e", "%08.3f"} {
 				if got, want := k.sprintf(f, b), fmt.Sprintf(f, math.Float64frombits(k.to64(b))); got != want {
 					t.Errorf("Sprintf(%q, %s %#02x) = %q, want %q", f, k.ref, b, got, want)
@@ -237,15 +286,20 @@ func TestFormat(t *testing.T) {
 	for _, c := range []struct {
 		got, want string
 	}{
-		{fmt.Sprint(fp8.E4M3Max, fp8.E5M2Max, fp8.E4M3MinSub, fp8.E5M2MinSub), "450 60000 0.002 2e-05"}, // shortest: 450 reads back to 448
-		{fmt.Sprintf("%v %v %v", fp8.E4M3NaN, fp8.E4M3(0xff), fp8.E5M2NegInf), "NaN NaN -Inf"},
+		// The exact values: %v is String (issue 29: 448 printed as 450).
+		{fmt.Sprint(fp8.E4M3Max, fp8.E5M2Max, fp8.E4M3MinSub, fp8.E5M2MinSub), "448 57344 0.001953125 1.52587890625e-05"},
+		{fmt.Sprintf("%v %v %v %v %v", fp8.E4M3NaN, fp8.E4M3(0xff), fp8.E5M2NegInf, fp8.E5M2PosInf, fp8.E8M0NaN), "nan -nan -inf inf nan"},
 		{fmt.Sprintf("%s %s %s %q", fp8.E4M3NaN, fp8.E4M3(0xff), fp8.E5M2NegInf, fp8.E5M2(0xfd)), `nan -nan -inf "-nan"`},
-		{fmt.Sprintf("%b %b %b", fp8.E4M3(0x3c), fp8.E5M2(0x3e), fp8.E4M3MinSub), "12p-3 6p-2 1p-9"},
-		{fmt.Sprintf("%#v %#v", fp8.E4M3(0x38), fp8.E5M2(0x3c)), "0x38 0x3c"},
+		{fmt.Sprintf("%+v|%6v|%-6v|%06v|%+06v|% v", fp8.E4M3Max, fp8.E5M2NegInf, fp8.E5M2PosInf, fp8.E4M3(0xb8), fp8.E5M2PosInf, fp8.E4M3(0x38)), "+448|  -inf|inf   |-00001|  +inf| 1"},
+		{fmt.Sprintf("%g %e %.1f %G", fp8.E4M3Max, fp8.E5M2Max, fp8.E5M2NegInf, fp8.E8M0Min), "448 5.734400e+04 -Inf 5.877471754111438E-39"},
+		{fmt.Sprintf("%b %b %b %b", fp8.E4M3(0x3c), fp8.E5M2(0x3e), fp8.E4M3MinSub, fp8.E8M0Min), "12p-3 6p-2 1p-9 1p-127"},
+		{fmt.Sprintf("%#v %#v %#v", fp8.E4M3(0x38), fp8.E5M2(0x3c), fp8.E8M0One), "0x38 0x3c 0x7f"},
 		{fmt.Sprintf("%d", fp8.E4M3(0x38)), "%!d(fp8.E4M3=1)"},
-		{fp8.E4M3FromFloat32(0.1, round.RTE).String(), "0.1"},
-		{fp8.E5M2FromFloat32(-0.1, round.RTE).String(), "-0.09"}, // -0.09375: 0.09 is nearer than 0.1
+		{fp8.E4M3FromFloat32(0.1, round.RTE).String(), "0.1015625"},
+		{fp8.E5M2FromFloat32(-0.1, round.RTE).String(), "-0.09375"},
 		{fp8.E4M3(0x80).String(), "-0"},
+		{fmt.Sprint(fp8.E8M0Min, fp8.E8M0One, fp8.E8M0Max, fp8.E8M0FromExp(-24), fp8.E8M0FromExp(-25), fp8.E8M0FromExp(56), fp8.E8M0FromExp(57)),
+			"0x1p-127 1 0x1p+127 5.9604644775390625e-08 0x1p-25 72057594037927936 0x1p+57"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%q, want %q", c.got, c.want)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fp4"
+	"github.com/clconv/clconv/fp6"
 	"github.com/clconv/clconv/fp8"
 	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/numfmt"
@@ -13,9 +15,11 @@ import (
 
 // Format returns v as clconv's tools print it: "(int)2" for a scalar,
 // "(uchar4)(0, 254, 255, 255)" for a vector (a 3-vector shows three
-// elements). Integers print in decimal; floating values in the shortest
-// decimal form that reads back to the same bits ("0.1", "16777216", "1e+21", "-0"; plain notation for decimal exponents -5..20), and
-// "inf", "-inf", "nan", "-nan" (a NaN's sign is shown, its payload is not).
+// elements). Integers print in decimal; half, bfloat16, float and double in
+// the shortest decimal form that reads back to the same bits ("0.1",
+// "16777216", "1e+21", "-0"), the 8-bit and smaller formats in their exact
+// value (AppendScalar), and "inf", "-inf", "nan", "-nan" (a NaN's sign is
+// shown, its payload is not).
 // bool prints as "true" or "false".
 //
 // With bits set, every element prints as its bit pattern in hex, zero-padded
@@ -59,9 +63,12 @@ func appendHex(b []byte, x uint64, k cltype.Kind) []byte {
 }
 
 // AppendScalar appends the value of the bit pattern x (zero-extended) of
-// scalar kind k as clconv prints it: integers in decimal, floating values in
-// the shortest decimal that reads back to the same value, and infinities and
-// NaNs as OpenCL's printf names them ("inf", "-inf", "nan", "-nan").
+// scalar kind k as clconv prints it: integers in decimal, half, bfloat16,
+// float and double in the shortest decimal that reads back to the same
+// value, the 8-bit and smaller formats in their exact value (each is short:
+// "448", "0.0625"; e8m0's longest as a hex float, "0x1p-127"), and
+// infinities and NaNs as OpenCL's printf names them ("inf", "-inf", "nan",
+// "-nan").
 func AppendScalar(b []byte, x uint64, k cltype.Kind) []byte {
 	switch k {
 	case cltype.Bool:
@@ -79,6 +86,14 @@ func AppendScalar(b []byte, x uint64, k cltype.Kind) []byte {
 		return append(b, fp8.E4M3(x).String()...)
 	case cltype.E5M2:
 		return append(b, fp8.E5M2(x).String()...)
+	case cltype.E2M1:
+		return append(b, fp4.E2M1(x).String()...)
+	case cltype.E2M3:
+		return append(b, fp6.E2M3(x).String()...)
+	case cltype.E3M2:
+		return append(b, fp6.E3M2(x).String()...)
+	case cltype.E8M0:
+		return append(b, fp8.E8M0(x).String()...)
 	case cltype.Float:
 		// Classified by its bits: widening a NaN to float64 would let the
 		// hardware rewrite it (RISC-V makes every NaN the positive canonical

@@ -124,6 +124,12 @@ func truth(k cltype.Kind, b uint64) uint64 {
 		b &= 0x7fffffffffffffff
 	case cltype.BFloat16:
 		b &= 0x7fff
+	case cltype.E8M0:
+		b = 1 // no zero: every value, and the NaN, is true
+	case cltype.E2M1:
+		b &= 0x7
+	case cltype.E2M3, cltype.E3M2:
+		b &= 0x1f
 	case cltype.E4M3, cltype.E5M2:
 		b &= 0x7f
 	}

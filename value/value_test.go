@@ -497,8 +497,8 @@ func TestNegComplement(t *testing.T) {
 	}
 }
 
-// The small formats print as their shortest decimals and take part in no
-// arithmetic; conversions to and from them go through package convert.
+// The small formats print as their shortest decimals (bfloat16) or exact
+// values (the 8-bit and smaller ones) and take part in no arithmetic; conversions to and from them go through package convert.
 func TestSmallFormatValues(t *testing.T) {
 	op, err := convert.ParseName("convert_e4m3x2_sat_rtz")
 	if err != nil {
@@ -528,5 +528,23 @@ func TestSmallFormatValues(t *testing.T) {
 	}
 	if New(cltype.Scalar(cltype.E4M3), 0x80).Bool(0) {
 		t.Error("e4m3 -0 is true")
+	}
+	// The 8-bit and smaller formats print their exact values.
+	for _, c := range []struct {
+		v    Value
+		want string
+	}{
+		{New(cltype.Scalar(cltype.E4M3), 0x7e), "(e4m3)448"},
+		{New(cltype.Vec(cltype.E2M1, 4), 0x7, 0x8, 0x1, 0xf7), "(e2m1x4)(6, -0, 0.5, 6)"},
+		{New(cltype.Vec(cltype.E8M0, 3), 0x00, 0x7f, 0xff), "(e8m0x3)(0x1p-127, 1, nan)"},
+		{New(cltype.Scalar(cltype.E3M2), 0x3f), "(e3m2)-28"},
+		{New(cltype.Scalar(cltype.E2M3), 0x01), "(e2m3)0.125"},
+	} {
+		if got := Format(c.v, false); got != c.want {
+			t.Errorf("Format = %s, want %s", got, c.want)
+		}
+	}
+	if !New(cltype.Scalar(cltype.E8M0), 0).Bool(0) || New(cltype.Scalar(cltype.E2M1), 0xf8).Bool(0) {
+		t.Error("truth of e8m0 2^-127 or e2m1 -0")
 	}
 }

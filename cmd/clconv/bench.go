@@ -187,8 +187,9 @@ the slowest variant and its factor below the median, the pure Go tier's
 target), and the total wall time on stderr. With --all the defaults are
 --repeat 3, --min-time 10ms and --purego=false (pure Go doubles the time or
 more; --tier go measures the pure Go kernels themselves). --pairs narrows
---all to some of the 121 pairs, or names pairs with bfloat16, e4m3 and e5m2
-(--all --pairs float-bfloat16,e4m3-float), which --all alone leaves out.
+--all to some of the 121 pairs, or names pairs with the small formats bfloat16,
+e4m3, e5m2, e2m1, e2m3, e3m2 and e8m0 (--all --pairs float-bfloat16,e4m3-float,
+float-e2m1), which --all alone leaves out.
 
 --json prints a JSON array with one object per row instead of the table; with
 --all, an object with the run's settings, "summary" (one object per size) and
@@ -343,8 +344,8 @@ func (o benchOptions) check() ([]kernels.Pair, error) {
 }
 
 // allBenchPairs returns the 121 pairs of the eleven kinds, source by source,
-// or those that names lists, which may also be pairs with bfloat16, e4m3
-// and e5m2.
+// or those that names lists, which may also be pairs with the small
+// floating formats.
 func allBenchPairs(names []string) ([]kernels.Pair, error) {
 	var all []kernels.Pair
 	for _, s := range cltype.Scalars {
@@ -366,7 +367,7 @@ func allBenchPairs(names []string) ([]kernels.Pair, error) {
 	for _, name := range names {
 		i := slices.IndexFunc(all, func(p kernels.Pair) bool { return p.Src.String()+"-"+p.Dst.String() == name })
 		if i < 0 {
-			return nil, fmt.Errorf("--pairs: %q is not SOURCE-DEST of two of char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2", name)
+			return nil, fmt.Errorf("--pairs: %q is not SOURCE-DEST of two of char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0", name)
 		}
 		if !slices.Contains(pairs, all[i]) {
 			pairs = append(pairs, all[i])

@@ -46,12 +46,15 @@ Non-saturating float->integer conversions of NaN or out-of-range values are
 implementation-defined in OpenCL; clconv gives the saturated value (--warn says so).
 
 The small floating formats are types too (docs/FORMATS.md): bfloat16 (1-8-7 bits),
-e4m3 (OCP E4M3, max 448, no infinity) and e5m2 (OCP E5M2, max 57344). Their vectors
+e4m3 (OCP E4M3, max 448, no infinity), e5m2 (OCP E5M2, max 57344), and the OCP MX
+formats e2m1 (max 6), e2m3 (max 7.5), e3m2 (max 28), which saturate in every mode and
+have no NaN, and e8m0 (unsigned powers of two 2^-127 .. 2^127, no zero). Their vectors
 put an x before the width, since the names end in a digit: bfloat16x4, e4m3x2,
 e5m2x16. convert_bfloat16x4_sat_rtz(float4), convert_e4m3(x), convert_float(e5m2),
-as_e4m3x2((short)x) and casts work in every mode; _sat gives +-MAX on overflow and for
-infinities. They are storage formats: operators on them are errors (convert them
-with convert_float first).
+convert_e8m0_sat_rtp(x), as_e4m3x2((short)x) and casts work in every mode; _sat gives
++-MAX on overflow and for infinities. The 8-bit and smaller formats print their exact
+values. They are storage formats: operators on them are errors (convert them with
+convert_float first).
 
 Flags start with --; any other argument, even one starting with -, is an expression.`,
 		Example: `  clconv eval 'convert_uchar4_sat_rte((float4)(-5.0f, 254.5f, 254.6f, 1.2e9f))'

@@ -33,12 +33,19 @@ conversions), in the order they run, lane by lane for vectors:
     and its exact decimal value;
   - the destination's two values just below and above it (the value itself when exact),
     with exact values and bits; past the largest finite value, the upper one is inf,
-    with the value it would have were the exponent range unbounded;
-  - the result in every mode (rte, rtz, rtp, rtn) and, for an integer destination,
-    without and with _sat; * marks the one the expression used;
-  - the rule that decided each result (exact, nearest, tie-even, toward-zero,
-    toward-pos, toward-neg, max-finite, overflow-inf, nan, inf, zero, clamp, nan-zero,
-    impl-defined, wrap), with where it is written (the seed text, docs/RULES.md).
+    with the value it would have were the exponent range unbounded (a format without
+    infinities shows that value alone);
+  - the result in every mode (rte, rtz, rtp, rtn) and, for an integer destination or a
+    small floating format, without and with _sat; * marks the one the expression used;
+  - the rule that decided each result (exact, nearest, tie-even, tie-up, toward-zero,
+    toward-pos, toward-neg, max-finite, overflow-inf, overflow-nan, nan, inf, inf-nan,
+    zero, clamp, nan-zero, no-value, min-value, impl-defined, wrap), with where it is
+    written (the seed text, docs/RULES.md, docs/FORMATS.md).
+
+The small floating formats (bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0) are
+explained too: their neighbours come from the format's grid, and their rules are
+docs/FORMATS.md's (e4m3's overflow to NaN, _sat's largest value, the MX formats'
+saturation, e8m0's ties up and missing zero).
 
 Results come from the library's conversions; the neighbours and rules are computed
 apart, with exact integer arithmetic, and the tests require them to agree.
@@ -65,6 +72,7 @@ does not evaluate gives the interpreter's error (file:line:col, the line and a c
 on standard error and exit status 2, as does one that performs no conversion.`,
 		Example: `  clconv explain 'convert_half(65520.0f)'
   clconv explain 'convert_int_sat_rte((float2)(2.5f, 1e10f))'
+  clconv explain 'convert_e4m3(464.0f)'
   clconv explain --json '(float)16777217'`,
 		// Expressions such as -5.0f must not be taken for flags.
 		DisableFlagParsing: true,
@@ -174,7 +182,14 @@ func writeLane(w io.Writer, l explain.Lane) {
 	if f.Integer != "" {
 		fmt.Fprintf(w, "           %s integer bits %s\n", f.Class, f.Integer)
 	} else {
-		fmt.Fprintf(w, "           sign %s | exponent %s | fraction %s", f.Sign, f.Exponent, f.Fraction)
+		fmt.Fprint(w, "           ")
+		if f.Sign != "" {
+			fmt.Fprintf(w, "sign %s | ", f.Sign)
+		}
+		fmt.Fprintf(w, "exponent %s", f.Exponent)
+		if f.Fraction != "" {
+			fmt.Fprintf(w, " | fraction %s", f.Fraction)
+		}
 		if f.ExponentValue != nil {
 			fmt.Fprintf(w, "  (%s, 2^%d)", f.Class, *f.ExponentValue)
 		} else {
@@ -225,6 +240,9 @@ func neighbour(n *explain.Number) string {
 		return "none"
 	}
 	s := n.Bits + " = " + n.Exact
+	if n.Bits == "" { // a value the type has no pattern for
+		s = n.Exact
+	}
 	if n.Note != "" {
 		s += "  (" + n.Note + ")"
 	}

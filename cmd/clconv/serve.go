@@ -353,7 +353,7 @@ func (h *serveHandler) lane(ctx context.Context, body []byte) (any, error) {
 	}
 	kind := func(what, s string) (cltype.Kind, error) {
 		k, err := cltype.ParseKind(s)
-		if err != nil || !k.Valid() {
+		if err != nil || !k.Convertible() {
 			return 0, badRequest("%s: %q is not a scalar type of convert_", what, s)
 		}
 		return k, nil
@@ -371,8 +371,8 @@ func (h *serveHandler) lane(ctx context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	b, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(req.Bits), "0x"), 16, 64)
-	if err != nil || b&^src.Mask() != 0 {
-		return nil, badRequest("bits: %q is not a %d-bit hex pattern", req.Bits, src.Bits())
+	if w := explain.Width(src); err != nil || b>>w != 0 {
+		return nil, badRequest("bits: %q is not a %d-bit hex pattern", req.Bits, w)
 	}
 	if req.Sat && dst.IsFloat() {
 		return nil, badRequest("sat: _sat is not allowed with a floating destination (%v)", dst)

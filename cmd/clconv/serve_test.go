@@ -81,6 +81,10 @@ func TestServeEndpoints(t *testing.T) {
 		{"POST", "/api/lane", jsonType, `{"from":"float","to":"half","bits":"0x1477ff000"}`, 400, "32-bit"},
 		{"POST", "/api/lane", jsonType, `{"from":"bool","to":"half","bits":"0x1"}`, 400, "not a scalar type"},
 		{"POST", "/api/lane", jsonType, `{"from":"int","to":"float","bits":"1","sat":true}`, 400, "_sat"},
+		// The small formats: e4m3's NaN under rtp, a code of 4 bits.
+		{"POST", "/api/lane", jsonType, `{"from":"float","to":"e4m3","bits":"0x43e80000","mode":"rtp"}`, 200, `"name":"convert_e4m3_rtp","bits":"0x7f","value":"nan"`},
+		{"POST", "/api/lane", jsonType, `{"from":"e2m1","to":"e8m0","bits":"0xf","sat":true}`, 200, `"fields":{"class":"normal","sign":"1","exponent":"11","fraction":"1","exponent_value":2}`},
+		{"POST", "/api/lane", jsonType, `{"from":"e2m1","to":"float","bits":"0x1f"}`, 400, "4-bit"},
 		{"POST", "/api/run", jsonType, `{"src":"float4 f = (float4)(-5.0f, 254.5f, 254.6f, 1.2e9f);\nuchar4 c = convert_uchar4_sat_rte(f);"}`, 200, `{"name":"c","type":"uchar4","line":2,"value":["0","254","255","255"]`},
 		{"POST", "/api/run", jsonType, `{"src":"int x = 1;\nint y = 2;\nfloat z = q;"}`, 422, `"line":3,"col":11`},
 		{"POST", "/api/run", jsonType, `{"src":"int i = 0; while (1) i++;"}`, 422, "execution limit"},

@@ -34,8 +34,16 @@ func Fmix(z uint64) uint64 {
 }
 
 // N returns the number of inputs for a source kind: 2^bits for 8-, 16- and
-// 32-bit kinds, 2^32 samples for 64-bit kinds.
+// 32-bit kinds, 2^32 samples for 64-bit kinds; for the MX element formats
+// stored one per byte, every code: 16 for e2m1, 64 for e2m3 and e3m2 (the
+// bits above a code are not part of its value).
 func N(src cltype.Kind) uint64 {
+	switch src {
+	case cltype.E2M1:
+		return 1 << 4
+	case cltype.E2M3, cltype.E3M2:
+		return 1 << 6
+	}
 	if src.Bits() >= 32 {
 		return 1 << 32
 	}
@@ -109,8 +117,10 @@ func IsNaN(k cltype.Kind, b uint64) bool {
 		return b&0x7f == 0x7f
 	case cltype.E5M2:
 		return b&0x7c == 0x7c && b&3 != 0
+	case cltype.E8M0:
+		return b&0xff == 0xff
 	}
-	return false
+	return false // e2m1, e2m3 and e3m2 have no NaN
 }
 
 // Term returns one input's contribution to the sum.

@@ -1,13 +1,15 @@
 // Package floatfmt formats clconv's narrow floating types (half.Half,
-// bfloat16.BFloat16, fp8.E4M3, fp8.E5M2) as fmt formats a float64 of the same
-// value, and finds the shortest decimal that reads back to one. The types
-// differ only in their width and rounding, which they pass in.
+// bfloat16.BFloat16, fp8.E4M3, fp8.E5M2, fp8.E8M0, fp6.E2M3, fp6.E3M2,
+// fp4.E2M1) as fmt formats a float64 of the same value, finds the shortest
+// decimal that reads back to one, and writes a value's exact decimal. The
+// types differ only in their width and rounding, which they pass in.
 package floatfmt
 
 import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -28,12 +30,18 @@ type Value struct {
 	Shortest func() float64
 	// String returns the type's String (for %s and %q).
 	String func() string
+	// StringV makes %v without a precision print String, padded and
+	// signed as fmt pads a number, infinities and NaNs included: the 8-bit
+	// and smaller types, whose String is the exact value.
+	StringV bool
 }
 
 // Format implements [fmt.Formatter] for v. The float verbs format v as fmt
 // formats a float64 of the same value, honouring the flags + - space 0 #,
 // width and precision: %v, %g and %G without a precision print the shortest
-// decimal that reads back to v; %e %E %f %F %x %X print the exact value
+// decimal that reads back to v (%v prints v.String() instead when StringV is
+// set, infinities and NaNs too, padded and signed as a number); %e %E %f %F
+// %x %X print the exact value
 // rounded to the precision; %b prints the type's integer significand and
 // power of two. Infinities and NaNs print as "+Inf", "-Inf" and "NaN", as fmt
 // prints floats. %s and %q format v.String(), %#v prints the bit pattern in
@@ -43,6 +51,15 @@ func Format(s fmt.State, verb rune, v Value) {
 	case 'v', 'g', 'G':
 		if verb == 'v' && s.Flag('#') {
 			fmt.Fprintf(s, fmt.FormatString(s, verb), v.Bits)
+			return
+		}
+		if _, ok := s.Precision(); !ok && verb == 'v' && v.StringV {
+			str := v.String()
+			num := str
+			if !strings.HasPrefix(str, "-") {
+				num = "+" + str
+			}
+			padNumber(s, []byte(num), v.Finite)
 			return
 		}
 		if _, ok := s.Precision(); !ok && v.Finite {
@@ -139,9 +156,13 @@ func NextOut(e []byte) (float64, bool) {
 
 // PadNumber writes num, a finite number behind a '+' or '-', with the sign,
 // width and zero padding rules fmt applies to floats.
-func PadNumber(s fmt.State, num []byte) {
+func PadNumber(s fmt.State, num []byte) { padNumber(s, num, true) }
+
+// padNumber is PadNumber; without zeros it pads with spaces whatever the
+// flags, as fmt pads an infinity or a NaN.
+func padNumber(s fmt.State, num []byte, zeros bool) {
 	plus, minus := s.Flag('+'), s.Flag('-')
-	zero := s.Flag('0') && !minus
+	zero := s.Flag('0') && !minus && zeros
 	if s.Flag(' ') && num[0] == '+' && !plus {
 		num[0] = ' '
 	}
@@ -182,4 +203,50 @@ func writePadding(w io.Writer, n int, c byte) {
 		w.Write(buf[:k])
 		n -= k
 	}
+}
+
+// AppendExact appends the exact decimal value of the finite f, in
+// numfmt.AppendShortest's layout: plain for decimal exponents from -4 up to
+// below max(digits, 6), exponent notation otherwise ("448", "0.001953125",
+// "1.52587890625e-05", "-0"). Every float64 is a dyadic rational, so its
+// decimal expansion ends; strconv writes it correctly rounded to any
+// precision, and the precision asked for here is at least the expansion's
+// length. Infinities and NaNs are written as strconv writes them.
+func AppendExact(b []byte, f float64) []byte {
+	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return strconv.AppendFloat(b, f, 'g', -1, 64)
+	}
+	// f = ±m·2^e with m odd: m·2^e has at most about (len(m)+e)·log10(2)
+	// significant digits, and m·2^-n = m·5^n/10^n at most about
+	// len(m)·log10(2) + n·log10(5).
+	u := math.Float64bits(f)
+	m, e := u&(1<<52-1), int(u>>52&0x7ff)
+	if e == 0 {
+		e = 1
+	} else {
+		m |= 1 << 52
+	}
+	e -= 1075
+	tz := bits.TrailingZeros64(m)
+	m >>= uint(tz)
+	e += tz
+	n := bits.Len64(m)
+	digits := (n+max(e, 0))*30103/100000 + max(-e, 0)*69898/100000 + 2
+	var buf [64]byte
+	d := strconv.AppendFloat(buf[:0], f, 'e', digits-1, 64)
+	i := strings.LastIndexByte(string(d), 'e')
+	mant := strings.TrimRight(string(d[:i]), "0")
+	mant = strings.TrimSuffix(mant, ".")
+	x, _ := strconv.Atoi(string(d[i+1:]))
+	count := 0
+	for _, c := range mant {
+		if c >= '0' && c <= '9' {
+			count++
+		}
+	}
+	if x >= -4 && x < max(count, 6) {
+		return strconv.AppendFloat(b, f, 'f', max(count-1-x, 0), 64)
+	}
+	b = append(b, mant...)
+	return append(b, d[i:]...)
 }

@@ -105,7 +105,8 @@ function renderLane(c, ci, l) {
   d.append(el("div", { class: "mono" }, `source ${s.type} ${s.bits} = ${s.exact}` + (l.edited ? "  (bits edited)" : "")));
   // The bit editor: most significant bit first.
   const f = l.fields;
-  const parts = f.integer ? [["int", f.integer]] : [["sign", f.sign], ["exp", f.exponent], ["frac", f.fraction]];
+  // e8m0 has no sign and no fraction field: those parts are absent.
+  const parts = f.integer ? [["int", f.integer]] : [["sign", f.sign || ""], ["exp", f.exponent], ["frac", f.fraction || ""]];
   const width = parts.reduce((n, p) => n + p[1].length, 0);
   const bits = el("div", { class: "bits", id: "bits" + ci });
   let pos = width - 1;
@@ -120,10 +121,12 @@ function renderLane(c, ci, l) {
     });
   }
   d.append(bits);
-  let fl = f.integer ? `${f.class} integer` : `sign ${f.sign} | exponent ${f.exponent} | fraction ${f.fraction}  (${f.class}` +
+  let fl = f.integer ? `${f.class} integer` : (f.sign ? `sign ${f.sign} | ` : "") + `exponent ${f.exponent}` +
+    (f.fraction ? ` | fraction ${f.fraction}` : "") + `  (${f.class}` +
     (f.exponent_value !== undefined ? `, 2^${f.exponent_value})` : ")");
   d.append(el("div", { class: "mono cite" }, fl));
-  const nb = (n) => n ? `${n.bits} = ${n.exact}` + (n.note ? `  (${n.note})` : "") : "none";
+  // A neighbour without bits is a value the type has no pattern for (e4m3's 480).
+  const nb = (n) => n ? (n.bits ? `${n.bits} = ${n.exact}` : n.exact) + (n.note ? `  (${n.note})` : "") : "none";
   if (l.exact) d.append(el("div", { class: "mono" }, `in ${l.to}: exact ${nb(l.below)}`));
   else if (!l.below && !l.above) d.append(el("div", { class: "mono" }, `in ${l.to}: no neighbours (NaN)`));
   else {
@@ -145,9 +148,10 @@ function renderLane(c, ci, l) {
 
 async function flip(ci, l, bitPos) {
   const c = report.conversions[ci];
-  const width = l.fields.integer ? l.fields.integer.length : 1 + l.fields.exponent.length + l.fields.fraction.length;
+  const f = l.fields;
+  const width = f.integer ? f.integer.length : (f.sign || "").length + f.exponent.length + (f.fraction || "").length;
   const b = BigInt(l.source.bits) ^ (1n << BigInt(bitPos));
-  const hex = "0x" + b.toString(16).padStart(width / 4, "0");
+  const hex = "0x" + b.toString(16).padStart(Math.ceil(width / 4), "0");
   const r = await post("/api/lane", { from: l.source.type, to: l.to, bits: hex, mode: c.mode, sat: c.sat });
   if (!r.ok) { $("explain-error").hidden = false; $("explain-error").textContent = r.data.error; return; }
   const nl = r.data;

@@ -42,7 +42,7 @@ func Parse(name, src string) (Conversion, error) {
 	}
 	k, err := cltype.ParseKind(src)
 	if err != nil || !k.Convertible() {
-		return Conversion{}, fmt.Errorf("source type %q is not one of char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2", src)
+		return Conversion{}, fmt.Errorf("source type %q is not one of char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0", src)
 	}
 	return Conversion{op, k}, nil
 }

@@ -14,9 +14,9 @@ import (
 // NaN outputs are canonical, and so are the NaN and implementation-defined
 // counts.
 func TestSmallFormatDigests(t *testing.T) {
-	srcs := []cltype.Kind{cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.Half, cltype.Short, cltype.Uchar}
+	srcs := append([]cltype.Kind{cltype.Half, cltype.Short, cltype.Uchar}, cltype.SmallFloats...)
 	for _, src := range srcs {
-		for _, dst := range []cltype.Kind{cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.Half, cltype.Float} {
+		for _, dst := range append([]cltype.Kind{cltype.Half, cltype.Float}, cltype.SmallFloats...) {
 			if !src.IsSmallFloat() && !dst.IsSmallFloat() {
 				continue
 			}
@@ -54,5 +54,19 @@ func TestSmallFormatDigests(t *testing.T) {
 	}
 	if r := Compute(c, Options{}); r.Impl != 25087 {
 		t.Errorf("convert_int bfloat16: %d implementation-defined, want 25087 (the NaNs and the values beyond 2^31)", r.Impl)
+	}
+	// The MX element formats have one input per code; e8m0's NaN output is
+	// canonical.
+	for _, c := range []struct {
+		conv, src string
+		n, nan    uint64
+	}{{"convert_float", "e2m1", 16, 0}, {"convert_float", "e3m2", 64, 0}, {"convert_half", "e8m0", 256, 1}, {"convert_e8m0", "short", 65536, 32769}} {
+		conv, err := Parse(c.conv, c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := Compute(conv, Options{}); r.N != c.n || r.NaN != c.nan {
+			t.Errorf("%s %s: N %d, %d NaN; want %d, %d", c.conv, c.src, r.N, r.NaN, c.n, c.nan)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/clconv/clconv/clc"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
@@ -77,14 +78,20 @@ type Lane struct {
 type Number struct {
 	Type  string `json:"type"`
 	Bits  string `json:"bits"`  // hex, zero-padded to the width
-	Value string `json:"value"` // as clconv eval prints it (shortest round trip)
+	Value string `json:"value"` // as clconv eval prints it (shortest round trip; exact for the 8-bit and smaller formats)
 	Exact string `json:"exact"` // the exact decimal value (scientific, still exact, when long)
 	Note  string `json:"note,omitempty"`
 }
 
+// A Number without Bits is a value the type has no pattern for: the grid
+// point after the largest finite value of a format without infinities
+// (e4m3's 480, e2m1's 8), shown as an upper neighbour.
+
 // Fields splits a bit pattern: sign, exponent and fraction for a floating
-// type, all bits for an integer type. Binary strings, most significant bit
-// first.
+// type (no sign for e8m0, which has none, and no fraction for e8m0, which
+// has no mantissa), all bits for an integer type. Binary strings, most
+// significant bit first; a small format's pattern is its code's width (4
+// bits for e2m1, 6 for e2m3 and e3m2).
 type Fields struct {
 	Class    string `json:"class"` // normal, subnormal, zero, inf, nan, signed or unsigned
 	Sign     string `json:"sign,omitempty"`
@@ -127,13 +134,6 @@ func Expression(file, src string, mode round.Mode, limit int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range convs {
-		if c.Src.Type.Kind.IsSmallFloat() || c.Op.Dst.Kind.IsSmallFloat() {
-			return nil, &clc.Error{Pos: c.Pos, Msg: fmt.Sprintf(
-				"explain covers the eleven OpenCL C types, not %s -> %s: for bfloat16, e4m3 and e5m2 use clconv eval --bits, and docs/FORMATS.md for their rules",
-				c.Src.Type, c.Op.Dst)}
-		}
-	}
 	r := &Report{Expr: src, Value: value.Format(v, false), Bits: value.Format(v, true), Omitted: omitted,
 		Conversions: make([]Conversion, 0, len(convs))}
 	for _, c := range convs {
@@ -164,14 +164,15 @@ func Explain(c clc.Conversion) Conversion {
 
 // LaneOf explains the conversion of the value of bit pattern b of kind src
 // to kind dst, as lane index of a vector; own and ownSat mark the result the
-// expression used. Both kinds must be conversion kinds.
+// expression used. Both kinds must be conversion kinds. Bits above src's
+// Width are ignored (e2m1, e2m3 and e3m2 take the low bits of a byte).
 func LaneOf(index int, src cltype.Kind, b uint64, dst cltype.Kind, own round.Mode, ownSat bool) Lane {
-	b &= src.Mask()
+	b &= 1<<Width(src) - 1
 	x := decode(src, b)
 	l := Lane{Index: index, To: dst.String(), Source: number(src, b), Fields: fields(x)}
 	l.Exact, l.Below, l.Above = neighbours(x, dst)
 	sats := []bool{false}
-	if dst.IsInteger() {
+	if dst.IsInteger() || dst.IsSmallFloat() {
 		sats = []bool{false, true}
 	}
 	for _, m := range Modes {
@@ -220,12 +221,14 @@ func fields(x num) Fields {
 		}
 		return Fields{Class: cls, Integer: binary(x.bits, k.Bits())}
 	}
-	f := k.Format()
-	fb := f.Prec - 1
+	r := minifloat.OfKind(k)
+	fb := r.MantBits
 	fl := Fields{
-		Sign:     binary(x.bits>>(k.Bits()-1), 1),
-		Exponent: binary(x.bits>>fb, f.ExpBits()),
+		Exponent: binary(x.bits>>fb, r.ExpBits),
 		Fraction: binary(x.bits, fb),
+	}
+	if r.Signed {
+		fl.Sign = binary(x.bits>>(r.ExpBits+fb), 1)
 	}
 	switch {
 	case x.cls == nan:
@@ -234,13 +237,13 @@ func fields(x num) Fields {
 		fl.Class = "inf"
 	case x.m == 0:
 		fl.Class = "zero"
-	case x.m < 1<<fb:
+	case r.Zero && x.bits>>fb&(1<<r.ExpBits-1) == 0:
 		fl.Class = "subnormal"
-		e := f.Emin()
+		e := r.Emin()
 		fl.ExponentValue = &e
 	default:
 		fl.Class = "normal"
-		e := x.e + fb
+		e := x.e + bits.Len64(x.m) - 1
 		fl.ExponentValue = &e
 	}
 	return fl
@@ -248,7 +251,10 @@ func fields(x num) Fields {
 
 // neighbours returns the destination values around x's value in value order.
 func neighbours(x num, d cltype.Kind) (exact bool, below, above *Number) {
-	if d.IsFloat() {
+	switch {
+	case d.IsSmallFloat():
+		return smallNeighbours(x, d)
+	case d.IsFloat():
 		return floatNeighbours(x, d)
 	}
 	return intNeighbours(x, d)
@@ -273,15 +279,16 @@ func floatNeighbours(x num, d cltype.Kind) (exact bool, below, above *Number) {
 	var lo, hi *Number
 	switch {
 	case pl.beyond:
+		inf, _ := infBits(d)
 		lo = noted(number(d, sign|maxFinite(d)), maxNote)
-		hi = noted(number(d, sign|infBits(d)), "beyond the largest finite "+dn)
+		hi = noted(number(d, sign|inf), "beyond the largest finite "+dn)
 	case pl.b.exact:
 		n := number(d, sign|pl.lo)
 		return true, &n, &n
 	default:
 		lo = noted(number(d, sign|pl.lo), floatNote(d, pl.lo))
 		hi = noted(number(d, sign|(pl.lo+1)), floatNote(d, pl.lo+1))
-		if pl.lo+1 == infBits(d) {
+		if pl.lo+1 > maxFinite(d) {
 			hi.Note = fmt.Sprintf("%s%s were the exponent range unbounded, beyond the largest finite %s", minus(x.neg), unboundedNext(d), dn)
 		}
 	}

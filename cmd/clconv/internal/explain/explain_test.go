@@ -16,7 +16,7 @@ import (
 // converted to every kind in every mode, with and without _sat.
 func checkAll(t *testing.T, src cltype.Kind, b uint64, fails *int) {
 	t.Helper()
-	for _, d := range cltype.Scalars {
+	for _, d := range cltype.AllScalars {
 		for _, m := range Modes {
 			for _, sat := range []bool{false, true} {
 				if sat && d.IsFloat() {
@@ -41,11 +41,13 @@ func checkAll(t *testing.T, src cltype.Kind, b uint64, fails *int) {
 }
 
 // TestPredictEvery16 checks every 8- and 16-bit input of every 8- and
-// 16-bit kind (every half, every short and ushort).
+// 16-bit kind (every half, every short and ushort, every pattern of the small
+// formats) to every kind, the small formats included, in every mode with and
+// without _sat.
 func TestPredictEvery16(t *testing.T) {
 	fails := 0
-	for _, src := range []cltype.Kind{cltype.Char, cltype.Uchar, cltype.Short, cltype.Ushort, cltype.Half} {
-		n := uint64(1) << src.Bits()
+	for _, src := range append([]cltype.Kind{cltype.Char, cltype.Uchar, cltype.Short, cltype.Ushort, cltype.Half}, cltype.SmallFloats...) {
+		n := uint64(1) << Width(src)
 		step := uint64(1)
 		if testing.Short() && n > 256 {
 			step = 7 // a sample under -short (-race): every 7th pattern
@@ -75,7 +77,7 @@ func edges(k cltype.Kind) []uint64 {
 		return out
 	}
 	sign := uint64(1) << (k.Bits() - 1)
-	inf := infBits(k)
+	inf, _ := infBits(k)
 	fb := k.Format().Prec - 1
 	for e := uint64(0); e <= inf>>fb; e++ {
 		add(e<<fb, e<<fb|sign, e<<fb|1<<(fb-1), e<<fb|1<<(fb-1)|sign)
@@ -243,13 +245,93 @@ func TestOwnResult(t *testing.T) {
 	}
 }
 
-// The small floating formats are not explained: a clear error at the
-// conversion, never a panic.
-func TestSmallFormatsRefused(t *testing.T) {
-	for _, src := range []string{"convert_int(convert_bfloat16(3.7f))", "convert_e4m3x2_sat((float2)(1.0f))", "as_uchar(convert_e5m2(1.0f))"} {
-		_, err := Expression("<arg>", src, round.RTE, 16)
-		if err == nil || !strings.Contains(err.Error(), "explain covers the eleven OpenCL C types") {
+// The small floating formats: the rules and neighbours of the cases
+// docs/FORMATS.md and docs/EXPLAIN.md quote, each checked against the
+// library.
+func TestSmallRules(t *testing.T) {
+	f32 := func(f float32) uint64 { return uint64(math.Float32bits(f)) }
+	f64 := func(f float64) uint64 { return math.Float64bits(f) }
+	cases := []struct {
+		src  cltype.Kind
+		b    uint64
+		dst  cltype.Kind
+		m    round.Mode
+		sat  bool
+		want uint64
+		id   string
+		text string
+	}{
+		{cltype.Float, f32(464), cltype.E4M3, round.RTE, false, 0x7e, RuleTieEven, "464 is exactly halfway between 448 and 480; ties to even gives 448, the largest finite e4m3: 464 lies beyond it but rounds to it, so it does not overflow"},
+		{cltype.Float, f32(465), cltype.E4M3, round.RTE, false, 0x7f, RuleOverflowNaN, "e4m3 has no infinity, and rte overflows to its NaN, 0x7f"},
+		{cltype.Float, f32(465), cltype.E4M3, round.RTE, true, 0x7e, RuleClamp, "_sat gives the largest finite value, 448"},
+		{cltype.Float, f32(-1e9), cltype.E4M3, round.RTZ, false, 0xfe, RuleMaxFinite, "rtz rounds toward zero there, which gives the largest finite value, -448"},
+		{cltype.Float, f32(float32(math.Inf(-1))), cltype.E4M3, round.RTZ, false, 0xff, RuleInfNaN, "e4m3 has no infinity: -inf gives its NaN, 0xff"},
+		{cltype.Float, f32(61440), cltype.E5M2, round.RTE, false, 0x7c, RuleOverflow, "61440 is exactly halfway between 57344 and 65536; ties to even gives 65536, which is beyond the largest finite e5m2: rte overflows to inf"},
+		{cltype.Float, f32(7), cltype.E2M1, round.RTE, false, 0x7, RuleMaxFinite, "e2m1 has neither infinity nor NaN, so overflow gives its largest value, 6, in every mode"},
+		{cltype.Float, f32(2.5), cltype.E2M1, round.RTE, false, 0x4, RuleTieEven, "ties to even gives 2"},
+		{cltype.Double, f64(math.NaN()), cltype.E3M2, round.RTZ, false, 0, RuleNaNZero, "e3m2 has no NaN: NaN converts to +0"},
+		{cltype.Float, f32(float32(math.Inf(1))), cltype.E2M3, round.RTP, false, 0x1f, RuleMaxFinite, "inf gives its largest value, 7.5"},
+		{cltype.Float, f32(6), cltype.E8M0, round.RTE, false, 0x82, RuleTieUp, "6 is exactly halfway between 4 and 8; e8m0's ties go up, to 8"},
+		{cltype.Float, f32(5.9), cltype.E8M0, round.RTZ, false, 0x81, RuleTowardZero, "rtz takes the neighbour toward zero, 4"},
+		{cltype.Float, 0, cltype.E8M0, round.RTE, false, 0xff, RuleNoValue, "0 has no e8m0 value"},
+		{cltype.Char, 0xfe, cltype.E8M0, round.RTE, true, 0x00, RuleClamp, "_sat gives the smallest e8m0, 2^-127"},
+		{cltype.Double, f64(1e-300), cltype.E8M0, round.RTZ, false, 0x00, RuleMinValue, "every mode gives 2^-127"},
+		{cltype.Float, f32(3.4e38), cltype.E8M0, round.RTE, false, 0xff, RuleOverflowNaN, "e8m0 has no infinity"},
+		{cltype.E4M3, 0x7f, cltype.Float, round.RTE, false, 0x7ff00000, RuleNaN, "quiet NaN of float"},
+		{cltype.E8M0, 0x00, cltype.Float, round.RTE, false, 0x00400000, RuleExact, "representable"},
+		{cltype.E5M2, 0xfc, cltype.E5M2, round.RTE, true, 0xfb, RuleClamp, "_sat takes an infinity to the largest finite value"},
+		{cltype.Double, f64(0.1), cltype.BFloat16, round.RTZ, false, 0x3dcc, RuleTowardZero, "0.099609375"},
+	}
+	for _, c := range cases {
+		got, rule := Predict(c.src, c.b, c.dst, c.m, c.sat)
+		lib, _ := convert.Bits(c.dst, c.src, c.b, c.m, c.sat)
+		if got != c.want || lib != c.want || rule.ID != c.id || !strings.Contains(rule.Text, c.text) {
+			t.Errorf("%s %#x -> %s %v sat=%v: got %#x (library %#x) rule %s %q; want %#x %s containing %q",
+				c.src, c.b, c.dst, c.m, c.sat, got, lib, rule.ID, rule.Text, c.want, c.id, c.text)
+		}
+	}
+}
+
+// 464 to e4m3, the case docs/EXPLAIN.md shows: its neighbours, 448 and 480
+// (which e4m3 has no pattern for), and every mode with and without _sat.
+func ExampleLaneOf_e4m3() {
+	l := LaneOf(0, cltype.Float, uint64(math.Float32bits(464)), cltype.E4M3, round.RTE, false)
+	fmt.Println(l.Below.Bits, l.Below.Exact, l.Below.Note)
+	fmt.Printf("%q %s %s\n", l.Above.Bits, l.Above.Exact, l.Above.Note)
+	for _, r := range l.Results {
+		fmt.Println(r.Mode, r.Sat, r.Bits, r.Value, r.Rule.ID)
+	}
+	// Output:
+	// 0x7e 448 the largest finite e4m3
+	// "" 480 were the exponent range unbounded; e4m3 has no pattern for it, beyond its largest finite value
+	// rte false 0x7e 448 tie-even
+	// rte true 0x7e 448 tie-even
+	// rtz false 0x7e 448 toward-zero
+	// rtz true 0x7e 448 toward-zero
+	// rtp false 0x7f nan overflow-nan
+	// rtp true 0x7e 448 clamp
+	// rtn false 0x7e 448 toward-neg
+	// rtn true 0x7e 448 toward-neg
+}
+
+// Expressions with the small formats explain every conversion, vectors lane
+// by lane, as for the other types.
+func TestSmallExpressions(t *testing.T) {
+	for _, src := range []string{"convert_int(convert_bfloat16(3.7f))", "convert_e4m3x2_sat((float2)(1.0f, 500.0f))", "as_uchar(convert_e5m2(1.0f))",
+		"convert_e2m1x4((float4)(0.25f, 2.5f, 7.0f, NAN))", "convert_e8m0_sat_rtp(0.0f)", "convert_float(convert_e8m0(1e-40f))", "convert_e3m2(convert_e2m3(-7.5f))"} {
+		rep, err := Expression("<arg>", src, round.RTE, 16)
+		if err != nil || len(rep.Conversions) == 0 {
 			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		for _, c := range rep.Conversions {
+			for _, l := range c.Lanes {
+				for _, r := range l.Results {
+					if r.Rule.ID == "" || r.Rule.Text == "" || r.Rule.Cite == "" {
+						t.Errorf("%s: %s lane %d: empty rule", src, r.Name, l.Index)
+					}
+				}
+			}
 		}
 	}
 }

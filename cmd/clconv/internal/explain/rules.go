@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 )
 
@@ -31,8 +32,14 @@ const (
 	RuleZero       = "zero"         // a zero keeps its sign; integer 0 is +0
 	RuleClamp      = "clamp"        // _sat: out of range clamps to MIN or MAX
 	RuleImplSat    = "impl-defined" // no _sat, float out of range or NaN: clconv saturates
-	RuleNaNZero    = "nan-zero"     // _sat: NaN converts to 0
+	RuleNaNZero    = "nan-zero"     // _sat: NaN converts to 0; NaN to e2m1, e2m3, e3m2 gives +0
 	RuleWrap       = "wrap"         // integer -> integer without _sat: the low bits
+	// The small floating formats (docs/FORMATS.md).
+	RuleTieUp       = "tie-up"       // rte in e8m0: exactly halfway between 2^k and 2^(k+1), up
+	RuleOverflowNaN = "overflow-nan" // beyond the largest finite value: NaN in e4m3 and e8m0 (no infinity)
+	RuleInfNaN      = "inf-nan"      // infinity to e4m3 or e8m0 (no infinity): NaN
+	RuleNoValue     = "no-value"     // zero, a negative value or -inf to e8m0 (no zero, no sign): NaN
+	RuleMinValue    = "min-value"    // a positive value below e8m0's smallest, 2^-127: 2^-127 in every mode
 )
 
 // Citations, by the rule they support. Seed 000 is the convert_T() reference
@@ -48,6 +55,16 @@ const (
 	citeNaN      = "RULES.md, Rounding: NaN stays NaN, sign kept, quiet bit set, the payload bits that fit"
 	citeZero     = "RULES.md, Rounding: signed zeros kept; integer 0 converts to +0.0 in every mode"
 	citeSame     = "seed 000: the operand and result type may be the same type, in which case the conversion has no effect; RULES.md, Types"
+	// The small formats' rules, R1..R12 of docs/FORMATS.md.
+	citeSmallRound = "FORMATS.md, R1: one rounding of the exact value in IEEE 754's modes; overflow is decided after it"
+	citeSmallTie   = "FORMATS.md, R2: ties in E8M0 go up (every E8M0 value has the significand 1; LLVM's APFloat, ml_dtypes and PyTorch do the same)"
+	citeSmallOver  = "FORMATS.md, R3: overflow without _sat gives infinity, E4M3's and E8M0's NaN, or +-MAX in a mode that rounds toward zero and in the MX formats without infinity or NaN (OCP OFP8, SPV_EXT_float8, OCP MX)"
+	citeSmallSat   = "FORMATS.md, R4: _sat gives +-MAX for every overflow and every infinity (OCP's saturating mode, PTX .satfinite, SPV_EXT_float8's SaturatedToLargestFloat8NormalConversionEXT)"
+	citeSmallInf   = "FORMATS.md, R5: infinities to the small formats"
+	citeSmallNaN   = "FORMATS.md, R6: NaN stays NaN (quiet, sign and high payload kept where the format can hold them); +0 in e2m1, e2m3 and e3m2, which have no NaN (clconv's choice: the MX specification leaves it to the implementation)"
+	citeSmallZero  = "FORMATS.md, R7: a zero keeps its sign, integer 0 gives +0; underflow is gradual"
+	citeE8M0       = "FORMATS.md, R8: e8m0 has neither sign nor zero: zero, negative values and -inf give NaN (2^-127 under _sat); positive values below 2^-127 give 2^-127"
+	citeSmallSame  = "FORMATS.md, R9: a format converted to itself keeps its bits; _sat takes infinities to +-MAX"
 )
 
 // Rule is the step that decided one result: an ID from the Rule constants, a
@@ -93,20 +110,21 @@ func decode(k cltype.Kind, b uint64) num {
 		}
 		return x
 	}
-	f := k.Format()
-	fb := uint(f.Prec - 1)
-	x.neg = b>>(k.Bits()-1) != 0
-	exp := int(b>>fb) & (1<<f.ExpBits() - 1)
-	frac := b & (1<<fb - 1)
-	switch {
-	case exp == 1<<f.ExpBits()-1 && frac == 0:
+	// A floating kind: its row of internal/minifloat's table (half, float
+	// and double are rows too), which takes a pattern apart by the
+	// format's definition, apart from package convert.
+	r := minifloat.OfKind(k)
+	x.bits = b & r.Mask()
+	v := r.Decode(x.bits)
+	x.neg = v.Neg
+	switch v.Class {
+	case minifloat.ClassInf:
 		x.cls = infinite
-	case exp == 1<<f.ExpBits()-1:
+	case minifloat.ClassNaN:
 		x.cls = nan
-	case exp == 0:
-		x.m, x.e = frac, f.Emin()-int(fb)
-	default:
-		x.m, x.e = frac|1<<fb, exp-f.Bias-int(fb)
+		x.m = v.Sig // the payload, left-aligned at bit 63 (bit 63: IEEE's quiet bit)
+	case minifloat.ClassFinite:
+		x.m, x.e = v.Sig, v.Exp
 	}
 	return x
 }
@@ -153,6 +171,32 @@ func roundStep(b bracket, m round.Mode) string {
 	return RuleTowardNeg
 }
 
+// neighbourWords quotes the neighbours of x (nonzero, finite, placed at pl
+// in floating kind d) in value order, and the one that rounding up or down
+// took; a neighbour past the largest finite value is quoted as the value it
+// would have were the exponent range unbounded.
+func neighbourWords(x num, d cltype.Kind, pl floatPlace, up bool) (below, above, got string) {
+	loS, hiS := quoteBits(d, pl.lo), quoteBits(d, pl.lo+1)
+	if pl.lo+1 > maxFinite(d) {
+		hiS = unboundedNext(d)
+	}
+	below, above = signed(x.neg, loS), signed(x.neg, hiS)
+	got = below
+	if up {
+		got = above
+	}
+	if x.neg {
+		below, above = above, below
+	}
+	return below, above, got
+}
+
+// placedStep is stepText for x placed at pl in floating kind d.
+func placedStep(id string, x num, d cltype.Kind, pl floatPlace, up bool) string {
+	below, above, got := neighbourWords(x, d, pl, up)
+	return stepText(id, quoteOf(x), below, above, got)
+}
+
 // stepText says the rounding step in words: below and above are the
 // neighbours in value order, got the one taken.
 func stepText(id string, v, below, above, got string) string {
@@ -161,6 +205,8 @@ func stepText(id string, v, below, above, got string) string {
 		return fmt.Sprintf("%s is representable: exact", v)
 	case RuleTieEven:
 		return fmt.Sprintf("%s is exactly halfway between %s and %s; ties to even gives %s", v, below, above, got)
+	case RuleTieUp:
+		return fmt.Sprintf("%s is exactly halfway between %s and %s; e8m0's ties go up, to %s (every e8m0 value has the significand 1, so ties to even picks neither; up is rounding to even on the binade's grid)", v, below, above, got)
 	case RuleNearest:
 		other := below
 		if got == below {
@@ -179,28 +225,38 @@ func stepText(id string, v, below, above, got string) string {
 // magnitude of its lower neighbour as a bit pattern (beyond the largest
 // finite one when the value's binade is above the format's) and the bracket.
 type floatPlace struct {
-	lo     uint64 // bits of the lower magnitude; hi is lo+1 (inf after the largest finite)
+	lo     uint64 // bits of the lower magnitude; hi is lo+1 (beyond the largest finite: inf, NaN or no pattern)
 	b      bracket
 	beyond bool // |v| >= 2^(emax+1): every mode overflows
+	below  bool // below the smallest value of a format without zero (e8m0): no lower neighbour
 }
 
-// placeFloat finds where x (nonzero, finite) falls in kind d's format.
+// placeFloat finds where x (nonzero, finite) falls in kind d's format: on
+// the grid of its row, whose values are the significands of MantBits+1 bits
+// times powers of two from Emin to Emax (with subnormals below 2^Emin when
+// the format has zero).
 func placeFloat(x num, d cltype.Kind) floatPlace {
-	f := d.Format()
-	p := f.Prec
+	r := minifloat.OfKind(d)
+	p := r.MantBits + 1
 	E := bits.Len64(x.m) - 1 + x.e // x in [2^E, 2^(E+1))
-	if E > f.Emax {
+	if E > r.Emax() {
 		return floatPlace{lo: maxFinite(d), beyond: true}
 	}
-	k := max(E, f.Emin()) - (p - 1) // the exponent of one unit in the last place
+	k := max(E, r.Emin()) - (p - 1) // the exponent of one unit in the last place
 	q, b := quantize(x.m, x.e, k)
 	var lo uint64
-	if q < 1<<(p-1) { // subnormal or zero
+	switch {
+	case q >= 1<<(p-1):
+		lo = uint64(k+p-1+r.Bias)<<(p-1) | (q - 1<<(p-1))
+	case !r.Zero:
+		return floatPlace{below: true, b: b}
+	default: // subnormal or zero
 		lo = q
-	} else {
-		lo = uint64(k+p-1+f.Bias)<<(p-1) | (q - 1<<(p-1))
 	}
-	b.loEven = lo&1 == 0
+	// Ties go to the even significand. With one significant bit (e8m0)
+	// every significand is 1, odd, and a tie goes up: to 2 * 2^k, the even
+	// multiple of the binade's unit (R2).
+	b.loEven = p > 1 && lo&1 == 0
 	return floatPlace{lo: lo, b: b}
 }
 
@@ -232,15 +288,23 @@ func quantize(m uint64, e, k int) (uint64, bracket) {
 }
 
 // maxFinite returns the bits of floating kind d's largest finite value.
-func maxFinite(d cltype.Kind) uint64 { return infBits(d) - 1 }
+func maxFinite(d cltype.Kind) uint64 { return minifloat.OfKind(d).MaxBits() }
 
-// infBits returns the bits of floating kind d's +inf.
-func infBits(d cltype.Kind) uint64 {
-	f := d.Format()
-	return uint64(1<<f.ExpBits()-1) << (f.Prec - 1)
+// infBits returns the bits of floating kind d's +inf, and false for a format
+// without infinities.
+func infBits(d cltype.Kind) (uint64, bool) { return minifloat.OfKind(d).InfBits() }
+
+// signBit returns floating kind d's sign bit (0 for e8m0, which has none).
+func signBit(d cltype.Kind) uint64 { return minifloat.OfKind(d).SignBit() }
+
+// Width returns the number of bits of a pattern of kind k: its size in bits,
+// except for e2m1 (4), e2m3 and e3m2 (6), which are stored one per byte.
+func Width(k cltype.Kind) int {
+	if r := minifloat.OfKind(k); r != nil {
+		return r.Width()
+	}
+	return k.Bits()
 }
-
-func signBit(d cltype.Kind) uint64 { return 1 << (d.Bits() - 1) }
 
 // decision is a predicted result, the rule's ID and citation, and the
 // rule's sentence, built only when asked for (the tests predict millions of
@@ -268,12 +332,40 @@ func Predict(src cltype.Kind, b uint64, dst cltype.Kind, m round.Mode, sat bool)
 func predict(src cltype.Kind, b uint64, dst cltype.Kind, m round.Mode, sat bool) decision {
 	x := decode(src, b)
 	switch {
+	case src == dst && sat && x.cls == infinite && dst.IsSmallFloat():
+		return satMax(x, dst, func() string { return "the same type, but _sat takes an infinity to the largest finite value" })
+	case src == dst && dst.IsSmallFloat():
+		return decision{x.bits, RuleExact, citeSmallSame, said("the same type: the conversion has no effect")}
 	case src == dst:
 		return decision{x.bits, RuleExact, citeSame, said("the same type: the conversion has no effect")}
+	case dst.IsSmallFloat():
+		return predictSmall(x, dst, m, sat)
 	case dst.IsFloat():
 		return predictFloat(x, dst, m)
 	}
 	return predictInt(x, dst, m, sat)
+}
+
+// nanOut returns the NaN that NaN x converts to in floating kind d, and
+// false for a format without NaNs: an IEEE NaN keeps the sign and the high
+// payload bits that fit, with the quiet bit set; e4m3's and e8m0's all-ones
+// NaN keeps the sign where there is one.
+func nanOut(x num, d cltype.Kind) (uint64, bool) {
+	r := minifloat.OfKind(d)
+	var sign uint64
+	if x.neg {
+		sign = r.SignBit()
+	}
+	switch r.NaN {
+	case minifloat.NaNIEEE:
+		mb := uint(r.MantBits)
+		inf, _ := r.InfBits()
+		return sign | inf | x.m>>(64-mb) | 1<<(mb-1), true
+	case minifloat.NaNAllOnes:
+		nan, _ := r.NaNBits()
+		return sign | nan, true
+	}
+	return 0, false
 }
 
 func predictFloat(x num, d cltype.Kind, m round.Mode) decision {
@@ -284,32 +376,27 @@ func predictFloat(x num, d cltype.Kind, m round.Mode) decision {
 	dn := d.String()
 	switch {
 	case x.cls == nan:
-		sf, df := x.kind.Format().Prec-1, d.Format().Prec-1
-		frac := x.bits & (1<<sf - 1)
-		if sf > df {
-			frac >>= sf - df
-		} else {
-			frac <<= df - sf
-		}
-		out := sign | infBits(d) | 1<<(df-1) | frac
+		out, _ := nanOut(x, d)
 		return decision{out, RuleNaN, citeNaN, func() string {
 			return fmt.Sprintf("NaN converts to a quiet NaN of %s with the same sign and the high payload bits", dn)
 		}}
 	case x.cls == infinite:
-		return decision{sign | infBits(d), RuleInf, citeRound, said("infinity converts to infinity of the same sign")}
+		inf, _ := infBits(d)
+		return decision{sign | inf, RuleInf, citeRound, said("infinity converts to infinity of the same sign")}
 	case x.isZero():
 		if x.kind.IsInteger() {
 			return decision{0, RuleZero, citeZero, said("integer 0 converts to +0 in every mode")}
 		}
 		return decision{sign, RuleZero, citeZero, said("zero converts to zero of the same sign")}
 	}
+	inf, _ := infBits(d)
 	pl := placeFloat(x, d)
 	if pl.beyond {
 		beyond := func() string {
 			return fmt.Sprintf("%s is beyond the largest finite %s (%s)", quoteOf(x), dn, quoteBits(d, maxFinite(d)))
 		}
 		if overflowsToInf(m, x.neg) {
-			return decision{sign | infBits(d), RuleOverflow, citeOverflow, func() string {
+			return decision{sign | inf, RuleOverflow, citeOverflow, func() string {
 				return fmt.Sprintf("%s: %s overflows to %sinf", beyond(), m, minus(x.neg))
 			}}
 		}
@@ -325,22 +412,10 @@ func predictFloat(x num, d cltype.Kind, m round.Mode) decision {
 	id := roundStep(pl.b, m)
 	text := func() string {
 		// The neighbours in value order, as rules quote them.
-		loS, hiS := quoteBits(d, pl.lo), quoteBits(d, pl.lo+1)
-		if pl.lo+1 == infBits(d) {
-			hiS = unboundedNext(d)
-		}
-		below, above := signed(x.neg, loS), signed(x.neg, hiS)
-		gotS := below
-		if up {
-			gotS = above
-		}
-		if x.neg {
-			below, above = above, below
-		}
-		return stepText(id, quoteOf(x), below, above, gotS)
+		return placedStep(id, x, d, pl, up)
 	}
 	switch {
-	case got == infBits(d):
+	case got == inf:
 		return decision{sign | got, RuleOverflow, citeOverflow, func() string {
 			return text() + fmt.Sprintf(", which is beyond the largest finite %s and overflows to %sinf (IEEE 754 rounding)", dn, minus(x.neg))
 		}}
@@ -378,12 +453,23 @@ func signed(neg bool, s string) string {
 }
 
 // unboundedNext names the value after the largest finite one were the
-// exponent range unbounded: 2^(emax+1).
+// exponent range unbounded: one unit in the last place above MAX (2^(emax+1)
+// in IEEE's formats and the MX formats; 480 in e4m3, whose pattern after
+// MAX is its NaN).
 func unboundedNext(d cltype.Kind) string {
-	if s := exactDecimal(false, 1, d.Format().Emax+1); len(s) <= maxQuote {
+	r := minifloat.OfKind(d)
+	mx := r.Decode(r.MaxBits())
+	m, e := mx.Sig+1, mx.Exp
+	for m&1 == 0 {
+		m, e = m>>1, e+1
+	}
+	if s := exactDecimal(false, m, e); len(s) <= maxQuote {
 		return s
 	}
-	return fmt.Sprintf("2^%d", d.Format().Emax+1)
+	if m == 1 {
+		return fmt.Sprintf("2^%d", e)
+	}
+	return fmt.Sprintf("%d·2^%d", m, e)
 }
 
 func predictInt(x num, d cltype.Kind, m round.Mode, sat bool) decision {
