@@ -451,7 +451,9 @@ func TestDequantFP4Layouts(t *testing.T) {
 	}
 	ns2 := tensor{safetensors.TensorInfo{Name: "l.weight_scale_2", DType: safetensors.F32, Shape: []int64{}}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.0123))}
 	in := writeFile(t, dir, "fp4.safetensors", nil, blocks, scales, nw, ns, ns2, rawTensor("l.input_scale", safetensors.F32, []int64{}, rng))
-	e2m1 := func(c byte) float64 { return math.Float64frombits(minifloat.ToFloat64Bits(minifloat.E2M1, uint64(c&15))) }
+	e2m1 := func(c byte) float64 {
+		return math.Float64frombits(minifloat.ToFloat64Bits(minifloat.E2M1, uint64(c&15)))
+	}
 	for _, to := range []cltype.Kind{cltype.BFloat16, cltype.Half, cltype.Float} {
 		dst := minifloat.OfKind(to)
 		for _, m := range modes {

@@ -53,7 +53,7 @@ func index(files []*safetensors.File) (map[string]source, error) {
 		for i := range f.Tensors {
 			t := &f.Tensors[i]
 			if _, dup := all[t.Name]; dup {
-				return nil, fmt.Errorf("checkpoint: tensor %q is in two shards", t.Name)
+				return nil, dataErrorf("checkpoint: tensor %q is in two shards", t.Name)
 			}
 			all[t.Name] = source{f, t}
 		}
@@ -74,7 +74,7 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 		live = append(live, j)
 	}
 	var hdr bytes.Buffer
-	w, err := safetensors.NewWriter(&hdr, infos, src.Metadata)
+	w, err := safetensors.NewWriter(&hdr, infos, outMetadata(src.Metadata, jobs))
 	if err != nil {
 		return 0, fmt.Errorf("checkpoint: %w", err)
 	}
@@ -110,6 +110,8 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 			err = quantFP8(ctx, dst, base, j, opt)
 		case ActDequantMX, ActDequantNV:
 			err = dequantBlocks(ctx, dst, base, j, opt)
+		case ActQuantMX, ActQuantNV:
+			err = quantMX(ctx, dst, base, j, j.extra, opt)
 		case ActScaleOut:
 			// Written by its QuantFP8 job.
 		}

@@ -40,4 +40,29 @@
 // clamps), and each element the exact quotient x / scale rounded once into
 // the format in the mode; the scale is written after its weight as
 // "X_scale_inv" (Options.ScaleSuffix).
+//
+// With Options.Block set, selected F32, F64, F16 and BF16 tensors are
+// quantized to that block-scaled format of package mx along their last
+// axis and written in gpt-oss's MXFP4 layout ("X.blocks", "X.scales"; the
+// MXFP6 and MXFP8 formats alike, their format recorded under MXFormatKey)
+// or ModelOpt's NVFP4 layout ("X", "X_scale", "X_scale_2"); the
+// dequantization above reads all of them back.
 package checkpoint
+
+import "fmt"
+
+// A DataError is a problem of the checkpoint itself rather than of the
+// options or the file system: shapes of a weight and its scale that do not
+// fit, a block with no finite scale, a malformed index or config.json,
+// tensor names that clash. clconv exits with status 1 for these (the input
+// is wrong) and 2 for the others.
+type DataError struct{ msg string }
+
+// Error returns the message.
+func (e *DataError) Error() string { return e.msg }
+
+// dataErrorf formats a *DataError (with fmt.Errorf's verbs; a %w operand's
+// text is kept, not its chain).
+func dataErrorf(format string, args ...any) error {
+	return &DataError{fmt.Errorf(format, args...).Error()}
+}

@@ -107,15 +107,15 @@ func Shards(src string) (dir, index string, shards []string, err error) {
 		return "", "", nil, err
 	}
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return "", "", nil, fmt.Errorf("%s: %v", index, err)
+		return "", "", nil, dataErrorf("%s: %v", index, err)
 	}
 	if len(idx.WeightMap) == 0 {
-		return "", "", nil, fmt.Errorf("%s: no weight_map", index)
+		return "", "", nil, dataErrorf("%s: no weight_map", index)
 	}
 	seen := map[string]bool{}
 	for _, s := range idx.WeightMap {
 		if s != filepath.Base(s) || !strings.HasSuffix(s, ".safetensors") {
-			return "", "", nil, fmt.Errorf("%s: shard %q is not a .safetensors file of that directory", index, s)
+			return "", "", nil, dataErrorf("%s: shard %q is not a .safetensors file of that directory", index, s)
 		}
 		if !seen[s] {
 			seen[s] = true
@@ -257,12 +257,12 @@ func newIndex(path string, rep *Report, total int64) ([]byte, error) {
 	}
 	var idx map[string]json.RawMessage
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, dataErrorf("%s: %v", path, err)
 	}
 	meta := map[string]json.RawMessage{}
 	if m, ok := idx["metadata"]; ok {
 		if err := json.Unmarshal(m, &meta); err != nil {
-			return nil, fmt.Errorf("%s: metadata: %v", path, err)
+			return nil, dataErrorf("%s: metadata: %v", path, err)
 		}
 	}
 	meta["total_size"], _ = json.Marshal(total)
@@ -317,13 +317,13 @@ func readConfig(dir string, opt *Options) error {
 		} `json:"quantization_config"`
 	}
 	if err := json.Unmarshal(b, &cfg); err != nil {
-		return fmt.Errorf("%s: %v", filepath.Join(dir, "config.json"), err)
+		return dataErrorf("%s: %v", filepath.Join(dir, "config.json"), err)
 	}
 	if cfg.Q == nil || cfg.Q.Block == nil {
 		return nil
 	}
 	if len(cfg.Q.Block) != 2 || cfg.Q.Block[0] <= 0 || cfg.Q.Block[1] <= 0 {
-		return fmt.Errorf("%s: quantization_config.weight_block_size %v: want two positive sizes", filepath.Join(dir, "config.json"), cfg.Q.Block)
+		return dataErrorf("%s: quantization_config.weight_block_size %v: want two positive sizes", filepath.Join(dir, "config.json"), cfg.Q.Block)
 	}
 	opt.WeightBlockSize = [2]int{cfg.Q.Block[0], cfg.Q.Block[1]}
 	return nil

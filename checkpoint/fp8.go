@@ -232,7 +232,7 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 			}
 			s, err := BlockScale(amax, max)
 			if err != nil {
-				return tensorErr(t.Name, fmt.Errorf("block (%d, %d): %v", bi, bj, err))
+				return tensorErr(t.Name, dataErrorf("block (%d, %d): %v", bi, bj, err))
 			}
 			binary.LittleEndian.PutUint32(scales[4*bj:], math.Float32bits(s))
 			s64 := float64(s)

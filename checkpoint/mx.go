@@ -58,37 +58,53 @@ func nvScales(all map[string]source, t *safetensors.TensorInfo) (source, source,
 	return s, s2, true
 }
 
-// mxShape checks an MX pair's shapes and returns the output shape, the
-// number of rows and the row length in elements.
-func mxShape(b, s *safetensors.TensorInfo, name string) ([]int64, int64, int64, error) {
-	n := len(b.Shape)
-	if n < 2 || b.Shape[n-1] != 16 || len(s.Shape) != n-1 {
-		return nil, 0, 0, fmt.Errorf("checkpoint: %q (shape %s) and %q (shape %s): MXFP4 blocks are [..., B, 16] bytes with scales [..., B]",
-			b.Name, shapeString(b.Shape), s.Name, shapeString(s.Shape))
+// mxShape checks an MX pair's shapes and returns its format and the output
+// shape. The format is the one __metadata__ records under MXFormatKey(name)
+// (clconv's quantization writes it), else MXFP4 (gpt-oss).
+func mxShape(b source, s *safetensors.TensorInfo, name string) (*mx.Format, []int64, error) {
+	t := b.t
+	f := mx.MXFP4
+	if v, ok := b.f.Metadata[MXFormatKey(name)]; ok {
+		g, err := mx.ParseFormat(v)
+		if err != nil || g.TensorScale {
+			return nil, nil, dataErrorf("checkpoint: %q: __metadata__ %q = %q is not an MX format", t.Name, MXFormatKey(name), v)
+		}
+		f = g
+	}
+	bpb := int64(f.ElemBytes(f.BlockSize, true))
+	n := len(t.Shape)
+	if n < 2 || t.Shape[n-1] != bpb || len(s.Shape) != n-1 {
+		why := ""
+		if f == mx.MXFP4 && n >= 2 && (t.Shape[n-1] == 24 || t.Shape[n-1] == 32) {
+			why = fmt.Sprintf(" (MXFP6 and MXFP8 blocks need __metadata__ %q to name their format)", MXFormatKey(name))
+		}
+		return nil, nil, dataErrorf("checkpoint: %q (shape %s) and %q (shape %s): %s blocks are [..., B, %d] bytes with scales [..., B]%s",
+			t.Name, shapeString(t.Shape), s.Name, shapeString(s.Shape), strings.ToUpper(f.Name), bpb, why)
 	}
 	for i := range n - 1 {
-		if s.Shape[i] != b.Shape[i] {
-			return nil, 0, 0, fmt.Errorf("checkpoint: %q (shape %s) and %q (shape %s): the scales' shape must be the blocks' without its last axis",
-				b.Name, shapeString(b.Shape), s.Name, shapeString(s.Shape))
+		if s.Shape[i] != t.Shape[i] {
+			return nil, nil, dataErrorf("checkpoint: %q (shape %s) and %q (shape %s): the scales' shape must be the blocks' without its last axis",
+				t.Name, shapeString(t.Shape), s.Name, shapeString(s.Shape))
 		}
 	}
-	out := append(append([]int64(nil), b.Shape[:n-2]...), b.Shape[n-2]*32)
-	rowLen := b.Shape[n-2] * 32
-	rows := int64(1)
-	for _, d := range b.Shape[:n-2] {
-		rows *= d
-	}
-	return out, rows, rowLen, nil
+	out := append(append([]int64(nil), t.Shape[:n-2]...), t.Shape[n-2]*int64(f.BlockSize))
+	return f, out, nil
 }
 
-// nvShape checks an NVFP4 weight's shapes and returns the output shape.
+// nvShape checks an NVFP4 weight's shapes and returns the output shape:
+// [..., C/2] bytes with [..., C/16] scales give [..., C] (ModelOpt's
+// weights are two-dimensional; clconv's quantization writes any rank).
 func nvShape(w, s, s2 *safetensors.TensorInfo) ([]int64, error) {
-	if len(w.Shape) != 2 || len(s.Shape) != 2 || s2.Count() != 1 ||
-		s.Shape[0] != w.Shape[0] || s.Shape[1]*16 != w.Shape[1]*2 {
-		return nil, fmt.Errorf("checkpoint: NVFP4 %q (shape %s) with %q (shape %s) and %q (shape %s): want [R, C/2] bytes, [R, C/16] E4M3 scales and one F32 tensor scale",
+	n := len(w.Shape)
+	ok := n >= 1 && len(s.Shape) == n && s2.Count() == 1 && s.Shape[n-1]*16 == w.Shape[n-1]*2
+	for i := 0; ok && i < n-1; i++ {
+		ok = s.Shape[i] == w.Shape[i]
+	}
+	if !ok {
+		return nil, dataErrorf("checkpoint: NVFP4 %q (shape %s) with %q (shape %s) and %q (shape %s): want [R, C/2] bytes, [R, C/16] E4M3 scales and one F32 tensor scale",
 			w.Name, shapeString(w.Shape), s.Name, shapeString(s.Shape), s2.Name, shapeString(s2.Shape))
 	}
-	return []int64{w.Shape[0], w.Shape[1] * 2}, nil
+	return append(append([]int64(nil), w.Shape[:n-1]...), w.Shape[n-1]*2), nil
 }
 
 // readRange reads n bytes of t at offset off.
@@ -103,8 +119,8 @@ func readRange(s source, off, n int64) ([]byte, error) {
 // dequantBlocks writes an MXFP4 (gpt-oss) or NVFP4 (ModelOpt) tensor
 // dequantized into opt.To, rows in parallel.
 func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error {
-	f := mx.MXFP4
-	mo := mx.Options{Packed: true, Nibbles: mx.LowFirst, Mode: round.RTE}
+	f := j.mxf
+	mo := mx.Options{Packed: true, Nibbles: mx.LowFirst, FP6: mx.FP6LittleEndian, Mode: round.RTE}
 	shape := j.out.Shape
 	rowLen := shape[len(shape)-1]
 	rows := j.out.Count() / max(rowLen, 1)
@@ -118,13 +134,14 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 	}
 	bs := int64(f.BlockSize)
 	blocksPerRow := rowLen / bs
+	rowBytes := rowLen * int64(f.ElemBits()) / 8
 	size := int64(opt.To.Size())
 	rowsPer := max(1, chunkElems/max(rowLen, 1))
 	n := int(ceilDiv(rows, rowsPer))
 	return parallel(ctx, n, opt, func(c int) error {
 		r0 := int64(c) * rowsPer
 		r1 := min(rows, r0+rowsPer)
-		elems, err := readRange(j.src, r0*rowLen/2, (r1-r0)*rowLen/2)
+		elems, err := readRange(j.src, r0*rowBytes, (r1-r0)*rowBytes)
 		if err != nil {
 			return err
 		}

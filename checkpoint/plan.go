@@ -7,6 +7,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/mx"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/safetensors"
 )
@@ -44,6 +45,20 @@ type Options struct {
 	// Progress, if not nil, is called with the input bytes done so far and
 	// the total.
 	Progress func(done, total int64)
+
+	// Block, when set, quantizes every selected F32, F64, F16 and BF16
+	// tensor to this block-scaled format along its last axis, in the
+	// layouts of published checkpoints (see MXFormatKey and
+	// docs/SAFETENSORS.md); To, Sat and the FP8 block sizes must then be
+	// left zero. Mode rounds the elements.
+	Block *mx.Format
+	// Rule is the shared-exponent rule of the MX formats (mx.Floor, the
+	// OCP specification's, by default).
+	Rule mx.ScaleRule
+	// Pad accepts a last axis that is not a whole number of blocks: each
+	// row's last block is padded with zeros, and the output holds whole
+	// blocks (a dequantization then gives the padded length).
+	Pad bool
 }
 
 // Action is what a conversion does with one tensor.
@@ -59,9 +74,11 @@ const (
 	ActDropScale                // a scale consumed by a dequantization (not written)
 	ActDequantMX                // MXFP4 blocks and E8M0 scales (gpt-oss), rounded once
 	ActDequantNV                // NVFP4 weight, E4M3 block scales, F32 tensor scale (ModelOpt), rounded once
+	ActQuantMX                  // quantized to an MX format (Options.Block): NAME.blocks and NAME.scales
+	ActQuantNV                  // quantized to NVFP4 (Options.Block): NAME, NAME_scale and NAME_scale_2
 )
 
-var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop", "dequantize-mxfp4", "dequantize-nvfp4"}
+var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop", "dequantize-mxfp4", "dequantize-nvfp4", "quantize-mx", "quantize-nvfp4"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -82,6 +99,10 @@ type TensorReport struct {
 	Scale  string          `json:"scale,omitempty"` // the scale tensor's name (dequantize, quantize)
 	Shard  string          `json:"shard,omitempty"` // the output shard (sharded checkpoints)
 	Stats  *fileconv.Stats `json:"stats,omitempty"`
+	// Format is the block format of a tensor quantized with Options.Block,
+	// and MX what mx.Quantize reported for it.
+	Format string    `json:"format,omitempty"`
+	MX     *mx.Stats `json:"mx_stats,omitempty"`
 }
 
 // Report describes a whole conversion.
@@ -109,6 +130,10 @@ type job struct {
 	// quant links a QuantFP8 job to its ScaleOut job (the next one).
 	quantScale *job
 	report     *TensorReport
+	// mxf is the block format of an MX or NVFP4 (de)quantization; extra
+	// are the scales a QuantMX or QuantNV job writes (the jobs after it).
+	mxf   *mx.Format
+	extra []*job
 }
 
 // selected reports whether opt selects the tensor named name.
@@ -131,16 +156,23 @@ func (o *Options) selected(name string) bool {
 
 // validate checks the options.
 func (o *Options) validate() error {
+	if o.Block != nil {
+		if o.To != cltype.Invalid || o.Sat {
+			return fmt.Errorf("checkpoint: quantizing to %s takes no destination type or saturation", o.Block.Name)
+		}
+		if err := o.validateMX(); err != nil {
+			return err
+		}
+		return o.validateGlobs()
+	}
 	if !o.To.IsFloating() {
 		return fmt.Errorf("checkpoint: the destination must be a floating type, not %s (integer tensors are kept as they are)", o.To)
 	}
 	if _, ok := safetensors.DTypeOf(o.To); !ok {
 		return fmt.Errorf("checkpoint: %s has no safetensors dtype", o.To)
 	}
-	for _, g := range append(append([]string(nil), o.Tensors...), o.Skip...) {
-		if _, err := path.Match(g, ""); err != nil {
-			return fmt.Errorf("checkpoint: bad glob %q: %v", g, err)
-		}
+	if err := o.validateGlobs(); err != nil {
+		return err
 	}
 	b := o.BlockSize
 	if b != [2]int{} {
@@ -153,6 +185,16 @@ func (o *Options) validate() error {
 	}
 	if w := o.WeightBlockSize; w != [2]int{} && (w[0] <= 0 || w[1] <= 0) {
 		return fmt.Errorf("checkpoint: weight block size %dx%d: both must be positive", w[0], w[1])
+	}
+	return nil
+}
+
+// validateGlobs checks Tensors and Skip.
+func (o *Options) validateGlobs() error {
+	for _, g := range append(append([]string(nil), o.Tensors...), o.Skip...) {
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("checkpoint: bad glob %q: %v", g, err)
+		}
 	}
 	return nil
 }
@@ -200,19 +242,25 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 		rep := &TensorReport{Name: t.Name, From: t.DType.String(), Shape: t.Shape}
 		j := &job{src: src, report: rep, out: safetensors.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape}}
 		switch {
+		case opt.Block != nil:
+			extra, err := planMX(j, all, opt)
+			if err != nil {
+				return nil, err
+			}
+			j.extra = extra
 		case consumed[t.Name]:
 			j.act = ActDropScale
 		case opt.dequantDest() && opt.selected(t.Name) && isMX(all, t):
 			sc, name, _ := mxPair(all, t)
-			shape, _, _, err := mxShape(t, sc.t, name)
+			mf, shape, err := mxShape(src, sc.t, name)
 			if err != nil {
 				return nil, err
 			}
-			j.act, j.scale = ActDequantMX, sc
+			j.act, j.scale, j.mxf = ActDequantMX, sc, mf
 			j.out = safetensors.TensorInfo{Name: name, DType: mustDType(opt.To), Shape: shape}
 			rep.Name, rep.Shape, rep.Block, rep.Scale = name, shape, []int{1, 32}, sc.t.Name
 			if _, clash := all[name]; clash {
-				return nil, fmt.Errorf("checkpoint: %q dequantizes to %q, which the checkpoint already has", t.Name, name)
+				return nil, dataErrorf("checkpoint: %q dequantizes to %q, which the checkpoint already has", t.Name, name)
 			}
 		case opt.dequantDest() && opt.selected(t.Name) && isNV(all, t):
 			sc, sc2, _ := nvScales(all, t)
@@ -235,7 +283,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 		case !t.DType.IsFloat() || !opt.selected(t.Name) || t.DType.Kind() == opt.To:
 			j.act = ActKeep
 		case t.DType.Kind() == cltype.Invalid:
-			return nil, fmt.Errorf("checkpoint: tensor %q: converting %s is not supported yet; leave it out with --skip", t.Name, t.DType)
+			return nil, dataErrorf("checkpoint: tensor %q: converting %s is not supported yet; leave it out with --skip", t.Name, t.DType)
 		case opt.BlockSize != [2]int{} && len(t.Shape) == 2:
 			j.act, j.block = ActQuantFP8, opt.BlockSize
 			j.out.DType = mustDType(opt.To)
@@ -247,7 +295,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			}}
 			sj.report = &TensorReport{Name: sj.out.Name, Action: ActScaleOut.String(), To: "F32", Shape: sj.out.Shape, Block: b[:]}
 			if _, clash := all[sj.out.Name]; clash {
-				return nil, fmt.Errorf("checkpoint: tensor %q: its scale %q would replace a tensor of that name", t.Name, sj.out.Name)
+				return nil, dataErrorf("checkpoint: tensor %q: its scale %q would replace a tensor of that name", t.Name, sj.out.Name)
 			}
 			j.quantScale = sj
 			rep.Block, rep.Scale = b[:], sj.out.Name
@@ -263,6 +311,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 		if j.quantScale != nil {
 			jobs = append(jobs, j.quantScale)
 		}
+		jobs = append(jobs, j.extra...)
 	}
 	return jobs, nil
 }
@@ -325,7 +374,7 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // scale one row each.
 func fp8Block(w, s *safetensors.TensorInfo, want [2]int) ([2]int, error) {
 	bad := func(why string) ([2]int, error) {
-		return [2]int{}, fmt.Errorf("checkpoint: tensor %q (shape %s) and its scale %q (shape %s): %s",
+		return [2]int{}, dataErrorf("checkpoint: tensor %q (shape %s) and its scale %q (shape %s): %s",
 			w.Name, shapeString(w.Shape), s.Name, shapeString(s.Shape), why)
 	}
 	switch s.DType {

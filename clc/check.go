@@ -575,7 +575,11 @@ func (c *checker) ident(x *syntax.Ident) expr {
 	if x.Name == syntax.ModeMacro {
 		c.errorf(x.NamePos, "unknown identifier %q: it is defined only after #pragma OPENCL EXTENSION %s : enable", x.Name, syntax.SelectExt)
 	}
-	c.errorf(x.NamePos, "unknown identifier %q%s", x.Name, fromMacro(x))
+	hint := ""
+	if x.Macro == "" { // a name typed, not made by a macro
+		hint = c.identHint(x.Name)
+	}
+	c.errorf(x.NamePos, "unknown identifier %q%s%s", x.Name, fromMacro(x), hint)
 	return nil
 }
 
@@ -1031,7 +1035,7 @@ func (c *checker) call(x *syntax.CallExpr) expr {
 	case strings.HasPrefix(name, "convert_"):
 		op, err := convert.ParseName(name)
 		if err != nil {
-			c.errorf(x.Fun.NamePos, "%v", err)
+			c.errorf(x.Fun.NamePos, "%v%s", err, conversionHint(name))
 		}
 		arg, pos := c.oneArg(x)
 		// The library's own checks (element counts, bool) on a value of
@@ -1043,7 +1047,7 @@ func (c *checker) call(x *syntax.CallExpr) expr {
 	case strings.HasPrefix(name, "as_"):
 		t, err := convert.ParseAsName(name)
 		if err != nil {
-			c.errorf(x.Fun.NamePos, "%v", err)
+			c.errorf(x.Fun.NamePos, "%v%s", err, conversionHint(name))
 		}
 		arg, pos := c.oneArg(x)
 		if _, err := value.As(value.Zero(arg.typ()), t); err != nil {
@@ -1060,7 +1064,7 @@ func (c *checker) call(x *syntax.CallExpr) expr {
 		}
 		return &anyAllExpr{typed{cltype.Scalar(cltype.Int)}, name == "all", arg}
 	}
-	e := errorAt(x.Fun.NamePos, fmt.Sprintf("call to undeclared function %q%s", name, fromMacro(x.Fun)))
+	e := errorAt(x.Fun.NamePos, fmt.Sprintf("call to undeclared function %q%s%s", name, fromMacro(x.Fun), c.callHint(x.Fun)))
 	if i := strings.Index(name, syntax.ModeMacro); i >= 0 {
 		prefix := strings.TrimSuffix(name[:i], "_") + "_"
 		e.Note = "note: ## pasted the name __ROUNDING_MODE__, not the rounding mode (the operands of ## are not macro-expanded)\n" +

@@ -49,12 +49,21 @@ type RangeError struct {
 	Dst   cltype.Kind // the destination type
 	Mode  Mode        // the conversion's rounding mode
 	Cause Cause       // what went wrong
+	// Failed is, for SliceChecked, how many of the Len elements converted
+	// ToChecked would reject, this one included (counted only once an
+	// element has failed, so a slice without one pays nothing); 0 for
+	// ToChecked.
+	Failed int
+	// Len is the number of elements SliceChecked converted; 0 for
+	// ToChecked.
+	Len int
 }
 
 // Error describes the value, the types, the limit it passed and, where it
-// matters, the mode: "convert: float 300 is too large for char (max 127) in
-// rtz", "convert: element 5: float NaN has no char value", "convert: float
-// 1e+06 overflows half (max 65504) in rtz".
+// matters, the mode, and for SliceChecked how many elements failed:
+// "convert: float 300 is too large for char (max 127) in rtz", "convert:
+// element 5: float NaN has no char value (3 of 8 elements fail)", "convert:
+// float 1e+06 overflows half (max 65504) in rtz".
 func (e *RangeError) Error() string {
 	var b strings.Builder
 	b.WriteString("convert: ")
@@ -65,6 +74,7 @@ func (e *RangeError) Error() string {
 	switch e.Cause {
 	case CauseNaN:
 		fmt.Fprintf(&b, "has no %s value", e.Dst)
+		e.writeFailed(&b)
 		return b.String()
 	case CauseTooLarge:
 		fmt.Fprintf(&b, "is too large for %s (max %d)", e.Dst, e.Dst.MaxUint())
@@ -82,7 +92,20 @@ func (e *RangeError) Error() string {
 	if e.Src.IsFloating() || e.Dst.IsFloating() {
 		fmt.Fprintf(&b, " in %s", e.Mode)
 	}
+	e.writeFailed(&b)
 	return b.String()
+}
+
+// writeFailed adds " (3 of 4 elements fail)" for SliceChecked's errors.
+func (e *RangeError) writeFailed(b *strings.Builder) {
+	if e.Failed <= 0 {
+		return
+	}
+	verb := "fail"
+	if e.Failed == 1 {
+		verb = "fails"
+	}
+	fmt.Fprintf(b, " (%d of %d elements %s)", e.Failed, e.Len, verb)
 }
 
 // Is reports whether target is ErrRange.
@@ -143,14 +166,22 @@ func SliceChecked[D, S Number](dst []D, src []S, m Mode) (int, error) {
 	if dk.IsSmallFloat() || sk.IsSmallFloat() {
 		// One value at a time, each read before it is written; every
 		// element gets ToChecked's value.
-		var err error
+		var err *RangeError
+		failed := 0
 		for i := range n {
 			x := src[i]
-			if !smallChecked(dk, sk, unsafe.Add(d, i*dk.Size()), unsafe.Add(s, i*sk.Size()), m) && err == nil {
-				err = rangeError(i, x, dk, sk, unsafe.Pointer(&x), m)
+			if !smallChecked(dk, sk, unsafe.Add(d, i*dk.Size()), unsafe.Add(s, i*sk.Size()), m) {
+				if err == nil {
+					err = rangeError(i, x, dk, sk, unsafe.Pointer(&x), m)
+				}
+				failed++
 			}
 		}
-		return n, err
+		if err != nil {
+			err.Failed, err.Len = failed, n
+			return n, err
+		}
+		return n, nil
 	}
 	if !mayFail[sk][dk] {
 		convertSlice(dk, sk, d, s, n, m, true)
@@ -162,12 +193,65 @@ func SliceChecked[D, S Number](dst []D, src []S, m Mode) (int, error) {
 		// Before converting: dst may be src's memory.
 		if i := firstBad(dk, sk, sp, k, m); i >= 0 {
 			err := rangeError(lo+i, src[lo+i], dk, sk, unsafe.Add(sp, i*sk.Size()), m)
+			// Count the rest before converting (dst may be src), only
+			// on this error path.
+			err.Failed = 1 + countBad(dk, sk, unsafe.Add(sp, (i+1)*sk.Size()), n-lo-i-1, m)
+			err.Len = n
 			convertSlice(dk, sk, dp, sp, n-lo, m, true)
 			return n, err
 		}
 		convertSlice(dk, sk, dp, sp, k, m, true)
 	}
 	return n, nil
+}
+
+// countBad returns how many of the k source elements at s convertChecked
+// rejects, by a range scan (firstBad) from one rejected element to the
+// next.
+func countBad(dk, sk cltype.Kind, s unsafe.Pointer, k int, m Mode) int {
+	count := 0
+	for k > 0 {
+		i := firstBad(dk, sk, s, k, m)
+		if i < 0 {
+			break
+		}
+		count++
+		s = unsafe.Add(s, (i+1)*sk.Size())
+		k -= i + 1
+	}
+	return count
+}
+
+// CheckSlice returns the indices of the elements of src that ToChecked
+// would reject in mode m, in increasing order, and nil when there are
+// none. It converts nothing; SliceChecked's error tells the first of them
+// and their number.
+func CheckSlice[D, S Number](src []S, m Mode) []int {
+	var out []int
+	dk, sk := KindOf[D](), KindOf[S]()
+	s := unsafe.Pointer(unsafe.SliceData(src))
+	if dk.IsSmallFloat() || sk.IsSmallFloat() {
+		var d D
+		for i := range src {
+			if !smallChecked(dk, sk, unsafe.Pointer(&d), unsafe.Add(s, i*sk.Size()), m) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	if len(src) == 0 || !mayFail[sk][dk] {
+		return nil
+	}
+	for base, k := 0, len(src); k > 0; {
+		i := firstBad(dk, sk, unsafe.Add(s, base*sk.Size()), k, m)
+		if i < 0 {
+			break
+		}
+		out = append(out, base+i)
+		base += i + 1
+		k -= i + 1
+	}
+	return out
 }
 
 // checkChunk is the number of elements that SliceChecked tests and then

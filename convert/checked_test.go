@@ -380,7 +380,7 @@ func TestRangeErrorMessages(t *testing.T) {
 	}
 	dst := make([]int8, 8)
 	_, err = convert.SliceChecked(dst, []float32{0, 1, 2, 3, 4, float32(math.NaN()), 6, 7}, round.RTE)
-	want = "convert: element 5: float NaN has no char value"
+	want = "convert: element 5: float NaN has no char value (1 of 8 elements fails)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}

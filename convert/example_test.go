@@ -88,7 +88,7 @@ func ExampleSliceChecked() {
 	}
 	// Output:
 	// 5 [0 12 0 255 7]
-	// convert: element 2: float NaN has no uchar value
+	// convert: element 2: float NaN has no uchar value (2 of 5 elements fail)
 	// first bad element: 2 NaN
 }
 
@@ -120,7 +120,7 @@ func Example_namedTypes() {
 	// Output:
 	// 2
 	// float ushort half
-	// 3 convert: element 0: float -40 is too small for ushort (min 0) in rtz
+	// 3 convert: element 0: float -40 is too small for ushort (min 0) in rtz (2 of 3 elements fail)
 	// [0 21 65535]
 }
 

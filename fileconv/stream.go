@@ -171,7 +171,7 @@ func openInput(src io.Reader, inFmt Format, from cltype.Kind, sizeHint int64) (*
 		}
 		switch {
 		case h.Void && from == cltype.Invalid:
-			return nil, formatErr(0, "the .npy header's dtype %s is raw %d-byte records, as np.save writes ml_dtypes' bfloat16 and float8 arrays: name the type with --from (bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2 or e8m0)", h.Descr(), h.Kind.Size())
+			return nil, formatErr(0, "the .npy header's dtype %s is raw %d-byte records, as np.save writes ml_dtypes' bfloat16 and float8 arrays: name the type with --from (%s)", h.Descr(), h.Kind.Size(), voidTypes(h.Kind.Size()))
 		case h.Void && from.Size() != h.Kind.Size():
 			return nil, formatErr(0, "the .npy header's dtype %s has %d-byte elements but the source type given, %s, has %d", h.Descr(), h.Kind.Size(), from, from.Size())
 		case h.Void:
@@ -507,4 +507,13 @@ func Convert(ctx context.Context, dst io.Writer, src io.Reader, opt Options) (*R
 		}
 	}
 	return res, nil
+}
+
+// voidTypes names the types of a raw record's size, for --from: only they
+// fit it.
+func voidTypes(size int) string {
+	if size == 2 {
+		return "bfloat16 or half; short or ushort for the bits"
+	}
+	return "e4m3, e5m2, e2m1, e2m3, e3m2 or e8m0; char or uchar for the bits"
 }

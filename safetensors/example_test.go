@@ -61,7 +61,7 @@ func ExampleReadTensor() {
 	// w F32 [2 2] 4
 	// [1 2.5 -3 1e+10] <nil>
 	// [1 2 -3 127]
-	// safetensors: offset 84: tensor "w": convert: element 3: float 1e+10 is too large for char (max 127) in rte
+	// safetensors: offset 84: tensor "w": convert: element 3: float 1e+10 is too large for char (max 127) in rte (1 of 4 elements fails)
 }
 
 // Read rejects a malformed file with the offset and the tensor at fault.

@@ -28,7 +28,7 @@ func init() { subcommands = append(subcommands, newConvertCmd) }
 
 // Exit statuses of convert and inspect.
 const (
-	convExitStatus = 2 // any failure: bad input or arguments, I/O errors, a full disk
+	convExitStatus = exitUsage // bad flags or arguments (bad data: dataStatus)
 )
 
 // Test hooks.
@@ -76,7 +76,9 @@ The file is streamed in constant memory on all cores. OUT is written to a
 temporary file beside it and renamed into place only on success: after an
 error or an interrupt no partial output is left and an existing OUT is
 untouched. An existing OUT is replaced only with --force; OUT may not be IN.
-The exit status is 2 for any failure and 130/143 after SIGINT/SIGTERM.
+The exit status is 1 for bad data in IN (a format error, with its byte offset),
+2 for bad flags or arguments, an existing OUT without --force and I/O errors
+(a missing IN, an unwritable OUT, a full disk), and 130/143 after SIGINT/SIGTERM.
 
 --stats prints how many values were clamped, became 0 from NaN, were rounded,
 overflowed to infinity, became subnormal (exact counts; see docs/CONVERT.md);
@@ -119,6 +121,7 @@ OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 	fl.StringVar(&f.blockSize, "block-size", "", "safetensors, --to e4m3|e5m2: quantize 2-D tensors with one float32 scale per block of ROWSxCOLS (e.g. 128x128)")
 	fl.StringVar(&f.weightBlock, "weight-block-size", "", "safetensors: the block of FP8 weights' scales, ROWSxCOLS (default: config.json's quantization_config.weight_block_size, else inferred from the shapes)")
 	fl.StringVar(&f.scaleSuffix, "scale-suffix", "", "safetensors, with --block-size: the scale of tensor X is written as X+SUFFIX (default _scale_inv)")
+	mxAddConvertFlags(cmd)
 	return cmd
 }
 
@@ -414,10 +417,13 @@ func convDtype(k cltype.Kind, bigEndian bool) string {
 func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	fail := func(err error) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v\n", err)
-		return exitStatus(convExitStatus)
+		return exitStatus(dataStatus(err))
 	}
 	if len(args) != 2 {
 		return fail(fmt.Errorf("want IN and OUT (files or '-'), got %d argument(s)", len(args)))
+	}
+	if done, err := runConvertMX(cmd, args, f); done {
+		return err
 	}
 	inPath, outPath := args[0], args[1]
 	op, err := convParseOp(cmd, f)

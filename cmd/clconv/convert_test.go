@@ -196,8 +196,9 @@ func TestConvertCLIJSON(t *testing.T) {
 	}
 }
 
-// TestConvertCLIErrors checks that bad arguments and bad input give exit
-// status 2, a message naming the problem, and no output file.
+// TestConvertCLIErrors checks that bad arguments give exit status 2 and bad
+// data in the input exit status 1, a message naming the problem, and no
+// output file.
 func TestConvertCLIErrors(t *testing.T) {
 	dir := t.TempDir()
 	good := convWrite(t, dir, "good.npy", convNPY([]int64{4}, false, seed001...))
@@ -227,6 +228,10 @@ func TestConvertCLIErrors(t *testing.T) {
 			[]byte("\x93NUMPY\x01\x00\x36\x00{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }\n")...), []string{"--to", "int"}, "unsupported dtype \"<c8\": complex"},
 		{"from mismatch", npy, []string{"--to", "int", "--from", "double"}, "header says float"},
 	}
+	// Bad data in the input (a format error, a header that contradicts
+	// --from) gives exit status 1.
+	badData := map[string]bool{"raw leftover": true, "truncated": true, "mismatch": true,
+		"corrupt header": true, "complex": true, "from mismatch": true}
 	for _, tt := range tests {
 		in := good
 		if tt.input != nil {
@@ -234,8 +239,12 @@ func TestConvertCLIErrors(t *testing.T) {
 		}
 		out := filepath.Join(dir, "out.npy")
 		_, stderr, st := convRun(t, nil, append(append([]string{"convert"}, tt.args...), in, out)...)
-		if st != 2 || !strings.Contains(stderr, tt.want) || !strings.HasPrefix(stderr, "clconv convert: ") {
-			t.Errorf("%s: status %d, stderr %q; want 2 and %q", tt.name, st, stderr, tt.want)
+		want := exitUsage
+		if badData[tt.name] {
+			want = exitBad
+		}
+		if st != want || !strings.Contains(stderr, tt.want) || !strings.HasPrefix(stderr, "clconv convert: ") {
+			t.Errorf("%s: status %d, stderr %q; want %d and %q", tt.name, st, stderr, want, tt.want)
 		}
 		if names := convDirNames(t, dir); slices.ContainsFunc(names, func(n string) bool { return n == "out.npy" || fileconv.IsTempName(n) }) {
 			t.Errorf("%s: left %v", tt.name, names)

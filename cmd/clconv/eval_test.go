@@ -78,11 +78,11 @@ func TestEvalFlags(t *testing.T) {
 		t.Errorf("eval -h: status %d, %q", status, stdout)
 	}
 	_, stderr, status := clconv(t, "", "eval", "--bogus", "1")
-	if status != 1 || !strings.Contains(stderr, "unknown flag: --bogus") {
+	if status != 2 || !strings.Contains(stderr, "unknown flag: --bogus") {
 		t.Errorf("eval --bogus: status %d, %q", status, stderr)
 	}
 	_, stderr, status = clconv(t, "", "eval")
-	if status != 1 || !strings.Contains(stderr, "no expression") {
+	if status != 2 || !strings.Contains(stderr, "no expression") {
 		t.Errorf("eval: status %d, %q", status, stderr)
 	}
 	stdout, stderr, status = clconv(t, "", "eval", "--warn", "convert_int(3e10f)", "convert_int_sat(3e10f)")

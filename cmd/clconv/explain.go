@@ -69,7 +69,8 @@ implementation-defined in OpenCL: clconv gives the saturated value (rule impl-de
 Numbers are strings (64-bit integers and NaN payloads do not survive JSON numbers).
 At most 64 conversions are explained ("omitted" counts the rest). An expression that
 does not evaluate gives the interpreter's error (file:line:col, the line and a caret)
-on standard error and exit status 2, as does one that performs no conversion.`,
+on standard error and exit status 1, as does one that performs no conversion; a bad
+flag or a wrong number of arguments gives exit status 2.`,
 		Example: `  clconv explain 'convert_half(65520.0f)'
   clconv explain 'convert_int_sat_rte((float2)(2.5f, 1e10f))'
   clconv explain 'convert_e4m3(464.0f)'
@@ -77,6 +78,9 @@ on standard error and exit status 2, as does one that performs no conversion.`,
 		// Expressions such as -5.0f must not be taken for flags.
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if isExplainBlock(args) {
+				return runExplainBlock(cmd, args)
+			}
 			var flags, exprs []string
 			for i := 0; i < len(args); i++ {
 				a := args[i]
@@ -110,6 +114,7 @@ on standard error and exit status 2, as does one that performs no conversion.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the explanation as one JSON object")
+	cmd.Flags().String("block", "", explainBlockFlag)
 	cmd.Flags().StringVar(&mode, "mode", "rte", "the rounding mode the expression starts in (as #pragma OPENCL SELECT_ROUNDING_MODE): rte, rtz, rtp or rtn")
 	return cmd
 }
@@ -117,18 +122,23 @@ on standard error and exit status 2, as does one that performs no conversion.`,
 // usageError reports a bad command line on standard error with exit status 2.
 func usageError(cmd *cobra.Command, err error) error {
 	fmt.Fprintf(cmd.ErrOrStderr(), "clconv explain: %v\n", err)
-	return exitStatus(2)
+	return exitStatus(exitUsage)
 }
 
 func runExplain(stdout, stderr io.Writer, src string, mode round.Mode, asJSON bool) error {
 	rep, err := explain.Expression("<arg>", src, mode, maxExplained)
 	if err != nil {
 		fmt.Fprintln(stderr, detail(err))
-		return exitStatus(2)
+		return exitStatus(exitBad)
 	}
 	if len(rep.Conversions) == 0 {
-		fmt.Fprintf(stderr, "clconv explain: %s performs no conversion (as_ reinterprets bits; clconv eval --bits shows them)\n", src)
-		return exitStatus(2)
+		// Name as_ only where the expression has it.
+		why := "clconv eval shows its value"
+		if strings.Contains(src, "as_") {
+			why = "as_ reinterprets bits; clconv eval --bits shows them"
+		}
+		fmt.Fprintf(stderr, "clconv explain: %s performs no conversion (%s)\n", src, why)
+		return exitStatus(exitBad)
 	}
 	w := bufio.NewWriter(stdout)
 	if asJSON {

@@ -60,20 +60,21 @@ func TestExplainJSON(t *testing.T) {
 
 func TestExplainErrors(t *testing.T) {
 	for _, tt := range []struct {
-		args []string
-		want string
+		args   []string
+		status int // 1: a bad expression; 2: a bad command line
+		want   string
 	}{
-		{[]string{"explain", "convert_int("}, "<arg>:1:13: expected an expression"},
-		{[]string{"explain", "as_double4((float4)(1.0f))"}, "<arg>:1:12: as_double4 needs an operand of 32 bytes"},
-		{[]string{"explain", "as_float(1)"}, "performs no conversion"},
-		{[]string{"explain"}, "explain takes one expression, got 0"},
-		{[]string{"explain", "1", "2"}, "explain takes one expression, got 2"},
-		{[]string{"explain", "--mode", "rtx", "1.0f"}, "--mode"},
-		{[]string{"explain", "--nope", "1"}, "unknown flag"},
+		{[]string{"explain", "convert_int("}, 1, "<arg>:1:13: expected an expression"},
+		{[]string{"explain", "as_double4((float4)(1.0f))"}, 1, "<arg>:1:12: as_double4 needs an operand of 32 bytes"},
+		{[]string{"explain", "as_float(1)"}, 1, "performs no conversion"},
+		{[]string{"explain"}, 2, "explain takes one expression, got 0"},
+		{[]string{"explain", "1", "2"}, 2, "explain takes one expression, got 2"},
+		{[]string{"explain", "--mode", "rtx", "1.0f"}, 2, "--mode"},
+		{[]string{"explain", "--nope", "1"}, 2, "unknown flag"},
 	} {
 		out, errOut, status := clconv(t, "", tt.args...)
-		if status != 2 || out != "" || !strings.Contains(errOut, tt.want) {
-			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tt.args, status, out, errOut, tt.want)
+		if status != tt.status || out != "" || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want %d and %q", tt.args, status, out, errOut, tt.status, tt.want)
 		}
 	}
 	// An expression may start with '-', and --mode sets the start mode.

@@ -32,7 +32,9 @@ func newInspectCmd() *cobra.Command {
 		Long: `inspect prints each FILE's format, dtype, byte and memory order, shape and
 element count, the least and greatest values (NaNs left out, printed exactly)
 and the number of NaNs and infinities. FILE is a .npy file, raw little-endian
-binary with --from TYPE, or '-' for stdin. The exit status is 2 for bad input.
+binary with --from TYPE, or '-' for stdin. The exit status is 1 for bad data in a
+file (a format error, with its byte offset), 2 for bad flags or arguments and I/O
+errors (a missing file); every FILE is still listed.
 
 A .safetensors file (or a sharded checkpoint: its directory or its
 model.safetensors.index.json) is listed tensor by tensor: name, dtype, shape
@@ -77,7 +79,7 @@ type inspectReport struct {
 func runInspect(cmd *cobra.Command, args []string, f *inspectFlags) error {
 	fail := func(err error) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %v\n", err)
-		return exitStatus(convExitStatus)
+		return exitStatus(dataStatus(err))
 	}
 	if len(args) == 0 {
 		return fail(errors.New("want at least one FILE (or '-')"))
@@ -104,7 +106,7 @@ func runInspect(cmd *cobra.Command, args []string, f *inspectFlags) error {
 			reps, err := inspectSafetensors(cmd, path, f, to, hasTo)
 			if err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s: %v\n", path, err)
-				status = convExitStatus
+				status = max(status, dataStatus(err))
 				continue
 			}
 			for j, r := range reps {
@@ -130,7 +132,7 @@ func runInspect(cmd *cobra.Command, args []string, f *inspectFlags) error {
 				err = errors.New("not a .npy file: raw input needs --from TYPE")
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s: %v\n", path, err)
-			status = convExitStatus
+			status = max(status, dataStatus(err))
 			continue
 		}
 		w := cmd.OutOrStdout()

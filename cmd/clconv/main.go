@@ -10,14 +10,50 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/clconv/clconv/checkpoint"
+	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/safetensors"
 )
 
 // subcommands holds the constructors of clconv's subcommands; each file
 // appends its own in init.
 var subcommands []func() *cobra.Command
+
+// The exit statuses every command follows (clconv --help, README.md's "Exit
+// status"); 130 and 143 follow SIGINT and SIGTERM.
+const (
+	exitBad   = 1 // the input is wrong or the check failed: a code error, bad data, a failing device
+	exitUsage = 2 // usage or trouble: a bad command line, an OUT that exists, I/O errors
+)
+
+// dataStatus returns the exit status for err, an error of convert or inspect:
+// exitBad for bad data in a file (a format error, a value out of range),
+// exitUsage for I/O errors and everything else (bad flags and arguments).
+func dataStatus(err error) int {
+	var (
+		pathErr  *fs.PathError
+		errno    syscall.Errno
+		writeErr *fileconv.WriteError
+		readErr  *fileconv.ReadError
+		npyErr   *fileconv.FormatError
+		stErr    *safetensors.FormatError
+		cpErr    *checkpoint.DataError
+	)
+	switch {
+	case errors.As(err, &pathErr), errors.As(err, &errno), errors.As(err, &writeErr), errors.As(err, &readErr):
+		return exitUsage
+	case errors.As(err, &npyErr), errors.As(err, &stErr), errors.As(err, &cpErr), errors.Is(err, convert.ErrRange):
+		return exitBad
+	}
+	return exitUsage
+}
 
 // exitStatus is an error that asks main to exit with that status without
 // printing anything more: the command has already reported its problems (as
@@ -33,9 +69,30 @@ func newRootCmd() *cobra.Command {
 		Use:   "clconv",
 		Short: "Bit-exact OpenCL C explicit conversions (convert_*, as_*)",
 		Long: `clconv implements the OpenCL C conversions convert_<type>[n][_sat][_rte|_rtz|_rtp|_rtn]
-and as_<type>[n] bit-exactly for char, uchar, short, ushort, int, uint, long, ulong,
-half, float and double. Where OpenCL leaves a float->integer result implementation-defined
-(NaN or out of range without _sat), clconv gives the saturated value.`,
+and as_<type>[n] bit-exactly. Where OpenCL leaves a float->integer result
+implementation-defined (NaN or out of range without _sat), clconv gives the saturated value.
+
+Types:
+  OpenCL C     char uchar short ushort int uint long ulong half float double
+  bfloat16     1-8-7 bits
+  OCP FP8      e4m3 (max 448, no inf) e5m2 (max 57344)
+  OCP MX       element formats e2m1 (FP4) e2m3 e3m2 (FP6) e8m0 (scale)
+  MX blocks    mxfp8-e4m3 mxfp8-e5m2 mxfp6-e2m3 mxfp6-e3m2 mxfp4 nvfp4
+               (convert --to: .npy or safetensors in, safetensors out)
+  aliases      NumPy/PyTorch/ml_dtypes/safetensors names: float16 uint8 bf16 fp32
+               float8_e4m3fn float4_e2m1fn F8_E4M3 BF16 ...
+Files (convert, inspect): NumPy .npy, raw little-endian binary (--from TYPE),
+safetensors files and sharded checkpoints.
+
+Exit status (every command):
+  0        success
+  1        the input is wrong or the check failed: an error in an OpenCL C program
+           or expression (eval, run, repl, explain), bad data in a file (convert,
+           inspect), a device that fails verification (verify)
+  2        usage or trouble: unknown command or flag, bad flag value, wrong number
+           of arguments, an OUT that exists without --force, I/O errors (a missing
+           input, an unwritable output, a full disk)
+  130/143  interrupted by SIGINT/SIGTERM`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       versionString(),
@@ -64,8 +121,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &st) {
 		return int(st)
 	}
+	// Errors not reported by the command itself come from the command line
+	// (cobra's unknown command or flag, a wrong number of arguments) or from
+	// trouble such as I/O errors.
 	fmt.Fprintln(stderr, "clconv:", err)
-	return 1
+	return exitUsage
 }
 
 func main() {

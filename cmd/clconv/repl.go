@@ -53,7 +53,8 @@ func newReplCmd() *cobra.Command {
 		Long: `repl reads OpenCL C a line at a time and evaluates it as it comes, keeping
 variables, functions, macros and the rounding mode from one input to the next.
 On a terminal it edits lines (arrows, Home/End, Ctrl-A/E/K/U/W) and recalls earlier
-inputs with the up and down arrows; on a pipe it reads lines without prompts.
+inputs with the up and down arrows; on a pipe it reads lines without prompts, and
+the exit status is 1 when an input had an error (an interactive session exits 0).
 
 ` + replHelp,
 		Args: cobra.NoArgs,
@@ -78,6 +79,7 @@ type replSession struct {
 	line    int // the number the next line gets
 	out     io.Writer
 	errw    io.Writer
+	failed  bool // an input had an error, or a command was unknown
 }
 
 func newReplSession(opts *runOptions, out, errw io.Writer) (*replSession, error) {
@@ -150,6 +152,7 @@ func (s *replSession) run(wait bool) bool {
 		s.out.Write(b)
 	}
 	if err != nil {
+		s.failed = true
 		printErrors(s.errw, err)
 	}
 	return true
@@ -160,6 +163,14 @@ func (s *replSession) flush() {
 	if len(s.pending) > 0 {
 		s.run(false)
 	}
+}
+
+// status is runRepl's result on a pipe: exit status 1 if an input failed.
+func (s *replSession) status() error {
+	if s.failed {
+		return exitStatus(exitBad)
+	}
+	return nil
 }
 
 // cancel abandons an unfinished input.
@@ -193,6 +204,7 @@ func (s *replSession) command(cmd string) (quit bool) {
 		}
 		fmt.Fprintln(s.out, "session reset")
 	default:
+		s.failed = true
 		fmt.Fprintf(s.errw, "unknown command %s (try :help)\n", cmd)
 	}
 	return false
@@ -219,11 +231,14 @@ func runRepl(stdin io.Reader, stdout, stderr io.Writer, opts *runOptions) error 
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for sc.Scan() {
 		if s.feed(sc.Text()) {
-			return nil
+			return s.status()
 		}
 	}
 	s.flush() // report what an unfinished input lacks
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return s.status()
 }
 
 // runTerminal runs the REPL on a terminal with golang.org/x/term's line

@@ -70,15 +70,19 @@ x
 (1 +
     ^
 `
-	if status != 0 || stdout != wantOut || stderr != wantErr {
+	// Inputs failed: on a pipe the exit status is 1.
+	if status != 1 || stdout != wantOut || stderr != wantErr {
 		t.Errorf("status %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", status, stdout, wantOut, stderr, wantErr)
 	}
 	stdout, _, _ = clconv(t, "1\n:quit\n2\n", "repl")
 	if stdout != "(int)1\n" {
 		t.Errorf(":quit: %q", stdout)
 	}
+	if _, _, status := clconv(t, "1\n:quit\n", "repl"); status != 0 {
+		t.Errorf("a session without errors: status %d", status)
+	}
 	_, stderr, status = clconv(t, "", "repl", "--mode", "rtx")
-	if status != 1 || !strings.Contains(stderr, "--mode") {
+	if status != 2 || !strings.Contains(stderr, "--mode") {
 		t.Errorf("--mode rtx: %d %q", status, stderr)
 	}
 }

@@ -66,15 +66,15 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("--max-steps: %d %q", status, stderr)
 	}
 	_, stderr, status = clconv(t, "", "run", filepath.Join(t.TempDir(), "missing.cl"))
-	if status != 1 || !strings.Contains(stderr, "no such file") {
+	if status != 2 || !strings.Contains(stderr, "no such file") {
 		t.Errorf("missing file: %d %q", status, stderr)
 	}
 	_, stderr, status = clconv(t, "", "run")
-	if status != 1 || !strings.Contains(stderr, "accepts 1 arg") {
+	if status != 2 || !strings.Contains(stderr, "accepts 1 arg") {
 		t.Errorf("no file: %d %q", status, stderr)
 	}
 	for _, flag := range []string{"--mode=rtx", "--max-steps=0"} {
-		if _, stderr, status = clconv(t, "", "run", flag, "-"); status != 1 || stderr == "" {
+		if _, stderr, status = clconv(t, "", "run", flag, "-"); status != 2 || stderr == "" {
 			t.Errorf("%s: %d %q", flag, status, stderr)
 		}
 	}

@@ -312,6 +312,40 @@ func interpError(err error) error {
 	return se
 }
 
+// runStepAdvice is the end of the interpreter's step-limit message, which
+// names run's flag; serve has no such flag.
+const runStepAdvice = "; raise it with --max-steps"
+
+// serveStepLimit rewrites the step-limit error's advice for serve, whose
+// limit is fixed: it names the limit and the command that can raise it.
+func serveStepLimit(err error, steps int64) error {
+	fix := func(e *clc.Error) {
+		if msg, ok := strings.CutSuffix(e.Msg, runStepAdvice); ok {
+			e.Msg = fmt.Sprintf("%s; serve's limit is fixed at %s steps per snippet (clconv run --max-steps can raise it)", msg, groupThousands(steps))
+		}
+	}
+	var list clc.ErrorList
+	var one *clc.Error
+	switch {
+	case errors.As(err, &list):
+		for _, e := range list {
+			fix(e)
+		}
+	case errors.As(err, &one):
+		fix(one)
+	}
+	return err
+}
+
+// groupThousands writes n with commas: 10,000,000.
+func groupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 func diagnosticOf(e *clc.Error) diagnostic {
 	return diagnostic{Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg, Detail: e.Detail()}
 }
@@ -329,7 +363,7 @@ func (h *serveHandler) explain(ctx context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(req.Expr) == "" {
-		return nil, badRequest("expr is empty")
+		return nil, badRequest("expr is missing or empty")
 	}
 	// An expression has no loops: its cost is bounded by its size, which
 	// the body limit bounds.
@@ -352,6 +386,9 @@ func (h *serveHandler) lane(ctx context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	kind := func(what, s string) (cltype.Kind, error) {
+		if s == "" {
+			return 0, badRequest("%s is missing", what)
+		}
 		k, err := cltype.ParseKind(s)
 		if err != nil || !k.Convertible() {
 			return 0, badRequest("%s: %q is not a scalar type of convert_", what, s)
@@ -369,6 +406,9 @@ func (h *serveHandler) lane(ctx context.Context, body []byte) (any, error) {
 	m, err := parseMode(req.Mode)
 	if err != nil {
 		return nil, err
+	}
+	if req.Bits == "" {
+		return nil, badRequest("bits is missing")
 	}
 	b, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(req.Bits), "0x"), 16, 64)
 	if w := explain.Width(src); err != nil || b>>w != 0 {
@@ -409,7 +449,7 @@ func (h *serveHandler) run(ctx context.Context, body []byte) (any, error) {
 		}
 	}
 	if err := in.Run("snippet.cl", *req.Src); err != nil {
-		return nil, interpError(err)
+		return nil, interpError(serveStepLimit(err, h.lim.maxSteps))
 	}
 	for _, v := range in.Vars() {
 		res.Vars = append(res.Vars, jsonVar{Name: v.Name, Type: v.Type.String(), Line: v.Pos.Line,

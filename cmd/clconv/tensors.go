@@ -64,7 +64,7 @@ func parseBlock(flag, s string) ([2]int, error) {
 func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op convert.Op, f *convertFlags) error {
 	fail := func(err error) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v\n", err)
-		return exitStatus(convExitStatus)
+		return exitStatus(dataStatus(err))
 	}
 	if outPath == "-" || inPath == "-" {
 		return fail(errors.New("safetensors checkpoints are converted file to file: give IN and OUT paths, not '-'"))

@@ -70,7 +70,7 @@ func TestSafetensorsCLI(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Errorf("--skip of every floating tensor changed the file")
 	}
-	// Errors: exit status 2, a message, no output.
+	// Errors: exit status 2 for the command line, 1 for bad data, a message, no output.
 	for _, c := range []struct {
 		args []string
 		want string
@@ -86,8 +86,12 @@ func TestSafetensorsCLI(t *testing.T) {
 		{[]string{"convert", "--to", "bf16", "--tensors", "w", convWrite(t, dir, "bad.safetensors", []byte("\x10\x00\x00\x00\x00\x00\x00\x00{\"a\":1}        ")), filepath.Join(dir, "x.safetensors")}, "offset"},
 	} {
 		_, stderr, st := convRun(t, nil, c.args...)
-		if st != 2 || !strings.Contains(stderr, c.want) {
-			t.Errorf("%v: status %d, stderr %q; want 2 and %q", c.args, st, stderr, c.want)
+		want := exitUsage
+		if c.want == "offset" {
+			want = exitBad
+		}
+		if st != want || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: status %d, stderr %q; want %d and %q", c.args, st, stderr, want, c.want)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "x.safetensors")); err == nil {
 			t.Errorf("%v left an output", c.args)

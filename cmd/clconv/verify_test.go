@@ -29,7 +29,7 @@ func TestVerifyWithoutOpenCL(t *testing.T) {
 	}
 	for _, args := range [][]string{{"verify", "--quick"}, {"devices"}} {
 		stdout, stderr, status := clconv(t, "", args...)
-		if status != 1 || stdout != "" || !strings.Contains(stderr, "rebuild with -tags opencl") {
+		if status != 2 || stdout != "" || !strings.Contains(stderr, "rebuild with -tags opencl") {
 			t.Errorf("clconv %v: status %d, stdout %q, stderr %q", args, status, stdout, stderr)
 		}
 	}
@@ -46,7 +46,7 @@ func TestVerifyFlags(t *testing.T) {
 		{[]string{"verify", "extra"}, "unknown command"},
 	} {
 		_, stderr, status := clconv(t, "", tt.args...)
-		if status != 1 || !strings.Contains(stderr, tt.err) {
+		if status != 2 || !strings.Contains(stderr, tt.err) {
 			t.Errorf("clconv %v: status %d, stderr %q; want an error about %s", tt.args, status, stderr, tt.err)
 		}
 	}

@@ -241,7 +241,7 @@ func (p *parser) parseTypeName() *TypeName {
 	t, ok := typeFromWords(words)
 	if !ok {
 		if len(words) == 0 {
-			p.errorf(start, "expected a type name, found %s", describe(p.tok))
+			p.errorf(start, "expected a type name, found %s%s", describe(p.tok), typeHint(p.tok))
 		}
 		if len(words) == 1 {
 			if err := badTypeName(words[0]); err != nil {
@@ -291,6 +291,13 @@ func (p *parser) parseSpecifiers() (pos Pos, isConst bool, tn *TypeName) {
 		case addrSpaceWords[w]:
 			p.errorf(p.tok.Pos, "address space qualifier %s is not supported (clconv has no pointers or memory)", w)
 		default:
+			// "const flaot x": not C's implicit int when the word is
+			// close to a type name.
+			if !isTypeWord(w) && p.peek(1).Kind == IDENT {
+				if s := TypeSuggestions(w); len(s) > 0 {
+					p.errorf(p.tok.Pos, "unknown type %q%s", w, DidYouMean("", s))
+				}
+			}
 			tn = p.parseTypeName()
 			// C allows qualifiers after the type too: "float const x".
 			for p.tok.Kind == IDENT && (constWords[p.tok.Text] || ignoreWords[p.tok.Text]) {
@@ -301,7 +308,7 @@ func (p *parser) parseSpecifiers() (pos Pos, isConst bool, tn *TypeName) {
 		}
 		p.next()
 	}
-	p.errorf(p.tok.Pos, "expected a type name, found %s", describe(p.tok))
+	p.errorf(p.tok.Pos, "expected a type name, found %s%s", describe(p.tok), typeHint(p.tok))
 	return
 }
 
@@ -331,7 +338,7 @@ func (p *parser) parseFunc(result *TypeName) *FuncDecl {
 			p.expect(COMMA, "between parameters")
 		}
 		if !startsDecl(p.tok) {
-			p.errorf(p.tok.Pos, "expected a parameter type, found %s", describe(p.tok))
+			p.errorf(p.tok.Pos, "expected a parameter type, found %s%s", describe(p.tok), typeHint(p.tok))
 		}
 		_, isConst, tn := p.parseSpecifiers()
 		prm := &Param{Const: isConst, Type: tn}
@@ -481,6 +488,14 @@ func (p *parser) parseStmt() Stmt {
 				p.errorf(p.tok.Pos, "functions can only be defined at top level")
 			}
 			return p.parseDeclRest(pos, isConst, tn)
+		}
+	}
+	// "flaot g = 1.0f;": an identifier followed by another one is a
+	// declaration whose type name is misspelt when the first is close to a
+	// type name.
+	if t.Kind == IDENT && p.peek(1).Kind == IDENT {
+		if s := TypeSuggestions(t.Text); len(s) > 0 {
+			p.errorf(t.Pos, "unknown type %q%s", t.Text, DidYouMean("", s))
 		}
 	}
 	x := p.parseExpr()
