@@ -195,7 +195,10 @@ func SliceChecked[D, S Number](dst []D, src []S, m Mode) (int, error) {
 			err := rangeError(lo+i, src[lo+i], dk, sk, unsafe.Add(sp, i*sk.Size()), m)
 			// Count the rest before converting (dst may be src), only
 			// on this error path.
-			err.Failed = 1 + countBad(dk, sk, unsafe.Add(sp, (i+1)*sk.Size()), n-lo-i-1, m)
+			err.Failed = 1
+			if rest := n - lo - i - 1; rest > 0 { // no pointer one past the end (checkptr)
+				err.Failed += countBad(dk, sk, unsafe.Add(sp, (i+1)*sk.Size()), rest, m)
+			}
 			err.Len = n
 			convertSlice(dk, sk, dp, sp, n-lo, m, true)
 			return n, err
@@ -216,8 +219,10 @@ func countBad(dk, sk cltype.Kind, s unsafe.Pointer, k int, m Mode) int {
 			break
 		}
 		count++
-		s = unsafe.Add(s, (i+1)*sk.Size())
 		k -= i + 1
+		if k > 0 { // no pointer one past the end (checkptr)
+			s = unsafe.Add(s, (i+1)*sk.Size())
+		}
 	}
 	return count
 }
