@@ -61,11 +61,11 @@ func TestVerifyCmd(t *testing.T) {
 		t.Errorf("verify --json with a fault: status %d, %v:\n%.2000s", status, err, stdout)
 	}
 	_, stderr, status = clconv(t, "", "verify", "--only", "convert_int_sat_rte flaot")
-	if status != 1 || !strings.Contains(stderr, "matches no conversion") {
+	if status != 2 || !strings.Contains(stderr, "matches no conversion") {
 		t.Errorf("verify --only with a typo: status %d, stderr %q", status, stderr)
 	}
 	_, stderr, status = clconv(t, "", "verify", "--platform", "no-such-platform")
-	if status != 1 || !strings.Contains(stderr, "no platform's name contains it") {
+	if status != 2 || !strings.Contains(stderr, "no platform's name contains it") {
 		t.Errorf("verify --platform no-such-platform: status %d, stderr %q", status, stderr)
 	}
 }
