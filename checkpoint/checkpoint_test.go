@@ -465,7 +465,7 @@ func TestDequantFP4Layouts(t *testing.T) {
 			f, got := readBack(t, out)
 			var names []string
 			for _, ti := range f.Tensors {
-				names = append(names, ti.Name+":"+ti.DType.String()+shapeString(ti.Shape))
+				names = append(names, ti.Name+":"+ti.DType.String()+ShapeString(ti.Shape))
 			}
 			want := []string{"m.experts.w:" + mustDType(to).String() + "[2, 96]", "l.weight:" + mustDType(to).String() + "[3, 32]", "l.input_scale:" + mustDType(to).String() + "[]"}
 			if strings.Join(names, " ") != strings.Join(want, " ") {

@@ -79,12 +79,12 @@ func mxShape(b source, s *safetensors.TensorInfo, name string) (*mx.Format, []in
 			why = fmt.Sprintf(" (MXFP6 and MXFP8 blocks need __metadata__ %q to name their format)", MXFormatKey(name))
 		}
 		return nil, nil, dataErrorf("checkpoint: %q (shape %s) and %q (shape %s): %s blocks are [..., B, %d] bytes with scales [..., B]%s",
-			t.Name, shapeString(t.Shape), s.Name, shapeString(s.Shape), strings.ToUpper(f.Name), bpb, why)
+			t.Name, ShapeString(t.Shape), s.Name, ShapeString(s.Shape), strings.ToUpper(f.Name), bpb, why)
 	}
 	for i := range n - 1 {
 		if s.Shape[i] != t.Shape[i] {
 			return nil, nil, dataErrorf("checkpoint: %q (shape %s) and %q (shape %s): the scales' shape must be the blocks' without its last axis",
-				t.Name, shapeString(t.Shape), s.Name, shapeString(s.Shape))
+				t.Name, ShapeString(t.Shape), s.Name, ShapeString(s.Shape))
 		}
 	}
 	out := append(append([]int64(nil), t.Shape[:n-2]...), t.Shape[n-2]*int64(f.BlockSize))
@@ -102,7 +102,7 @@ func nvShape(w, s, s2 *safetensors.TensorInfo) ([]int64, error) {
 	}
 	if !ok {
 		return nil, dataErrorf("checkpoint: NVFP4 %q (shape %s) with %q (shape %s) and %q (shape %s): want [R, C/2] bytes, [R, C/16] E4M3 scales and one F32 tensor scale",
-			w.Name, shapeString(w.Shape), s.Name, shapeString(s.Shape), s2.Name, shapeString(s2.Shape))
+			w.Name, ShapeString(w.Shape), s.Name, ShapeString(s.Shape), s2.Name, ShapeString(s2.Shape))
 	}
 	return append(append([]int64(nil), w.Shape[:n-1]...), w.Shape[n-1]*2), nil
 }

@@ -375,7 +375,7 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 func fp8Block(w, s *safetensors.TensorInfo, want [2]int) ([2]int, error) {
 	bad := func(why string) ([2]int, error) {
 		return [2]int{}, dataErrorf("checkpoint: tensor %q (shape %s) and its scale %q (shape %s): %s",
-			w.Name, shapeString(w.Shape), s.Name, shapeString(s.Shape), why)
+			w.Name, ShapeString(w.Shape), s.Name, ShapeString(s.Shape), why)
 	}
 	switch s.DType {
 	case safetensors.F32, safetensors.BF16, safetensors.F16:
@@ -430,8 +430,8 @@ func inferBlock(n, m int64) int {
 	return int(max(ceilDiv(n, m), 1))
 }
 
-// shapeString formats a shape as safetensors' JSON writes it: [4, 6].
-func shapeString(s []int64) string {
+// ShapeString formats a shape as safetensors' JSON writes it: [4, 6].
+func ShapeString(s []int64) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, d := range s {

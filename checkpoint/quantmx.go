@@ -90,7 +90,7 @@ func planMX(j *job, all map[string]source, opt *Options) ([]*job, error) {
 	bs := int64(f.BlockSize)
 	if rowLen%bs != 0 && !opt.Pad {
 		return nil, dataErrorf("checkpoint: tensor %q (shape %s): its last axis of length %d is not a whole number of %d-element %s blocks (remainder %d); pad each row's last block with zeros (Options.Pad, clconv --pad) or leave it out with --skip",
-			t.Name, shapeString(t.Shape), rowLen, bs, f.Name, rowLen%bs)
+			t.Name, ShapeString(t.Shape), rowLen, bs, f.Name, rowLen%bs)
 	}
 	bpr := ceilDiv(rowLen, bs)
 	with := func(last ...int64) []int64 { return append(append([]int64(nil), lead...), last...) }

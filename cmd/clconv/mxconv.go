@@ -365,7 +365,7 @@ func mxPrintReport(w io.Writer, r *mxReport) {
 		}
 		var outs []string
 		for _, o := range t.Outputs {
-			outs = append(outs, fmt.Sprintf("%s %s %s", o.Name, o.DType, mxShape(o.Shape)))
+			outs = append(outs, fmt.Sprintf("%s %s %s", o.Name, o.DType, checkpoint.ShapeString(o.Shape)))
 		}
 		fmt.Fprintf(w, "  %s: %s %s -> %s\n", t.Name, t.Action, t.From, strings.Join(outs, ", "))
 		s := t.Stats
@@ -386,17 +386,4 @@ func mxFirst(n, first int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (first: block %d)", first)
-}
-
-func mxShape(s []int64) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, d := range s {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprint(&b, d)
-	}
-	b.WriteByte(']')
-	return b.String()
 }
