@@ -11,7 +11,7 @@ import (
 
 // The "did you mean" suggestions the checker appends to an unknown
 // identifier, an undeclared function or a bad conversion name: known names
-// within syntax.MaxEdits edits (1 for names of up to 4 runes, 2 above), at
+// within cltype.MaxEdits edits (1 for names of up to 4 runes, 2 above), at
 // most three, nearest first.
 
 // convModifiers are the suffixes of a convert_ name.
@@ -42,7 +42,7 @@ func (c *checker) scopeNames(vars bool) []string {
 
 // identHint returns the suggestion for an unknown identifier, or "".
 func (c *checker) identHint(name string) string {
-	return syntax.DidYouMean("", syntax.Nearest(name, c.scopeNames(true)))
+	return cltype.DidYouMean("", cltype.Nearest(name, c.scopeNames(true)))
 }
 
 // callHint returns the suggestion for a call to an undeclared function:
@@ -54,13 +54,13 @@ func (c *checker) callHint(fun *syntax.Ident) string {
 		return ""
 	}
 	cands := append(c.scopeNames(false), otherBuiltins...)
-	return syntax.DidYouMean("", nearestOf(name, append(syntax.Nearest(name, cands), conversionSuggestions(name)...)))
+	return cltype.DidYouMean("", nearestOf(name, append(cltype.Nearest(name, cands), conversionSuggestions(name)...)))
 }
 
 // conversionHint returns the suggestion for a convert_ or as_ name that
 // does not parse, or "".
 func conversionHint(name string) string {
-	return syntax.DidYouMean("", conversionSuggestions(name))
+	return cltype.DidYouMean("", conversionSuggestions(name))
 }
 
 // nearestOf orders names by their distance from name (ties
@@ -90,13 +90,13 @@ func nearestOf(name string, names []string) []string {
 // conversionSuggestions returns valid conversion names (convert_... and
 // as_...) that name becomes when its prefix ("conver_", "covert_", "as")
 // is corrected, its type part ("flaot4") or its modifiers ("sta") are, or
-// both: each part is corrected on its own, within syntax.MaxEdits of it.
+// both: each part is corrected on its own, within cltype.MaxEdits of it.
 // It returns nil for a name that is no near miss of a conversion.
 func conversionSuggestions(name string) []string {
 	var out []string
 	for _, pre := range []string{"convert", "as"} {
 		near := func(head string) bool {
-			return head != "" && cltype.EditDistance(head, pre) <= syntax.MaxEdits(pre)
+			return head != "" && cltype.EditDistance(head, pre) <= cltype.MaxEdits(pre)
 		}
 		for i := 0; i < len(name); i++ {
 			if name[i] == '_' {
@@ -135,7 +135,7 @@ func fixConversionRest(pre, rest string) []string {
 			if !contains(convModifiers, p) {
 				// Only a single nearest modifier: "rtx" is as near
 				// rte, rtz, rtp and rtn, which the error lists.
-				known = syntax.Nearest(p, convModifiers)
+				known = cltype.Nearest(p, convModifiers)
 				if len(known) > 1 && cltype.EditDistance(p, known[0]) == cltype.EditDistance(p, known[1]) {
 					return nil
 				}

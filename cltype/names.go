@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // aliases maps the names other ecosystems give clconv's kinds to clconv's
@@ -116,38 +117,74 @@ func Names(k Kind) []string {
 	return append(out, al...)
 }
 
-// suggest returns ` (did you mean "x"?)` for the known names within a small
-// edit distance of n, or "".
-func suggest(n string) string {
-	cands := knownNames()
-	best, bestD := []string(nil), 3
-	for _, c := range cands {
-		d := editDistance(strings.ToLower(n), strings.ToLower(c))
-		if d > max(1, len(n)/3) {
-			continue
-		}
-		if d < bestD {
-			best, bestD = []string{c}, d
-		} else if d == bestD {
-			best = append(best, c)
-		}
+// suggest returns ` (did you mean "x"?)` for the known names nearest to
+// n, or "".
+func suggest(n string) string { return DidYouMean("", Nearest(n, knownNames())) }
+
+// MaxEdits is the largest edit distance at which a known name is offered
+// for name in a "did you mean" suggestion: 1 for names of up to 4 runes,
+// 2 for longer ones, and 0 (none) for a one-rune name, which is one edit
+// from every other one-rune name.
+func MaxEdits(name string) int {
+	switch n := utf8.RuneCountInString(name); {
+	case n <= 1:
+		return 0
+	case n <= 4:
+		return 1
 	}
-	if len(best) == 0 {
-		return ""
-	}
-	sort.Strings(best)
-	if len(best) > 3 {
-		best = best[:3]
-	}
-	return fmt.Sprintf(" (did you mean %s?)", quoteJoin(best))
+	return 2
 }
 
-func quoteJoin(s []string) string {
-	q := make([]string, len(s))
-	for i, x := range s {
-		q[i] = fmt.Sprintf("%q", x)
+// Nearest returns at most three of cands within MaxEdits(name) edits of
+// name (EditDistance), nearest first, ties in alphabetical order.
+// name itself and duplicates are left out.
+func Nearest(name string, cands []string) []string {
+	type hit struct {
+		s string
+		d int
 	}
-	return strings.Join(q, " or ")
+	var hits []hit
+	seen := map[string]bool{name: true}
+	limit := MaxEdits(name)
+	for _, c := range cands {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if d := EditDistance(name, c); d <= limit {
+			hits = append(hits, hit{c, d})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].d != hits[j].d {
+			return hits[i].d < hits[j].d
+		}
+		return hits[i].s < hits[j].s
+	})
+	out := make([]string, 0, 3)
+	for _, h := range hits {
+		if len(out) == 3 {
+			break
+		}
+		out = append(out, h.s)
+	}
+	return out
+}
+
+// DidYouMean formats names as ` (did you mean "a" or "b"?)`, or "" when
+// there are none. what, if not empty, goes before the names ("the type").
+func DidYouMean(what string, names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if what != "" {
+		what += " "
+	}
+	return fmt.Sprintf(" (did you mean %s%s?)", what, strings.Join(q, " or "))
 }
 
 // knownNames lists clconv's names of the convertible kinds and every alias
@@ -167,9 +204,9 @@ func knownNames() []string {
 	return out
 }
 
-// editDistance is the Levenshtein distance between a and b, counting a
+// EditDistance is the Levenshtein distance between a and b, counting a
 // swap of two neighbours as one edit (so "flaot" is one edit from "float").
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
@@ -193,8 +230,3 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
-
-// EditDistance returns the edit distance between a and b (insertions,
-// deletions, substitutions and swaps of neighbours each count one), which
-// clconv's "did you mean" suggestions use.
-func EditDistance(a, b string) int { return editDistance(a, b) }

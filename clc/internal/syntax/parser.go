@@ -295,7 +295,7 @@ func (p *parser) parseSpecifiers() (pos Pos, isConst bool, tn *TypeName) {
 			// close to a type name.
 			if !isTypeWord(w) && p.peek(1).Kind == IDENT {
 				if s := TypeSuggestions(w); len(s) > 0 {
-					p.errorf(p.tok.Pos, "unknown type %q%s", w, DidYouMean("", s))
+					p.errorf(p.tok.Pos, "unknown type %q%s", w, cltype.DidYouMean("", s))
 				}
 			}
 			tn = p.parseTypeName()
@@ -495,7 +495,7 @@ func (p *parser) parseStmt() Stmt {
 	// type name.
 	if t.Kind == IDENT && p.peek(1).Kind == IDENT {
 		if s := TypeSuggestions(t.Text); len(s) > 0 {
-			p.errorf(t.Pos, "unknown type %q%s", t.Text, DidYouMean("", s))
+			p.errorf(t.Pos, "unknown type %q%s", t.Text, cltype.DidYouMean("", s))
 		}
 	}
 	x := p.parseExpr()
