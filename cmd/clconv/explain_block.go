@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/clconv/clconv/internal/floatfmt"
 	"io"
 	"math"
 	"math/big"
@@ -352,12 +353,7 @@ func exactDec(x float64) string {
 	case x == 0 && math.Signbit(x):
 		return "-0"
 	}
-	r := new(big.Rat).SetFloat64(x)
-	s := r.FloatString(r.Denom().BitLen() - 1)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return string(floatfmt.AppendExact(nil, x))
 }
 
 // printBlockReport prints explain --block's text report.
