@@ -102,25 +102,35 @@ func Canonical(dst cltype.Kind, bits uint64, implDefined bool) uint64 {
 	return bits
 }
 
-// IsNaN reports whether bits of kind k are a NaN.
+// IsNaN reports whether bits of kind k are a NaN: b&a == a and b&m != 0
+// for the masks of NaNMasks.
 func IsNaN(k cltype.Kind, b uint64) bool {
+	a, m, ok := NaNMasks(k)
+	return ok && b&a == a && b&m != 0
+}
+
+// NaNMasks returns the masks that tell a NaN of kind k by its bits b:
+// b&a == a (the exponent field all ones; for e4m3 the low seven bits, for
+// e8m0 all eight) and b&m != 0 (a nonzero significand). ok is false for the
+// kinds without NaNs: the integers, e2m1, e2m3 and e3m2.
+func NaNMasks(k cltype.Kind) (a, m uint64, ok bool) {
 	switch k {
 	case cltype.Half:
-		return b&0x7c00 == 0x7c00 && b&0x3ff != 0
+		return 0x7c00, 0x3ff, true
 	case cltype.Float:
-		return b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0
+		return 0x7f800000, 0x7fffff, true
 	case cltype.Double:
-		return b&0x7ff0000000000000 == 0x7ff0000000000000 && b&0xfffffffffffff != 0
+		return 0x7ff0000000000000, 0xfffffffffffff, true
 	case cltype.BFloat16:
-		return b&0x7f80 == 0x7f80 && b&0x7f != 0
+		return 0x7f80, 0x7f, true
 	case cltype.E4M3:
-		return b&0x7f == 0x7f
+		return 0x7f, 0x7f, true
 	case cltype.E5M2:
-		return b&0x7c == 0x7c && b&3 != 0
+		return 0x7c, 3, true
 	case cltype.E8M0:
-		return b&0xff == 0xff
+		return 0xff, 0xff, true
 	}
-	return false // e2m1, e2m3 and e3m2 have no NaN
+	return 0, 0, false // e2m1, e2m3 and e3m2 have no NaN
 }
 
 // Term returns one input's contribution to the sum.

@@ -1,6 +1,7 @@
 package digestspec
 
 import (
+	"math"
 	"testing"
 
 	"github.com/clconv/clconv/cltype"
@@ -40,5 +41,40 @@ func TestCanonical(t *testing.T) {
 	}
 	if Canonical(cltype.Double, 0x7ff0000000000000, false) != 0x7ff0000000000000 {
 		t.Error("inf is not NaN")
+	}
+}
+
+// IsNaN (by NaNMasks) against each format's own NaN test, over every 8- and
+// 16-bit pattern and the float/double patterns around their NaN boundaries.
+func TestIsNaN(t *testing.T) {
+	for b := uint64(0); b < 1<<16; b++ {
+		want := map[cltype.Kind]bool{
+			cltype.Half:     b&0x7fff > 0x7c00,
+			cltype.BFloat16: b&0x7fff > 0x7f80,
+		}
+		if b < 256 {
+			want[cltype.E4M3] = b&0x7f == 0x7f
+			want[cltype.E5M2] = b&0x7f > 0x7c
+			want[cltype.E8M0] = b == 0xff
+			want[cltype.E2M1], want[cltype.E2M3], want[cltype.E3M2] = false, false, false
+			want[cltype.Uchar] = false
+		}
+		for k, w := range want {
+			if got := IsNaN(k, b); got != w {
+				t.Fatalf("IsNaN(%v, %#x) = %v, want %v", k, b, got, w)
+			}
+		}
+	}
+	for _, f := range []uint32{0, 0x7f800000, 0x7f800001, 0x7fc00000, 0x7fffffff, 0xff800000, 0xff800001, 0xffffffff, 0x3f800000} {
+		w := math.IsNaN(float64(math.Float32frombits(f)))
+		if IsNaN(cltype.Float, uint64(f)) != w || IsNaN(cltype.Int, uint64(f)) {
+			t.Errorf("IsNaN(float, %#x) != %v", f, w)
+		}
+		d := math.Float64bits(float64(math.Float32frombits(f)))
+		for _, x := range []uint64{d, uint64(f)<<32 | uint64(f)} {
+			if IsNaN(cltype.Double, x) != math.IsNaN(math.Float64frombits(x)) {
+				t.Errorf("IsNaN(double, %#x)", x)
+			}
+		}
 	}
 }

@@ -134,6 +134,8 @@ type Options struct {
 	Progress func(done, total int) // called after each chunk (from any goroutine, serialised)
 }
 
+//go:generate go run -C ../../../../_asm ./digest -out ../cmd/clconv/internal/digest/zdigest_amd64.s -stubs ../cmd/clconv/internal/digest/zdigest_amd64.go -pkg digest
+
 // batch is the number of inputs converted per call of the conversion kernel.
 const batch = 1 << 14
 
@@ -236,116 +238,114 @@ func (s *scratch) run(c Conversion, lo, hi uint64) (sum, impl, nan uint64) {
 
 // fill writes the inputs base..base+cnt-1 as elements of kind k.
 func fill(buf []uint64, k cltype.Kind, base uint64, cnt int) {
+	from := fillSIMD(k.Size(), k == cltype.Double, buf, base, cnt)
 	switch k.Size() {
 	case 1:
 		b := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(buf))), cnt)
-		for j := range b {
+		for j := from; j < cnt; j++ {
 			b[j] = uint8(base + uint64(j))
 		}
 	case 2:
 		b := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(buf))), cnt)
-		for j := range b {
+		for j := from; j < cnt; j++ {
 			b[j] = uint16(base + uint64(j))
 		}
 	case 4:
 		b := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(buf))), cnt)
-		for j := range b {
+		for j := from; j < cnt; j++ {
 			b[j] = uint32(base + uint64(j))
 		}
 	default:
 		b := buf[:cnt]
 		if k == cltype.Double {
-			for j := range b {
+			for j := from; j < cnt; j++ {
 				b[j] = digestspec.DoubleInput(base + uint64(j))
 			}
 		} else {
-			for j := range b {
+			for j := from; j < cnt; j++ {
 				b[j] = digestspec.IntInput(base + uint64(j))
 			}
 		}
 	}
 }
 
+// termKind tells how outputs become canonical (digestspec.Canonical).
+type termKind int
+
+const (
+	termsInt  termKind = iota // integer outputs: as they are
+	termsFlag                 // integer outputs, ImplDefined where flagged in bad
+	termsNaN                  // floating outputs: every NaN the canonical NaN
+)
+
 // accumulate sums the terms of cnt outputs of kind k starting at input base.
-// It also returns how many outputs were NaN.
+// It also returns how many outputs were NaN. The AVX-512 kernels sum a
+// leading part (sumSIMD) and the loops of sumTerms the rest.
 func (s *scratch) accumulate(k cltype.Kind, base uint64, cnt int, flag bool) (sum, nan uint64) {
 	p := unsafe.Pointer(unsafe.SliceData(s.dst))
+	a, m, isFloat := digestspec.NaNMasks(k)
+	kind := termsInt
 	switch {
 	case flag:
-		for j := 0; j < cnt; j++ {
-			o := load(k, p, j)
-			if s.bad[j] {
+		kind = termsFlag
+	case isFloat:
+		kind = termsNaN
+	}
+	sum, nan, done := sumSIMD(kind, k.Size(), p, s.bad, base, cnt, a, m)
+	t, nn := sumTerms(kind, k.Size(), p, s.bad, base, done, cnt, a, m)
+	return sum + t, nan + nn
+}
+
+// sumTerms sums the terms of outputs from..cnt-1 (inputs base+from on) of
+// the given byte size, the pure-Go path of every tier and port. With
+// termsNaN, an output o is a NaN when o&a == a and o&m != 0.
+func sumTerms(kind termKind, size int, p unsafe.Pointer, bad []bool, base uint64, from, cnt int, a, m uint64) (sum, nan uint64) {
+	switch kind {
+	case termsFlag:
+		for j := from; j < cnt; j++ {
+			o := byteorder.Load(p, size, j)
+			if bad[j] {
 				o = digestspec.ImplDefined
 			}
 			sum += digestspec.Term(base+uint64(j), o)
 		}
-	case k == cltype.Float:
-		d := unsafe.Slice((*uint32)(p), cnt)
-		for j, b := range d {
-			o := uint64(b)
-			if b&0x7fffffff > 0x7f800000 {
-				o = digestspec.NaN
-				nan++
-			}
-			sum += digestspec.Term(base+uint64(j), o)
-		}
-	case k == cltype.Double:
-		d := unsafe.Slice((*uint64)(p), cnt)
-		for j, b := range d {
-			if b&0x7fffffffffffffff > 0x7ff0000000000000 {
-				b = digestspec.NaN
-				nan++
-			}
-			sum += digestspec.Term(base+uint64(j), b)
-		}
-	case k == cltype.Half:
-		d := unsafe.Slice((*uint16)(p), cnt)
-		for j, b := range d {
-			o := uint64(b)
-			if b&0x7fff > 0x7c00 {
-				o = digestspec.NaN
-				nan++
-			}
-			sum += digestspec.Term(base+uint64(j), o)
-		}
-	case k.IsSmallFloat():
-		for j := 0; j < cnt; j++ {
-			o := load(k, p, j)
-			if digestspec.IsNaN(k, o) {
+	case termsNaN:
+		for j := from; j < cnt; j++ {
+			o := byteorder.Load(p, size, j)
+			if o&a == a && o&m != 0 {
 				o = digestspec.NaN
 				nan++
 			}
 			sum += digestspec.Term(base+uint64(j), o)
 		}
 	default:
-		sum = sumInts(k.Size(), p, base, cnt)
+		sum = sumInts(size, p, base, from, cnt)
 	}
 	return sum, nan
 }
 
-// sumInts sums the terms of cnt integer outputs of the given byte size, with
-// one loop per size so that the element load is not a per-element switch.
-func sumInts(size int, p unsafe.Pointer, base uint64, cnt int) uint64 {
+// sumInts sums the terms of integer outputs from..cnt-1 of the given byte
+// size, with one loop per size so that the element load is not a
+// per-element switch.
+func sumInts(size int, p unsafe.Pointer, base uint64, from, cnt int) uint64 {
 	var sum uint64
 	switch size {
 	case 1:
-		for j, b := range unsafe.Slice((*uint8)(p), cnt) {
-			sum += digestspec.Term(base+uint64(j), uint64(b))
+		for j, b := range unsafe.Slice((*uint8)(p), cnt)[from:] {
+			sum += digestspec.Term(base+uint64(from+j), uint64(b))
 		}
 	case 2:
-		for j, b := range unsafe.Slice((*uint16)(p), cnt) {
-			sum += digestspec.Term(base+uint64(j), uint64(b))
+		for j, b := range unsafe.Slice((*uint16)(p), cnt)[from:] {
+			sum += digestspec.Term(base+uint64(from+j), uint64(b))
 		}
 	case 4:
-		for j, b := range unsafe.Slice((*uint32)(p), cnt) {
-			sum += digestspec.Term(base+uint64(j), uint64(b))
+		for j, b := range unsafe.Slice((*uint32)(p), cnt)[from:] {
+			sum += digestspec.Term(base+uint64(from+j), uint64(b))
 		}
 	default:
-		for j, b := range unsafe.Slice((*uint64)(p), cnt) {
-			sum += digestspec.Term(base+uint64(j), b)
+		for j, b := range unsafe.Slice((*uint64)(p), cnt)[from:] {
+			sum += digestspec.Term(base+uint64(from+j), b)
 		}
 	}
 	return sum
 }
-
-func load(k cltype.Kind, p unsafe.Pointer, j int) uint64 { return byteorder.Load(p, k.Size(), j) }
