@@ -908,6 +908,7 @@ func main() {
 		}
 	}
 	miniKernels(mps)
+	flagKernelsAll() // flag.go
 	Generate()
 }
 

@@ -5921,7 +5921,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int8)(d), n)
 			sliceHalfToChar(dd, ss, m, sat)
 			lo, hi := fitBoundsChar(m)
-			for i, x := range ss {
+			k := 0
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x.Float64()
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -5934,7 +5936,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint8)(d), n)
 			sliceHalfToUchar(dd, ss, m, sat)
 			lo, hi := fitBoundsUchar(m)
-			for i, x := range ss {
+			k := 0
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x.Float64()
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -5947,7 +5951,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int16)(d), n)
 			sliceHalfToShort(dd, ss, m, sat)
 			lo, hi := fitBoundsShort(m)
-			for i, x := range ss {
+			k := 0
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x.Float64()
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -5960,7 +5966,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint16)(d), n)
 			sliceHalfToUshort(dd, ss, m, sat)
 			lo, hi := fitBoundsUshort(m)
-			for i, x := range ss {
+			k := 0
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x.Float64()
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -5973,7 +5981,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int32)(d), n)
 			sliceHalfToInt(dd, ss, m, sat)
 			lo, hi := fitBoundsInt(m)
-			for i, x := range ss {
+			k := 0
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x.Float64()
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -5986,7 +5996,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint32)(d), n)
 			sliceHalfToUint(dd, ss, m, sat)
 			lo, hi := fitBoundsUint(m)
-			for i, x := range ss {
+			k := 0
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x.Float64()
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6045,7 +6057,10 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int8)(d), n)
 			sliceFloatToChar(dd, ss, m, sat)
 			lo, hi := fitBoundsChar(m)
-			for i, x := range ss {
+			lo32, hi32 := fitBoundsCharF32(m)
+			k, count := flagFloat32(ss, bad, lo32, hi32)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := float64(x)
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6058,7 +6073,10 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint8)(d), n)
 			sliceFloatToUchar(dd, ss, m, sat)
 			lo, hi := fitBoundsUchar(m)
-			for i, x := range ss {
+			lo32, hi32 := fitBoundsUcharF32(m)
+			k, count := flagFloat32(ss, bad, lo32, hi32)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := float64(x)
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6071,7 +6089,10 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int16)(d), n)
 			sliceFloatToShort(dd, ss, m, sat)
 			lo, hi := fitBoundsShort(m)
-			for i, x := range ss {
+			lo32, hi32 := fitBoundsShortF32(m)
+			k, count := flagFloat32(ss, bad, lo32, hi32)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := float64(x)
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6084,7 +6105,10 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint16)(d), n)
 			sliceFloatToUshort(dd, ss, m, sat)
 			lo, hi := fitBoundsUshort(m)
-			for i, x := range ss {
+			lo32, hi32 := fitBoundsUshortF32(m)
+			k, count := flagFloat32(ss, bad, lo32, hi32)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := float64(x)
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6097,7 +6121,10 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int32)(d), n)
 			sliceFloatToInt(dd, ss, m, sat)
 			lo, hi := fitBoundsInt(m)
-			for i, x := range ss {
+			lo32, hi32 := fitBoundsIntF32(m)
+			k, count := flagFloat32(ss, bad, lo32, hi32)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := float64(x)
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6110,7 +6137,10 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint32)(d), n)
 			sliceFloatToUint(dd, ss, m, sat)
 			lo, hi := fitBoundsUint(m)
-			for i, x := range ss {
+			lo32, hi32 := fitBoundsUintF32(m)
+			k, count := flagFloat32(ss, bad, lo32, hi32)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := float64(x)
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6169,7 +6199,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int8)(d), n)
 			sliceDoubleToChar(dd, ss, m, sat)
 			lo, hi := fitBoundsChar(m)
-			for i, x := range ss {
+			k, count := flagFloat64(ss, bad, lo, hi)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6182,7 +6214,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint8)(d), n)
 			sliceDoubleToUchar(dd, ss, m, sat)
 			lo, hi := fitBoundsUchar(m)
-			for i, x := range ss {
+			k, count := flagFloat64(ss, bad, lo, hi)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6195,7 +6229,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int16)(d), n)
 			sliceDoubleToShort(dd, ss, m, sat)
 			lo, hi := fitBoundsShort(m)
-			for i, x := range ss {
+			k, count := flagFloat64(ss, bad, lo, hi)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6208,7 +6244,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint16)(d), n)
 			sliceDoubleToUshort(dd, ss, m, sat)
 			lo, hi := fitBoundsUshort(m)
-			for i, x := range ss {
+			k, count := flagFloat64(ss, bad, lo, hi)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6221,7 +6259,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*int32)(d), n)
 			sliceDoubleToInt(dd, ss, m, sat)
 			lo, hi := fitBoundsInt(m)
-			for i, x := range ss {
+			k, count := flagFloat64(ss, bad, lo, hi)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x
 				f := !(v > lo && v < hi)
 				bad[i] = f
@@ -6234,7 +6274,9 @@ func convertSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.
 			dd := unsafe.Slice((*uint32)(d), n)
 			sliceDoubleToUint(dd, ss, m, sat)
 			lo, hi := fitBoundsUint(m)
-			for i, x := range ss {
+			k, count := flagFloat64(ss, bad, lo, hi)
+			for i := k; i < n; i++ {
+				x := ss[i]
 				v := x
 				f := !(v > lo && v < hi)
 				bad[i] = f

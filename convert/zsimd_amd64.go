@@ -5893,3 +5893,13 @@ func e5m2ToFloatAVX2NT(dst *byte, src *byte, n int) int
 //
 //go:noescape
 func e5m2ToFloatAVX512NT(dst *byte, src *byte, n int) int
+
+// flagF32AVX512 sets bad[i] = !(lo < src[i] < hi) for the first n &^ 15 elements and returns how many it set.
+//
+//go:noescape
+func flagF32AVX512(src *byte, bad *bool, n int, lo float32, hi float32) int
+
+// flagF64AVX512 sets bad[i] = !(lo < src[i] < hi) for the first n &^ 7 elements and returns how many it set.
+//
+//go:noescape
+func flagF64AVX512(src *byte, bad *bool, n int, lo float64, hi float64) int

@@ -56851,3 +56851,75 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+// func flagF32AVX512(src *byte, bad *bool, n int, lo float32, hi float32) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT, SSE
+TEXT ·flagF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ         src+0(FP), AX
+	MOVQ         bad+8(FP), CX
+	MOVQ         n+16(FP), DX
+	ANDQ         $-16, DX
+	MOVSS        lo+24(FP), X0
+	MOVSS        hi+28(FP), X1
+	VBROADCASTSS X0, Z0
+	VBROADCASTSS X1, Z1
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, X2
+	XORQ         BX, BX
+	XORQ         SI, SI
+
+flagF32AVX512loop:
+	CMPQ       SI, DX
+	JAE        flagF32AVX512done
+	VMOVUPS    (AX)(SI*4), Z3
+	VCMPPS     $0x1e, Z0, Z3, K1
+	VCMPPS     $0x11, Z1, Z3, K1, K1
+	KNOTW      K1, K1
+	VMOVDQU8.Z X2, K1, X3
+	VMOVDQU    X3, (CX)(SI*1)
+	KMOVW      K1, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, BX
+	ADDQ       $0x10, SI
+	JMP        flagF32AVX512loop
+
+flagF32AVX512done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func flagF64AVX512(src *byte, bad *bool, n int, lo float64, hi float64) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·flagF64AVX512(SB), NOSPLIT, $0-48
+	MOVQ         src+0(FP), AX
+	MOVQ         bad+8(FP), CX
+	MOVQ         n+16(FP), DX
+	ANDQ         $-8, DX
+	MOVSD        lo+24(FP), X0
+	MOVSD        hi+32(FP), X1
+	VBROADCASTSD X0, Z0
+	VBROADCASTSD X1, Z1
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, X2
+	XORQ         BX, BX
+	XORQ         SI, SI
+
+flagF64AVX512loop:
+	CMPQ       SI, DX
+	JAE        flagF64AVX512done
+	VMOVUPS    (AX)(SI*8), Z3
+	VCMPPD     $0x1e, Z0, Z3, K1
+	VCMPPD     $0x11, Z1, Z3, K1, K1
+	KNOTB      K1, K1
+	VMOVDQU8.Z X2, K1, X3
+	VMOVQ      X3, (CX)(SI*1)
+	KMOVB      K1, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, BX
+	ADDQ       $0x08, SI
+	JMP        flagF64AVX512loop
+
+flagF64AVX512done:
+	MOVQ BX, ret+40(FP)
+	VZEROUPPER
+	RET

@@ -548,9 +548,21 @@ func main() {
 			if d.bits < 64 {
 				// Convert with the slice kernel (SIMD where there is one),
 				// then flag by comparing the source with fitBounds.
+				// float and double sources flag a leading part with a
+				// SIMD kernel where there is one (flag_amd64.go).
 				p("slice%sTo%s(dd, ss, m, sat)", s.fn, d.fn)
 				p("lo, hi := fitBounds%s(m)", d.fn)
-				p("for i, x := range ss {")
+				switch s.fn {
+				case "Float":
+					p("lo32, hi32 := fitBounds%sF32(m)", d.fn)
+					p("k, count := flagFloat32(ss, bad, lo32, hi32)")
+				case "Double":
+					p("k, count := flagFloat64(ss, bad, lo, hi)")
+				default:
+					p("k := 0")
+				}
+				p("for i := k; i < n; i++ {")
+				p("x := ss[i]")
 				p("v := %s", f64(s, "x"))
 				p("f := !(v > lo && v < hi)")
 				p("bad[i] = f")
