@@ -26,6 +26,7 @@
 # native forces how 386 runs. Needs qemu-user-static and nodejs (Debian). The
 # runs set CLCONV_SAMPLE=1, under which the heaviest sweeps check a sample of
 # their inputs (internal/testvals.Sampled); they run in full natively.
+# PORTS_GOGC sets the runs' GOGC (default 400).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -94,6 +95,21 @@ key() { echo "${1//\//_}"; } # pkg -> file name part
 # names, as `go test -c -o DIR/` names each binary after its package), which
 # loads the module once and compiles and links in parallel. A package whose
 # binary is missing afterwards is built again alone, for its own log.
+# Vet once per build configuration instead of once per port inside every
+# `go test -c` (which vets each package again for each GOARCH): a 32-bit
+# port and js/wasm, which between them compile every file the ports add to
+# amd64's (the !amd64 and purego files, the !unix and !linux ones). The test
+# builds below then skip vet (-vet=off); CI's `go vet ./...` covers amd64.
+if [ -z "${NOVET:-}" ]; then
+	echo "== vet (${#pkgs[@]} packages) for 386 and js/wasm"
+	for port in 386 wasm; do
+		if ! env $(goenv "$port") go vet ${TAGS:+-tags "$TAGS"} "${pkgs[@]/#/./}" >"$work/vet.$port.log" 2>&1; then
+			echo "vet $port: FAIL"
+			sed "s/^/    /" "$work/vet.$port.log"
+			vetfail=1
+		fi
+	done
+fi
 echo "== build (${#pkgs[@]} packages: ${pkgs[*]})"
 groups=()
 declare -A gof=()
@@ -109,13 +125,13 @@ for port in "${ports[@]}"; do
 		mkdir -p "$dir"
 		list=()
 		for e in ${groups[$g]}; do list+=("./${e#*:}"); done
-		env $(goenv "$port") go test -c ${TAGS:+-tags "$TAGS"} -o "$dir/" "${list[@]}" >"$dir/build.log" 2>&1
+		env $(goenv "$port") go test -c -vet=off ${TAGS:+-tags "$TAGS"} -o "$dir/" "${list[@]}" >"$dir/build.log" 2>&1
 	done
 	for pkg in "${pkgs[@]}"; do
 		bin="$work/$port/${gof[$pkg]}/${pkg##*/}.test"
 		[ -x "$bin" ] && continue
 		log="$work/$port.$(key "$pkg").build"
-		if ! env $(goenv "$port") go test -c ${TAGS:+-tags "$TAGS"} -o "$bin" "./$pkg" >"$log" 2>&1 || [ ! -x "$bin" ]; then
+		if ! env $(goenv "$port") go test -c -vet=off ${TAGS:+-tags "$TAGS"} -o "$bin" "./$pkg" >"$log" 2>&1 || [ ! -x "$bin" ]; then
 			echo "build $port $pkg: FAIL"
 			sed "s/^/    /" "$log"
 		fi
@@ -134,7 +150,10 @@ run1() { # port pkg bin
 	# under emulation (testvals.Sampled; they run in full natively).
 	local try note=""
 	for try in 1 2; do
-		(cd "$root/$pkg" && PATH="$wasmexec:$PATH" CLCONV_SAMPLE=1 timeout 900 $(runner "$port") "$bin" -test.short -test.timeout 14m) >"$log" 2>&1
+		# GOGC=400: under emulation the collector's work is as slow as the
+		# tests' own; the tests allocate freely and use little memory (mx's
+		# reference, the heaviest, peaks near 100 MB at the default 100).
+		(cd "$root/$pkg" && PATH="$wasmexec:$PATH" CLCONV_SAMPLE=1 GOGC=${PORTS_GOGC:-400} timeout 900 $(runner "$port") "$bin" -test.short -test.timeout 14m) >"$log" 2>&1
 		rc=$?
 		# qemu-i386 now and then corrupts the Go runtime's state (docs/PORTS.md,
 		# "Running 386"): a run that dies in the runtime, with no test failed,
@@ -180,7 +199,7 @@ tr=$(date +%s)
 
 echo "== table (seconds; FAIL marks a failed run or build)"
 printf '%-28s' package; for port in "${ports[@]}"; do printf ' %7s' "$port"; done; echo
-fail=0
+fail=${vetfail:-0}
 declare -A sum=()
 for pkg in "${pkgs[@]}"; do
 	printf '%-28s' "$pkg"
