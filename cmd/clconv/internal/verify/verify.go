@@ -1008,7 +1008,7 @@ type checker struct {
 	res      *ConvResult
 	max      int
 	examples []Failure
-	perRule  map[string]int
+	perRule  map[[2]string]int // examples listed per check and rule
 	seen     map[[3]uint64]bool
 	impl     *implTracker
 	implSeen int
@@ -1024,13 +1024,14 @@ type expected struct {
 // expectAll computes the library's results of c for in on every core.
 func expectAll(c digest.Conversion, in []uint64) *expected {
 	e := &expected{out: make([]uint64, len(in)), canon: make([]uint64, len(in)), impl: make([]bool, len(in))}
-	nb := (len(in) + batchLen - 1) / batchLen
+	const part = 1 << 12 // 16 parts of a vector check's 2^16 lanes
+	nb := (len(in) + part - 1) / part
 	parallel(nb, func(next func() (int, bool)) {
 		b := batchPool.Get().(*batch)
 		defer batchPool.Put(b)
 		for i, ok := next(); ok; i, ok = next() {
-			lo := i * batchLen
-			cnt := min(batchLen, len(in)-lo)
+			lo := i * part
+			cnt := min(part, len(in)-lo)
 			copy(b.in[:cnt], in[lo:lo+cnt])
 			b.convert(c, cnt)
 			copy(e.out[lo:], b.out[:cnt])
@@ -1042,7 +1043,7 @@ func expectAll(c digest.Conversion, in []uint64) *expected {
 }
 
 func newChecker(c digest.Conversion, res *ConvResult, max int) *checker {
-	return &checker{c: c, res: res, max: max, perRule: map[string]int{}, seen: map[[3]uint64]bool{},
+	return &checker{c: c, res: res, max: max, perRule: map[[2]string]int{}, seen: map[[3]uint64]bool{},
 		impl: newImplTracker(c)}
 }
 
@@ -1080,13 +1081,19 @@ func (ch *checker) compareExpected(check string, in, got []uint64, e *expected) 
 // flagExpected returns the inputs whose result in got differs from e's or is
 // implementation-defined (got may be shorter than e: a prefix).
 func flagExpected(dk cltype.Kind, got []uint64, e *expected) []flagged {
-	nb := (len(got) + batchLen - 1) / batchLen
+	const part = 1 << 12 // 16 parts of a vector check's 2^16 lanes
+	nb := (len(got) + part - 1) / part
 	per := make([][]flagged, nb)
+	mask, float := dk.Mask(), dk.IsFloating()
 	parallel(nb, func(next func() (int, bool)) {
 		for i, ok := next(); ok; i, ok = next() {
 			var fl []flagged
-			for j := i * batchLen; j < min(len(got), (i+1)*batchLen); j++ {
-				if e.impl[j] || digestspec.Canonical(dk, got[j]&dk.Mask(), false) != e.canon[j] {
+			for j := i * part; j < min(len(got), (i+1)*part); j++ {
+				g := got[j] & mask
+				if float && digestspec.IsNaN(dk, g) {
+					g = digestspec.NaN
+				}
+				if e.impl[j] || g != e.canon[j] {
 					fl = append(fl, flagged{j, e.out[j], e.impl[j]})
 				}
 			}
@@ -1121,11 +1128,11 @@ func (ch *checker) record(check string, in, got []uint64, width int, fl []flagge
 		}
 		ch.res.Rules[rule]++
 		key := [3]uint64{x, uint64(width), g}
-		if ch.perRule[check+"\x00"+rule] >= ch.max || ch.seen[key] {
+		if ch.perRule[[2]string{check, rule}] >= ch.max || ch.seen[key] {
 			continue
 		}
 		ch.seen[key] = true
-		ch.perRule[check+"\x00"+rule]++
+		ch.perRule[[2]string{check, rule}]++
 		ch.examples = append(ch.examples, Failure{
 			Conversion: c.Op.Name(), Source: sk.String(), Check: check, Width: width, Lane: j % width,
 			Input: hexBits(sk, x), InputValue: FormatValue(sk, x),
