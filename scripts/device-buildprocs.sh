@@ -14,6 +14,7 @@
 #   base-warm new-warm          a fresh cache: a first (cold) run fills it
 #                               ("-fill"), a second runs warm; NVIDIA
 #   base-pocl-cold new-pocl-cold  CLCONV_CACHE=off, PoCL
+#   base-pocl-warm new-pocl-warm  as base-warm, new-warm, PoCL
 #   new-cold-prof new-warm-prof   new-cold, new-warm with a CPU profile
 #                               (a clconv-new built to write one where
 #                               CLCONV_CPUPROFILE says)
@@ -58,6 +59,10 @@ for r in "$@"; do
     v="CLCONV_CACHE=$tmp/cache-$r CUDA_CACHE_PATH=$tmp/cuda-$r"
     one "${r%-warm}-fill" "${r%-warm}" nvidia "$v"
     one "$r" "${r%-warm}" nvidia "$v" ;;
+  base-pocl-warm|new-pocl-warm)
+    v="CLCONV_CACHE=$tmp/cache-$r"
+    one "${r%-warm}-fill" "${r%-pocl-warm}" pocl "$v"
+    one "$r" "${r%-pocl-warm}" pocl "$v" ;;
   new-cold-prof) one "$r" new nvidia "CLCONV_CACHE=off CLCONV_CPUPROFILE=$out/r/$r.prof" ;;
   new-warm-prof) v="CLCONV_CACHE=$tmp/cache-$r CUDA_CACHE_PATH=$tmp/cuda-$r"
     one new-fill-prof new nvidia "$v"
