@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clconv/clconv/checkpoint"
+	"github.com/clconv/clconv/cmd/clconv/internal/verify"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/fileconv"
 	"github.com/clconv/clconv/safetensors"
@@ -129,5 +130,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func main() {
+	if verify.IsWorker() { // a build process of clconv verify (verify.WorkerEnv)
+		os.Exit(verify.WorkerMain())
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -20,7 +20,7 @@ func init() { subcommands = append(subcommands, newVerifyCmd) }
 func newVerifyCmd() *cobra.Command {
 	var (
 		platform, only, widths, fault, jsonFile, refFile string
-		device, examples, programSize, builders          int
+		device, examples, programSize, builders, procs   int
 		quick, asJSON, noProgress                        bool
 		noVectors, noAsType, noFP16, noShipped           bool
 	)
@@ -62,12 +62,14 @@ one of ^$()|+\{}. characters; several patterns are separated by commas.
 Program binaries are cached in the user cache directory (clconv/programs
 there), keyed by platform, device, driver version, clconv version and the
 program's source; a corrupt or stale entry is rebuilt with a note on stderr.
+The programs not in the cache are built in parallel by child processes of
+clconv (drivers build one program at a time per process).
 The CPU reference digests of a quick run's slices (computed where the
 shipped sum differs) are cached there too (clconv/reference), keyed by the
-executable's SHA-256. CLCONV_CACHE=DIR
-moves these caches, CLCONV_CACHE=off turns them off (and the
-PoCL and CUDA kernel caches, unless POCL_KERNEL_CACHE or CUDA_CACHE_DISABLE
-is set), so that a run is cold.
+executable's SHA-256. CLCONV_CACHE=DIR moves these caches, CLCONV_CACHE=off
+turns them off, and PoCL's kernel cache, and gives CUDA an empty kernel cache
+of the run's own (unless POCL_KERNEL_CACHE, CUDA_CACHE_PATH or
+CUDA_CACHE_DISABLE is set), so that a run is cold.
 
 Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 		Example: `  clconv devices
@@ -99,9 +101,14 @@ Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 			if _, err := verify.ParseFilter(only); err != nil {
 				return err
 			}
-			verify.DriverSettings() // before the first OpenCL call
+			defer verify.DriverSettings()() // before the first OpenCL call
 			o.Programs, o.Slices = verify.DefaultBinCache(), verify.DefaultSliceCache()
-			o.ProgramSize, o.Builders = programSize, builders
+			o.ProgramSize, o.Builders, o.BuildProcs = programSize, builders, procs
+			// The programs not in the binary cache are built in build
+			// processes: this executable, as verify.WorkerEnv makes it.
+			if exe, err := os.Executable(); err == nil {
+				o.Worker = []string{exe}
+			}
 			o.Notice = func(s string) { fmt.Fprintf(cmd.ErrOrStderr(), "clconv verify: %s\n", s) }
 			dev, err := pickDevice(platform, device)
 			if err != nil {
@@ -199,7 +206,9 @@ Needs a build with OpenCL: go build -tags opencl ./cmd/clconv.`,
 	_ = f.MarkHidden("inject-fault")
 	f.IntVar(&programSize, "program-size", 0, "experiments: the most conversions per program (default: a source kind's)")
 	f.IntVar(&builders, "builders", 0, "experiments: programs built at once (default: the number of CPUs, at most 16)")
+	f.IntVar(&procs, "build-procs", 0, "experiments: build processes for the programs not cached (default: one per program up to the number of CPUs less one, at most 16; -1: none)")
 	_ = f.MarkHidden("program-size")
 	_ = f.MarkHidden("builders")
+	_ = f.MarkHidden("build-procs")
 	return cmd
 }

@@ -45,6 +45,13 @@ func TestVerifyCmd(t *testing.T) {
 	if status != 0 || !strings.Contains(stdout, "PASS: 2 conversions passed") {
 		t.Errorf("verify: status %d, stderr %q:\n%s", status, stderr, stdout)
 	}
+	// Programs built in build processes: this test binary, which TestMain
+	// makes one (verify.IsWorker).
+	stdout, stderr, status = clconv(t, "", "verify", "--quick", "--only", "convert_ushort_sat_rtz float,convert_char long",
+		"--no-astype", "--no-progress", "--build-procs", "2")
+	if status != 0 || !strings.Contains(stdout, "PASS: 2 conversions passed") || !strings.Contains(stdout, "2 built (2 in build processes)") {
+		t.Errorf("verify --build-procs 2: status %d, stderr %q:\n%s", status, stderr, stdout)
+	}
 	// An injected device bug: exit status 1, the wrong inputs listed.
 	stdout, stderr, status = clconv(t, "", "verify", "--quick", "--only", "convert_int_sat_rte float", "--no-astype",
 		"--widths", "4", "--inject-fault", "convert_int_sat_rte float:nan")

@@ -84,6 +84,51 @@ func TestCacheDir(t *testing.T) {
 	}
 }
 
+// TestDriverCachesOff: CLCONV_CACHE=off turns PoCL's kernel cache off and
+// gives CUDA an empty one of the run's own, which cleanup removes; a
+// variable already set is left as it is, and without CLCONV_CACHE=off
+// nothing changes.
+func TestDriverCachesOff(t *testing.T) {
+	vars := []string{"POCL_KERNEL_CACHE", "CUDA_CACHE_PATH", "CUDA_CACHE_DISABLE"}
+	unset := func() {
+		for _, v := range vars {
+			t.Setenv(v, "") // restored after the test
+			os.Unsetenv(v)
+		}
+	}
+	unset()
+	t.Setenv(CacheEnv, t.TempDir())
+	DriverCachesOff()()
+	for _, v := range vars {
+		if x, ok := os.LookupEnv(v); ok {
+			t.Errorf("CLCONV_CACHE=DIR set %s=%q", v, x)
+		}
+	}
+
+	t.Setenv(CacheEnv, "off")
+	cleanup := DriverCachesOff()
+	dir := os.Getenv("CUDA_CACHE_PATH")
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 || os.Getenv("POCL_KERNEL_CACHE") != "0" {
+		t.Fatalf("CLCONV_CACHE=off: CUDA_CACHE_PATH=%q (%d entries, %v), POCL_KERNEL_CACHE=%q", dir, len(entries), err, os.Getenv("POCL_KERNEL_CACHE"))
+	}
+	if _, ok := os.LookupEnv("CUDA_CACHE_DISABLE"); ok {
+		t.Error("CLCONV_CACHE=off set CUDA_CACHE_DISABLE as well")
+	}
+	cleanup()
+	if _, err := os.Stat(dir); err == nil || os.Getenv("CUDA_CACHE_PATH") != "" {
+		t.Errorf("cleanup left %s", dir)
+	}
+
+	unset()
+	t.Setenv("CUDA_CACHE_DISABLE", "1")
+	t.Setenv("POCL_KERNEL_CACHE", "1")
+	DriverCachesOff()()
+	if os.Getenv("CUDA_CACHE_PATH") != "" || os.Getenv("CUDA_CACHE_DISABLE") != "1" || os.Getenv("POCL_KERNEL_CACHE") != "1" {
+		t.Errorf("variables already set were changed: CUDA_CACHE_PATH=%q CUDA_CACHE_DISABLE=%q POCL_KERNEL_CACHE=%q",
+			os.Getenv("CUDA_CACHE_PATH"), os.Getenv("CUDA_CACHE_DISABLE"), os.Getenv("POCL_KERNEL_CACHE"))
+	}
+}
+
 // TestSliceCache checks that the quick references come back from the cache
 // equal to the computed ones, and that a corrupt entry is recomputed.
 func TestSliceCache(t *testing.T) {

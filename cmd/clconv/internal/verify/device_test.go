@@ -17,9 +17,17 @@ import (
 
 // TestMain asks the drivers for what clconv verify asks (DriverSettings:
 // PoCL compiles each kernel once); the tests' caches are in t.TempDir().
+// Started as a build process (IsWorker: the tests of worker_test.go start
+// this test binary as one), it serves as one, a faulty one where
+// testWorkerFault says so.
 func TestMain(m *testing.M) {
-	DriverSettings()
-	os.Exit(m.Run())
+	if IsWorker() {
+		os.Exit(testWorkerMain())
+	}
+	cleanup := DriverSettings()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // testDevice returns the first OpenCL device, skipping the test where no

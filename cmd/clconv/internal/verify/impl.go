@@ -40,17 +40,37 @@ type Behaviour struct {
 }
 
 // implTracker accumulates one conversion's implementation-defined results.
+// A vector check meets millions of such inputs, one at a time, so the
+// behaviours are kept by number (class and result), not by name.
 type implTracker struct {
-	c     digest.Conversion
-	byKey map[[2]string]*Behaviour
-	n     int
+	c      digest.Conversion
+	byCode [len(implClasses)][len(implResults)]*Behaviour
+	widths [len(implClasses)][len(implResults)]uint32 // bit w: seen at width w
+	n      int
 }
 
 func newImplTracker(c digest.Conversion) *implTracker {
-	return &implTracker{c: c, byKey: map[[2]string]*Behaviour{}}
+	return &implTracker{c: c}
 }
 
+// implClasses are the classes of implementation-defined inputs, in the
+// report's order.
+var implClasses = [...]string{"NaN", "+inf", "-inf", "> MAX", "< MIN"}
+
 var inputClassOrder = map[string]int{"NaN": 0, "+inf": 1, "-inf": 2, "> MAX": 3, "< MIN": 4}
+
+// implResults are the kinds of results: where it is clconv's saturated
+// value, named by the special value it is (implSpecial), then the low bits of
+// the rounded value, a special value, other.
+var implResults = [...]string{" (as clconv)", "0 (as clconv)", "MIN (as clconv)", "MAX (as clconv)",
+	"low bits of the rounded value", "", "0", "MIN", "MAX", "other"}
+
+const (
+	implAsClconv = 0 // + the special value's number
+	implLowBits  = 4
+	implSpecial  = 5 // + the special value's number (1-3)
+	implOther    = 9
+)
 
 // add records the device's result got for the implementation-defined input
 // in, seen in a vector of width elements (1: a scalar).
@@ -59,55 +79,53 @@ func (t *implTracker) add(in, got uint64, width int) {
 	sk, dk, m := c.Src, c.Op.Dst.Kind, c.Mode()
 	got &= dk.Mask()
 	f := floatValue(sk, in)
-	var class string
+	var class int
 	switch {
 	case math.IsNaN(f):
-		class = "NaN"
+		class = 0
 	case math.IsInf(f, 1):
-		class = "+inf"
+		class = 1
 	case math.IsInf(f, -1):
-		class = "-inf"
+		class = 2
 	case f > 0:
-		class = "> MAX"
+		class = 3
 	default:
-		class = "< MIN"
+		class = 4
 	}
 	sat, _ := convert.Bits(dk, sk, in, m, true)
 	// Name the result by what it is; where it is also clconv's saturated
 	// value, by the special value (the low bits of 1258367 are also 127).
-	special := func() string {
-		switch {
-		case got == 0:
-			return "0"
-		case got == uint64(dk.MinInt())&dk.Mask():
-			return "MIN"
-		case got == dk.MaxUint():
-			return "MAX"
-		}
-		return ""
+	special := 0 // none
+	switch {
+	case got == 0:
+		special = 1
+	case got == uint64(dk.MinInt())&dk.Mask():
+		special = 2
+	case got == dk.MaxUint():
+		special = 3
 	}
-	var result string
+	var result int
 	switch r := roundInt(f, m); {
 	case got == sat:
-		result = special() + " (as clconv)"
+		result = implAsClconv + special
 	case !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(r) < 0x1p63 && got == lowBits(r, dk.Bits()):
 		// What a conversion through a wider integer register gives
 		// (x86 converts to int32 or int64, then keeps the low bits).
-		result = "low bits of the rounded value"
-	case special() != "":
-		result = special()
+		result = implLowBits
+	case special != 0:
+		result = implSpecial + special
 	default:
-		result = "other"
+		result = implOther
 	}
-	key := [2]string{class, result}
-	b := t.byKey[key]
+	b := t.byCode[class][result]
 	if b == nil {
-		b = &Behaviour{Inputs: class, Result: result,
+		b = &Behaviour{Inputs: implClasses[class], Result: implResults[result],
 			Input: hexBits(sk, in) + " = " + FormatValue(sk, in), Device: hexBits(dk, got) + " = " + FormatValue(dk, got),
 			Clconv: hexBits(dk, sat) + " = " + FormatValue(dk, sat)}
-		t.byKey[key] = b
+		t.byCode[class][result] = b
 	}
-	if !slices.Contains(b.Widths, width) {
+	if w := &t.widths[class][result]; *w&(1<<width) == 0 {
+		*w |= 1 << width
 		b.Widths = append(b.Widths, width)
 		slices.Sort(b.Widths)
 	}
@@ -127,8 +145,12 @@ func lowBits(f float64, bits int) uint64 {
 // summary returns the behaviours by input class, the most frequent first.
 func (t *implTracker) summary(inputs uint64) *ImplSummary {
 	s := &ImplSummary{Conversion: t.c.Op.Name(), Source: t.c.Src.String(), Inputs: inputs, Observed: t.n}
-	for _, b := range t.byKey {
-		s.Behaviours = append(s.Behaviours, *b)
+	for _, bs := range t.byCode {
+		for _, b := range bs {
+			if b != nil {
+				s.Behaviours = append(s.Behaviours, *b)
+			}
+		}
 	}
 	sort.Slice(s.Behaviours, func(i, j int) bool {
 		a, b := s.Behaviours[i], s.Behaviours[j]

@@ -42,6 +42,8 @@ type Report struct {
 	Times Times `json:"times"`
 	// Cache says where program binaries came from.
 	Cache *CacheReport `json:"program_cache,omitempty"`
+	// Programs says, per program, where it came from and when it was ready.
+	Programs []ProgramTime `json:"programs,omitempty"`
 	// Notices are notes that are not findings about the device (a cached
 	// program binary that was corrupt or stale and was rebuilt).
 	Notices []string `json:"notices,omitempty"`
@@ -83,22 +85,37 @@ func (r *Report) AnyFailed() bool {
 }
 
 // Times is a run's time breakdown, in seconds. Building overlaps with
-// running (programs are built on Builders threads while the device runs the
-// kernels already built) and the CPU reference digests are computed in the
-// background, so the parts add up to more than Wall; BuildWait and
-// ReferenceWait are what the device's queue waited for them.
+// running (programs are built in build processes and loaded or built on
+// Builders threads while the device runs the kernels already built) and the
+// CPU reference digests are computed in the background, so the parts add up
+// to more than Wall; BuildWait and ReferenceWait are what the device's queue
+// waited for them.
 type Times struct {
-	Wall          float64 `json:"wall"`
-	Build         float64 `json:"build"`          // compiling programs or loading their binaries, summed over the builders
-	BuildWait     float64 `json:"build_wait"`     // the queue waiting for a build, and storing binaries
-	Run           float64 `json:"run"`            // kernels running on the device
-	Transfer      float64 `json:"transfer"`       // copies between host and device
-	Reference     float64 `json:"reference"`      // the CPU reference digests (background)
-	ReferenceWait float64 `json:"reference_wait"` // the queue waiting for them
-	Narrowing     float64 `json:"narrowing"`      // comparing the raw results of differing slices input by input
-	Check         float64 `json:"check"`          // comparing edge values and vector lanes with the library
+	Wall float64 `json:"wall"`
+	// Build is this process's compiling of programs and loading of their
+	// binaries (cached or from build processes), summed over the builders.
+	Build         float64 `json:"build"`
+	Processes     int     `json:"build_processes"`         // build processes started (see Options.Worker)
+	ProcessBuild  float64 `json:"build_processes_build"`   // compiling in the build processes, summed over them
+	ProcessStart  float64 `json:"build_processes_startup"` // the slowest build process's opening of the device
+	BuildWait     float64 `json:"build_wait"`              // the queue waiting for a build, and storing binaries
+	Run           float64 `json:"run"`                     // kernels running on the device
+	Transfer      float64 `json:"transfer"`                // copies between host and device
+	Reference     float64 `json:"reference"`               // the CPU reference digests (background)
+	ReferenceWait float64 `json:"reference_wait"`          // the queue waiting for them
+	Narrowing     float64 `json:"narrowing"`               // comparing the raw results of differing slices input by input
+	Check         float64 `json:"check"`                   // comparing edge values and vector lanes with the library
 	Programs      int     `json:"programs"`
 	Builders      int     `json:"builders"`
+}
+
+// ProgramTime is one program's build, in seconds.
+type ProgramTime struct {
+	Name  string  `json:"name"`  // "float -> char,uchar,...", or "as_type"
+	From  string  `json:"from"`  // "cache", "build process" or "built" (here, from source); "" when never built (interrupted)
+	Build float64 `json:"build"` // compiling it, where it was compiled
+	Load  float64 `json:"load"`  // loading its binary in this process
+	Ready float64 `json:"ready"` // from the start of the run to the program ready to run (or failed)
 }
 
 // CacheReport says where a run's program binaries came from.
@@ -106,7 +123,9 @@ type CacheReport struct {
 	Dir    string `json:"dir"`    // the binary cache's directory, or "off"
 	Loaded int    `json:"loaded"` // programs whose binary came from the cache
 	Built  int    `json:"built"`  // programs built from source
-	Stored int    `json:"stored"` // binaries written to the cache
+	// Processes counts the programs of Built that a build process built.
+	Processes int `json:"built_in_build_processes"`
+	Stored    int `json:"stored"` // binaries written to the cache
 }
 
 // RuleGroup is every failure that breaks one rule.
@@ -444,9 +463,17 @@ func (r *Report) WriteText(w io.Writer) error {
 
 	t := r.Times
 	b.WriteString("\nTIME\n")
-	fmt.Fprintf(&b, "  wall %.1fs: build %.1fs on %d threads for %d programs (the device waited %.1fs for builds)", t.Wall, t.Build, t.Builders, t.Programs, t.BuildWait)
+	fmt.Fprintf(&b, "  wall %.1fs: build %.1fs on %d threads", t.Wall, t.Build, t.Builders)
+	if t.Processes > 0 {
+		fmt.Fprintf(&b, " and %.1fs in %d build processes (started in %.1fs)", t.ProcessBuild, t.Processes, t.ProcessStart)
+	}
+	fmt.Fprintf(&b, " for %d programs (the device waited %.1fs for builds)", t.Programs, t.BuildWait)
 	if c := r.Cache; c != nil {
-		fmt.Fprintf(&b, "; binary cache %s: %d loaded, %d built, %d stored", c.Dir, c.Loaded, c.Built, c.Stored)
+		fmt.Fprintf(&b, "; binary cache %s: %d loaded, %d built", c.Dir, c.Loaded, c.Built)
+		if c.Processes > 0 {
+			fmt.Fprintf(&b, " (%d in build processes)", c.Processes)
+		}
+		fmt.Fprintf(&b, ", %d stored", c.Stored)
 	}
 	fmt.Fprintf(&b, "\n  run %.1fs, transfer %.2fs, reference %.1fs (in the background; waited %.1fs), narrowing %.1fs, edge and vector comparison %.1fs\n",
 		t.Run, t.Transfer, t.Reference, t.ReferenceWait, t.Narrowing, t.Check)

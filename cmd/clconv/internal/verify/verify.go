@@ -88,9 +88,20 @@ type Options struct {
 	// shorter than a chunk (a quick run's; nil: none; the CLI uses
 	// DefaultSliceCache).
 	Slices *SliceCache
-	// Builders is the number of programs built at once (default GOMAXPROCS,
-	// at most 16).
+	// Builders is the number of threads that build programs or load their
+	// binaries in this process (default GOMAXPROCS, at most 16).
 	Builders int
+	// Worker is the command line that starts a build process (WorkerMain;
+	// the CLI gives its own executable, which WorkerEnv makes one): the
+	// programs not in the binary cache are built from source in
+	// BuildProcs such processes at once, since the drivers build one
+	// program at a time per process (see worker.go). Nil: every program is
+	// built in this process.
+	Worker []string
+	// BuildProcs is the number of build processes: 0 chooses (one per
+	// program to build, up to one less than GOMAXPROCS and 16; none where
+	// that is fewer than 2), a negative number starts none.
+	BuildProcs int
 	// ProgramSize is the most conversions in one program (default
 	// DefaultProgramSize).
 	ProgramSize int
@@ -161,28 +172,14 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 		o.Cache.base = base
 	}
 	start := time.Now()
-	ctx, err := opencl.NewContext(dev)
-	if err != nil {
-		return nil, err
-	}
-	defer ctx.Release()
 	caps := Caps{FP64: dev.FP64(), FP16: dev.FP16() && !o.NoFP16}
 	rep := &Report{Device: deviceInfo(dev), Quick: o.Quick, Only: o.Only, Started: start,
 		Cache: &CacheReport{Dir: o.Programs.describe()}}
 	if o.Fault != nil {
 		rep.Fault = o.Fault.Key + ":" + o.Fault.Kind
 	}
-	r := &runner{o: o, caps: caps, rep: rep, dev: &device{ctx: ctx, timing: &timing{}}, vecInputs: map[cltype.Kind][]uint64{},
-		key: binKey(dev, o.BuildOptions)}
-	r.main = r.dev
-	defer func() {
-		for _, d := range r.devs {
-			d.release()
-			if d != r.main {
-				d.ctx.Release()
-			}
-		}
-	}()
+	r := &runner{o: o, caps: caps, rep: rep, vecInputs: map[cltype.Kind][]uint64{},
+		key: binKey(dev, o.BuildOptions), start: start}
 
 	// Select the conversions and queue the reference digests of the
 	// testable ones; a goroutine computes them in order while the device works.
@@ -228,6 +225,35 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 		asProg = asTypeProgram(caps)
 		all = append(slices.Clone(progs), asProg)
 	}
+	// The programs not in the binary cache go to build processes, started
+	// before this process opens the device so that theirs open meanwhile.
+	var toBuild []*program
+	for i, p := range all {
+		p.id, p.info.Name = i, p.name
+		p.srcSum = sha256.Sum256([]byte(p.source))
+		if !o.Programs.has(r.key, p.srcSum) {
+			toBuild = append(toBuild, p)
+		}
+	}
+	if k := workerCount(o, len(toBuild)); k > 0 {
+		r.workers = startWorkers(o.Worker, k, dev, r.key, o.BuildOptions, toBuild, r.notice)
+		defer r.workers.stop()
+	}
+	ctx, err := opencl.NewContext(dev)
+	if err != nil {
+		return nil, err
+	}
+	defer ctx.Release()
+	r.dev = &device{ctx: ctx, timing: &timing{}}
+	r.main = r.dev
+	defer func() {
+		for _, d := range r.devs {
+			d.release()
+			if d != r.main {
+				d.ctx.Release()
+			}
+		}
+	}()
 	stop := make(chan struct{})
 	var stopOnce sync.Once
 	halt := func() { stopOnce.Do(func() { close(stop) }) }
@@ -297,6 +323,7 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 	halt()
 	<-refsDone
 	<-buildsDone
+	r.workers.stop()
 	for _, p := range all {
 		if p.prog != nil { // built, never run (interrupted)
 			p.prog.Release()
@@ -332,6 +359,12 @@ func Run(dev *opencl.Device, o Options) (*Report, error) {
 		Run: d.run.Seconds(), Transfer: d.transfer.Seconds(), Reference: refTime.Seconds(),
 		ReferenceWait: d.refWait.Seconds(), Narrowing: d.narrowing.Seconds(), Check: d.check.Seconds(),
 		Programs: len(all), Builders: o.Builders}
+	if w := r.workers; w != nil {
+		rep.Times.Processes, rep.Times.ProcessBuild, rep.Times.ProcessStart = w.started, w.build.Seconds(), w.slowInit.Seconds()
+	}
+	for _, p := range all {
+		rep.Programs = append(rep.Programs, p.info)
+	}
 	rep.DeviceSeconds = (d.buildWait + d.run + d.transfer).Seconds()
 	rep.ReferenceSeconds = refTime.Seconds()
 	rep.groupFailures()
@@ -381,6 +414,9 @@ type program struct {
 	cached bool    // prog came from the binary cache
 	stored bool    // its binary was stored in the cache
 	srcSum [32]byte
+	id     int
+	worker chan workerOut // the build processes' answer, where they build it
+	info   ProgramTime
 }
 
 // groupPrograms puts consecutive pairs of one source kind into programs of
@@ -422,11 +458,21 @@ type runner struct {
 	nanIdxSrc cltype.Kind
 	nanLists  map[uint64][]uint64 // rerunNaNs' device results per slice, for one pair
 
-	main *device   // the context Run made
-	devs []*device // the contexts programs are built in (main)
+	main    *device   // the context Run made
+	devs    []*device // the contexts programs are built in (main)
+	workers *workerPool
+	start   time.Time
 
 	mu        sync.Mutex
 	buildTime time.Duration // summed over the builders
+	notices   []string      // the runner's own, for noticeNow
+}
+
+// notice records a note for the report and Options.Notice (noticeNow).
+func (r *runner) notice(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.notices = append(r.notices, fmt.Sprintf(format, args...))
 }
 
 // startBuilders builds the programs, in order, on o.Builders goroutines; the
@@ -459,7 +505,7 @@ func (r *runner) startBuilders(progs []*program, stop chan struct{}) chan struct
 					continue
 				default:
 				}
-				r.build(p, d)
+				r.build(p, d, stop)
 			}
 		}()
 	}
@@ -470,30 +516,69 @@ func (r *runner) startBuilders(progs []*program, stop chan struct{}) chan struct
 	return done
 }
 
-// build builds p, in d's context, from the binary cache or from source.
-func (r *runner) build(p *program, d *device) {
+// build builds p, in d's context: from the binary cache, from the binary
+// a build process sent, or from source.
+func (r *runner) build(p *program, d *device, stop chan struct{}) {
 	defer close(p.built)
 	p.dev = d
-	t0 := time.Now()
+	var here time.Duration // loading or building in this process
 	defer func() {
+		p.info.Ready = time.Since(r.start).Seconds()
 		r.mu.Lock()
-		r.buildTime += time.Since(t0)
+		r.buildTime += here
 		r.mu.Unlock()
 	}()
-	p.srcSum = sha256.Sum256([]byte(p.source))
 	cache := r.o.Programs
+	t0 := time.Now()
 	if bin := cache.get(r.key, p.srcSum, p.name); bin != nil {
 		prog, err := d.ctx.BuildBinary(bin, r.o.BuildOptions)
+		here += time.Since(t0)
+		p.info.Load = time.Since(t0).Seconds()
 		if err == nil {
-			p.prog, p.cached = prog, true
+			p.prog, p.cached, p.info.From = prog, true, "cache"
 			return
 		}
 		cache.reject(r.key, p.srcSum, p.name, err)
 	}
-	p.prog, p.err = d.ctx.Build(p.source, r.o.BuildOptions)
-	if p.err != nil {
-		return
+	if p.worker != nil {
+		var out workerOut
+		var interrupt <-chan struct{}
+		if r.o.Context != nil {
+			interrupt = r.o.Context.Done()
+		}
+		select {
+		case out = <-p.worker:
+		case <-stop:
+			p.err = errInterrupted
+			return
+		case <-interrupt:
+			p.err = errInterrupted
+			return
+		}
+		p.info.Build = out.seconds
+		if out.err == nil {
+			t0 := time.Now()
+			prog, err := d.ctx.BuildBinary(out.bin, r.o.BuildOptions)
+			here += time.Since(t0)
+			p.info.Load = time.Since(t0).Seconds()
+			if err == nil {
+				p.prog, p.info.From = prog, "build process"
+				if cache != nil {
+					p.stored = cache.put(r.key, p.srcSum, out.bin)
+				}
+				return
+			}
+			r.notice("the driver rejected the binary a build process made of %s (%s); building it in this process", p.name, firstLine(err.Error()))
+		}
+		// Else the build process said why it could not build p (a
+		// compiler error is reported by the build here) or noted why it
+		// failed.
 	}
+	t0 = time.Now()
+	p.prog, p.err = d.ctx.Build(p.source, r.o.BuildOptions)
+	here += time.Since(t0)
+	p.info.Build += time.Since(t0).Seconds()
+	p.info.From = "built"
 }
 
 // wait waits for p's build and returns the program; r.dev is then the
@@ -519,7 +604,7 @@ func (r *runner) done(p *program) {
 	if p.prog == nil {
 		return
 	}
-	if cache := r.o.Programs; cache != nil && !p.cached {
+	if cache := r.o.Programs; cache != nil && !p.cached && !p.stored {
 		t0 := time.Now()
 		if bin, err := p.prog.Binary(); err != nil {
 			cache.notice("program cache: the driver gave no binary for %s: %v", p.name, err)
@@ -533,6 +618,9 @@ func (r *runner) done(p *program) {
 		r.rep.Cache.Loaded++
 	default:
 		r.rep.Cache.Built++
+		if p.info.From == "build process" {
+			r.rep.Cache.Processes++
+		}
 	}
 	if p.stored {
 		r.rep.Cache.Stored++
@@ -544,7 +632,11 @@ func (r *runner) done(p *program) {
 
 // noticeNow passes the binary cache's notices to Options.Notice.
 func (r *runner) noticeNow() {
-	for _, n := range append(r.o.Programs.takeNotices(), r.o.Slices.takeNotices()...) {
+	r.mu.Lock()
+	own := r.notices
+	r.notices = nil
+	r.mu.Unlock()
+	for _, n := range slices.Concat(r.o.Programs.takeNotices(), r.o.Slices.takeNotices(), own) {
 		r.rep.Notices = append(r.rep.Notices, n)
 		if r.o.Notice != nil {
 			r.o.Notice(n)
@@ -916,7 +1008,7 @@ type checker struct {
 	res      *ConvResult
 	max      int
 	examples []Failure
-	perRule  map[string]int
+	perRule  map[[2]string]int // examples listed per check and rule
 	seen     map[[3]uint64]bool
 	impl     *implTracker
 	implSeen int
@@ -932,13 +1024,14 @@ type expected struct {
 // expectAll computes the library's results of c for in on every core.
 func expectAll(c digest.Conversion, in []uint64) *expected {
 	e := &expected{out: make([]uint64, len(in)), canon: make([]uint64, len(in)), impl: make([]bool, len(in))}
-	nb := (len(in) + batchLen - 1) / batchLen
+	const part = 1 << 12 // 16 parts of a vector check's 2^16 lanes
+	nb := (len(in) + part - 1) / part
 	parallel(nb, func(next func() (int, bool)) {
 		b := batchPool.Get().(*batch)
 		defer batchPool.Put(b)
 		for i, ok := next(); ok; i, ok = next() {
-			lo := i * batchLen
-			cnt := min(batchLen, len(in)-lo)
+			lo := i * part
+			cnt := min(part, len(in)-lo)
 			copy(b.in[:cnt], in[lo:lo+cnt])
 			b.convert(c, cnt)
 			copy(e.out[lo:], b.out[:cnt])
@@ -950,7 +1043,7 @@ func expectAll(c digest.Conversion, in []uint64) *expected {
 }
 
 func newChecker(c digest.Conversion, res *ConvResult, max int) *checker {
-	return &checker{c: c, res: res, max: max, perRule: map[string]int{}, seen: map[[3]uint64]bool{},
+	return &checker{c: c, res: res, max: max, perRule: map[[2]string]int{}, seen: map[[3]uint64]bool{},
 		impl: newImplTracker(c)}
 }
 
@@ -988,13 +1081,19 @@ func (ch *checker) compareExpected(check string, in, got []uint64, e *expected) 
 // flagExpected returns the inputs whose result in got differs from e's or is
 // implementation-defined (got may be shorter than e: a prefix).
 func flagExpected(dk cltype.Kind, got []uint64, e *expected) []flagged {
-	nb := (len(got) + batchLen - 1) / batchLen
+	const part = 1 << 12 // 16 parts of a vector check's 2^16 lanes
+	nb := (len(got) + part - 1) / part
 	per := make([][]flagged, nb)
+	mask, float := dk.Mask(), dk.IsFloating()
 	parallel(nb, func(next func() (int, bool)) {
 		for i, ok := next(); ok; i, ok = next() {
 			var fl []flagged
-			for j := i * batchLen; j < min(len(got), (i+1)*batchLen); j++ {
-				if e.impl[j] || digestspec.Canonical(dk, got[j]&dk.Mask(), false) != e.canon[j] {
+			for j := i * part; j < min(len(got), (i+1)*part); j++ {
+				g := got[j] & mask
+				if float && digestspec.IsNaN(dk, g) {
+					g = digestspec.NaN
+				}
+				if e.impl[j] || g != e.canon[j] {
 					fl = append(fl, flagged{j, e.out[j], e.impl[j]})
 				}
 			}
@@ -1029,11 +1128,11 @@ func (ch *checker) record(check string, in, got []uint64, width int, fl []flagge
 		}
 		ch.res.Rules[rule]++
 		key := [3]uint64{x, uint64(width), g}
-		if ch.perRule[check+"\x00"+rule] >= ch.max || ch.seen[key] {
+		if ch.perRule[[2]string{check, rule}] >= ch.max || ch.seen[key] {
 			continue
 		}
 		ch.seen[key] = true
-		ch.perRule[check+"\x00"+rule]++
+		ch.perRule[[2]string{check, rule}]++
 		ch.examples = append(ch.examples, Failure{
 			Conversion: c.Op.Name(), Source: sk.String(), Check: check, Width: width, Lane: j % width,
 			Input: hexBits(sk, x), InputValue: FormatValue(sk, x),
