@@ -38,6 +38,7 @@ type Interp struct {
 	// recognise the conversions a device is known to get wrong).
 	OnConversion func(Conversion)
 
+	engine  engine // how checked inputs run (compile.go)
 	pp      *syntax.State
 	globals map[string]any
 	vars    []*variable
@@ -159,7 +160,7 @@ func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, 
 	}
 	for _, d := range c.defs {
 		d.fn.pos, d.fn.params, d.fn.body, d.fn.nslots, d.fn.end, d.fn.defined = d.pos, d.params, d.body, d.nslots, d.end, true
-		d.fn.exprDepth = d.exprDepth
+		d.fn.exprDepth, d.fn.code = d.exprDepth, nil
 	}
 	in.sources = append(in.sources, cur)
 
@@ -179,6 +180,48 @@ func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, 
 			in.Warn(w)
 		}
 	}
+	if in.engine == engineTree {
+		return in.walk(m, items, cur)
+	}
+	return in.run(m, items, cur)
+}
+
+// run compiles the items of an input and runs them.
+func (in *Interp) run(m *machine, items []topItem, cur inputText) ([]Result, error) {
+	exprs := make([]code, len(items))
+	stmts := make([]cstmt, len(items))
+	for i, it := range items {
+		if it.x != nil {
+			exprs[i] = compileExpr(it.x)
+		} else {
+			stmts[i] = compileStmt(it.s)
+		}
+	}
+	var results []Result
+	for i, it := range items {
+		err := protect(func() {
+			if it.x == nil {
+				stmts[i](m)
+				return
+			}
+			m.tick(it.pos)
+			v := exprs[i].valueFn()(m)
+			if !isVoid(it.x.typ()) {
+				results = append(results, Result{Name: it.label, Value: v})
+			}
+		})
+		if err != nil {
+			return results, in.withLines(err, cur)
+		}
+		for _, v := range it.vars {
+			results = append(results, Result{Name: v.name, Value: in.values[v.slot]})
+		}
+	}
+	return results, nil
+}
+
+// walk runs the items of an input with the tree walker.
+func (in *Interp) walk(m *machine, items []topItem, cur inputText) ([]Result, error) {
 	var results []Result
 	for _, it := range items {
 		if it.x != nil {
