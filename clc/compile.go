@@ -452,11 +452,11 @@ func compileConvert(x *convertExpr) code {
 		xo := operandOf(src)
 		return scalarCode(t, func(m *machine) uint64 {
 			b := xo.c
-		if xo.f != nil {
-			b = xo.f(m)
-		} else if xo.from != fromConst {
-			b = xo.get(m)
-		}
+			if xo.f != nil {
+				b = xo.f(m)
+			} else if xo.from != fromConst {
+				b = xo.get(m)
+			}
 			r, impl := convert.Bits(dk, sk, b, mm, sat)
 			if m.onConv != nil {
 				m.reportConversion(Pos(pos), ConvertCall, op, mode, lane0(st, b), lane0(op.Dst, r))
