@@ -2,11 +2,13 @@ package clc
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 
 	"github.com/clconv/clconv/clc/internal/syntax"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
+	"github.com/clconv/clconv/internal/clctree"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
@@ -43,6 +45,19 @@ const (
 	engineCompiled engine = iota // the closures of this file
 	engineTree                   // the tree walker of exec.go
 )
+
+func init() {
+	clctree.Use = func(x any) {
+		switch x := x.(type) {
+		case *Interp:
+			x.engine = engineTree
+		case *Evaluator:
+			x.engine = engineTree
+		default:
+			panic(fmt.Sprintf("clctree.Use: %T is not a *clc.Interp or *clc.Evaluator", x))
+		}
+	}
+}
 
 // runError carries a runtime error out of compiled code to protect.
 type runError struct{ err error }
@@ -256,8 +271,6 @@ const (
 // operandOf returns the operand that reads the scalar code c.
 func operandOf(c code) operand {
 	switch {
-	case isVoid(c.t):
-		return operand{f: c.s}
 	case c.konst:
 		return operand{from: fromConst, c: c.c.Lanes[0]}
 	case c.load != nil && c.load.global:

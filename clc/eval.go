@@ -33,6 +33,16 @@ type Evaluator struct {
 // EvalString parses and evaluates src, named file in positions, as one
 // expression. Errors and warnings carry their source lines.
 func (ev *Evaluator) EvalString(file, src string) (value.Value, error) {
+	if testHookEval != nil && ev.engine == engineCompiled {
+		return testHookEval(ev, file, src)
+	}
+	return ev.evalString(file, src)
+}
+
+// testHookEval is testHookExec for an Evaluator.
+var testHookEval func(ev *Evaluator, file, src string) (value.Value, error)
+
+func (ev *Evaluator) evalString(file, src string) (value.Value, error) {
 	var warn func(*Error)
 	if ev.Warn != nil {
 		warn = func(w *Error) {

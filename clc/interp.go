@@ -119,7 +119,20 @@ func (in *Interp) MacroDefined(name string) bool {
 	return in.pp.Defined(name)
 }
 
+// testHookExec, when the package's tests set it, runs each input of an
+// Interp that compiles in place of exec; the tests run the input with the
+// tree walker too and compare (compile.go).
+var testHookExec func(in *Interp, file string, line int, src string, repl bool) ([]Result, error)
+
 func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, error) {
+	if testHookExec != nil && in.engine == engineCompiled {
+		return testHookExec(in, file, line, src, repl)
+	}
+	return in.execInput(file, line, src, repl)
+}
+
+// execInput preprocesses, parses, checks and runs one input.
+func (in *Interp) execInput(file string, line int, src string, repl bool) ([]Result, error) {
 	in.init()
 	cur := inputText{file: file, line: line, lines: strings.Count(src, "\n") + 1, text: src}
 	var warns []*Error
