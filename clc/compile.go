@@ -525,6 +525,14 @@ func compileAs(x *asExpr) code {
 const overflowMsg = "signed integer overflow: %v %v %v: %s out of range; OpenCL C leaves the result undefined, clconv wraps"
 
 func compileArith(x *arithExpr) code {
+	c, _ := compileArithTo(x, nil)
+	return c
+}
+
+// compileArithTo compiles x; if dst is not nil and x is a scalar operator,
+// the code also stores the result in the scalar variable dst, as an
+// assignment does after x (fused reports that it does).
+func compileArithTo(x *arithExpr, dst *variable) (c code, fused bool) {
 	t, op, mode, pos := x.t, x.op, x.mode, x.pos
 	xc, yc := compileExpr(x.x), compileExpr(x.y)
 	f, err := value.BinaryLaneOp(op, t.Kind, mode)
@@ -545,7 +553,7 @@ func compileArith(x *arithExpr) code {
 			_, _, err := value.BinaryOverflow(op, a, b, mode)
 			fail(wrap(pos, err))
 			return value.Value{}
-		})
+		}), false
 	}
 	if isScalar(t) {
 		xo, yo := operandOf(xc), operandOf(yc)
@@ -554,6 +562,13 @@ func compileArith(x *arithExpr) code {
 				fail(wrap(pos, err))
 			}
 			m.warnOnce(pos, overflowMsg, t, op, t, laneList(t, 1))
+		}
+		to, slot := fromCode, 0 // where the result goes: nowhere, or a variable
+		if dst != nil {
+			to, slot = fromLocal, dst.slot
+			if dst.global {
+				to = fromGlobal
+			}
 		}
 		return scalarCode(t, func(m *machine) uint64 {
 			a := xo.c
@@ -572,8 +587,13 @@ func compileArith(x *arithExpr) code {
 			if err != nil || over {
 				slow(m, err)
 			}
+			if to == fromLocal {
+				m.frame[slot].Lanes[0] = r
+			} else if to == fromGlobal {
+				m.globals[slot].Lanes[0] = r
+			}
 			return r
-		})
+		}), dst != nil
 	}
 	xv, yv := xc.valueFn(), yc.valueFn()
 	n := t.N
@@ -596,7 +616,7 @@ func compileArith(x *arithExpr) code {
 			m.warnOnce(pos, overflowMsg, t, op, t, laneList(t, over))
 		}
 		return r
-	}}
+	}}, false
 }
 
 func compileUnary(x *unaryExpr) code {
@@ -821,6 +841,13 @@ func compileCond(x *condExpr) code {
 
 func compileAssign(x *assignExpr) code {
 	t := x.t
+	if v, ok := x.lhs.(*varExpr); ok && isScalar(t) {
+		if a, ok := x.rhs.(*arithExpr); ok {
+			if c, fused := compileArithTo(a, v.v); fused {
+				return c
+			}
+		}
+	}
 	rc := compileExpr(x.rhs)
 	st := compileStore(x.lhs)
 	if isScalar(t) {
@@ -1040,6 +1067,22 @@ func compileAnyAll(x *anyAllExpr) code {
 	})
 }
 
+// compileEffect compiles x, whose value is not used (an expression
+// statement, the third clause of for): there x++ on a scalar variable is
+// x = x + 1, without keeping the old value.
+func compileEffect(x expr) code {
+	if x, ok := x.(*incDecExpr); ok {
+		if v, ok := x.lhs.(*varExpr); ok && isScalar(x.t) {
+			if a, ok := x.next.(*arithExpr); ok {
+				if c, fused := compileArithTo(a, v.v); fused {
+					return c
+				}
+			}
+		}
+	}
+	return compileExpr(x)
+}
+
 // cstmt is a compiled statement.
 type cstmt func(*machine) flow
 
@@ -1083,7 +1126,7 @@ func compileStmt(s stmt) cstmt {
 		return compileDecl(s)
 	case *exprStmt:
 		pos := s.pos
-		c := compileExpr(s.x)
+		c := compileEffect(s.x)
 		if xs := c.s; xs != nil {
 			return func(m *machine) flow {
 				m.tick(pos)
@@ -1205,7 +1248,7 @@ func compileLoop(s *loopStmt) cstmt {
 	}
 	var post code // zero, or run for its effects
 	if s.post != nil {
-		post = compileExpr(s.post)
+		post = compileEffect(s.post)
 	}
 	ps, pv := post.s, post.v
 	body := compileStmt(s.body)

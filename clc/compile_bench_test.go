@@ -25,6 +25,10 @@ int result = acc;
 // scripts/interp-speed.sh, which prints the ratio).
 func BenchmarkLoop(b *testing.B) {
 	src := loopSrc(100_000)
+	// TestMain's hook would run the tree walker beside compiled code.
+	hook := testHookExec
+	testHookExec = nil
+	defer func() { testHookExec = hook }()
 	for _, e := range []struct {
 		name   string
 		engine engine
