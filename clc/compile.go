@@ -178,8 +178,50 @@ func boolCode(t cltype.Type, b func(*machine) bool) code {
 	}}
 }
 
-// compileExpr compiles a checked expression.
+// compileExpr compiles a checked expression. The left operands of binary
+// operators are compiled in a loop, not by recursion: a long chain (a + b +
+// ... or a < b < ...: 8192 operators pass the parser) then costs no Go stack,
+// where a frame per operator could overflow js/wasm's (docs/LANGUAGE.md,
+// "Limits"; V8 makes the frames of a function larger once it optimizes it).
 func compileExpr(x expr) code {
+	var buf [8]expr
+	spine := buf[:0]
+	for {
+		var left expr
+		switch b := x.(type) {
+		case *arithExpr:
+			left = b.x
+		case *compareExpr:
+			left = b.x
+		case *logicalExpr:
+			left = b.x
+		case *commaExpr:
+			left = b.x
+		}
+		if left == nil {
+			break
+		}
+		spine = append(spine, x)
+		x = left
+	}
+	c := compileNode(x)
+	for i := len(spine) - 1; i >= 0; i-- {
+		switch b := spine[i].(type) {
+		case *arithExpr:
+			c, _ = arithCode(b, c, compileExpr(b.y), nil)
+		case *compareExpr:
+			c = compareCode(b, c, compileExpr(b.y))
+		case *logicalExpr:
+			c = logicalCode(b, c, compileExpr(b.y))
+		case *commaExpr:
+			c = commaCode(b, c, compileExpr(b.y))
+		}
+	}
+	return c
+}
+
+// compileNode compiles an expression that is not a binary operator.
+func compileNode(x expr) code {
 	t := x.typ()
 	switch x := x.(type) {
 	case *constExpr:
@@ -194,24 +236,16 @@ func compileExpr(x expr) code {
 		return compileConvert(x)
 	case *asExpr:
 		return compileAs(x)
-	case *arithExpr:
-		return compileArith(x)
 	case *unaryExpr:
 		return compileUnary(x)
 	case *notExpr:
 		return compileNot(x)
-	case *compareExpr:
-		return compileCompare(x)
-	case *logicalExpr:
-		return compileLogical(x)
 	case *condExpr:
 		return compileCond(x)
 	case *assignExpr:
 		return compileAssign(x)
 	case *incDecExpr:
 		return compileIncDec(x)
-	case *commaExpr:
-		return compileComma(x)
 	case *vecLitExpr:
 		return compileVecLit(x)
 	case *callExpr:
@@ -221,7 +255,7 @@ func compileExpr(x expr) code {
 	case *anyAllExpr:
 		return compileAnyAll(x)
 	}
-	panic("clc: compileExpr: unknown expression")
+	panic("clc: compileNode: unknown expression")
 }
 
 func constCode(t cltype.Type, v value.Value) code {
@@ -524,17 +558,16 @@ func compileAs(x *asExpr) code {
 // overflowMsg is the warning of a signed integer overflow.
 const overflowMsg = "signed integer overflow: %v %v %v: %s out of range; OpenCL C leaves the result undefined, clconv wraps"
 
-func compileArith(x *arithExpr) code {
-	c, _ := compileArithTo(x, nil)
-	return c
-}
-
 // compileArithTo compiles x; if dst is not nil and x is a scalar operator,
 // the code also stores the result in the scalar variable dst, as an
 // assignment does after x (fused reports that it does).
 func compileArithTo(x *arithExpr, dst *variable) (c code, fused bool) {
+	return arithCode(x, compileExpr(x.x), compileExpr(x.y), dst)
+}
+
+// arithCode is compileArithTo with the operands compiled.
+func arithCode(x *arithExpr, xc, yc code, dst *variable) (c code, fused bool) {
 	t, op, mode, pos := x.t, x.op, x.mode, x.pos
-	xc, yc := compileExpr(x.x), compileExpr(x.y)
 	f, err := value.BinaryLaneOp(op, t.Kind, mode)
 	if err == nil {
 		// The checks value.BinaryOverflow makes on the operand types.
@@ -734,9 +767,8 @@ func halfFloat64(b uint64) float64 {
 	return math.Float64frombits(out)
 }
 
-func compileCompare(x *compareExpr) code {
+func compareCode(x *compareExpr, xc, yc code) code {
 	t, op := x.t, x.op
-	xc, yc := compileExpr(x.x), compileExpr(x.y)
 	f, ok := laneCompare(op, xc.t.Kind)
 	if !ok || xc.t != yc.t {
 		xv, yv := xc.valueFn(), yc.valueFn()
@@ -751,7 +783,7 @@ func compileCompare(x *compareExpr) code {
 	}
 	if isScalar(t) {
 		xo, yo := operandOf(xc), operandOf(yc)
-		return boolCode(t, func(m *machine) bool {
+		b := func(m *machine) bool {
 			a := xo.c
 			if xo.f != nil {
 				a = xo.f(m)
@@ -765,7 +797,27 @@ func compileCompare(x *compareExpr) code {
 				b = yo.get(m)
 			}
 			return f(a, b)
-		})
+		}
+		// s repeats b rather than calling it: a chain of comparisons
+		// (a < b < c) then costs one Go frame per operator.
+		return code{t: t, b: b, s: func(m *machine) uint64 {
+			a := xo.c
+			if xo.f != nil {
+				a = xo.f(m)
+			} else if xo.from != fromConst {
+				a = xo.get(m)
+			}
+			b := yo.c
+			if yo.f != nil {
+				b = yo.f(m)
+			} else if yo.from != fromConst {
+				b = yo.get(m)
+			}
+			if f(a, b) {
+				return 1
+			}
+			return 0
+		}}
 	}
 	xv, yv := xc.v, yc.v
 	n, all := xc.t.N, t.Kind.Mask()
@@ -782,9 +834,8 @@ func compileCompare(x *compareExpr) code {
 	}}
 }
 
-func compileLogical(x *logicalExpr) code {
+func logicalCode(x *logicalExpr, xc, yc code) code {
 	t, or := x.t, x.op == syntax.LOR
-	xc, yc := compileExpr(x.x), compileExpr(x.y)
 	if isScalar(t) {
 		a, b := xc.truthFn(), yc.truthFn()
 		if or {
@@ -923,19 +974,27 @@ func compileIncDec(x *incDecExpr) code {
 	}}
 }
 
-func compileComma(x *commaExpr) code {
+func commaCode(x *commaExpr, xc, second code) code {
 	t := x.t
-	first, second := compileExpr(x.x).effectFn(), compileExpr(x.y)
+	xs, xv := xc.s, xc.v // one is set; called directly, a chain of commas costs a frame per comma
 	if isScalar(t) {
 		ys := second.s
 		return scalarCode(t, func(m *machine) uint64 {
-			first(m)
+			if xs != nil {
+				xs(m)
+			} else {
+				xv(m)
+			}
 			return ys(m)
 		})
 	}
 	yv := second.v
 	return code{t: t, v: func(m *machine) value.Value {
-		first(m)
+		if xs != nil {
+			xs(m)
+		} else {
+			xv(m)
+		}
 		return yv(m)
 	}}
 }
@@ -973,51 +1032,70 @@ func compileVecLit(x *vecLitExpr) code {
 }
 
 func compileCall(x *callExpr) code {
-	t, fn, pos := x.t, x.fn, x.pos
-	args := make([]func(*machine) value.Value, len(x.args))
+	site := &callSite{fn: x.fn, pos: x.pos, args: make([]func(*machine) value.Value, len(x.args))}
 	for i, a := range x.args {
-		args[i] = compileExpr(a).valueFn()
+		site.args[i] = compileExpr(a).valueFn()
 	}
-	call := func(m *machine) {
-		if !fn.defined {
-			fail(errorf(pos, "function %s is declared but never defined", fn.name))
-		}
-		m.tick(pos)
-		need := fn.exprDepth + 8
-		if m.depth >= maxCallDepth || m.evalLoad+need > maxEvalDepth {
-			fail(errorf(pos, "calls nested too deeply (%d deep): endless recursion?", m.depth))
-		}
-		frame := make([]value.Value, fn.nslots)
-		for i, a := range args {
-			frame[fn.params[i].slot] = a(m)
-		}
-		body := fn.code
-		if body == nil {
-			body = compileList(fn.body)
-			fn.code = body
-		}
-		saved := m.frame
-		m.frame = frame
-		m.depth++
-		m.evalLoad += need
-		fl := body(m)
-		m.depth--
-		m.evalLoad -= need
-		m.frame = saved
-		if fl != flowReturn && !isVoid(fn.result) {
-			fail(errorf(fn.end, "function %s reached its end without returning a value", fn.name))
-		}
-	}
-	if isScalar(t) {
+	// The body runs from the closure itself, not from a function it
+	// calls: recursion then costs as few Go frames as the tree walker's
+	// (js/wasm's stack holds few, docs/LANGUAGE.md "Limits").
+	if t := x.t; isScalar(t) {
 		return scalarCode(t, func(m *machine) uint64 {
-			call(m)
+			saved, need, body := site.enter(m)
+			site.leave(m, saved, need, body(m))
 			return m.retLane
 		})
 	}
-	return code{t: t, v: func(m *machine) value.Value {
-		call(m)
+	return code{t: x.t, v: func(m *machine) value.Value {
+		saved, need, body := site.enter(m)
+		site.leave(m, saved, need, body(m))
 		return m.ret
 	}}
+}
+
+// callSite is a compiled call of a user function.
+type callSite struct {
+	fn   *function
+	pos  syntax.Pos
+	args []func(*machine) value.Value
+}
+
+// enter starts a call as callExpr.eval does: it checks that the function is
+// defined, counts the step, checks the depth, evaluates the arguments into a
+// new frame and makes it current. It returns what leave restores and the
+// body to run.
+func (c *callSite) enter(m *machine) (saved []value.Value, need int, body cstmt) {
+	fn := c.fn
+	if !fn.defined {
+		fail(errorf(c.pos, "function %s is declared but never defined", fn.name))
+	}
+	m.tick(c.pos)
+	need = fn.exprDepth + 8
+	if m.depth >= maxCallDepth || m.evalLoad+need > maxEvalDepth {
+		fail(errorf(c.pos, "calls nested too deeply (%d deep): endless recursion?", m.depth))
+	}
+	frame := make([]value.Value, fn.nslots)
+	for i, a := range c.args {
+		frame[fn.params[i].slot] = a(m)
+	}
+	if fn.code == nil {
+		fn.code = compileList(fn.body)
+	}
+	saved = m.frame
+	m.frame = frame
+	m.depth++
+	m.evalLoad += need
+	return saved, need, fn.code
+}
+
+// leave ends a call that flowed out of its body as fl.
+func (c *callSite) leave(m *machine, saved []value.Value, need int, fl flow) {
+	m.depth--
+	m.evalLoad -= need
+	m.frame = saved
+	if fl != flowReturn && !isVoid(c.fn.result) {
+		fail(errorf(c.fn.end, "function %s reached its end without returning a value", c.fn.name))
+	}
 }
 
 func compileSelect(x *selectExpr) code {
