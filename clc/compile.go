@@ -473,10 +473,33 @@ func compileCast(x *castExpr) code {
 		}
 		return r
 	}
-	if t.N == 1 {
+	n := t.N
+	if src.konst {
+		// A constant converted (the 2 of x * 2.0f): the result is known;
+		// only a run that watches conversions, or one to warn, converts.
+		r, impl := value.CastLane(k, sk, xo.c, mode)
+		v := value.Value{Type: t}
+		for i := range n {
+			v.Lanes[i] = r
+		}
+		if n == 1 {
+			return scalarCode(t, func(m *machine) uint64 {
+				if m.onConv != nil || impl {
+					return lane(m)
+				}
+				return r
+			})
+		}
+		return code{t: t, v: func(m *machine) value.Value {
+			if m.onConv != nil || impl {
+				lane(m)
+			}
+			return v
+		}}
+	}
+	if n == 1 {
 		return scalarCode(t, lane)
 	}
-	n := t.N
 	return code{t: t, v: func(m *machine) value.Value {
 		b := lane(m)
 		r := value.Value{Type: t}
@@ -1032,23 +1055,23 @@ func compileVecLit(x *vecLitExpr) code {
 }
 
 func compileCall(x *callExpr) code {
-	site := &callSite{fn: x.fn, pos: x.pos, args: make([]func(*machine) value.Value, len(x.args))}
+	site := &callSite{fn: x.fn, pos: x.pos, args: make([]code, len(x.args))}
 	for i, a := range x.args {
-		site.args[i] = compileExpr(a).valueFn()
+		site.args[i] = compileExpr(a)
 	}
 	// The body runs from the closure itself, not from a function it
 	// calls: recursion then costs as few Go frames as the tree walker's
 	// (js/wasm's stack holds few, docs/LANGUAGE.md "Limits").
 	if t := x.t; isScalar(t) {
 		return scalarCode(t, func(m *machine) uint64 {
-			saved, need, body := site.enter(m)
-			site.leave(m, saved, need, body(m))
+			saved, base, need, body := site.enter(m)
+			site.leave(m, saved, base, need, body(m))
 			return m.retLane
 		})
 	}
 	return code{t: x.t, v: func(m *machine) value.Value {
-		saved, need, body := site.enter(m)
-		site.leave(m, saved, need, body(m))
+		saved, base, need, body := site.enter(m)
+		site.leave(m, saved, base, need, body(m))
 		return m.ret
 	}}
 }
@@ -1057,14 +1080,14 @@ func compileCall(x *callExpr) code {
 type callSite struct {
 	fn   *function
 	pos  syntax.Pos
-	args []func(*machine) value.Value
+	args []code
 }
 
 // enter starts a call as callExpr.eval does: it checks that the function is
 // defined, counts the step, checks the depth, evaluates the arguments into a
 // new frame and makes it current. It returns what leave restores and the
 // body to run.
-func (c *callSite) enter(m *machine) (saved []value.Value, need int, body cstmt) {
+func (c *callSite) enter(m *machine) (saved []value.Value, base, need int, body cstmt) {
 	fn := c.fn
 	if !fn.defined {
 		fail(errorf(c.pos, "function %s is declared but never defined", fn.name))
@@ -1074,9 +1097,14 @@ func (c *callSite) enter(m *machine) (saved []value.Value, need int, body cstmt)
 	if m.depth >= maxCallDepth || m.evalLoad+need > maxEvalDepth {
 		fail(errorf(c.pos, "calls nested too deeply (%d deep): endless recursion?", m.depth))
 	}
-	frame := make([]value.Value, fn.nslots)
+	frame, base := m.push(fn.nslots)
 	for i, a := range c.args {
-		frame[fn.params[i].slot] = a(m)
+		p := fn.params[i].slot
+		if a.s != nil {
+			frame[p] = lane0(a.t, a.s(m))
+		} else {
+			frame[p] = a.v(m)
+		}
 	}
 	if fn.code == nil {
 		fn.code = compileList(fn.body)
@@ -1085,17 +1113,33 @@ func (c *callSite) enter(m *machine) (saved []value.Value, need int, body cstmt)
 	m.frame = frame
 	m.depth++
 	m.evalLoad += need
-	return saved, need, fn.code
+	return saved, base, need, fn.code
 }
 
 // leave ends a call that flowed out of its body as fl.
-func (c *callSite) leave(m *machine, saved []value.Value, need int, fl flow) {
+func (c *callSite) leave(m *machine, saved []value.Value, base, need int, fl flow) {
 	m.depth--
 	m.evalLoad -= need
 	m.frame = saved
+	m.sp = base
 	if fl != flowReturn && !isVoid(c.fn.result) {
 		fail(errorf(c.fn.end, "function %s reached its end without returning a value", c.fn.name))
 	}
+}
+
+// push returns a frame of n zeroed slots above those of the calls in
+// progress, and the position to pop it back to. When the stack is full a
+// larger one replaces it; the frames in use stay in the old one, where their
+// calls hold them.
+func (m *machine) push(n int) ([]value.Value, int) {
+	base := m.sp
+	if base+n > len(m.stack) {
+		m.stack = make([]value.Value, 2*(base+n)+16)
+	}
+	frame := m.stack[base : base+n : base+n]
+	clear(frame)
+	m.sp = base + n
+	return frame, base
 }
 
 func compileSelect(x *selectExpr) code {

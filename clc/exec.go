@@ -89,6 +89,8 @@ type machine struct {
 	cancel   <-chan struct{}
 	ret      value.Value
 	retLane  uint64           // a scalar result, in compiled code
+	stack    []value.Value    // the frames of compiled calls (machine.push)
+	sp       int              // the slots of stack in use
 	onConv   func(Conversion) // Evaluator.OnConversion
 }
 
