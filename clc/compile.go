@@ -14,17 +14,20 @@ import (
 )
 
 // The compiler turns the checked tree of exec.go into Go closures, once per
-// input (a function's body once per definition), so that running a program
-// does no more than its operations: every name is already a slot of the
-// globals or of the frame, every type and rounding mode is fixed, every
-// operator and conversion is resolved to the function that computes one
-// lane, and constants are values.
+// input (a function's body at its first call, and again after a REPL input
+// redefines it), so that running a program does little more than its
+// operations: every name is already a slot of the globals or of a frame,
+// every type and rounding mode is fixed, every operator and conversion is
+// resolved to the function that computes one lane, and constants are values.
 //
 // A scalar (and a void expression) runs as a function returning its one
 // lane's bits, and is stored in lane 0 of its variable's slot; only vectors
 // carry value.Value, whose sixteen lanes a scalar does not need. A scalar
 // condition can also run as a function returning its truth (comparisons do
-// so without making 0 or 1 first).
+// so without making 0 or 1 first). An operand that is a constant or a
+// variable is read in place (operand), an assignment of an operator to a
+// scalar variable is one closure (compileArithTo), and frames come from a
+// stack in the machine (machine.push).
 //
 // Runtime errors (integer division by zero, the step and depth limits, a
 // call of a function never defined) panic with a runError, which protect
@@ -36,7 +39,9 @@ import (
 // The tree walker (the eval and exec methods of exec.go) stays as the
 // reference: an Interp or Evaluator whose engine is engineTree runs it, and
 // the tests run every program through both and want the same values,
-// warnings, conversions and errors.
+// warnings, conversions and errors (engine_test.go;
+// cmd/clconv/internal/difftest selects the walker through internal/clctree).
+// docs/LANGUAGE.md, "How programs run", has the design and the measurements.
 
 // engine selects how checked programs run.
 type engine uint8
