@@ -152,15 +152,6 @@ func (c code) truthFn() func(*machine) bool {
 	return func(m *machine) bool { return value.Truth(k, s(m)) }
 }
 
-// effectFn returns c run for its effects only.
-func (c code) effectFn() func(*machine) {
-	if s := c.s; s != nil {
-		return func(m *machine) { s(m) }
-	}
-	v := c.v
-	return func(m *machine) { v(m) }
-}
-
 // scalarCode makes a scalar's code from its lane function.
 func scalarCode(t cltype.Type, s func(*machine) uint64) code { return code{t: t, s: s} }
 
