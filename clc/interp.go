@@ -121,7 +121,7 @@ func (in *Interp) MacroDefined(name string) bool {
 
 // testHookExec, when the package's tests set it, runs each input of an
 // Interp that compiles in place of exec; the tests run the input with the
-// tree walker too and compare (compile.go).
+// tree walker too and compare (engine_test.go).
 var testHookExec func(in *Interp, file string, line int, src string, repl bool) ([]Result, error)
 
 func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, error) {
