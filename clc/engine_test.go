@@ -128,6 +128,20 @@ func disagree(src string, got, want *outcome) {
 	shadows.Unlock()
 }
 
+// checkAgreed fails t with the disagreements recorded since the last call
+// (the fuzz targets call it, so that fuzzing holds compiled code to the
+// tree walker input by input; TestMain reports the rest at the end).
+func checkAgreed(t *testing.T) {
+	t.Helper()
+	shadows.Lock()
+	bad := shadows.bad
+	shadows.bad = nil
+	shadows.Unlock()
+	if len(bad) > 0 {
+		t.Fatal(strings.Join(bad, "\n"))
+	}
+}
+
 // shadowExec runs an input compiled, then with the tree walker on the
 // Interp's twin, and records a disagreement.
 func shadowExec(in *Interp, file string, line int, src string, repl bool) ([]Result, error) {
