@@ -14,8 +14,14 @@
 //     vector comparison results, implicit conversions, swizzles), name
 //     resolution and the errors a compiler reports, all before anything
 //     runs; the output is a typed tree with every conversion explicit;
-//   - exec.go: that tree's evaluation, bounded by a step limit and a call
-//     depth.
+//   - compile.go: that tree compiled, once per input (a function's body once
+//     per definition), into Go closures: variables resolved to slots,
+//     operators and conversions to the functions that compute one lane,
+//     scalars kept as raw lanes; running them is bounded by a step limit and
+//     a call depth;
+//   - exec.go: the tree walker that evaluated the typed tree node by node
+//     before the compiler, kept as the reference compiled code is tested
+//     against (the tests run every program through both).
 //
 // The API is small: an Interp runs files (Run) and REPL inputs (Exec) with
 // state kept between them and reports the variables they declare (Vars);

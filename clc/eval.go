@@ -26,11 +26,23 @@ type Evaluator struct {
 	// performs (convert_ calls, casts, implicit conversions), in the order
 	// they run, with operand and result; clconv explain is built on it.
 	OnConversion func(Conversion)
+
+	engine engine // how the expression runs (compile.go)
 }
 
 // EvalString parses and evaluates src, named file in positions, as one
 // expression. Errors and warnings carry their source lines.
 func (ev *Evaluator) EvalString(file, src string) (value.Value, error) {
+	if testHookEval != nil && ev.engine == engineCompiled {
+		return testHookEval(ev, file, src)
+	}
+	return ev.evalString(file, src)
+}
+
+// testHookEval is testHookExec for an Evaluator.
+var testHookEval func(ev *Evaluator, file, src string) (value.Value, error)
+
+func (ev *Evaluator) evalString(file, src string) (value.Value, error) {
 	var warn func(*Error)
 	if ev.Warn != nil {
 		warn = func(w *Error) {
@@ -61,7 +73,13 @@ func (ev *Evaluator) eval(x syntax.Expr, warn func(*Error)) (value.Value, error)
 		return value.Value{}, errorf(x.Pos(), "the expression has type void")
 	}
 	m := &machine{steps: DefaultMaxSteps, warn: warn, onConv: ev.OnConversion}
-	return e.eval(m)
+	if ev.engine == engineTree {
+		return e.eval(m)
+	}
+	run := compileExpr(e).valueFn()
+	var v value.Value
+	err := protect(func() { v = run(m) })
+	return v, err
 }
 
 func errorf(pos syntax.Pos, format string, args ...any) error {

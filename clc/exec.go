@@ -56,6 +56,9 @@ type function struct {
 	exprDepth int
 	end       syntax.Pos // the closing brace of the body
 	mode      round.Mode
+	// code is body compiled (compile.go), made at the first call that
+	// compiled code makes; a new definition clears it.
+	code cstmt
 }
 
 func (f *function) signature() string {
@@ -85,15 +88,21 @@ type machine struct {
 	warned   map[syntax.Pos]bool
 	cancel   <-chan struct{}
 	ret      value.Value
+	retLane  uint64           // a scalar result, in compiled code
+	stack    []value.Value    // the frames of compiled calls (machine.push)
+	sp       int              // the slots of stack in use
 	onConv   func(Conversion) // Evaluator.OnConversion
 }
+
+// stepLimitMsg is the error of a run that takes too many steps.
+const stepLimitMsg = "execution limit reached (an endless loop?); raise it with --max-steps"
 
 // step counts one unit of work and fails when the budget is spent or the
 // run was cancelled.
 func (m *machine) step(pos syntax.Pos) error {
 	m.steps--
 	if m.steps < 0 {
-		return errorAt(pos, "execution limit reached (an endless loop?); raise it with --max-steps")
+		return errorAt(pos, stepLimitMsg)
 	}
 	if m.cancel != nil && m.steps&1023 == 0 {
 		select {
@@ -742,18 +751,13 @@ func (s *declStmt) exec(m *machine) (flow, error) {
 type exprStmt struct {
 	x   expr
 	pos syntax.Pos
-	// report, if set, receives the value (the REPL shows it).
-	report func(value.Value)
 }
 
 func (s *exprStmt) exec(m *machine) (flow, error) {
 	if err := m.step(s.pos); err != nil {
 		return flowNormal, err
 	}
-	v, err := s.x.eval(m)
-	if err == nil && s.report != nil {
-		s.report(v)
-	}
+	_, err := s.x.eval(m)
 	return flowNormal, err
 }
 

@@ -19,8 +19,8 @@ const hangLimit = 10 * time.Second
 
 // FuzzEval checks that the lexer, preprocessor, parser, checker and
 // evaluator never panic on one expression, always answer a value or an
-// *Error with a valid position, answer the same way twice, and take bounded
-// time.
+// *Error with a valid position, answer the same way twice, take bounded
+// time, and compute with compiled code what the tree walker computes.
 func FuzzEval(f *testing.F) {
 	for _, s := range []string{
 		"convert_uchar4_sat_rte((float4)(-5.0f, 254.5f, 254.6f, 1.2e9f))",
@@ -68,6 +68,7 @@ func FuzzEval(f *testing.F) {
 		}
 		if err != nil {
 			checkError(t, src, err)
+			checkAgreed(t)
 			return
 		}
 		checkValue(t, src, v)
@@ -76,6 +77,7 @@ func FuzzEval(f *testing.F) {
 		if err != nil || !w.Equal(v) {
 			t.Fatalf("%q: %v, then %v, %v", src, v, w, err)
 		}
+		checkAgreed(t)
 	})
 }
 
@@ -151,7 +153,8 @@ var fuzzSeeds = []string{
 // FuzzRun checks the whole front end on programs: the preprocessor, the
 // parser, the checker and the interpreter never panic or hang (the step
 // limit and the expansion limits hold), every error is an *Error at a valid
-// position, and a program gives the same result twice.
+// position, a program gives the same result twice, and compiled code gives
+// what the tree walker gives (TestMain's hook, engine_test.go).
 func FuzzRun(f *testing.F) {
 	files, _ := filepath.Glob("../examples/*.cl")
 	more, _ := filepath.Glob("../examples/errors/*.cl")
@@ -207,5 +210,6 @@ func FuzzRun(f *testing.F) {
 				t.Fatalf("%q (repl %v): two runs differ:\n%s\n---\n%s", src, repl, a, b)
 			}
 		}
+		checkAgreed(t)
 	})
 }

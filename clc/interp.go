@@ -38,6 +38,7 @@ type Interp struct {
 	// recognise the conversions a device is known to get wrong).
 	OnConversion func(Conversion)
 
+	engine  engine // how checked inputs run (compile.go)
 	pp      *syntax.State
 	globals map[string]any
 	vars    []*variable
@@ -118,7 +119,20 @@ func (in *Interp) MacroDefined(name string) bool {
 	return in.pp.Defined(name)
 }
 
+// testHookExec, when the package's tests set it, runs each input of an
+// Interp that compiles in place of exec; the tests run the input with the
+// tree walker too and compare (engine_test.go).
+var testHookExec func(in *Interp, file string, line int, src string, repl bool) ([]Result, error)
+
 func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, error) {
+	if testHookExec != nil && in.engine == engineCompiled {
+		return testHookExec(in, file, line, src, repl)
+	}
+	return in.execInput(file, line, src, repl)
+}
+
+// execInput preprocesses, parses, checks and runs one input.
+func (in *Interp) execInput(file string, line int, src string, repl bool) ([]Result, error) {
 	in.init()
 	cur := inputText{file: file, line: line, lines: strings.Count(src, "\n") + 1, text: src}
 	var warns []*Error
@@ -159,7 +173,7 @@ func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, 
 	}
 	for _, d := range c.defs {
 		d.fn.pos, d.fn.params, d.fn.body, d.fn.nslots, d.fn.end, d.fn.defined = d.pos, d.params, d.body, d.nslots, d.end, true
-		d.fn.exprDepth = d.exprDepth
+		d.fn.exprDepth, d.fn.code = d.exprDepth, nil
 	}
 	in.sources = append(in.sources, cur)
 
@@ -179,6 +193,48 @@ func (in *Interp) exec(file string, line int, src string, repl bool) ([]Result, 
 			in.Warn(w)
 		}
 	}
+	if in.engine == engineTree {
+		return in.walk(m, items, cur)
+	}
+	return in.run(m, items, cur)
+}
+
+// run compiles the items of an input and runs them.
+func (in *Interp) run(m *machine, items []topItem, cur inputText) ([]Result, error) {
+	exprs := make([]code, len(items))
+	stmts := make([]cstmt, len(items))
+	for i, it := range items {
+		if it.x != nil {
+			exprs[i] = compileExpr(it.x)
+		} else {
+			stmts[i] = compileStmt(it.s)
+		}
+	}
+	var results []Result
+	for i, it := range items {
+		err := protect(func() {
+			if it.x == nil {
+				stmts[i](m)
+				return
+			}
+			m.tick(it.pos)
+			v := exprs[i].valueFn()(m)
+			if !isVoid(it.x.typ()) {
+				results = append(results, Result{Name: it.label, Value: v})
+			}
+		})
+		if err != nil {
+			return results, in.withLines(err, cur)
+		}
+		for _, v := range it.vars {
+			results = append(results, Result{Name: v.name, Value: in.values[v.slot]})
+		}
+	}
+	return results, nil
+}
+
+// walk runs the items of an input with the tree walker.
+func (in *Interp) walk(m *machine, items []topItem, cur inputText) ([]Result, error) {
 	var results []Result
 	for _, it := range items {
 		if it.x != nil {

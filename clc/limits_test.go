@@ -36,6 +36,10 @@ func TestStackLimits(t *testing.T) {
 		name, src, err string // err "" means the program must run
 	}{
 		{"longest chain", "int x = " + chain(syntax.MaxChain) + ";", ""},
+		{"longest chain of comparisons", "int x = 1" + strings.Repeat(" < 2", syntax.MaxChain) + ";", ""},
+		{"longest chain of && and ||", "int x = 1" + strings.Repeat(" && 2 || 0", syntax.MaxChain/2) + ";", ""},
+		{"longest chain of commas", "int x = (1" + strings.Repeat(", 2", syntax.MaxChain) + ");", ""},
+		{"longest chain of vector operators", "int4 x = (int4)(1)" + strings.Repeat(" * 3", syntax.MaxChain) + ";", ""},
 		{"chain past the limit", "int x = " + chain(syntax.MaxChain+1) + ";", "statement too long"},
 		{"deepest parentheses", "int x = " + nest(maxParens, "1") + ";", ""},
 		{"parentheses past the limit", "int x = " + nest(maxParens+20, "1") + ";", "nested too deeply"},

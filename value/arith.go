@@ -1,11 +1,10 @@
 package value
 
 import (
+	"errors"
 	"fmt"
-	"math"
 
 	"github.com/clconv/clconv/cltype"
-	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/round"
 )
 
@@ -77,183 +76,66 @@ func Binary(op BinaryOp, x, y Value, cur round.Mode) (Value, error) {
 // tools can warn. Unsigned arithmetic, shifts and floating operations never
 // set a lane.
 func BinaryOverflow(op BinaryOp, x, y Value, cur round.Mode) (Value, LaneMask, error) {
-	k := x.Type.Kind
-	if !validType(x.Type) || !validType(y.Type) {
-		return Value{}, 0, fmt.Errorf("operator %v: invalid operand types %v and %v", op, x.Type, y.Type)
+	if err := binaryCheck(op, x.Type, y.Type, cur); err != nil {
+		return Value{}, 0, err
 	}
-	if k == cltype.Bool || y.Type.Kind == cltype.Bool {
-		return Value{}, 0, fmt.Errorf("operator %v: bool operands must be promoted to int first", op)
-	}
-	if sk := smallOperand(x.Type.Kind, y.Type.Kind); sk != cltype.Invalid {
-		return Value{}, 0, storageOnly("operator "+op.String(), sk)
-	}
-	shift := op == Shl || op == Shr
-	if shift {
-		if !k.IsInteger() || !y.Type.Kind.IsInteger() || x.Type.N != y.Type.N {
-			return Value{}, 0, fmt.Errorf("operator %v needs integer operands with the same element count, got %v and %v", op, x.Type, y.Type)
-		}
-	} else if x.Type != y.Type {
-		return Value{}, 0, fmt.Errorf("operator %v needs operands of one type, got %v and %v", op, x.Type, y.Type)
-	}
-	if k.IsFloat() {
-		if op.IntegerOnly() {
-			return Value{}, 0, fmt.Errorf("operator %v needs integer operands, got %v", op, x.Type)
-		}
-		if cur > round.RTN {
-			return Value{}, 0, fmt.Errorf("operator %v: invalid rounding mode %v", op, cur)
-		}
-	}
+	f := laneOp(op, x.Type.Kind, cur)
 	r := Value{Type: x.Type}
 	var over LaneMask
 	for i := range x.Type.N {
-		var err error
-		if k.IsFloat() {
-			r.Lanes[i] = floatOp(op, k, x.Lanes[i], y.Lanes[i], cur)
-		} else {
-			r.Lanes[i], err = intOp(op, k, x.Lanes[i], y.Type.Kind, y.Lanes[i])
-			if k.IsSigned() && overflows(op, k, x.Lanes[i], y.Lanes[i]) {
-				over |= 1 << i
-			}
-		}
+		l, o, err := f(x.Lanes[i], y.Lanes[i])
 		if err != nil {
 			return Value{}, 0, err
+		}
+		r.Lanes[i] = l
+		if o {
+			over |= 1 << i
 		}
 	}
 	return r, over, nil
 }
 
-// overflows reports whether op on lanes a and b of the signed kind k has an
-// exact result outside k's range (C99 6.5p5: undefined behaviour).
-func overflows(op BinaryOp, k cltype.Kind, a, b uint64) bool {
-	sa, sb := signExtend(k, a), signExtend(k, b)
-	lo, hi := signExtend(k, 1<<(k.Bits()-1)), int64(k.Mask()>>1)
-	switch op {
-	case Add:
-		if k.Bits() == 64 {
-			r := sa + sb
-			return (r^sa)&(r^sb) < 0
-		}
-		return sa+sb < lo || sa+sb > hi
-	case Sub:
-		if k.Bits() == 64 {
-			r := sa - sb
-			return (sa^sb)&(sa^r) < 0
-		}
-		return sa-sb < lo || sa-sb > hi
-	case Mul:
-		if k.Bits() == 64 {
-			if sa == 0 || sb == 0 {
-				return false
-			}
-			r := sa * sb
-			return r/sb != sa || (sa == -1 && sb == lo) || (sb == -1 && sa == lo)
-		}
-		return sa*sb < lo || sa*sb > hi // |sa*sb| <= 2^62
-	case Div, Rem:
-		return sa == lo && sb == -1
+// binaryCheck returns the error of op on operands of types xt and yt in mode
+// cur, or nil when Binary computes it.
+func binaryCheck(op BinaryOp, xt, yt cltype.Type, cur round.Mode) error {
+	k := xt.Kind
+	if !validType(xt) || !validType(yt) {
+		return fmt.Errorf("operator %v: invalid operand types %v and %v", op, xt, yt)
 	}
-	return false
+	if k == cltype.Bool || yt.Kind == cltype.Bool {
+		return fmt.Errorf("operator %v: bool operands must be promoted to int first", op)
+	}
+	if sk := smallOperand(xt.Kind, yt.Kind); sk != cltype.Invalid {
+		return storageOnly("operator "+op.String(), sk)
+	}
+	if op == Shl || op == Shr {
+		if !k.IsInteger() || !yt.Kind.IsInteger() || xt.N != yt.N {
+			return fmt.Errorf("operator %v needs integer operands with the same element count, got %v and %v", op, xt, yt)
+		}
+	} else if xt != yt {
+		return fmt.Errorf("operator %v needs operands of one type, got %v and %v", op, xt, yt)
+	}
+	if k.IsFloat() {
+		if op.IntegerOnly() {
+			return fmt.Errorf("operator %v needs integer operands, got %v", op, xt)
+		}
+		if cur > round.RTN {
+			return fmt.Errorf("operator %v: invalid rounding mode %v", op, cur)
+		}
+	}
+	if op > Xor {
+		return fmt.Errorf("invalid operator %v", op)
+	}
+	return nil
 }
+
+// errDivZero is the error of an integer division or remainder by zero.
+var errDivZero = errors.New("integer division by zero")
 
 // signExtend returns lane a of integer kind k as an int64.
 func signExtend(k cltype.Kind, a uint64) int64 {
 	s := 64 - k.Bits()
 	return int64(a<<s) >> s
-}
-
-func intOp(op BinaryOp, k cltype.Kind, a uint64, yk cltype.Kind, b uint64) (uint64, error) {
-	mask := k.Mask()
-	signed := k.IsSigned()
-	var r uint64
-	switch op {
-	case Add:
-		r = a + b
-	case Sub:
-		r = a - b
-	case Mul:
-		r = a * b
-	case Div, Rem:
-		if b == 0 {
-			return 0, fmt.Errorf("integer division by zero")
-		}
-		if signed {
-			sa, sb := signExtend(k, a), signExtend(k, b)
-			if op == Div {
-				r = uint64(sa / sb) // Go defines MinInt64 / -1 == MinInt64
-			} else {
-				r = uint64(sa % sb)
-			}
-		} else if op == Div {
-			r = a / b
-		} else {
-			r = a % b
-		}
-	case Shl, Shr:
-		n := b & uint64(k.Bits()-1) // OpenCL: the count modulo the width
-		switch {
-		case op == Shl:
-			r = a << n
-		case signed:
-			r = uint64(signExtend(k, a) >> n)
-		default:
-			r = a >> n
-		}
-	case And:
-		r = a & b
-	case Or:
-		r = a | b
-	case Xor:
-		r = a ^ b
-	}
-	return r & mask, nil
-}
-
-// floatOp computes one lane of a floating + - * / in mode cur. The
-// primitives return a NaN result by the policy Binary documents.
-func floatOp(op BinaryOp, k cltype.Kind, a, b uint64, cur round.Mode) uint64 {
-	switch k {
-	case cltype.Half:
-		ha, hb := half.Half(a), half.Half(b)
-		var r half.Half
-		switch op {
-		case Add:
-			r = half.Add(ha, hb, cur)
-		case Sub:
-			r = half.Sub(ha, hb, cur)
-		case Mul:
-			r = half.Mul(ha, hb, cur)
-		default:
-			r = half.Div(ha, hb, cur)
-		}
-		return uint64(r)
-	case cltype.Float:
-		fa, fb := math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b))
-		var r float32
-		switch op {
-		case Add:
-			r = round.AddF32(fa, fb, cur)
-		case Sub:
-			r = round.SubF32(fa, fb, cur)
-		case Mul:
-			r = round.MulF32(fa, fb, cur)
-		default:
-			r = round.DivF32(fa, fb, cur)
-		}
-		return uint64(math.Float32bits(r))
-	}
-	fa, fb := math.Float64frombits(a), math.Float64frombits(b)
-	var r float64
-	switch op {
-	case Add:
-		r = round.AddF64(fa, fb, cur)
-	case Sub:
-		r = round.SubF64(fa, fb, cur)
-	case Mul:
-		r = round.MulF64(fa, fb, cur)
-	default:
-		r = round.DivF64(fa, fb, cur)
-	}
-	return math.Float64bits(r)
 }
 
 // Neg returns -v element-wise: the sign bit flipped for floating kinds (NaNs
@@ -279,13 +161,10 @@ func NegOverflow(v Value) (Value, LaneMask, error) {
 	r := Value{Type: v.Type}
 	var over LaneMask
 	for i := range v.Type.N {
-		if k.IsFloat() {
-			r.Lanes[i] = v.Lanes[i] ^ 1<<(k.Bits()-1)
-		} else {
-			r.Lanes[i] = -v.Lanes[i] & k.Mask()
-			if k.IsSigned() && v.Lanes[i] == 1<<(k.Bits()-1) {
-				over |= 1 << i
-			}
+		var o bool
+		r.Lanes[i], o = NegLane(k, v.Lanes[i])
+		if o {
+			over |= 1 << i
 		}
 	}
 	return r, over, nil
@@ -299,7 +178,7 @@ func Complement(v Value) (Value, error) {
 	}
 	r := Value{Type: v.Type}
 	for i := range v.Type.N {
-		r.Lanes[i] = ^v.Lanes[i] & k.Mask()
+		r.Lanes[i] = ComplementLane(k, v.Lanes[i])
 	}
 	return r, nil
 }

@@ -78,15 +78,9 @@ func Cast(v Value, k cltype.Kind, cur round.Mode) (Value, LaneMask, error) {
 		return Value{}, 0, fmt.Errorf("cannot convert %v to %v", v.Type, t)
 	}
 	r := Value{Type: t}
-	if k == cltype.Bool {
-		r.Lanes[0] = truth(v.Type.Kind, v.Lanes[0])
-		return r, 0, nil
-	}
-	m := convert.EffectiveMode(k, convert.NoSuffix, cur)
 	var impl LaneMask
 	for i := range v.Type.N {
-		sk, b := v.srcKind(i)
-		out, id := convert.Bits(k, sk, b, m, false)
+		out, id := CastLane(k, v.Type.Kind, v.Lanes[i], cur)
 		r.Lanes[i] = out
 		if id {
 			impl |= 1 << i

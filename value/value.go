@@ -9,6 +9,9 @@
 // ParseLiteral reads OpenCL C integer and floating constants, and Binary, Neg
 // and Complement do the arithmetic the front end needs (floating arithmetic
 // correctly rounded in all four modes, through round's and half's primitives).
+// Their steps for one lane (BinaryLaneOp, CastLane, NegLane, ComplementLane,
+// Truth) serve callers that know the types ahead of time and keep raw lanes,
+// as package clc's compiled programs do.
 //
 // # Lanes
 //
