@@ -622,6 +622,12 @@ func arithCode(x *arithExpr, xc, yc code, dst *variable) (c code, fused bool) {
 				to = fromGlobal
 			}
 		}
+		if xc.t == t && yc.t == t {
+			over := func(m *machine) { slow(m, nil) }
+			if fast := fastArith(op, t.Kind, mode, xo, yo, dest{to, slot}, over); fast != nil {
+				return scalarCode(t, fast), dst != nil
+			}
+		}
 		return scalarCode(t, func(m *machine) uint64 {
 			a := xo.c
 			if xo.f != nil {
