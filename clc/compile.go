@@ -9,6 +9,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/internal/clctree"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
@@ -453,6 +454,11 @@ func compileCast(x *castExpr) code {
 	k, sk := t.Kind, st.Kind
 	op := convert.Op{Dst: cltype.Scalar(k)}
 	xo := operandOf(src)
+	castLane := func(b uint64) (uint64, bool) { return value.CastLane(k, sk, b, mode) }
+	if k != cltype.Bool && sk != cltype.Bool {
+		// value.CastLane's conversion, resolved here.
+		castLane = kernels.BitsFunc(k, sk, convert.EffectiveMode(k, convert.NoSuffix, mode), false)
+	}
 	lane := func(m *machine) uint64 {
 		b := xo.c
 		if xo.f != nil {
@@ -460,7 +466,7 @@ func compileCast(x *castExpr) code {
 		} else if xo.from != fromConst {
 			b = xo.get(m)
 		}
-		r, impl := value.CastLane(k, sk, b, mode)
+		r, impl := castLane(b)
 		if m.onConv != nil {
 			m.reportConversion(Pos(pos), kind, op, mode, lane0(st, b), lane0(op.Dst, r))
 		}
@@ -516,6 +522,7 @@ func compileConvert(x *convertExpr) code {
 	}
 	if isScalar(st) {
 		xo := operandOf(src)
+		conv := kernels.BitsFunc(dk, sk, mm, sat) // convert.Bits for this pair, resolved once
 		return scalarCode(t, func(m *machine) uint64 {
 			b := xo.c
 			if xo.f != nil {
@@ -523,7 +530,7 @@ func compileConvert(x *convertExpr) code {
 			} else if xo.from != fromConst {
 				b = xo.get(m)
 			}
-			r, impl := convert.Bits(dk, sk, b, mm, sat)
+			r, impl := conv(b)
 			if m.onConv != nil {
 				m.reportConversion(Pos(pos), ConvertCall, op, mode, lane0(st, b), lane0(op.Dst, r))
 			}
