@@ -830,6 +830,9 @@ func compareCode(x *compareExpr, xc, yc code) code {
 			}
 			return f(a, b)
 		}
+		if fb := fastCompare(op, xc.t.Kind, xo, yo); fb != nil {
+			b = fb
+		}
 		// s repeats b rather than calling it: a chain of comparisons
 		// (a < b < c) then costs one Go frame per operator.
 		return code{t: t, b: b, s: func(m *machine) uint64 {

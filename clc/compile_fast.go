@@ -3,6 +3,7 @@ package clc
 import (
 	"math"
 
+	"github.com/clconv/clconv/clc/internal/syntax"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
@@ -331,4 +332,53 @@ func fastInt32(op value.BinaryOp, signed bool, xo, yo operand, d dest, over func
 		}
 	}
 	return nil
+}
+
+// fastCompare returns the truth of a comparison op of two integer scalars
+// of kind k in one closure, or nil for the other kinds. Shifted to the top
+// of 64 bits, with the sign bit flipped for signed kinds, the lanes compare
+// as unsigned numbers in the order laneCompare gives them; the operator is
+// a switch on a constant, which costs less than laneCompare's calls.
+func fastCompare(op syntax.TokenKind, k cltype.Kind, xo, yo operand) func(*machine) bool {
+	if !k.IsInteger() {
+		return nil
+	}
+	switch op {
+	case syntax.EQL, syntax.NEQ, syntax.LSS, syntax.GTR, syntax.LEQ, syntax.GEQ:
+	default:
+		return nil
+	}
+	sh := uint(64 - k.Bits())
+	var flip uint64
+	if k.IsSigned() {
+		flip = 1 << 63
+	}
+	return func(m *machine) bool {
+		a := xo.c
+		if xo.f != nil {
+			a = xo.f(m)
+		} else if xo.from != fromConst {
+			a = xo.get(m)
+		}
+		b := yo.c
+		if yo.f != nil {
+			b = yo.f(m)
+		} else if yo.from != fromConst {
+			b = yo.get(m)
+		}
+		x, y := a<<sh^flip, b<<sh^flip
+		switch op {
+		case syntax.EQL:
+			return x == y
+		case syntax.NEQ:
+			return x != y
+		case syntax.LSS:
+			return x < y
+		case syntax.GTR:
+			return x > y
+		case syntax.LEQ:
+			return x <= y
+		}
+		return x >= y
+	}
 }

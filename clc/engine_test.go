@@ -295,6 +295,9 @@ float d0 = zero / zero, d1 = inf / inf, d2 = sn / qn, d3 = x / pn, d4 = x / zero
 #pragma OPENCL EXTENSION cl_khr_select_fprounding_mode : enable
 #pragma OPENCL SELECT_ROUNDING_MODE rtz
 float rz = x * 3.0f + y / 7.0f - 1e-8f; float nz = (z + 1.0f) * w; float nn = -w - big;`,
+	`char c = -3; uchar uc = 250; short s = -30000; ushort us = 60000; int i = -1; uint u = 0xffffffffu; long l = LONG_MIN; ulong ul = 1UL << 63;
+int n = 0; if (c < 1) n |= 1; if (uc > 3) n |= 2; if (s <= -30000) n |= 4; if (us >= 60001) n |= 8; if (i == -1) n |= 16; if (u != 0xffffffffu) n |= 32;
+if (l < 0) n |= 64; if (ul > 5UL) n |= 128; if (us >= 60000) n |= 512; if (c > -3) n |= 1024; if (i < 0 && u > 0u) n |= 256; while (l < -5 && n < 1000) { l /= 2; n += 1000; } for (short k = -5; k <= 5; k += 3) n += k;`,
 	`int4 v = (int4)(INT_MIN, 1, -1, 0); int4 n = -v; int4 w = (v, v + 1); int c = (v, 3); int4 s = 0 ? v : n; int4 t = 1 ? v : n; int4 p = ++v; int4 q = v--;
 int a = any(-1), b = all(0), d = select(1, 2, 3), e = select(1, 2, 0); if (1) ; while (0) ; for (int k = 0; k < 2; k++) ;
 { int4 self = self + 1; int4 z = (int4)(2); z = z + self; }
