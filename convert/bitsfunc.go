@@ -5,6 +5,7 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/internal/kernels"
+	"github.com/clconv/clconv/internal/permode"
 	"github.com/clconv/clconv/round"
 )
 
@@ -59,8 +60,23 @@ func bitsFunc(dst, src cltype.Kind, m round.Mode, sat bool) func(uint64) (uint64
 	case cltype.Int:
 		switch dst {
 		case cltype.Float:
+			// intToFloat, with round.Float64ToFloat32's mode resolved.
+			switch m {
+			case round.RTZ:
+				return func(b uint64) (uint64, bool) {
+					return uint64(math.Float32bits(permode.F64ToF32RTZ(float64(int32(b))))), false
+				}
+			case round.RTP:
+				return func(b uint64) (uint64, bool) {
+					return uint64(math.Float32bits(permode.F64ToF32RTP(float64(int32(b))))), false
+				}
+			case round.RTN:
+				return func(b uint64) (uint64, bool) {
+					return uint64(math.Float32bits(permode.F64ToF32RTN(float64(int32(b))))), false
+				}
+			}
 			return func(b uint64) (uint64, bool) {
-				return uint64(math.Float32bits(intToFloat(int32(b), m, sat))), false
+				return uint64(math.Float32bits(permode.F64ToF32RTE(float64(int32(b))))), false
 			}
 		case cltype.Double:
 			return func(b uint64) (uint64, bool) {
