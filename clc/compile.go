@@ -28,7 +28,10 @@ import (
 // so without making 0 or 1 first). An operand that is a constant or a
 // variable is read in place (operand), an assignment of an operator to a
 // scalar variable is one closure (compileArithTo), and frames come from a
-// stack in the machine (machine.push).
+// stack in the machine (machine.push). The hottest scalar operators (float
+// arithmetic, 32-bit integer arithmetic, integer comparisons) are one
+// closure each with the operator written out (compile_fast.go), and a
+// conversion calls the function of its pair of kinds (kernels.BitsFunc).
 //
 // Runtime errors (integer division by zero, the step and depth limits, a
 // call of a function never defined) panic with a runError, which protect
