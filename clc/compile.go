@@ -9,6 +9,7 @@ import (
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/internal/clctree"
+	"github.com/clconv/clconv/internal/kernels"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/value"
 )
@@ -27,7 +28,10 @@ import (
 // so without making 0 or 1 first). An operand that is a constant or a
 // variable is read in place (operand), an assignment of an operator to a
 // scalar variable is one closure (compileArithTo), and frames come from a
-// stack in the machine (machine.push).
+// stack in the machine (machine.push). The hottest scalar operators (float
+// arithmetic, 32-bit integer arithmetic, integer comparisons) are one
+// closure each with the operator written out (compile_fast.go), and a
+// conversion calls the function of its pair of kinds (kernels.BitsFunc).
 //
 // Runtime errors (integer division by zero, the step and depth limits, a
 // call of a function never defined) panic with a runError, which protect
@@ -453,6 +457,11 @@ func compileCast(x *castExpr) code {
 	k, sk := t.Kind, st.Kind
 	op := convert.Op{Dst: cltype.Scalar(k)}
 	xo := operandOf(src)
+	castLane := func(b uint64) (uint64, bool) { return value.CastLane(k, sk, b, mode) }
+	if k != cltype.Bool && sk != cltype.Bool {
+		// value.CastLane's conversion, resolved here.
+		castLane = kernels.BitsFunc(k, sk, convert.EffectiveMode(k, convert.NoSuffix, mode), false)
+	}
 	lane := func(m *machine) uint64 {
 		b := xo.c
 		if xo.f != nil {
@@ -460,7 +469,7 @@ func compileCast(x *castExpr) code {
 		} else if xo.from != fromConst {
 			b = xo.get(m)
 		}
-		r, impl := value.CastLane(k, sk, b, mode)
+		r, impl := castLane(b)
 		if m.onConv != nil {
 			m.reportConversion(Pos(pos), kind, op, mode, lane0(st, b), lane0(op.Dst, r))
 		}
@@ -516,6 +525,7 @@ func compileConvert(x *convertExpr) code {
 	}
 	if isScalar(st) {
 		xo := operandOf(src)
+		conv := kernels.BitsFunc(dk, sk, mm, sat) // convert.Bits for this pair, resolved once
 		return scalarCode(t, func(m *machine) uint64 {
 			b := xo.c
 			if xo.f != nil {
@@ -523,7 +533,7 @@ func compileConvert(x *convertExpr) code {
 			} else if xo.from != fromConst {
 				b = xo.get(m)
 			}
-			r, impl := convert.Bits(dk, sk, b, mm, sat)
+			r, impl := conv(b)
 			if m.onConv != nil {
 				m.reportConversion(Pos(pos), ConvertCall, op, mode, lane0(st, b), lane0(op.Dst, r))
 			}
@@ -620,6 +630,12 @@ func arithCode(x *arithExpr, xc, yc code, dst *variable) (c code, fused bool) {
 			to, slot = fromLocal, dst.slot
 			if dst.global {
 				to = fromGlobal
+			}
+		}
+		if xc.t == t && yc.t == t {
+			over := func(m *machine) { slow(m, nil) }
+			if fast := fastArith(op, t.Kind, mode, xo, yo, dest{to, slot}, over); fast != nil {
+				return scalarCode(t, fast), dst != nil
 			}
 		}
 		return scalarCode(t, func(m *machine) uint64 {
@@ -816,6 +832,9 @@ func compareCode(x *compareExpr, xc, yc code) code {
 				b = yo.get(m)
 			}
 			return f(a, b)
+		}
+		if fb := fastCompare(op, xc.t.Kind, xo, yo); fb != nil {
+			b = fb
 		}
 		// s repeats b rather than calling it: a chain of comparisons
 		// (a < b < c) then costs one Go frame per operator.

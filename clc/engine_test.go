@@ -278,6 +278,26 @@ e2m1x4 m = convert_e2m1x4((float4)(1.0f, 7.0f, -0.2f, NAN)); e8m0 s = convert_e8
 	`uchar u = 200; uchar v = u + u; ushort s = 65535; s = s * s; uint ui = 0xffffffffu; ui = ui * ui + ui / 7u - (ui % 5u); ulong ul = 0xffffffffffffffffUL; ul >>= 63;
 long ll = -7; ll >>= 1; ll = ll / 2 % 3; short sh = -1; sh <<= 15; sh >>= 3; char c2 = -128; c2 = c2 / -1;`,
 	`int i = 0; int s = 0; for (;;) { i++; if (i > 1000) break; s += i; }`,
+	// The specialised closures of compile_fast.go: int and uint in each
+	// operator they cover, overflowing, stored in globals and locals; float
+	// with NaN and infinite results, in RTE (and RTN, as this test runs
+	// every program) and under a pragma.
+	`int a = INT_MAX, b = INT_MIN, c = -7; uint u = 0xfffffff0u, v = 33u;
+int s1 = a + 1, s2 = b - 1, s3 = a * 3, s4 = c * c - a + b, s5 = (a & c) | (b ^ c);
+uint t1 = u + v, t2 = v - u, t3 = u * u, t4 = (u & v) | (u ^ 0xffu);
+a += 2; b -= 3; c *= 65536 * 512; u += v; v -= u; u *= 3u;
+float x = 1.0f / 3.0f, y = x * 3.0f - 1.0f, z = INFINITY - INFINITY, w = 0.0f / 0.0f, q = -x * z + w / 1e-30f, big = 3e38f * 10.0f + 1e-45f / 2.0f;
+int f(int n, float g) { int k = n; float h = g; for (int i = 0; i < 20; i++) { k += i * 100000000; k -= n; k ^= i | 3; h = h * 1.1f + 0.3f; h /= 0.7f; h -= 1e-3f; } return k + (int)h; }
+int r = f(5, 0.1f);
+float inf = INFINITY, zero = 0.0f, sn = as_float(0x7f800001), qn = as_float(0xffc00123), pn = as_float(0x7fc00456);
+float m0 = inf * zero, m1 = sn * x, m2 = x * qn, m3 = qn * pn, a0 = inf + -inf, a1 = pn + sn, a2 = x + qn, s0 = inf - inf, s1n = qn - pn, s2n = x - sn;
+float d0 = zero / zero, d1 = inf / inf, d2 = sn / qn, d3 = x / pn, d4 = x / zero;
+#pragma OPENCL EXTENSION cl_khr_select_fprounding_mode : enable
+#pragma OPENCL SELECT_ROUNDING_MODE rtz
+float rz = x * 3.0f + y / 7.0f - 1e-8f; float nz = (z + 1.0f) * w; float nn = -w - big;`,
+	`char c = -3; uchar uc = 250; short s = -30000; ushort us = 60000; int i = -1; uint u = 0xffffffffu; long l = LONG_MIN; ulong ul = 1UL << 63;
+int n = 0; if (c < 1) n |= 1; if (uc > 3) n |= 2; if (s <= -30000) n |= 4; if (us >= 60001) n |= 8; if (i == -1) n |= 16; if (u != 0xffffffffu) n |= 32;
+if (l < 0) n |= 64; if (ul > 5UL) n |= 128; if (us >= 60000) n |= 512; if (c > -3) n |= 1024; if (i < 0 && u > 0u) n |= 256; while (l < -5 && n < 1000) { l /= 2; n += 1000; } for (short k = -5; k <= 5; k += 3) n += k;`,
 	`int4 v = (int4)(INT_MIN, 1, -1, 0); int4 n = -v; int4 w = (v, v + 1); int c = (v, 3); int4 s = 0 ? v : n; int4 t = 1 ? v : n; int4 p = ++v; int4 q = v--;
 int a = any(-1), b = all(0), d = select(1, 2, 3), e = select(1, 2, 0); if (1) ; while (0) ; for (int k = 0; k < 2; k++) ;
 { int4 self = self + 1; int4 z = (int4)(2); z = z + self; }

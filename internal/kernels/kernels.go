@@ -114,3 +114,9 @@ func SIMDPairs() []Pair {
 // Package convert sets it when it is initialized; every package that calls it
 // imports convert too, and Go initializes convert first.
 var BytesFlag func(dk, sk cltype.Kind, dst, src []byte, m round.Mode, sat bool, bad []bool) (int, error)
+
+// BitsFunc returns convert.Bits for the kinds dst and src, mode m and
+// saturation sat, resolved once, for code that converts one pair many
+// times (the interpreter's compiled code). Package convert sets it when it
+// is initialized, as it sets BytesFlag.
+var BitsFunc func(dst, src cltype.Kind, m round.Mode, sat bool) func(uint64) (uint64, bool)
