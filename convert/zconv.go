@@ -326,63 +326,131 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 	return base, sh, add
 }
 
-// narrowTable32 is narrowRow for a float at every index b>>23 (sign and
-// exponent) of its bit pattern b, packed as base | sh<<16 | odd<<24 |
-// add<<32, odd being 1 where rte adds the shifted significand's low bit
-// (0 for infinities and NaNs).
-func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {
-	t := new([512]uint64)
-	for i := range t {
-		base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)
+// narrow32 holds narrowRow for a float at every index b>>23 (sign and
+// exponent) of its bit pattern b, in columns. The loops compute, with
+// j = b>>23 and s = b + add[j],
+//
+//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]
+//
+// (without the odd term but for rte) and set the destination's quiet bit
+// where (b + nan[j]) has its top bit set:
+//   - add is narrowRow's add plus the implicit bit, less j's own bits
+//     (j<<23, wrapping), so that s is the significand with the implicit
+//     bit plus add, without masking b;
+//   - odd is 1 where rte adds the kept significand's last bit (ties to
+//     even): below bit 23 that bit is b's own; where sh is 23 or more the
+//     kept part is 1 (sh = 23) or 0, which add holds instead (odd 0), and
+//     for infinities and NaNs odd is 0 (it could carry into the payload);
+//   - nan is 2^31-1 less j's bits for the NaN exponent, so that b + nan
+//     reaches 2^31 exactly when the significand is not 0, and less j's
+//     bits elsewhere (b + nan is then the significand).
+type narrow32 struct {
+	add, odd, nan [512]uint32
+	base          [512]uint32
+	sh            [512]uint8
+}
+
+// narrowTable32 returns narrow32 for a destination with dm stored
+// significand bits, exponent bias db and its sign at bit ds, in mode m.
+func narrowTable32(dm, db, ds int, m round.Mode) *narrow32 {
+	t := new(narrow32)
+	for j := range 512 {
+		e := j & 0xff
+		base, sh, add := narrowRow(j>>8, e, 23, 127, dm, db, ds, m)
+		add += 1<<23 - uint64(j)<<23
 		odd := uint64(1)
-		if i&0xff == 0xff {
+		switch {
+		case e == 0xff: // infinity or NaN
 			odd = 0
+		case sh >= 23: // the kept significand is 1 (sh = 23) or 0
+			odd = 0
+			if m == round.RTE && sh == 23 {
+				add++
+			}
 		}
-		t[i] = base | uint64(sh)<<16 | odd<<24 | add<<32
+		nan := -uint64(j) << 23
+		if e == 0xff {
+			nan += 1<<31 - 1
+		}
+		t.add[j], t.odd[j], t.nan[j] = uint32(add), uint32(odd), uint32(nan)
+		t.base[j], t.sh[j] = uint32(base), uint8(sh)
 	}
 	return t
 }
 
-// narrowEntry is narrowRow's entry for a double: base | sh<<32 | odd<<40
-// (odd as in narrowTable32), and add.
-type narrowEntry struct{ bs, add uint64 }
+// narrow64 holds narrowRow for a double at every index b>>52 (sign and
+// exponent) of its bit pattern b, in columns. The loops compute, with
+// j = b>>52 and s = b + add[j],
+//
+//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]
+//
+// (without the odd term but for rte) and set the destination's quiet bit
+// where (b + nan[j]) has its top bit set:
+//   - add is narrowRow's add plus the implicit bit, less j's own bits
+//     (j<<52, wrapping), so that s is the significand with the implicit
+//     bit plus add, without masking b;
+//   - odd is 1 where rte adds the kept significand's last bit (ties to
+//     even): below bit 52 that bit is b's own; where sh is 52 or more the
+//     kept part is 1 (sh = 52) or 0, which add holds instead (odd 0), and
+//     for infinities and NaNs odd is 0 (it could carry into the payload);
+//   - nan is 2^63-1 less j's bits for the NaN exponent, so that b + nan
+//     reaches 2^63 exactly when the significand is not 0, and less j's
+//     bits elsewhere (b + nan is then the significand).
+type narrow64 struct {
+	add, odd, nan [4096]uint64
+	base          [4096]uint32
+	sh            [4096]uint8
+}
 
-// narrowTable64 is narrowRow for a double at every index b>>52 (sign and
-// exponent) of its bit pattern b.
-func narrowTable64(dm, db, ds int, m round.Mode) *[4096]narrowEntry {
-	t := new([4096]narrowEntry)
-	for i := range t {
-		base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)
+// narrowTable64 returns narrow64 for a destination with dm stored
+// significand bits, exponent bias db and its sign at bit ds, in mode m.
+func narrowTable64(dm, db, ds int, m round.Mode) *narrow64 {
+	t := new(narrow64)
+	for j := range 4096 {
+		e := j & 0x7ff
+		base, sh, add := narrowRow(j>>11, e, 52, 1023, dm, db, ds, m)
+		add += 1<<52 - uint64(j)<<52
 		odd := uint64(1)
-		if i&0x7ff == 0x7ff {
+		switch {
+		case e == 0x7ff: // infinity or NaN
 			odd = 0
+		case sh >= 52: // the kept significand is 1 (sh = 52) or 0
+			odd = 0
+			if m == round.RTE && sh == 52 {
+				add++
+			}
 		}
-		t[i] = narrowEntry{base | uint64(sh)<<32 | odd<<40, add}
+		nan := -uint64(j) << 52
+		if e == 0x7ff {
+			nan += 1<<63 - 1
+		}
+		t.add[j], t.odd[j], t.nan[j] = uint64(add), uint64(odd), uint64(nan)
+		t.base[j], t.sh[j] = uint32(base), uint8(sh)
 	}
 	return t
 }
 
 // floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the
 // narrowing tables per mode (modeIndex).
-var floatToHalfTables = [4]lazyTable[[512]uint64]{
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTE) }},
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTZ) }},
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTP) }},
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTN) }},
+var floatToHalfTables = [4]lazyTable[narrow32]{
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTE) }},
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTZ) }},
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTP) }},
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTN) }},
 }
 
-var doubleToHalfTables = [4]lazyTable[[4096]narrowEntry]{
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTE) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTZ) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTP) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTN) }},
+var doubleToHalfTables = [4]lazyTable[narrow64]{
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTE) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTZ) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTP) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTN) }},
 }
 
-var doubleToFloatTables = [4]lazyTable[[4096]narrowEntry]{
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTE) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTZ) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTP) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTN) }},
+var doubleToFloatTables = [4]lazyTable[narrow64]{
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTE) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTZ) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTP) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTN) }},
 }
 
 // clampChar saturates an integral float64 to char; NaN gives 0.
@@ -4852,11 +4920,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	case round.RTP:
 		t := floatToHalfTables[2].get(len(src))
@@ -4867,11 +4934,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	case round.RTN:
 		t := floatToHalfTables[3].get(len(src))
@@ -4882,11 +4948,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	default:
 		t := floatToHalfTables[0].get(len(src))
@@ -4897,11 +4962,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&uint32(e>>24)&1)>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j] + b>>sh&t.odd[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	}
 }
@@ -5744,11 +5808,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	case round.RTP:
 		t := doubleToHalfTables[2].get(len(src))
@@ -5759,11 +5822,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	case round.RTN:
 		t := doubleToHalfTables[3].get(len(src))
@@ -5774,11 +5836,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	default:
 		t := doubleToHalfTables[0].get(len(src))
@@ -5789,11 +5850,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&(e.bs>>40))>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j] + b>>sh&t.odd[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	}
 }
@@ -5843,11 +5903,10 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = math.Float32frombits(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<22)
 		}
 	case round.RTP:
 		t := doubleToFloatTables[2].get(len(src))
@@ -5858,11 +5917,10 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = math.Float32frombits(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<22)
 		}
 	case round.RTN:
 		t := doubleToFloatTables[3].get(len(src))
@@ -5873,11 +5931,10 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = math.Float32frombits(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<22)
 		}
 	default:
 

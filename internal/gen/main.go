@@ -717,6 +717,15 @@ func main() {
 	}
 }
 
+// bitsLen returns the number of bits of x.
+func bitsLen(x int) int {
+	n := 0
+	for ; x > 0; x >>= 1 {
+		n++
+	}
+	return n
+}
+
 func lower(s string) string { return string(s[0]-'A'+'a') + s[1:] }
 
 func fromBits(k kind, b string) string {
@@ -1147,43 +1156,64 @@ func helpers() {
 	p("return base, sh, add")
 	p("}")
 	p("")
-	p("// narrowTable32 is narrowRow for a float at every index b>>23 (sign and")
-	p("// exponent) of its bit pattern b, packed as base | sh<<16 | odd<<24 |")
-	p("// add<<32, odd being 1 where rte adds the shifted significand's low bit")
-	p("// (0 for infinities and NaNs).")
-	p("func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {")
-	p("t := new([512]uint64)")
-	p("for i := range t {")
-	p("base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)")
-	p("odd := uint64(1)")
-	p("if i&0xff == 0xff { odd = 0 }")
-	p("t[i] = base | uint64(sh)<<16 | odd<<24 | add<<32")
-	p("}")
-	p("return t")
-	p("}")
-	p("")
-	p("// narrowEntry is narrowRow's entry for a double: base | sh<<32 | odd<<40")
-	p("// (odd as in narrowTable32), and add.")
-	p("type narrowEntry struct{ bs, add uint64 }")
-	p("")
-	p("// narrowTable64 is narrowRow for a double at every index b>>52 (sign and")
-	p("// exponent) of its bit pattern b.")
-	p("func narrowTable64(dm, db, ds int, m round.Mode) *[4096]narrowEntry {")
-	p("t := new([4096]narrowEntry)")
-	p("for i := range t {")
-	p("base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)")
-	p("odd := uint64(1)")
-	p("if i&0x7ff == 0x7ff { odd = 0 }")
-	p("t[i] = narrowEntry{base | uint64(sh)<<32 | odd<<40, add}")
-	p("}")
-	p("return t")
-	p("}")
-	p("")
+	// The tables in columns, one array per field, so that every field is
+	// one load at the same index (no scaling of the index, and the field's
+	// own width).
+	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
+		p("// narrow%d holds narrowRow for a %s at every index b>>%d (sign and", w.bits, map[int]string{32: "float", 64: "double"}[w.bits], w.sm)
+		p("// exponent) of its bit pattern b, in columns. The loops compute, with")
+		p("// j = b>>%d and s = b + add[j],", w.sm)
+		p("//")
+		p("//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]")
+		p("//")
+		p("// (without the odd term but for rte) and set the destination's quiet bit")
+		p("// where (b + nan[j]) has its top bit set:")
+		p("//   - add is narrowRow's add plus the implicit bit, less j's own bits")
+		p("//     (j<<%d, wrapping), so that s is the significand with the implicit", w.sm)
+		p("//     bit plus add, without masking b;")
+		p("//   - odd is 1 where rte adds the kept significand's last bit (ties to")
+		p("//     even): below bit %d that bit is b's own; where sh is %d or more the", w.sm, w.sm)
+		p("//     kept part is 1 (sh = %d) or 0, which add holds instead (odd 0), and", w.sm)
+		p("//     for infinities and NaNs odd is 0 (it could carry into the payload);")
+		p("//   - nan is 2^%d-1 less j's bits for the NaN exponent, so that b + nan", w.bits-1)
+		p("//     reaches 2^%d exactly when the significand is not 0, and less j's", w.bits-1)
+		p("//     bits elsewhere (b + nan is then the significand).")
+		p("type narrow%d struct {", w.bits)
+		p("add, odd, nan [%d]uint%d", w.rows, w.bits)
+		p("base          [%d]uint32", w.rows)
+		p("sh            [%d]uint8", w.rows)
+		p("}")
+		p("")
+		p("// narrowTable%d returns narrow%d for a destination with dm stored", w.bits, w.bits)
+		p("// significand bits, exponent bias db and its sign at bit ds, in mode m.")
+		p("func narrowTable%d(dm, db, ds int, m round.Mode) *narrow%d {", w.bits, w.bits)
+		p("t := new(narrow%d)", w.bits)
+		p("for j := range %d {", w.rows)
+		p("e := j & %#x", w.rows/2-1)
+		p("base, sh, add := narrowRow(j>>%d, e, %d, %d, dm, db, ds, m)", bitsLen(w.rows/2-1), w.sm, w.sb)
+		p("add += 1<<%d - uint64(j)<<%d", w.sm, w.sm)
+		p("odd := uint64(1)")
+		p("switch {")
+		p("case e == %#x: // infinity or NaN", w.rows/2-1)
+		p("odd = 0")
+		p("case sh >= %d: // the kept significand is 1 (sh = %d) or 0", w.sm, w.sm)
+		p("odd = 0")
+		p("if m == round.RTE && sh == %d { add++ }", w.sm)
+		p("}")
+		p("nan := -uint64(j) << %d", w.sm)
+		p("if e == %#x { nan += 1<<%d - 1 }", w.rows/2-1, w.bits-1)
+		p("t.add[j], t.odd[j], t.nan[j] = uint%d(add), uint%d(odd), uint%d(nan)", w.bits, w.bits, w.bits)
+		p("t.base[j], t.sh[j] = uint32(base), uint8(sh)")
+		p("}")
+		p("return t")
+		p("}")
+		p("")
+	}
 	p("// floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the")
 	p("// narrowing tables per mode (modeIndex).")
-	lazyTables("floatToHalfTables", "[512]uint64", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
-	lazyTables("doubleToHalfTables", "[4096]narrowEntry", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
-	lazyTables("doubleToFloatTables", "[4096]narrowEntry", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+	lazyTables("floatToHalfTables", "narrow32", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
+	lazyTables("doubleToHalfTables", "narrow64", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
+	lazyTables("doubleToFloatTables", "narrow64", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
 }
 
 // perModeExpr returns the generic loops' expression for floating
@@ -1361,41 +1391,29 @@ func intToHalfIndex(s kind) string {
 }
 
 // narrowLoop rounds float or double x (bit pattern b) to the narrower
-// floating type d in mode mm with the table of narrowRow.
+// floating type d in mode mm with the columns of narrow32 or narrow64.
 func narrowLoop(s, d kind, mm string) string {
 	var c code
 	tables := lower(s.fn) + "To" + d.fn + "Tables"
-	// quiet is the destination's quiet bit where b is a NaN, else 0,
-	// without a branch: inf-mag is below zero only for a NaN.
-	df := fmtOf(d)
-	quiet := fmt.Sprintf("uint32((0x7f800000-mag)>>31) << %d", df.mant-1)
-	if s.cl == "double" {
-		quiet = fmt.Sprintf("uint32((0x7ff0000000000000-mag)>>63) << %d", df.mant-1)
-	}
-	if s.cl == "float" {
-		c.w("mag := b &^ (1 << 31)")
-		c.w("e := t[b>>23]")
-		c.w("sig := mag&(1<<23-1) | 1<<23")
-		c.w("sh := uint32(e>>16) & 31")
-		if mm == "RTE" {
-			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&uint32(e>>24)&1)>>sh | %s)", quiet)
-		} else {
-			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | %s)", quiet)
-		}
+	sf, df := fmtOf(s), fmtOf(d)
+	u := fmt.Sprintf("uint%d", sf.w)
+	c.w("j := b >> %d", sf.mant)
+	c.w("sh := t.sh[j] & %d", sf.w-1)
+	if mm == "RTE" {
+		c.w("r := b + t.add[j] + b>>sh&t.odd[j]")
 	} else {
-		c.w("mag := b &^ (1 << 63)")
-		c.w("e := &t[b>>52]")
-		c.w("sig := mag&(1<<52-1) | 1<<52")
-		c.w("sh := e.bs >> 32 & 63")
-		q := "uint32(e.bs) + uint32((sig+e.add)>>sh) | " + quiet
-		if mm == "RTE" {
-			q = "uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&(e.bs>>40))>>sh) | " + quiet
-		}
-		if d.cl == "half" {
-			c.w("dst[i] = half.Half(%s)", q)
-		} else {
-			c.w("dst[i] = math.Float32frombits(%s)", q)
-		}
+		c.w("r := b + t.add[j]")
+	}
+	q := fmt.Sprintf("uint32((b+t.nan[j])>>%d)<<%d", sf.w-1, df.mant-1)
+	e := fmt.Sprintf("t.base[j] + uint32(r>>sh) | %s", q)
+	if sf.w == 32 {
+		e = fmt.Sprintf("t.base[j] + r>>sh | %s", q)
+	}
+	_ = u
+	if d.cl == "half" {
+		c.w("dst[i] = half.Half(%s)", e)
+	} else {
+		c.w("dst[i] = math.Float32frombits(%s)", e)
 	}
 	loop := bitsLoop(c.String())
 	// The table is loaded once per loop, outside the inner loop.
