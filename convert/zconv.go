@@ -41,6 +41,22 @@ func positive32(x int32) uint32 { return uint32(-x) >> 31 }
 //go:noinline
 func hide[T any](x T) T { return x }
 
+// scale24[l] and scale53[l] are 2^(l-24) and 2^(l-53) (1 below): the
+// scales of an integer of l significant bits shifted to float's and
+// double's precision.
+var scale24 = [65]float32{0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p1, 0x1p2, 0x1p3, 0x1p4, 0x1p5, 0x1p6, 0x1p7, 0x1p8, 0x1p9, 0x1p10, 0x1p11, 0x1p12, 0x1p13, 0x1p14, 0x1p15, 0x1p16, 0x1p17, 0x1p18, 0x1p19, 0x1p20, 0x1p21, 0x1p22, 0x1p23, 0x1p24, 0x1p25, 0x1p26, 0x1p27, 0x1p28, 0x1p29, 0x1p30, 0x1p31, 0x1p32, 0x1p33, 0x1p34, 0x1p35, 0x1p36, 0x1p37, 0x1p38, 0x1p39, 0x1p40}
+
+var scale53 = [65]float64{0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p1, 0x1p2, 0x1p3, 0x1p4, 0x1p5, 0x1p6, 0x1p7, 0x1p8, 0x1p9, 0x1p10, 0x1p11}
+
+// low24[l] and low53[l] are 2^(l-24)-1 and 2^(l-53)-1 (0 below): the
+// bits that the shift drops.
+var low24 = [65]uint64{1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<1 - 1, 1<<2 - 1, 1<<3 - 1, 1<<4 - 1, 1<<5 - 1, 1<<6 - 1, 1<<7 - 1, 1<<8 - 1, 1<<9 - 1, 1<<10 - 1, 1<<11 - 1, 1<<12 - 1, 1<<13 - 1, 1<<14 - 1, 1<<15 - 1, 1<<16 - 1, 1<<17 - 1, 1<<18 - 1, 1<<19 - 1, 1<<20 - 1, 1<<21 - 1, 1<<22 - 1, 1<<23 - 1, 1<<24 - 1, 1<<25 - 1, 1<<26 - 1, 1<<27 - 1, 1<<28 - 1, 1<<29 - 1, 1<<30 - 1, 1<<31 - 1, 1<<32 - 1, 1<<33 - 1, 1<<34 - 1, 1<<35 - 1, 1<<36 - 1, 1<<37 - 1, 1<<38 - 1, 1<<39 - 1, 1<<40 - 1}
+
+var low53 = [65]uint64{1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<1 - 1, 1<<2 - 1, 1<<3 - 1, 1<<4 - 1, 1<<5 - 1, 1<<6 - 1, 1<<7 - 1, 1<<8 - 1, 1<<9 - 1, 1<<10 - 1, 1<<11 - 1}
+
+// u64Bias[x>>63] is what a ulong x loses when converted as an int64.
+var u64Bias = [2]float64{0, 0x1p64}
+
 // lazyTable is a table computed once, when the elements that asked for it
 // add up to min: until then the conversions take the scalar path, so that
 // a program that converts a few values never computes a table (which costs
@@ -3235,35 +3251,43 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
+		p := scale24
+		k := low24
 		for i, x := range src {
-			sg := uint64(x) >> 63
-			a := (uint64(x) ^ -sg) + sg // the magnitude
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			t := a >> sh
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			r |= uint32(sg) << 31
-			dst[i] = math.Float32frombits(r)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m) | 1<<23)
+			sh := uint(l - 24)
+			t := (x + int64(k[l])&m) >> sh // the ceiling below zero
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTP:
+		p := scale24
+		k := low24
 		for i, x := range src {
-			sg := uint64(x) >> 63
-			a := (uint64(x) ^ -sg) + sg // the magnitude
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			up := 1 ^ sg // 1 where the magnitude rounds up
-			t := (a-up)>>sh + up
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			r |= uint32(sg) << 31
-			dst[i] = math.Float32frombits(r)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m) | 1<<23)
+			sh := uint(l - 24)
+			t := x>>sh + int64((uint64(x)&k[l]+k[l])>>sh) // 1 more where inexact
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTN:
+		p := scale24
 		for i, x := range src {
-			sh := uint(bits.Len64(uint64(x^(x>>63))|1<<23) - 24)
-			t := x >> sh // rounded toward -infinity
-			dst[i] = math.Float32frombits(math.Float32bits(float32(int32(t))) + uint32(sh)<<23)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m) | 1<<23)
+			sh := uint(l - 24)
+			t := x >> sh
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	default:
+		lim := hide(int64(1 << 53))
 		for i, x := range src {
-			dst[i] = permode.I64ToF32RTE(x)
+			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+			// below 2^53 in magnitude x is exact
+			if x^(x>>63) < lim {
+				w = x
+			}
+			dst[i] = float32(float64(w))
 		}
 	}
 }
@@ -3308,16 +3332,13 @@ func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 			dst[i] = math.Float64frombits(fb)
 		}
 	case round.RTN:
+		p := scale53
 		for i, x := range src {
-			f := float64(x)
-			fb := math.Float64bits(f)
-			df := int64(f) - x
-			if fb == 0x43e0000000000000 {
-				df = 1
-			} // 2^63
-			sg := int64(x) >> 63 // 0 or -1
-			fb -= uint64((positive64(df) ^ uint64(sg)) - uint64(sg))
-			dst[i] = math.Float64frombits(fb)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m)>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := x >> sh
+			dst[i] = float64(t) * p[l]
 		}
 	default:
 		for i, x := range src {
@@ -3673,33 +3694,39 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
+		p := scale24
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			t := a >> sh
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			dst[i] = math.Float32frombits(r)
+			l := bits.Len64(x | 1<<23)
+			sh := uint(l - 24)
+			t := int64(x >> sh)
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTP:
+		p := scale24
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			up := uint64(1) // 1 where the magnitude rounds up
-			t := (a-up)>>sh + up
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			dst[i] = math.Float32frombits(r)
+			l := bits.Len64(x | 1<<23)
+			sh := uint(l - 24)
+			t := int64((x-1)>>sh + 1)
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTN:
+		p := scale24
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			t := a >> sh
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			dst[i] = math.Float32frombits(r)
+			l := bits.Len64(x | 1<<23)
+			sh := uint(l - 24)
+			t := int64(x >> sh)
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	default:
+		p := u64Bias
+		lim := hide(uint64(1 << 53))
 		for i, x := range src {
-			dst[i] = permode.U64ToF32RTE(x)
+			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+			// below 2^53 x is exact
+			if x < lim {
+				w = x
+			}
+			dst[i] = float32(float64(int64(w)) + p[x>>63]) // 2^64 back from 2^63 up
 		}
 	}
 }
@@ -3720,33 +3747,38 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
+		p := scale53
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<52) - 53)
-			t := a >> sh
-			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
-			dst[i] = math.Float64frombits(r)
+			l := bits.Len64(x>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := int64(x >> sh)
+			dst[i] = float64(t) * p[l]
 		}
 	case round.RTP:
+		p := scale53
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<52) - 53)
-			up := uint64(1) // 1 where the magnitude rounds up
-			t := (a-up)>>sh + up
-			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
-			dst[i] = math.Float64frombits(r)
+			l := bits.Len64(x>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := int64((x-1)>>sh + 1)
+			dst[i] = float64(t) * p[l]
 		}
 	case round.RTN:
+		p := scale53
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<52) - 53)
-			t := a >> sh
-			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
-			dst[i] = math.Float64frombits(r)
+			l := bits.Len64(x>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := int64(x >> sh)
+			dst[i] = float64(t) * p[l]
 		}
 	default:
+		p := [2]float64{1, 2}
 		for i, x := range src {
-			dst[i] = permode.U64ToF64RTE(x)
+			w := x>>1 | x&1 // halved, rounded to odd
+			k := x >> 63
+			if k == 0 {
+				w = x
+			}
+			dst[i] = float64(int64(w)) * p[k] // 2^k
 		}
 	}
 }

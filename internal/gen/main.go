@@ -1016,6 +1016,30 @@ func helpers() {
 	p("//go:noinline")
 	p("func hide[T any](x T) T { return x }")
 	p("")
+	p("// scale24[l] and scale53[l] are 2^(l-24) and 2^(l-53) (1 below): the")
+	p("// scales of an integer of l significant bits shifted to float's and")
+	p("// double's precision.")
+	for _, w := range []struct{ bits, prec int }{{32, 24}, {64, 53}} {
+		var vs []string
+		for l := range 65 {
+			vs = append(vs, fmt.Sprintf("0x1p%d", max(l-w.prec, 0)))
+		}
+		p("var scale%d = [65]float%d{%s}", w.prec, w.bits, strings.Join(vs, ", "))
+		p("")
+	}
+	p("// low24[l] and low53[l] are 2^(l-24)-1 and 2^(l-53)-1 (0 below): the")
+	p("// bits that the shift drops.")
+	for _, prec := range []int{24, 53} {
+		var vs []string
+		for l := range 65 {
+			vs = append(vs, fmt.Sprintf("1<<%d - 1", max(l-prec, 0)))
+		}
+		p("var low%d = [65]uint64{%s}", prec, strings.Join(vs, ", "))
+		p("")
+	}
+	p("// u64Bias[x>>63] is what a ulong x loses when converted as an int64.")
+	p("var u64Bias = [2]float64{0, 0x1p64}")
+	p("")
 	p("// lazyTable is a table computed once, when the elements that asked for it")
 	p("// add up to min: until then the conversions take the scalar path, so that")
 	p("// a program that converts a few values never computes a table (which costs")
@@ -1322,12 +1346,28 @@ func fastSlice(s, d kind) bool {
 		case s.bits >= 32 && !(s.bits == 32 && d.cl == "double"):
 			modeLoops(func(mm string) string {
 				switch {
+				case mm == "RTE" && s.bits == 64 && !(s.cl == "long" && d.cl == "double"):
+					pre := "p := u64Bias\n"
+					if d.cl == "double" {
+						pre = "p := [2]float64{1, 2}\n"
+					} else if s.signed {
+						pre = "lim := hide(int64(1 << 53))\n"
+					} else {
+						pre += "lim := hide(uint64(1 << 53))\n"
+					}
+					return pre + rangeLoop(jamBody(s, d))
 				case mm == "RTE":
 					// Go's conversion (int, uint -> float; long -> double)
-					// or the one-mode primitive rounds to nearest already.
+					// rounds to nearest already.
 					return existing(mm)
-				case s.bits == 64 && !(s.cl == "long" && d.cl == "double"):
-					return rangeLoop(shiftBody(s, d, mm))
+				case s.bits == 64 && !(s.cl == "long" && d.cl == "double" && mm != "RTN"):
+					// p, a copy of the table on the stack: indexed there
+					// without a nil check of a pointer.
+					pre := fmt.Sprintf("p := scale%d\n", fmtOf(d).mant+1)
+					if s.signed && mm != "RTN" {
+						pre += fmt.Sprintf("k := low%d\n", fmtOf(d).mant+1)
+					}
+					return pre + rangeLoop(shiftBody(s, d, mm))
 				}
 				return rangeLoop(stepBody(s, d, mm))
 			})
@@ -1641,62 +1681,103 @@ func floatToIntLoop(s, d kind, mm string) string {
 }
 
 // shiftBody converts long or ulong x to float or double in directed mode mm
-// by shifting its magnitude a, of l significant bits, right by sh = l-p (p
-// the precision, when positive) so that it converts exactly, and putting sh
-// back into the result's exponent field. The shift rounds: toward zero as it
-// is, away from zero as ((a-1)>>sh)+1 (the ceiling, 0 for a = 0).
+// by shifting it right by sh = l-p (l the length of its magnitude, p the
+// precision, when positive) so that it converts exactly, and scaling the
+// conversion by 2^sh: a multiplication by a power of two, exact, by the
+// entry l of scale24 or scale53 (one load and one multiplication, where
+// putting sh into the result's exponent field took a move out of the
+// floating-point register, a shift and an addition; indexed by l, whose
+// range Go's compiler knows, the load needs no bounds check or mask). The
+// arithmetic shift of x itself rounds toward -infinity for either sign;
+// toward +infinity it adds 1 where the bits shifted out, x & k (k = 2^sh-1,
+// the entry l of low24 or low53), are not all zero, which (x&k + k) >> sh
+// tells; toward zero it adds k before the shift below zero (the ceiling
+// there). An unsigned x shifts as it is, and rounds up as ((x-1)>>sh)+1
+// (0 for x = 0).
+//
+// The length l is that of x^(x>>63), |x|-1 below zero, which is one less
+// where |x| is a power of two 2^j: then the shifted value is -2^p, which
+// converts exactly. Bit p-1 is set in the operand of the length, so that l
+// is at least p and the shift needs no max, and so that Go's compiler knows
+// the operand is not zero and leaves out the conditional move for that
+// case (for double, whose 1<<52 is no 32-bit immediate, the operand is
+// shifted right by 22 and ORed with 1<<30: an OR with a 64-bit constant
+// becomes BTS, after which the compiler no longer knows). BSR keeps its
+// destination where the source is zero, so it waits for that register's
+// previous value: of bits.Len64(a) the compiler wrote the result into the
+// register of the previous element's shift, and each element waited for the
+// one before (ulong -> float rtz 2.65 ns per element, 1.33 with the bit set,
+// on the project's 2-core Xeon); the temporary dies at BSR, which then
+// writes its own register.
 func shiftBody(s, d kind, mm string) string {
 	var c code
 	df := fmtOf(d)
 	prec := df.mant + 1
-	u := fmt.Sprintf("uint%d", df.w)
-	if s.signed && mm == "RTN" && d.cl == "float" {
-		// Toward -infinity is the arithmetic shift of x itself, for either
-		// sign, and the conversion gives the sign: fewer instructions than
-		// the magnitude's rounding (long -> float rtn 0.49 -> 0.61 G
-		// elements/s in `clconv bench --all --tier go --size l2` on the
-		// project's 2-core Xeon). The length is
-		// that of x^(x>>63), |x|-1 below zero, which is one less where |x| is
-		// a power of two 2^k: then t is -2^prec, which converts exactly.
-		c.w("sh := uint(bits.Len64(uint64(x^(x>>63))|1<<%d) - %d)", prec-1, prec)
-		c.w("t := x >> sh // rounded toward -infinity")
-		c.w("dst[i] = math.Float%dfrombits(math.Float32bits(float32(int32(t))) + %s(sh)<<%d)", df.w, u, df.mant)
+	conv := "float32(int32(t))" // exact: |t| <= 2^24
+	length := func(v string) string { return fmt.Sprintf("bits.Len64(%s | 1<<23)", v) }
+	if d.cl == "double" {
+		conv = "float64(t)" // exact: |t| <= 2^53
+		length = func(v string) string { return fmt.Sprintf("bits.Len64(%s>>22|1<<30) + 22", v) }
+	}
+	if s.signed {
+		c.w("m := x >> 63 // 0 or -1")
+		c.w("l := %s", length("uint64(x ^ m)"))
+		c.w("sh := uint(l - %d)", prec)
+		switch mm {
+		case "RTN":
+			c.w("t := x >> sh")
+		case "RTZ":
+			c.w("t := (x + int64(k[l])&m) >> sh // the ceiling below zero")
+		case "RTP":
+			c.w("t := x>>sh + int64((uint64(x)&k[l]+k[l])>>sh) // 1 more where inexact")
+		}
+	} else {
+		c.w("l := %s", length("x"))
+		c.w("sh := uint(l - %d)", prec)
+		if mm == "RTP" {
+			c.w("t := int64((x-1)>>sh + 1)")
+		} else {
+			c.w("t := int64(x >> sh)")
+		}
+	}
+	c.w("dst[i] = %s * p[l]", conv)
+	return c.String()
+}
+
+// jamBody converts long or ulong x to float, or ulong x to double, rounding
+// to nearest (ties to even) with one correctly rounded float64 -> float32
+// conversion or one int64 -> float64 conversion in hardware (or Go's
+// softfloat), after integer steps that make the value exact in float64 or
+// round it to odd, which makes the final rounding the direct one (Boldo and
+// Melquiond, IEEE TC 2008: the odd grid must be at least two bits finer than
+// the result's):
+//   - to float: below 2^53 in magnitude x is exact in float64; from 2^53 up
+//     its bits below 11 are cleared and bit 11 ORed with their sticky bit
+//     (rounding to odd at 2^11, which is exact in float64 below 2^64, and 2^13
+//     times finer than float's spacing there; for negative x in two's
+//     complement that is the floor with the odd bit set, the same
+//     magnitude). A ulong from 2^63 up converts as int64, 2^64 less, exactly,
+//     and adds 2^64 back in float64, exactly;
+//   - ulong to double: from 2^63 up, x/2 rounded to odd at bit 0 (10 bits
+//     below double's spacing there) converts, and doubles exactly.
+func jamBody(s, d kind) string {
+	var c code
+	if d.cl == "double" {
+		c.w("w := x>>1 | x&1 // halved, rounded to odd")
+		c.w("k := x >> 63")
+		c.w("if k == 0 { w = x }")
+		c.w("dst[i] = float64(int64(w)) * p[k] // 2^k")
 		return c.String()
 	}
+	c.w("w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11")
 	if s.signed {
-		c.w("sg := uint64(x) >> 63")
-		c.w("a := (uint64(x) ^ -sg) + sg // the magnitude")
+		c.w("// below 2^53 in magnitude x is exact")
+		c.w("if x^(x>>63) < lim { w = x }")
+		c.w("dst[i] = float32(float64(w))")
 	} else {
-		c.w("a := x")
+		c.w("// below 2^53 x is exact")
+		c.w("if x < lim { w = x }")
+		c.w("dst[i] = float32(float64(int64(w)) + p[x>>63]) // 2^64 back from 2^63 up")
 	}
-	conv := "math.Float32bits(float32(int32(t)))" // exact below 2^31
-	if d.cl == "double" {
-		conv = "math.Float64bits(float64(int64(t)))" // exact below 2^53
-	}
-	// The length of a with bit prec-1 set: at least prec, so that sh needs
-	// no max, and never of zero, so that Go's compiler leaves out the
-	// conditional move for a zero operand. BSR keeps its destination where
-	// the source is zero, so it waits for that register's previous value:
-	// of bits.Len64(a) the compiler wrote the result into the register of
-	// the previous element's sh, and each element waited for the one
-	// before (ulong -> float rtz 2.65 ns per element, 1.33 this way, on
-	// the project's 2-core Xeon); the temporary a|1<<(prec-1) dies at BSR,
-	// which then writes its own register.
-	c.w("sh := uint(bits.Len64(a|1<<%d) - %d)", prec-1, prec)
-	up := map[string]string{"RTZ": "", "RTP": "uint64(1)", "RTN": ""}[mm]
-	if s.signed {
-		up = map[string]string{"RTZ": "", "RTP": "1 ^ sg", "RTN": "sg"}[mm]
-	}
-	if up == "" {
-		c.w("t := a >> sh")
-	} else {
-		c.w("up := %s // 1 where the magnitude rounds up", up)
-		c.w("t := (a-up)>>sh + up")
-	}
-	c.w("r := %s + %s(sh)<<%d", conv, u, df.mant)
-	if s.signed {
-		c.w("r |= %s(sg) << %d", u, df.w-1)
-	}
-	c.w("dst[i] = math.Float%dfrombits(r)", df.w)
 	return c.String()
 }
