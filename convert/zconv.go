@@ -469,6 +469,172 @@ var doubleToFloatTables = [4]lazyTable[narrow64]{
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTN) }},
 }
 
+// wide32 holds, for every index j = b>>23 (sign and exponent) of a float's
+// bit pattern b, what the loops that convert it to long or ulong in one
+// mode need. With v the float, the loops compute q, the rounded value as an
+// int64 (garbage where the row is out of range), and then
+//
+//		q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1),
+//
+//	  - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0
+//	    (rtp, rtn: step masks the fraction's bits in the rows of the sign
+//	    that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:
+//	    f and g are 2^23 with the row's sign below 2^23, where adding and
+//	    subtracting it rounds to an integer, ties to even, and 0 from there
+//	    up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode
+//	    (exact), and sat adds the 2^63 back (an OR: q is below 2^63);
+//	  - keep is all ones where q is the result (the rounded value is in
+//	    range), else 0, and sat is then the saturated result (MIN or MAX; to
+//	    ulong, 0 for every negative row, which rounds to 0 or below).
+type wide32 struct {
+	f    [512]float32
+	_    [9]uint64
+	g    [512]float32
+	_    [18]uint64
+	step [512]uint32
+	_    [27]uint64
+	keep [512]uint64
+	_    [36]uint64
+	sat  [512]uint64
+}
+
+// wideTable32 returns wide32 for long (signed) or ulong in mode m.
+func wideTable32(signed bool, m round.Mode) *wide32 {
+	t := new(wide32)
+	for j := range 512 {
+		neg, e := j>>8 == 1, j&0xff
+		sg := float32(1)
+		if neg {
+			sg = -1
+		}
+		if m == round.RTE && e < 150 { // below 2^23: rte rounds by adding and subtracting 2^23
+			t.f[j] = sg * 0x1p23
+			t.g[j] = t.f[j]
+		}
+		if m == round.RTP && !neg || m == round.RTN && neg && signed {
+			switch {
+			case e < 127: // below 1: any bit of the magnitude
+				t.step[j] = 1<<31 - 1
+			case e < 150:
+				t.step[j] = 1<<(150-e) - 1
+			}
+		}
+		t.keep[j] = math.MaxUint64
+		switch {
+		case signed && e >= 190: // from 2^63 up (-2^63 saturates to itself)
+			t.keep[j], t.sat[j] = 0, math.MaxInt64
+			if neg {
+				t.sat[j] = 1 << 63
+			}
+		case signed:
+		case neg: // rounds to 0 or below
+			t.keep[j] = 0
+		case e >= 191: // from 2^64 up
+			t.keep[j], t.sat[j] = 0, math.MaxUint64
+		case e == 190: // [2^63, 2^64): v-2^63, and 2^63 back
+			t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63
+		}
+	}
+	return t
+}
+
+// wide64 holds, for every index j = b>>52 (sign and exponent) of a double's
+// bit pattern b, what the loops that convert it to long or ulong in one
+// mode need. With v the double, the loops compute q, the rounded value as an
+// int64 (garbage where the row is out of range), and then
+//
+//		q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1),
+//
+//	  - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0
+//	    (rtp, rtn: step masks the fraction's bits in the rows of the sign
+//	    that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:
+//	    f and g are 2^52 with the row's sign below 2^52, where adding and
+//	    subtracting it rounds to an integer, ties to even, and 0 from there
+//	    up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode
+//	    (exact), and sat adds the 2^63 back (an OR: q is below 2^63);
+//	  - keep is all ones where q is the result (the rounded value is in
+//	    range), else 0, and sat is then the saturated result (MIN or MAX; to
+//	    ulong, 0 for every negative row, which rounds to 0 or below).
+type wide64 struct {
+	f    [4096]float64
+	_    [9]uint64
+	g    [4096]float64
+	_    [18]uint64
+	step [4096]uint64
+	_    [27]uint64
+	keep [4096]uint64
+	_    [36]uint64
+	sat  [4096]uint64
+}
+
+// wideTable64 returns wide64 for long (signed) or ulong in mode m.
+func wideTable64(signed bool, m round.Mode) *wide64 {
+	t := new(wide64)
+	for j := range 4096 {
+		neg, e := j>>11 == 1, j&0x7ff
+		sg := float64(1)
+		if neg {
+			sg = -1
+		}
+		if m == round.RTE && e < 1075 { // below 2^52: rte rounds by adding and subtracting 2^52
+			t.f[j] = sg * 0x1p52
+			t.g[j] = t.f[j]
+		}
+		if m == round.RTP && !neg || m == round.RTN && neg && signed {
+			switch {
+			case e < 1023: // below 1: any bit of the magnitude
+				t.step[j] = 1<<63 - 1
+			case e < 1075:
+				t.step[j] = 1<<(1075-e) - 1
+			}
+		}
+		t.keep[j] = math.MaxUint64
+		switch {
+		case signed && e >= 1086: // from 2^63 up (-2^63 saturates to itself)
+			t.keep[j], t.sat[j] = 0, math.MaxInt64
+			if neg {
+				t.sat[j] = 1 << 63
+			}
+		case signed:
+		case neg: // rounds to 0 or below
+			t.keep[j] = 0
+		case e >= 1087: // from 2^64 up
+			t.keep[j], t.sat[j] = 0, math.MaxUint64
+		case e == 1086: // [2^63, 2^64): v-2^63, and 2^63 back
+			t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63
+		}
+	}
+	return t
+}
+
+var floatToLongTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTN) }},
+}
+
+var floatToUlongTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTN) }},
+}
+
+var doubleToLongTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTN) }},
+}
+
+var doubleToUlongTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTN) }},
+}
+
 // clampChar saturates an integral float64 to char; NaN gives 0.
 func clampChar(r float64) int8 {
 	if r != r { // NaN: rare, so a predictable branch
@@ -4731,70 +4897,86 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
-		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(v)
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
+		t := floatToLongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTZ, false)
 			}
-			// NaN gives 0
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v)
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
 	case round.RTP:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
-		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.Ceil(float64(v)))
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
+		t := floatToLongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTP, false)
 			}
-			// NaN gives 0
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
 	case round.RTN:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
-		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.Floor(float64(v)))
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
+		t := floatToLongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTN, false)
 			}
-			// NaN gives 0
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
 	default:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
-		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.RoundToEven(float64(v)))
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
+		t := floatToLongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTE, false)
 			}
-			// NaN gives 0
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
@@ -4831,84 +5013,88 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTZ, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTP:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTP, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.Ceil(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTN:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTN, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	default:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTE, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.RoundToEven(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	}
 }
@@ -5607,82 +5793,86 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
-		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			sat := mx ^ int64(int64(b)>>63) // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
+		t := doubleToLongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTZ, false)
 			}
-			// NaN gives 0
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v)
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
 	case round.RTP:
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
-		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			t := float64(q)                         // v truncated, exactly
-			q += int64(math.Float64bits(t-v) >> 63) // one more where below v
-			sat := mx ^ int64(int64(b)>>63)         // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
+		t := doubleToLongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTP, false)
 			}
-			// NaN gives 0
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) + int64(-(b&t.step[j])>>63) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
 	case round.RTN:
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
-		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			t := float64(q)                                        // v truncated, exactly
-			q -= int64(positive64(int64(math.Float64bits(t - v)))) // one less where above v
-			sat := mx ^ int64(int64(b)>>63)                        // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
+		t := doubleToLongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTN, false)
 			}
-			// NaN gives 0
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
 	default:
-		two := uint64(0x4330000000000000)
-		sgn := uint64(0x8000000000000000)
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
+		t := doubleToLongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTE, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			cs := two | b&sgn // 2^p with v's sign
-			// from 2^p up, an integer already
-			if b&^sgn >= two {
-				cs = 0
-			}
-			f := math.Float64frombits(cs)
-			q := int64(float64(float64(v+f) - f)) // v rounded to nearest, ties to even
-			sat := mx ^ int64(int64(b)>>63)       // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
-			}
-			// NaN gives 0
+			j := b >> 52
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
 			dst[i] = q
 		}
@@ -5719,84 +5909,88 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTZ, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTP:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTP, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(math.Ceil(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>63) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTN:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTN, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	default:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTE, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(math.RoundToEven(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	}
 }

@@ -1238,6 +1238,86 @@ func helpers() {
 	lazyTables("floatToHalfTables", "narrow32", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
 	lazyTables("doubleToHalfTables", "narrow64", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
 	lazyTables("doubleToFloatTables", "narrow64", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+
+	// Rows for float and double -> long and ulong.
+	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
+		F := fmt.Sprintf("float%d", w.bits)
+		U := fmt.Sprintf("uint%d", w.bits)
+		src := map[int]string{32: "float", 64: "double"}[w.bits]
+		p("// wide%d holds, for every index j = b>>%d (sign and exponent) of a %s's", w.bits, w.sm, src)
+		p("// bit pattern b, what the loops that convert it to long or ulong in one")
+		p("// mode need. With v the %s, the loops compute q, the rounded value as an", src)
+		p("// int64 (garbage where the row is out of range), and then")
+		p("//")
+		p("//	q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1),")
+		p("//")
+		p("//   - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0")
+		p("//     (rtp, rtn: step masks the fraction's bits in the rows of the sign")
+		p("//     that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:")
+		p("//     f and g are 2^%d with the row's sign below 2^%d, where adding and", w.sm, w.sm)
+		p("//     subtracting it rounds to an integer, ties to even, and 0 from there")
+		p("//     up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode")
+		p("//     (exact), and sat adds the 2^63 back (an OR: q is below 2^63);")
+		p("//   - keep is all ones where q is the result (the rounded value is in")
+		p("//     range), else 0, and sat is then the saturated result (MIN or MAX; to")
+		p("//     ulong, 0 for every negative row, which rounds to 0 or below).")
+		p("type wide%d struct {", w.bits)
+		// Each column starts one cache line and 8 bytes after the last,
+		// so that the row's entries do not all fall into one set of the L1
+		// cache (columns 4 or 32 KiB apart did).
+		p("f    [%d]%s", w.rows, F)
+		p("_    [9]uint64")
+		p("g    [%d]%s", w.rows, F)
+		p("_    [18]uint64")
+		p("step [%d]%s", w.rows, U)
+		p("_    [27]uint64")
+		p("keep [%d]uint64", w.rows)
+		p("_    [36]uint64")
+		p("sat  [%d]uint64", w.rows)
+		p("}")
+		p("")
+		p("// wideTable%d returns wide%d for long (signed) or ulong in mode m.", w.bits, w.bits)
+		p("func wideTable%d(signed bool, m round.Mode) *wide%d {", w.bits, w.bits)
+		p("t := new(wide%d)", w.bits)
+		p("for j := range %d {", w.rows)
+		p("neg, e := j>>%d == 1, j&%#x", bitsLen(w.rows/2-1), w.rows/2-1)
+		p("sg := %s(1)", F)
+		p("if neg { sg = -1 }")
+		p("if m == round.RTE && e < %d { // below 2^%d: rte rounds by adding and subtracting 2^%d", w.sb+w.sm, w.sm, w.sm)
+		p("t.f[j] = sg * 0x1p%d", w.sm)
+		p("t.g[j] = t.f[j]")
+		p("}")
+		p("if m == round.RTP && !neg || m == round.RTN && neg && signed {")
+		p("switch {")
+		p("case e < %d: // below 1: any bit of the magnitude", w.sb)
+		p("t.step[j] = 1<<%d - 1", w.bits-1)
+		p("case e < %d:", w.sb+w.sm)
+		p("t.step[j] = 1<<(%d-e) - 1", w.sb+w.sm)
+		p("}")
+		p("}")
+		p("t.keep[j] = math.MaxUint64")
+		p("switch {")
+		p("case signed && e >= %d: // from 2^63 up (-2^63 saturates to itself)", w.sb+63)
+		p("t.keep[j], t.sat[j] = 0, math.MaxInt64")
+		p("if neg { t.sat[j] = 1 << 63 }")
+		p("case signed:")
+		p("case neg: // rounds to 0 or below")
+		p("t.keep[j] = 0")
+		p("case e >= %d: // from 2^64 up", w.sb+64)
+		p("t.keep[j], t.sat[j] = 0, math.MaxUint64")
+		p("case e == %d: // [2^63, 2^64): v-2^63, and 2^63 back", w.sb+63)
+		p("t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63")
+		p("}")
+		p("}")
+		p("return t")
+		p("}")
+		p("")
+	}
+	for _, sp := range []struct{ src string; bits int }{{"float", 32}, {"double", 64}} {
+		for _, dp := range []struct{ dst string; signed bool }{{"Long", true}, {"Ulong", false}} {
+			lazyTables(sp.src+"To"+dp.dst+"Tables", fmt.Sprintf("wide%d", sp.bits), map[int]string{32: "1 << 12", 64: "1 << 14"}[sp.bits], fmt.Sprintf("wideTable%d(%v, MODE)", sp.bits, dp.signed))
+		}
+	}
 }
 
 // perModeExpr returns the generic loops' expression for floating
@@ -1549,6 +1629,9 @@ func stepBody(s, d kind, mm string) string {
 // fastest of the forms tried there. Truncation differs from rtn only below
 // zero, where an unsigned result is 0 either way.
 func floatToIntLoop(s, d kind, mm string) string {
+	if d.bits == 64 {
+		return wideLoop(s, d, mm)
+	}
 	var pre, c code
 	sf := fmtOf(s)
 	w := sf.w
@@ -1603,7 +1686,15 @@ func floatToIntLoop(s, d kind, mm string) string {
 		// The thresholds 2^63 and 2^64 as biased exponents (small constants).
 		c.w("e := b << 1 >> %d", sf.mant+1)
 	}
-	c.w("v := %s(%s)", frombits, src)
+	if d.bits == 64 {
+		// v loaded from src, a second load, where moving b from an integer
+		// register to a floating-point one takes an operation of a port
+		// that the conversions need too.
+		pre.w("src := src[:len(bs)]")
+		c.w("v := src[i]")
+	} else {
+		c.w("v := %s(%s)", frombits, src)
+	}
 	magic := d.bits < 64 && (w == 64 || d.bits <= 16)
 	// q, when set, is the rounded value as an int64, to be clamped or saturated.
 	switch {
@@ -1665,7 +1756,7 @@ func floatToIntLoop(s, d kind, mm string) string {
 		c.w("sat := mx ^ int64(int%d(b)>>%d) // MAX, or MIN below zero", w, w-1)
 		c.w("if e >= %s { q = sat }", t63)
 		c.w("// NaN gives 0")
-		c.w("if b<<1 > nan { q = 0 }")
+		c.w("if b<<1 > nan { q = zero }")
 		c.w("dst[i] = q")
 		return pre.String() + bitsLoop(c.String())
 	}
@@ -1678,6 +1769,56 @@ func floatToIntLoop(s, d kind, mm string) string {
 	c.w("if b > inf { uq = 0 }")
 	c.w("dst[i] = uq")
 	return pre.String() + bitsLoop(c.String())
+}
+
+// wideLoop converts float or double src (bit patterns bs) to long or ulong
+// in mode mm with the rows of wide32 or wide64: the value is rounded in
+// floating point (rte) or truncated and stepped by an integer test of its
+// fraction bits (rtp, rtn), converted once, and the row's keep and sat and
+// the NaN test put the saturated results in without a branch. Every
+// conversion is of a value in range; where the row is out of range the
+// conversion's result, which Go leaves to the hardware, is masked away.
+func wideLoop(s, d kind, mm string) string {
+	var c code
+	sf := fmtOf(s)
+	w := sf.w
+	tables := lower(s.fn) + "To" + d.fn + "Tables"
+	mode := mm
+	c.w("j := b >> %d", sf.mant)
+	c.w("v := src[i]")
+	if mm == "RTN" && !d.signed {
+		mm = "RTZ" // the negative rows saturate to 0
+	}
+	v := "v"
+	if !d.signed {
+		v = "(v + t.f[j])"
+	}
+	switch mm {
+	case "RTZ":
+		c.w("q := int64(%s)", v)
+	case "RTP":
+		c.w("q := int64(%s) + int64(-(b&t.step[j])>>%d) // one more where inexact", v, w-1)
+	case "RTN":
+		c.w("q := int64(%s) - int64(-(b&t.step[j])>>%d) // one less where inexact", v, w-1)
+	default:
+		c.w("q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even")
+	}
+	c.w("q = q&int64(t.keep[j]) | int64(t.sat[j])")
+	c.w("if b<<1 > nan { q = zero }")
+	if d.signed {
+		c.w("dst[i] = q")
+	} else {
+		c.w("dst[i] = uint64(q)")
+	}
+	return fmt.Sprintf(`t := %s[%d].get(len(src))
+if t == nil { // a short slice, and no table yet
+for i, x := range src { dst[i] = %sTo%s(x, round.%s, false) }
+return
+}
+src := src[:len(bs)]
+nan := hide(uint%d(%#x)) // above it, b<<1 is a NaN's
+zero := hide(int64(0)) // in a register, not set again for every element
+`, tables, slices.Index(modeOrder, mode), lower(s.fn), d.fn, mode, w, uint64(1<<(w-1-sf.mant)-1)<<(sf.mant+1)) + bitsLoop(c.String())
 }
 
 // shiftBody converts long or ulong x to float or double in directed mode mm
