@@ -498,8 +498,9 @@ type wide32 struct {
 	sat  [512]uint64
 }
 
-// wideTable32 returns wide32 for long (signed) or ulong in mode m.
-func wideTable32(signed bool, m round.Mode) *wide32 {
+// wideTable32 returns wide32 for a destination of bits bits, signed or not,
+// in mode m.
+func wideTable32(bits int, signed bool, m round.Mode) *wide32 {
 	t := new(wide32)
 	for j := range 512 {
 		neg, e := j>>8 == 1, j&0xff
@@ -521,16 +522,16 @@ func wideTable32(signed bool, m round.Mode) *wide32 {
 		}
 		t.keep[j] = math.MaxUint64
 		switch {
-		case signed && e >= 190: // from 2^63 up (-2^63 saturates to itself)
-			t.keep[j], t.sat[j] = 0, math.MaxInt64
+		case signed && e >= 127+bits-1: // from 2^(bits-1) up (-2^(bits-1) saturates to itself)
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1
 			if neg {
-				t.sat[j] = 1 << 63
-			}
+				t.sat[j] = -(1 << (bits - 1))
+			} // as an int64
 		case signed:
 		case neg: // rounds to 0 or below
 			t.keep[j] = 0
-		case e >= 191: // from 2^64 up
-			t.keep[j], t.sat[j] = 0, math.MaxUint64
+		case e >= 127+bits: // from 2^bits up
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1+1<<(bits-1)
 		case e == 190: // [2^63, 2^64): v-2^63, and 2^63 back
 			t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63
 		}
@@ -567,8 +568,9 @@ type wide64 struct {
 	sat  [4096]uint64
 }
 
-// wideTable64 returns wide64 for long (signed) or ulong in mode m.
-func wideTable64(signed bool, m round.Mode) *wide64 {
+// wideTable64 returns wide64 for a destination of bits bits, signed or not,
+// in mode m.
+func wideTable64(bits int, signed bool, m round.Mode) *wide64 {
 	t := new(wide64)
 	for j := range 4096 {
 		neg, e := j>>11 == 1, j&0x7ff
@@ -590,16 +592,16 @@ func wideTable64(signed bool, m round.Mode) *wide64 {
 		}
 		t.keep[j] = math.MaxUint64
 		switch {
-		case signed && e >= 1086: // from 2^63 up (-2^63 saturates to itself)
-			t.keep[j], t.sat[j] = 0, math.MaxInt64
+		case signed && e >= 1023+bits-1: // from 2^(bits-1) up (-2^(bits-1) saturates to itself)
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1
 			if neg {
-				t.sat[j] = 1 << 63
-			}
+				t.sat[j] = -(1 << (bits - 1))
+			} // as an int64
 		case signed:
 		case neg: // rounds to 0 or below
 			t.keep[j] = 0
-		case e >= 1087: // from 2^64 up
-			t.keep[j], t.sat[j] = 0, math.MaxUint64
+		case e >= 1023+bits: // from 2^bits up
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1+1<<(bits-1)
 		case e == 1086: // [2^63, 2^64): v-2^63, and 2^63 back
 			t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63
 		}
@@ -607,32 +609,46 @@ func wideTable64(signed bool, m round.Mode) *wide64 {
 	return t
 }
 
+var floatToIntTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTN) }},
+}
+
+var floatToUintTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTN) }},
+}
+
 var floatToLongTables = [4]lazyTable[wide32]{
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTE) }},
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTZ) }},
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTP) }},
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(true, round.RTN) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTN) }},
 }
 
 var floatToUlongTables = [4]lazyTable[wide32]{
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTE) }},
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTZ) }},
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTP) }},
-	{min: 1 << 12, build: func() *wide32 { return wideTable32(false, round.RTN) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTN) }},
 }
 
 var doubleToLongTables = [4]lazyTable[wide64]{
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTE) }},
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTZ) }},
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTP) }},
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(true, round.RTN) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTN) }},
 }
 
 var doubleToUlongTables = [4]lazyTable[wide64]{
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTE) }},
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTZ) }},
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTP) }},
-	{min: 1 << 14, build: func() *wide64 { return wideTable64(false, round.RTN) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTN) }},
 }
 
 // clampChar saturates an integral float64 to char; NaN gives 0.
@@ -4716,66 +4732,88 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTZ, false)
 			}
-			v := math.Float32frombits(c)
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
 			q := int64(v)
-			dst[i] = int32(min(q, math.MaxInt32))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	case round.RTP:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTP, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Ceil(float64(v)))
-			dst[i] = int32(min(q, math.MaxInt32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	case round.RTN:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Floor(float64(v)))
-			dst[i] = int32(min(q, math.MaxInt32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	default:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		mg := hide(float64(0x1.8p52))
-		mgb := hide(int64(0x4338000000000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTE, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest
-			dst[i] = int32(min(q, math.MaxInt32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	}
 }
@@ -4811,58 +4849,88 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTZ, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(v)
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	case round.RTP:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTP, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Ceil(float64(v)))
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	case round.RTN:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(v)
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	default:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		mg := hide(float64(0x1.8p52))
-		mgb := hide(int64(0x4338000000000000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTE, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	}
 }
@@ -4915,7 +4983,7 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTP:
 		t := floatToLongTables[2].get(len(src))
@@ -4936,7 +5004,7 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTN:
 		t := floatToLongTables[3].get(len(src))
@@ -4957,7 +5025,7 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	default:
 		t := floatToLongTables[0].get(len(src))
@@ -4978,7 +5046,7 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	}
 }
@@ -5811,7 +5879,7 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTP:
 		t := doubleToLongTables[2].get(len(src))
@@ -5832,7 +5900,7 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTN:
 		t := doubleToLongTables[3].get(len(src))
@@ -5853,7 +5921,7 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	default:
 		t := doubleToLongTables[0].get(len(src))
@@ -5874,7 +5942,7 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 			if b<<1 > nan {
 				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	}
 }

@@ -1276,8 +1276,9 @@ func helpers() {
 		p("sat  [%d]uint64", w.rows)
 		p("}")
 		p("")
-		p("// wideTable%d returns wide%d for long (signed) or ulong in mode m.", w.bits, w.bits)
-		p("func wideTable%d(signed bool, m round.Mode) *wide%d {", w.bits, w.bits)
+		p("// wideTable%d returns wide%d for a destination of bits bits, signed or not,", w.bits, w.bits)
+		p("// in mode m.")
+		p("func wideTable%d(bits int, signed bool, m round.Mode) *wide%d {", w.bits, w.bits)
 		p("t := new(wide%d)", w.bits)
 		p("for j := range %d {", w.rows)
 		p("neg, e := j>>%d == 1, j&%#x", bitsLen(w.rows/2-1), w.rows/2-1)
@@ -1297,14 +1298,14 @@ func helpers() {
 		p("}")
 		p("t.keep[j] = math.MaxUint64")
 		p("switch {")
-		p("case signed && e >= %d: // from 2^63 up (-2^63 saturates to itself)", w.sb+63)
-		p("t.keep[j], t.sat[j] = 0, math.MaxInt64")
-		p("if neg { t.sat[j] = 1 << 63 }")
+		p("case signed && e >= %d+bits-1: // from 2^(bits-1) up (-2^(bits-1) saturates to itself)", w.sb)
+		p("t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1")
+		p("if neg { t.sat[j] = -(1 << (bits - 1)) } // as an int64")
 		p("case signed:")
 		p("case neg: // rounds to 0 or below")
 		p("t.keep[j] = 0")
-		p("case e >= %d: // from 2^64 up", w.sb+64)
-		p("t.keep[j], t.sat[j] = 0, math.MaxUint64")
+		p("case e >= %d+bits: // from 2^bits up", w.sb)
+		p("t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1+1<<(bits-1)")
 		p("case e == %d: // [2^63, 2^64): v-2^63, and 2^63 back", w.sb+63)
 		p("t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63")
 		p("}")
@@ -1313,9 +1314,12 @@ func helpers() {
 		p("}")
 		p("")
 	}
-	for _, sp := range []struct{ src string; bits int }{{"float", 32}, {"double", 64}} {
-		for _, dp := range []struct{ dst string; signed bool }{{"Long", true}, {"Ulong", false}} {
-			lazyTables(sp.src+"To"+dp.dst+"Tables", fmt.Sprintf("wide%d", sp.bits), map[int]string{32: "1 << 12", 64: "1 << 14"}[sp.bits], fmt.Sprintf("wideTable%d(%v, MODE)", sp.bits, dp.signed))
+	for _, s := range kinds {
+		for _, d := range kinds {
+			if usesWide(s, d) {
+				sf := fmtOf(s)
+				lazyTables(lower(s.fn)+"To"+d.fn+"Tables", fmt.Sprintf("wide%d", sf.w), map[int]string{32: "1 << 12", 64: "1 << 14"}[sf.w], fmt.Sprintf("wideTable%d(%d, %v, MODE)", sf.w, d.bits, d.signed))
+			}
 		}
 	}
 }
@@ -1629,7 +1633,7 @@ func stepBody(s, d kind, mm string) string {
 // fastest of the forms tried there. Truncation differs from rtn only below
 // zero, where an unsigned result is 0 either way.
 func floatToIntLoop(s, d kind, mm string) string {
-	if d.bits == 64 {
+	if usesWide(s, d) {
 		return wideLoop(s, d, mm)
 	}
 	var pre, c code
@@ -1771,6 +1775,14 @@ func floatToIntLoop(s, d kind, mm string) string {
 	return pre.String() + bitsLoop(c.String())
 }
 
+// usesWide reports whether a conversion from s to d has wideLoop loops:
+// float and double to long and ulong, and float to int and uint, where every
+// value of a row (sign and exponent) either rounds into the range or lies
+// out of it (float has no fraction from 2^23 up).
+func usesWide(s, d kind) bool {
+	return (s.cl == "float" || s.cl == "double") && !d.float && (d.bits == 64 || s.cl == "float" && d.bits == 32)
+}
+
 // wideLoop converts float or double src (bit patterns bs) to long or ulong
 // in mode mm with the rows of wide32 or wide64: the value is rounded in
 // floating point (rte) or truncated and stepped by an integer test of its
@@ -1805,11 +1817,7 @@ func wideLoop(s, d kind, mm string) string {
 	}
 	c.w("q = q&int64(t.keep[j]) | int64(t.sat[j])")
 	c.w("if b<<1 > nan { q = zero }")
-	if d.signed {
-		c.w("dst[i] = q")
-	} else {
-		c.w("dst[i] = uint64(q)")
-	}
+	c.w("dst[i] = %s(q)", d.goT)
 	return fmt.Sprintf(`t := %s[%d].get(len(src))
 if t == nil { // a short slice, and no table yet
 for i, x := range src { dst[i] = %sTo%s(x, round.%s, false) }
