@@ -609,6 +609,20 @@ func wideTable64(bits int, signed bool, m round.Mode) *wide64 {
 	return t
 }
 
+var floatToCharTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTN) }},
+}
+
+var floatToShortTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTN) }},
+}
+
 var floatToIntTables = [4]lazyTable[wide32]{
 	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTE) }},
 	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTZ) }},
@@ -635,6 +649,27 @@ var floatToUlongTables = [4]lazyTable[wide32]{
 	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTZ) }},
 	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTP) }},
 	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTN) }},
+}
+
+var doubleToCharTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTN) }},
+}
+
+var doubleToShortTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTN) }},
+}
+
+var doubleToIntTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTN) }},
 }
 
 var doubleToLongTables = [4]lazyTable[wide64]{
@@ -4402,20 +4437,25 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 			dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint32(0x42fe0000))
-		lo := hide(uint32(0xc3000000))
-		nan := hide(uint32(0xff000000))
-		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToCharTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToChar(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			s := v + mg                                                                      // v rounded to nearest in the low bits
-			dst[i] = int8(math.Float32bits(s) - positive32(int32(math.Float32bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int8(q)
 		}
 	default:
 		hi := hide(uint32(0x42fe0000))
@@ -4582,20 +4622,25 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 			dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint32(0x46fffe00))
-		lo := hide(uint32(0xc7000000))
-		nan := hide(uint32(0xff000000))
-		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToShortTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToShort(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			s := v + mg                                                                       // v rounded to nearest in the low bits
-			dst[i] = int16(math.Float32bits(s) - positive32(int32(math.Float32bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int16(q)
 		}
 	default:
 		hi := hide(uint32(0x46fffe00))
@@ -5352,20 +5397,25 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 			dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint64(0x405fc00000000000))
-		lo := hide(uint64(0xc060000000000000))
-		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
-			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := doubleToCharTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToChar(x, round.RTN, false)
 			}
-			v := math.Float64frombits(c)
-			s := v + mg                                                                      // v rounded to nearest in the low bits
-			dst[i] = int8(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int8(q)
 		}
 	default:
 		hi := hide(uint64(0x405fc00000000000))
@@ -5532,20 +5582,25 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 			dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint64(0x40dfffc000000000))
-		lo := hide(uint64(0xc0e0000000000000))
-		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
-			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := doubleToShortTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToShort(x, round.RTN, false)
 			}
-			v := math.Float64frombits(c)
-			s := v + mg                                                                       // v rounded to nearest in the low bits
-			dst[i] = int16(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int16(q)
 		}
 	default:
 		hi := hide(uint64(0x40dfffc000000000))
@@ -5712,20 +5767,25 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 			dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint64(0x41dfffffffc00000))
-		lo := hide(uint64(0xc1e0000000000000))
-		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
-			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := doubleToIntTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToInt(x, round.RTN, false)
 			}
-			v := math.Float64frombits(c)
-			s := v + mg                                                                       // v rounded to nearest in the low bits
-			dst[i] = int32(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	default:
 		hi := hide(uint64(0x41dfffffffc00000))
