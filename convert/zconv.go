@@ -29,11 +29,6 @@ func negative64(x int64) uint64 { return uint64(x) >> 63 }
 
 func positive64(x int64) uint64 { return uint64(-x) >> 63 }
 
-// negative32 and positive32 are negative64 and positive64 for int32.
-func negative32(x int32) uint32 { return uint32(x) >> 31 }
-
-func positive32(x int32) uint32 { return uint32(-x) >> 31 }
-
 // hide returns x, which the compiler cannot see through: a constant
 // passed through it before a loop is loaded into a register once, where
 // Go's compiler would materialize it again in every iteration.

@@ -1004,11 +1004,6 @@ func helpers() {
 	p("")
 	p("func positive64(x int64) uint64 { return uint64(-x) >> 63 }")
 	p("")
-	p("// negative32 and positive32 are negative64 and positive64 for int32.")
-	p("func negative32(x int32) uint32 { return uint32(x) >> 31 }")
-	p("")
-	p("func positive32(x int32) uint32 { return uint32(-x) >> 31 }")
-	p("")
 	p("// hide returns x, which the compiler cannot see through: a constant")
 	p("// passed through it before a loop is loaded into a register once, where")
 	p("// Go's compiler would materialize it again in every iteration.")
@@ -1597,41 +1592,29 @@ func stepBody(s, d kind, mm string) string {
 }
 
 // floatToIntLoop writes the loop that converts float or double src (bit
-// patterns bs) to integer type d in mode mm, with the constants it uses
-// loaded before it (hide: Go's compiler otherwise materializes every
-// constant again in every iteration, one instruction each). NaN gives 0,
-// by a conditional move: a branch on NaN costs a misprediction per NaN, and
-// random input has them.
+// patterns bs) to integer type d in mode mm: the rows of wideLoop where
+// wideMode says so, and for the rest (float -> 8/16-bit and double ->
+// 8..32-bit in rtz, rtp and rte, and rtn to the unsigned ones, which is rtz
+// there) the bit pattern clamped and rounded by a sum, with the constants it
+// uses loaded before the loop (hide: Go's compiler otherwise materializes
+// every constant again in every iteration, one instruction each). NaN gives
+// 0, by a conditional move: a branch on NaN costs a misprediction per NaN,
+// and random input has them.
 //
-// Below 64 bits the bit pattern is clamped first, which, rounding being
-// monotonic, gives the same result as clamping after rounding: to a signed
-// type with one signed min (the positive side, where the bits of larger
-// values are larger integers; +NaN too) and one unsigned min (the negative
-// side, -NaN too); to an unsigned type with one unsigned min, every
-// negative pattern and NaN (above +inf as unsigned) going to 0. The limits
-// are MAX and MIN as floats, or, from float to int and uint, whose MAX is
-// no float, 2^31 and 2^32, and again MAX after rounding, as an integer. To
-// long and ulong, the value rounded and converted is replaced by the
-// saturated result when its magnitude reaches 2^63 or 2^64, where Go's
-// conversion is implementation-defined.
+// The bit pattern is clamped first, which, rounding being monotonic, gives
+// the same result as clamping after rounding: to a signed type with one
+// signed min (the positive side, where the bits of larger values are larger
+// integers; +NaN too) and one unsigned min (the negative side, -NaN too); to
+// an unsigned type with one unsigned min, every negative pattern and NaN
+// (above +inf as unsigned) going to 0. The limits are MAX and MIN as floats.
 //
 // Rounding, measured form by form (docs/PERFORMANCE.md, "Pure Go,
 // 2026-11-26 (later)"): rtz is the conversion itself. Below 2^(p-1) in
-// magnitude (p the stored significand bits: float -> 8/16-bit, double ->
-// 8..32-bit), s = v + 1.5*2^p holds v rounded to nearest, ties to even, in
-// its low bits (rte: one addition), and rtp and rtn step that by one where
-// the sign of s - 1.5*2^p - v says: that difference is exact or rounds away
-// from zero, never to zero, so its sign is exact, and it is never -0 (the
-// rounded value is never -0), where v - (s - 1.5*2^p) is -0 for v = -0.
-// float -> int and uint rte take the double's 1.5*2^52 (v is exact as a
-// double). double -> long rtp and rtn truncate and step by the sign of the
-// exact difference (ROUNDSD's partial register write chained the elements
-// there), double -> long rte adds and subtracts 2^52 with v's sign (0 from
-// 2^52 up, where every double is an integer). The rest (float -> int/uint
-// rtp/rtn, to long and ulong from float, and double -> ulong) use
-// math.Ceil, Floor and RoundToEven: one ROUNDSD on amd64, and measured, the
-// fastest of the forms tried there. Truncation differs from rtn only below
-// zero, where an unsigned result is 0 either way.
+// magnitude (p the stored significand bits), s = v + 1.5*2^p holds v
+// rounded to nearest, ties to even, in its low bits (rte: one addition),
+// and rtp steps that by one where the sign of s - 1.5*2^p - v says: that
+// difference is exact or rounds away from zero, never to zero, so its sign
+// is exact.
 func floatToIntLoop(s, d kind, mm string) string {
 	if wideMode(s, d, mm) {
 		return wideLoop(s, d, mm)
@@ -1642,6 +1625,9 @@ func floatToIntLoop(s, d kind, mm string) string {
 	if mm == "RTN" && !d.signed {
 		mm = "RTZ"
 	}
+	if d.bits >= 64 || w == 32 && d.bits > 16 || mm == "RTN" {
+		panic(fmt.Sprintf("floatToIntLoop: no plan for %s -> %s %s", s.cl, d.cl, mm))
+	}
 	U, I, F := fmt.Sprintf("uint%d", w), fmt.Sprintf("int%d", w), fmt.Sprintf("float%d", w)
 	inf := uint64(1<<(w-1-sf.mant)-1) << sf.mant
 	bitsOf := func(v float64) string {
@@ -1650,128 +1636,34 @@ func floatToIntLoop(s, d kind, mm string) string {
 		}
 		return fmt.Sprintf("%#x", math.Float64bits(v))
 	}
-	frombits := fmt.Sprintf("math.Float%dfrombits", w)
 	tobits := fmt.Sprintf("math.Float%dbits", w)
-	konst := func(name, typ, val string) {
-		if d.bits == 64 {
-			// Measured, to long and ulong the loops were slower with the
-			// constants in registers (double -> long rte 0.51 -> 0.41 G
-			// elements/s): more live registers, and spills.
-			pre.w("%s := %s(%s)", name, typ, val)
-			return
-		}
-		pre.w("%s := hide(%s(%s))", name, typ, val)
-	}
-	src := "b"
-	if d.bits < 64 {
-		hi := float64(d.maxU())
-		if w == 32 && d.bits == 32 {
-			hi = math.Ldexp(1, 32) // 2^32; MAX again below
-			if d.signed {
-				hi = math.Ldexp(1, 31)
-			}
-		}
-		konst("hi", U, bitsOf(hi))
-		if d.signed {
-			konst("lo", U, bitsOf(float64(d.minI())))
-			konst("nan", U, fmt.Sprintf("%#x", inf<<1))
-			c.w("c := %s(min(%s(b), %s(hi))) // above MAX, and +NaN: MAX", U, I, I)
-			c.w("c = min(c, lo) // below MIN, and -NaN: MIN")
-			c.w("// NaN gives 0")
-			c.w("if b<<1 > nan { c = 0 }")
-		} else {
-			konst("inf", U, fmt.Sprintf("%#x", inf))
-			c.w("c := min(b, hi)")
-			c.w("// NaN, or below zero, gives 0")
-			c.w("if b > inf { c = 0 }")
-		}
-		src = "c"
+	konst := func(name, typ, val string) { pre.w("%s := hide(%s(%s))", name, typ, val) }
+	konst("hi", U, bitsOf(float64(d.maxU())))
+	if d.signed {
+		konst("lo", U, bitsOf(float64(d.minI())))
+		konst("nan", U, fmt.Sprintf("%#x", inf<<1))
+		c.w("c := %s(min(%s(b), %s(hi))) // above MAX, and +NaN: MAX", U, I, I)
+		c.w("c = min(c, lo) // below MIN, and -NaN: MIN")
+		c.w("// NaN gives 0")
+		c.w("if b<<1 > nan { c = 0 }")
 	} else {
-		// The thresholds 2^63 and 2^64 as biased exponents (small constants).
-		c.w("e := b << 1 >> %d", sf.mant+1)
+		konst("inf", U, fmt.Sprintf("%#x", inf))
+		c.w("c := min(b, hi)")
+		c.w("// NaN, or below zero, gives 0")
+		c.w("if b > inf { c = 0 }")
 	}
-	if d.bits == 64 {
-		// v loaded from src, a second load, where moving b from an integer
-		// register to a floating-point one takes an operation of a port
-		// that the conversions need too.
-		pre.w("src := src[:len(bs)]")
-		c.w("v := src[i]")
-	} else {
-		c.w("v := %s(%s)", frombits, src)
-	}
-	magic := d.bits < 64 && (w == 64 || d.bits <= 16)
-	// q, when set, is the rounded value as an int64, to be clamped or saturated.
-	switch {
-	case mm == "RTZ" && d.bits < 64 && magic:
+	c.w("v := math.Float%dfrombits(c)", w)
+	if mm == "RTZ" {
 		c.w("dst[i] = %s(v)", d.goT)
 		return pre.String() + bitsLoop(c.String())
-	case mm == "RTZ":
-		c.w("q := int64(v)")
-	case magic:
-		konst("mg", F, fmt.Sprintf("0x1.8p%d", sf.mant))
-		c.w("s := v + mg // v rounded to nearest in the low bits")
-		switch mm {
-		case "RTE":
-			c.w("dst[i] = %s(%s(s))", d.goT, tobits)
-		case "RTP":
-			c.w("dst[i] = %s(%s(s) + %s(s-mg-v)>>%d) // one more where below v", d.goT, tobits, tobits, w-1)
-		case "RTN":
-			c.w("dst[i] = %s(%s(s) - positive%d(%s(%s(s-mg-v)))) // one less where above v", d.goT, tobits, w, I, tobits)
-		}
-		return pre.String() + bitsLoop(c.String())
-	case w == 32 && d.bits == 32 && mm == "RTE":
-		// From float: exactly to double, and the double's 1.5*2^52.
-		konst("mg", "float64", "0x1.8p52")
-		konst("mgb", "int64", "0x4338000000000000")
-		c.w("q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest")
-	case w == 64 && d.signed && (mm == "RTP" || mm == "RTN"):
-		// Truncate, and step by one where the sign of the exact difference
-		// of the truncation and v says (an integer -> float conversion, which
-		// Go's compiler precedes with a zeroing XORPS: no partial write).
-		c.w("q := int64(v)")
-		c.w("t := float64(q) // v truncated, exactly")
-		if mm == "RTP" {
-			c.w("q += int64(math.Float64bits(t-v) >> 63) // one more where below v")
-		} else {
-			c.w("q -= int64(positive64(int64(math.Float64bits(t-v)))) // one less where above v")
-		}
-	case w == 64 && d.signed:
-		konst("two", U, bitsOf(math.Ldexp(1, sf.mant)))
-		konst("sgn", U, fmt.Sprintf("%#x", uint64(1)<<(w-1)))
-		c.w("cs := two | %s&sgn // 2^p with v's sign", src)
-		c.w("// from 2^p up, an integer already")
-		c.w("if %s&^sgn >= two { cs = 0 }", src)
-		c.w("f := %s(cs)", frombits)
-		c.w("q := int64(%s(%s(v+f) - f)) // v rounded to nearest, ties to even", F, F)
-	default:
-		f := map[string]string{"RTP": "Ceil", "RTN": "Floor", "RTE": "RoundToEven"}[mm]
-		c.w("q := int64(math.%s(float64(v)))", f)
 	}
-	if d.bits < 64 {
-		c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
-		return pre.String() + bitsLoop(c.String())
+	konst("mg", F, fmt.Sprintf("0x1.8p%d", sf.mant))
+	c.w("s := v + mg // v rounded to nearest in the low bits")
+	if mm == "RTE" {
+		c.w("dst[i] = %s(%s(s))", d.goT, tobits)
+	} else {
+		c.w("dst[i] = %s(%s(s) + %s(s-mg-v)>>%d) // one more where below v", d.goT, tobits, tobits, w-1)
 	}
-	t63, t64 := fmt.Sprint(sf.bias+63), fmt.Sprint(sf.bias+64)
-	if d.signed {
-		// The saturated value first: a conditional move only replaces a
-		// value computed before the branch it comes from.
-		konst("mx", "int64", "math.MaxInt64")
-		konst("nan", U, fmt.Sprintf("%#x", inf<<1))
-		c.w("sat := mx ^ int64(int%d(b)>>%d) // MAX, or MIN below zero", w, w-1)
-		c.w("if e >= %s { q = sat }", t63)
-		c.w("// NaN gives 0")
-		c.w("if b<<1 > nan { q = zero }")
-		c.w("dst[i] = q")
-		return pre.String() + bitsLoop(c.String())
-	}
-	c.w("hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^%d up", sf.mant)
-	c.w("uq := uint64(q)")
-	c.w("if e >= %s { uq = hi }", t63)
-	c.w("if e >= %s { uq = math.MaxUint64 }", t64)
-	konst("inf", U, fmt.Sprintf("%#x", inf))
-	c.w("// NaN, or below zero, gives 0")
-	c.w("if b > inf { uq = 0 }")
-	c.w("dst[i] = uq")
 	return pre.String() + bitsLoop(c.String())
 }
 
