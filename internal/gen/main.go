@@ -930,20 +930,30 @@ func orZero(s string) string {
 //     as 65535 does; char and uchar -> half: 256 entries per mode);
 //   - float and double to a narrower floating type (double -> float in the
 //     directed modes; rounding to nearest is the hardware's): a table per
-//     sign and exponent of the source gives the result's exponent field, the
-//     shift that drops the extra significand bits and the addend that rounds
-//     them in the mode, so that one addition and one shift round (narrowRow);
-//   - float and double to the integers: the bit pattern, loaded as an
-//     integer, clamped with one signed and one unsigned integer min where the
-//     destination is narrower than 64 bits, rounded by 1.5*2^p and a step
-//     where the clamped range allows it, else by math.Ceil, Floor or
-//     RoundToEven, or by truncating and stepping (floatToIntLoop);
-//   - int and uint to float, and long to double, in the directed modes: Go's
-//     conversion rounds to nearest, and an exact integer comparison of that
-//     result with the source steps it by one unit where the mode wants the
-//     other neighbour (stepBody); long and ulong to float, and ulong to
-//     double, in the directed modes: the magnitude shifted right to the
-//     precision, rounding as it shifts, converts exactly (shiftBody).
+//     sign and exponent of the source, in columns, gives the result's
+//     exponent field, the shift that drops the extra significand bits and
+//     the addend that rounds them in the mode (with the implicit bit and
+//     less the index's own bits, so that b plus it needs no masking), so
+//     that one addition and one shift round (narrowRow, narrow32, narrow64);
+//   - float and double to long and ulong, float to int and uint, and rtn to
+//     the narrower signed types: a table per sign and exponent (wide32,
+//     wide64) says whether the row is in range and what it saturates to;
+//     the value is rounded in floating point (rte: plus and minus 2^p with
+//     its sign) or truncated and stepped by an integer test of its fraction
+//     bits (rtp, rtn), and converted once (wideLoop);
+//   - float and double to the other integer types and modes: the bit
+//     pattern, loaded as an integer, clamped with one signed and one
+//     unsigned integer min, rounded by 1.5*2^p and a step (floatToIntLoop);
+//   - int and uint to float in the directed modes, and long to double in
+//     rtz and rtp: Go's conversion rounds to nearest, and an exact integer
+//     comparison of that result with the source steps it by one unit where
+//     the mode wants the other neighbour (stepBody); long and ulong to float,
+//     and ulong to double, in the directed modes, and long to double in rtn:
+//     the value shifted right to the precision, rounding as it shifts,
+//     converts exactly and is scaled by a power of two from a table
+//     (shiftBody); long and ulong to float and ulong to double in rte: an
+//     exact float64 step, or one rounded to odd, and one rounding by the
+//     hardware or Go's softfloat (jamBody).
 //
 // Every table is computed once, the first time a slice long enough to repay
 // it needs it (lazyTable): nothing at init, and a short conversion takes the
