@@ -29,17 +29,28 @@ func negative64(x int64) uint64 { return uint64(x) >> 63 }
 
 func positive64(x int64) uint64 { return uint64(-x) >> 63 }
 
-// negative32 and positive32 are negative64 and positive64 for int32.
-func negative32(x int32) uint32 { return uint32(x) >> 31 }
-
-func positive32(x int32) uint32 { return uint32(-x) >> 31 }
-
 // hide returns x, which the compiler cannot see through: a constant
 // passed through it before a loop is loaded into a register once, where
 // Go's compiler would materialize it again in every iteration.
 //
 //go:noinline
 func hide[T any](x T) T { return x }
+
+// scale24[l] and scale53[l] are 2^(l-24) and 2^(l-53) (1 below): the
+// scales of an integer of l significant bits shifted to float's and
+// double's precision.
+var scale24 = [65]float32{0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p1, 0x1p2, 0x1p3, 0x1p4, 0x1p5, 0x1p6, 0x1p7, 0x1p8, 0x1p9, 0x1p10, 0x1p11, 0x1p12, 0x1p13, 0x1p14, 0x1p15, 0x1p16, 0x1p17, 0x1p18, 0x1p19, 0x1p20, 0x1p21, 0x1p22, 0x1p23, 0x1p24, 0x1p25, 0x1p26, 0x1p27, 0x1p28, 0x1p29, 0x1p30, 0x1p31, 0x1p32, 0x1p33, 0x1p34, 0x1p35, 0x1p36, 0x1p37, 0x1p38, 0x1p39, 0x1p40}
+
+var scale53 = [65]float64{0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p0, 0x1p1, 0x1p2, 0x1p3, 0x1p4, 0x1p5, 0x1p6, 0x1p7, 0x1p8, 0x1p9, 0x1p10, 0x1p11}
+
+// low24[l] and low53[l] are 2^(l-24)-1 and 2^(l-53)-1 (0 below): the
+// bits that the shift drops.
+var low24 = [65]uint64{1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<1 - 1, 1<<2 - 1, 1<<3 - 1, 1<<4 - 1, 1<<5 - 1, 1<<6 - 1, 1<<7 - 1, 1<<8 - 1, 1<<9 - 1, 1<<10 - 1, 1<<11 - 1, 1<<12 - 1, 1<<13 - 1, 1<<14 - 1, 1<<15 - 1, 1<<16 - 1, 1<<17 - 1, 1<<18 - 1, 1<<19 - 1, 1<<20 - 1, 1<<21 - 1, 1<<22 - 1, 1<<23 - 1, 1<<24 - 1, 1<<25 - 1, 1<<26 - 1, 1<<27 - 1, 1<<28 - 1, 1<<29 - 1, 1<<30 - 1, 1<<31 - 1, 1<<32 - 1, 1<<33 - 1, 1<<34 - 1, 1<<35 - 1, 1<<36 - 1, 1<<37 - 1, 1<<38 - 1, 1<<39 - 1, 1<<40 - 1}
+
+var low53 = [65]uint64{1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<0 - 1, 1<<1 - 1, 1<<2 - 1, 1<<3 - 1, 1<<4 - 1, 1<<5 - 1, 1<<6 - 1, 1<<7 - 1, 1<<8 - 1, 1<<9 - 1, 1<<10 - 1, 1<<11 - 1}
+
+// u64Bias[x>>63] is what a ulong x loses when converted as an int64.
+var u64Bias = [2]float64{0, 0x1p64}
 
 // lazyTable is a table computed once, when the elements that asked for it
 // add up to min: until then the conversions take the scalar path, so that
@@ -326,63 +337,348 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 	return base, sh, add
 }
 
-// narrowTable32 is narrowRow for a float at every index b>>23 (sign and
-// exponent) of its bit pattern b, packed as base | sh<<16 | odd<<24 |
-// add<<32, odd being 1 where rte adds the shifted significand's low bit
-// (0 for infinities and NaNs).
-func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {
-	t := new([512]uint64)
-	for i := range t {
-		base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)
+// narrow32 holds narrowRow for a float at every index b>>23 (sign and
+// exponent) of its bit pattern b, in columns. The loops compute, with
+// j = b>>23 and s = b + add[j],
+//
+//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]
+//
+// (without the odd term but for rte) and set the destination's quiet bit
+// where (b + nan[j]) has its top bit set:
+//   - add is narrowRow's add plus the implicit bit, less j's own bits
+//     (j<<23, wrapping), so that s is the significand with the implicit
+//     bit plus add, without masking b;
+//   - odd is 1 where rte adds the kept significand's last bit (ties to
+//     even): below bit 23 that bit is b's own; where sh is 23 or more the
+//     kept part is 1 (sh = 23) or 0, which add holds instead (odd 0), and
+//     for infinities and NaNs odd is 0 (it could carry into the payload);
+//   - nan is 2^31-1 less j's bits for the NaN exponent, so that b + nan
+//     reaches 2^31 exactly when the significand is not 0, and less j's
+//     bits elsewhere (b + nan is then the significand).
+type narrow32 struct {
+	add, odd, nan [512]uint32
+	base          [512]uint32
+	sh            [512]uint8
+}
+
+// narrowTable32 returns narrow32 for a destination with dm stored
+// significand bits, exponent bias db and its sign at bit ds, in mode m.
+func narrowTable32(dm, db, ds int, m round.Mode) *narrow32 {
+	t := new(narrow32)
+	for j := range 512 {
+		e := j & 0xff
+		base, sh, add := narrowRow(j>>8, e, 23, 127, dm, db, ds, m)
+		add += 1<<23 - uint64(j)<<23
 		odd := uint64(1)
-		if i&0xff == 0xff {
+		switch {
+		case e == 0xff: // infinity or NaN
 			odd = 0
+		case sh >= 23: // the kept significand is 1 (sh = 23) or 0
+			odd = 0
+			if m == round.RTE && sh == 23 {
+				add++
+			}
 		}
-		t[i] = base | uint64(sh)<<16 | odd<<24 | add<<32
+		nan := -uint64(j) << 23
+		if e == 0xff {
+			nan += 1<<31 - 1
+		}
+		t.add[j], t.odd[j], t.nan[j] = uint32(add), uint32(odd), uint32(nan)
+		t.base[j], t.sh[j] = uint32(base), uint8(sh)
 	}
 	return t
 }
 
-// narrowEntry is narrowRow's entry for a double: base | sh<<32 | odd<<40
-// (odd as in narrowTable32), and add.
-type narrowEntry struct{ bs, add uint64 }
+// narrow64 holds narrowRow for a double at every index b>>52 (sign and
+// exponent) of its bit pattern b, in columns. The loops compute, with
+// j = b>>52 and s = b + add[j],
+//
+//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]
+//
+// (without the odd term but for rte) and set the destination's quiet bit
+// where (b + nan[j]) has its top bit set:
+//   - add is narrowRow's add plus the implicit bit, less j's own bits
+//     (j<<52, wrapping), so that s is the significand with the implicit
+//     bit plus add, without masking b;
+//   - odd is 1 where rte adds the kept significand's last bit (ties to
+//     even): below bit 52 that bit is b's own; where sh is 52 or more the
+//     kept part is 1 (sh = 52) or 0, which add holds instead (odd 0), and
+//     for infinities and NaNs odd is 0 (it could carry into the payload);
+//   - nan is 2^63-1 less j's bits for the NaN exponent, so that b + nan
+//     reaches 2^63 exactly when the significand is not 0, and less j's
+//     bits elsewhere (b + nan is then the significand).
+type narrow64 struct {
+	add, odd, nan [4096]uint64
+	base          [4096]uint32
+	sh            [4096]uint8
+}
 
-// narrowTable64 is narrowRow for a double at every index b>>52 (sign and
-// exponent) of its bit pattern b.
-func narrowTable64(dm, db, ds int, m round.Mode) *[4096]narrowEntry {
-	t := new([4096]narrowEntry)
-	for i := range t {
-		base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)
+// narrowTable64 returns narrow64 for a destination with dm stored
+// significand bits, exponent bias db and its sign at bit ds, in mode m.
+func narrowTable64(dm, db, ds int, m round.Mode) *narrow64 {
+	t := new(narrow64)
+	for j := range 4096 {
+		e := j & 0x7ff
+		base, sh, add := narrowRow(j>>11, e, 52, 1023, dm, db, ds, m)
+		add += 1<<52 - uint64(j)<<52
 		odd := uint64(1)
-		if i&0x7ff == 0x7ff {
+		switch {
+		case e == 0x7ff: // infinity or NaN
 			odd = 0
+		case sh >= 52: // the kept significand is 1 (sh = 52) or 0
+			odd = 0
+			if m == round.RTE && sh == 52 {
+				add++
+			}
 		}
-		t[i] = narrowEntry{base | uint64(sh)<<32 | odd<<40, add}
+		nan := -uint64(j) << 52
+		if e == 0x7ff {
+			nan += 1<<63 - 1
+		}
+		t.add[j], t.odd[j], t.nan[j] = uint64(add), uint64(odd), uint64(nan)
+		t.base[j], t.sh[j] = uint32(base), uint8(sh)
 	}
 	return t
 }
 
 // floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the
 // narrowing tables per mode (modeIndex).
-var floatToHalfTables = [4]lazyTable[[512]uint64]{
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTE) }},
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTZ) }},
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTP) }},
-	{min: 1 << 12, build: func() *[512]uint64 { return narrowTable32(10, 15, 15, round.RTN) }},
+var floatToHalfTables = [4]lazyTable[narrow32]{
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTE) }},
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTZ) }},
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTP) }},
+	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTN) }},
 }
 
-var doubleToHalfTables = [4]lazyTable[[4096]narrowEntry]{
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTE) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTZ) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTP) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(10, 15, 15, round.RTN) }},
+var doubleToHalfTables = [4]lazyTable[narrow64]{
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTE) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTZ) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTP) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTN) }},
 }
 
-var doubleToFloatTables = [4]lazyTable[[4096]narrowEntry]{
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTE) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTZ) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTP) }},
-	{min: 1 << 14, build: func() *[4096]narrowEntry { return narrowTable64(23, 127, 31, round.RTN) }},
+var doubleToFloatTables = [4]lazyTable[narrow64]{
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTE) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTZ) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTP) }},
+	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTN) }},
+}
+
+// wide32 holds, for every index j = b>>23 (sign and exponent) of a float's
+// bit pattern b, what the loops that convert it to long or ulong in one
+// mode need. With v the float, the loops compute q, the rounded value as an
+// int64 (garbage where the row is out of range), and then
+//
+//		q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1),
+//
+//	  - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0
+//	    (rtp, rtn: step masks the fraction's bits in the rows of the sign
+//	    that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:
+//	    f and g are 2^23 with the row's sign below 2^23, where adding and
+//	    subtracting it rounds to an integer, ties to even, and 0 from there
+//	    up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode
+//	    (exact), and sat adds the 2^63 back (an OR: q is below 2^63);
+//	  - keep is all ones where q is the result (the rounded value is in
+//	    range), else 0, and sat is then the saturated result (MIN or MAX; to
+//	    ulong, 0 for every negative row, which rounds to 0 or below).
+type wide32 struct {
+	f    [512]float32
+	_    [9]uint64
+	g    [512]float32
+	_    [18]uint64
+	step [512]uint32
+	_    [27]uint64
+	keep [512]uint64
+	_    [36]uint64
+	sat  [512]uint64
+}
+
+// wideTable32 returns wide32 for a destination of bits bits, signed or not,
+// in mode m.
+func wideTable32(bits int, signed bool, m round.Mode) *wide32 {
+	t := new(wide32)
+	for j := range 512 {
+		neg, e := j>>8 == 1, j&0xff
+		sg := float32(1)
+		if neg {
+			sg = -1
+		}
+		if m == round.RTE && e < 150 { // below 2^23: rte rounds by adding and subtracting 2^23
+			t.f[j] = sg * 0x1p23
+			t.g[j] = t.f[j]
+		}
+		if m == round.RTP && !neg || m == round.RTN && neg && signed {
+			switch {
+			case e < 127: // below 1: any bit of the magnitude
+				t.step[j] = 1<<31 - 1
+			case e < 150:
+				t.step[j] = 1<<(150-e) - 1
+			}
+		}
+		t.keep[j] = math.MaxUint64
+		switch {
+		case signed && e >= 127+bits-1: // from 2^(bits-1) up (-2^(bits-1) saturates to itself)
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1
+			if neg {
+				t.sat[j] = -(1 << (bits - 1))
+			} // as an int64
+		case signed:
+		case neg: // rounds to 0 or below
+			t.keep[j] = 0
+		case e >= 127+bits: // from 2^bits up
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1+1<<(bits-1)
+		case e == 190: // [2^63, 2^64): v-2^63, and 2^63 back
+			t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63
+		}
+	}
+	return t
+}
+
+// wide64 holds, for every index j = b>>52 (sign and exponent) of a double's
+// bit pattern b, what the loops that convert it to long or ulong in one
+// mode need. With v the double, the loops compute q, the rounded value as an
+// int64 (garbage where the row is out of range), and then
+//
+//		q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1),
+//
+//	  - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0
+//	    (rtp, rtn: step masks the fraction's bits in the rows of the sign
+//	    that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:
+//	    f and g are 2^52 with the row's sign below 2^52, where adding and
+//	    subtracting it rounds to an integer, ties to even, and 0 from there
+//	    up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode
+//	    (exact), and sat adds the 2^63 back (an OR: q is below 2^63);
+//	  - keep is all ones where q is the result (the rounded value is in
+//	    range), else 0, and sat is then the saturated result (MIN or MAX; to
+//	    ulong, 0 for every negative row, which rounds to 0 or below).
+type wide64 struct {
+	f    [4096]float64
+	_    [9]uint64
+	g    [4096]float64
+	_    [18]uint64
+	step [4096]uint64
+	_    [27]uint64
+	keep [4096]uint64
+	_    [36]uint64
+	sat  [4096]uint64
+}
+
+// wideTable64 returns wide64 for a destination of bits bits, signed or not,
+// in mode m.
+func wideTable64(bits int, signed bool, m round.Mode) *wide64 {
+	t := new(wide64)
+	for j := range 4096 {
+		neg, e := j>>11 == 1, j&0x7ff
+		sg := float64(1)
+		if neg {
+			sg = -1
+		}
+		if m == round.RTE && e < 1075 { // below 2^52: rte rounds by adding and subtracting 2^52
+			t.f[j] = sg * 0x1p52
+			t.g[j] = t.f[j]
+		}
+		if m == round.RTP && !neg || m == round.RTN && neg && signed {
+			switch {
+			case e < 1023: // below 1: any bit of the magnitude
+				t.step[j] = 1<<63 - 1
+			case e < 1075:
+				t.step[j] = 1<<(1075-e) - 1
+			}
+		}
+		t.keep[j] = math.MaxUint64
+		switch {
+		case signed && e >= 1023+bits-1: // from 2^(bits-1) up (-2^(bits-1) saturates to itself)
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1
+			if neg {
+				t.sat[j] = -(1 << (bits - 1))
+			} // as an int64
+		case signed:
+		case neg: // rounds to 0 or below
+			t.keep[j] = 0
+		case e >= 1023+bits: // from 2^bits up
+			t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1+1<<(bits-1)
+		case e == 1086: // [2^63, 2^64): v-2^63, and 2^63 back
+			t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63
+		}
+	}
+	return t
+}
+
+var floatToCharTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(8, true, round.RTN) }},
+}
+
+var floatToShortTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(16, true, round.RTN) }},
+}
+
+var floatToIntTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, true, round.RTN) }},
+}
+
+var floatToUintTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(32, false, round.RTN) }},
+}
+
+var floatToLongTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, true, round.RTN) }},
+}
+
+var floatToUlongTables = [4]lazyTable[wide32]{
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTE) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTZ) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTP) }},
+	{min: 1 << 12, build: func() *wide32 { return wideTable32(64, false, round.RTN) }},
+}
+
+var doubleToCharTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(8, true, round.RTN) }},
+}
+
+var doubleToShortTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(16, true, round.RTN) }},
+}
+
+var doubleToIntTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(32, true, round.RTN) }},
+}
+
+var doubleToLongTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, true, round.RTN) }},
+}
+
+var doubleToUlongTables = [4]lazyTable[wide64]{
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTE) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTZ) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTP) }},
+	{min: 1 << 14, build: func() *wide64 { return wideTable64(64, false, round.RTN) }},
 }
 
 // clampChar saturates an integral float64 to char; NaN gives 0.
@@ -3167,35 +3463,43 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
+		p := scale24
+		k := low24
 		for i, x := range src {
-			sg := uint64(x) >> 63
-			a := (uint64(x) ^ -sg) + sg // the magnitude
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			t := a >> sh
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			r |= uint32(sg) << 31
-			dst[i] = math.Float32frombits(r)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m) | 1<<23)
+			sh := uint(l - 24)
+			t := (x + int64(k[l])&m) >> sh // the ceiling below zero
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTP:
+		p := scale24
+		k := low24
 		for i, x := range src {
-			sg := uint64(x) >> 63
-			a := (uint64(x) ^ -sg) + sg // the magnitude
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			up := 1 ^ sg // 1 where the magnitude rounds up
-			t := (a-up)>>sh + up
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			r |= uint32(sg) << 31
-			dst[i] = math.Float32frombits(r)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m) | 1<<23)
+			sh := uint(l - 24)
+			t := x>>sh + int64((uint64(x)&k[l]+k[l])>>sh) // 1 more where inexact
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTN:
+		p := scale24
 		for i, x := range src {
-			sh := uint(bits.Len64(uint64(x^(x>>63))|1<<23) - 24)
-			t := x >> sh // rounded toward -infinity
-			dst[i] = math.Float32frombits(math.Float32bits(float32(int32(t))) + uint32(sh)<<23)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m) | 1<<23)
+			sh := uint(l - 24)
+			t := x >> sh
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	default:
+		lim := hide(int64(1 << 53))
 		for i, x := range src {
-			dst[i] = permode.I64ToF32RTE(x)
+			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+			// below 2^53 in magnitude x is exact
+			if x^(x>>63) < lim {
+				w = x
+			}
+			dst[i] = float32(float64(w))
 		}
 	}
 }
@@ -3240,16 +3544,13 @@ func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 			dst[i] = math.Float64frombits(fb)
 		}
 	case round.RTN:
+		p := scale53
 		for i, x := range src {
-			f := float64(x)
-			fb := math.Float64bits(f)
-			df := int64(f) - x
-			if fb == 0x43e0000000000000 {
-				df = 1
-			} // 2^63
-			sg := int64(x) >> 63 // 0 or -1
-			fb -= uint64((positive64(df) ^ uint64(sg)) - uint64(sg))
-			dst[i] = math.Float64frombits(fb)
+			m := x >> 63 // 0 or -1
+			l := bits.Len64(uint64(x^m)>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := x >> sh
+			dst[i] = float64(t) * p[l]
 		}
 	default:
 		for i, x := range src {
@@ -3605,33 +3906,39 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
+		p := scale24
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			t := a >> sh
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			dst[i] = math.Float32frombits(r)
+			l := bits.Len64(x | 1<<23)
+			sh := uint(l - 24)
+			t := int64(x >> sh)
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTP:
+		p := scale24
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			up := uint64(1) // 1 where the magnitude rounds up
-			t := (a-up)>>sh + up
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			dst[i] = math.Float32frombits(r)
+			l := bits.Len64(x | 1<<23)
+			sh := uint(l - 24)
+			t := int64((x-1)>>sh + 1)
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTN:
+		p := scale24
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<23) - 24)
-			t := a >> sh
-			r := math.Float32bits(float32(int32(t))) + uint32(sh)<<23
-			dst[i] = math.Float32frombits(r)
+			l := bits.Len64(x | 1<<23)
+			sh := uint(l - 24)
+			t := int64(x >> sh)
+			dst[i] = float32(int32(t)) * p[l]
 		}
 	default:
+		p := u64Bias
+		lim := hide(uint64(1 << 53))
 		for i, x := range src {
-			dst[i] = permode.U64ToF32RTE(x)
+			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+			// below 2^53 x is exact
+			if x < lim {
+				w = x
+			}
+			dst[i] = float32(float64(int64(w)) + p[x>>63]) // 2^64 back from 2^63 up
 		}
 	}
 }
@@ -3652,33 +3959,38 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
+		p := scale53
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<52) - 53)
-			t := a >> sh
-			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
-			dst[i] = math.Float64frombits(r)
+			l := bits.Len64(x>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := int64(x >> sh)
+			dst[i] = float64(t) * p[l]
 		}
 	case round.RTP:
+		p := scale53
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<52) - 53)
-			up := uint64(1) // 1 where the magnitude rounds up
-			t := (a-up)>>sh + up
-			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
-			dst[i] = math.Float64frombits(r)
+			l := bits.Len64(x>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := int64((x-1)>>sh + 1)
+			dst[i] = float64(t) * p[l]
 		}
 	case round.RTN:
+		p := scale53
 		for i, x := range src {
-			a := x
-			sh := uint(bits.Len64(a|1<<52) - 53)
-			t := a >> sh
-			r := math.Float64bits(float64(int64(t))) + uint64(sh)<<52
-			dst[i] = math.Float64frombits(r)
+			l := bits.Len64(x>>22|1<<30) + 22
+			sh := uint(l - 53)
+			t := int64(x >> sh)
+			dst[i] = float64(t) * p[l]
 		}
 	default:
+		p := [2]float64{1, 2}
 		for i, x := range src {
-			dst[i] = permode.U64ToF64RTE(x)
+			w := x>>1 | x&1 // halved, rounded to odd
+			k := x >> 63
+			if k == 0 {
+				w = x
+			}
+			dst[i] = float64(int64(w)) * p[k] // 2^k
 		}
 	}
 }
@@ -4120,20 +4432,25 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 			dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint32(0x42fe0000))
-		lo := hide(uint32(0xc3000000))
-		nan := hide(uint32(0xff000000))
-		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToCharTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToChar(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			s := v + mg                                                                      // v rounded to nearest in the low bits
-			dst[i] = int8(math.Float32bits(s) - positive32(int32(math.Float32bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int8(q)
 		}
 	default:
 		hi := hide(uint32(0x42fe0000))
@@ -4300,20 +4617,25 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 			dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint32(0x46fffe00))
-		lo := hide(uint32(0xc7000000))
-		nan := hide(uint32(0xff000000))
-		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToShortTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToShort(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			s := v + mg                                                                       // v rounded to nearest in the low bits
-			dst[i] = int16(math.Float32bits(s) - positive32(int32(math.Float32bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int16(q)
 		}
 	default:
 		hi := hide(uint32(0x46fffe00))
@@ -4450,66 +4772,88 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTZ, false)
 			}
-			v := math.Float32frombits(c)
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
 			q := int64(v)
-			dst[i] = int32(min(q, math.MaxInt32))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	case round.RTP:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTP, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Ceil(float64(v)))
-			dst[i] = int32(min(q, math.MaxInt32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	case round.RTN:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Floor(float64(v)))
-			dst[i] = int32(min(q, math.MaxInt32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	default:
-		hi := hide(uint32(0x4f000000))
-		lo := hide(uint32(0xcf000000))
-		nan := hide(uint32(0xff000000))
-		mg := hide(float64(0x1.8p52))
-		mgb := hide(int64(0x4338000000000000))
-		for i, b := range bs {
-			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := floatToIntTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToInt(x, round.RTE, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest
-			dst[i] = int32(min(q, math.MaxInt32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	}
 }
@@ -4545,58 +4889,88 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTZ, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(v)
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	case round.RTP:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTP, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Ceil(float64(v)))
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	case round.RTN:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTN, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(v)
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	default:
-		hi := hide(uint32(0x4f800000))
-		inf := hide(uint32(0x7f800000))
-		mg := hide(float64(0x1.8p52))
-		mgb := hide(int64(0x4338000000000000))
-		for i, b := range bs {
-			c := min(b, hi)
-			// NaN, or below zero, gives 0
-			if b > inf {
-				c = 0
+		t := floatToUintTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUint(x, round.RTE, false)
 			}
-			v := math.Float32frombits(c)
-			q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest
-			dst[i] = uint32(min(q, math.MaxUint32))
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = uint32(q)
 		}
 	}
 }
@@ -4631,72 +5005,88 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
+		t := floatToLongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTZ, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
+			j := b >> 23
+			v := src[i]
 			q := int64(v)
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
-			}
-			// NaN gives 0
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTP:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
+		t := floatToLongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTP, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.Ceil(float64(v)))
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
-			}
-			// NaN gives 0
+			j := b >> 23
+			v := src[i]
+			q := int64(v) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTN:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
+		t := floatToLongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTN, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.Floor(float64(v)))
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
-			}
-			// NaN gives 0
+			j := b >> 23
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	default:
-		mx := int64(math.MaxInt64)
-		nan := uint32(0xff000000)
+		t := floatToLongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToLong(x, round.RTE, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.RoundToEven(float64(v)))
-			sat := mx ^ int64(int32(b)>>31) // MAX, or MIN below zero
-			if e >= 190 {
-				q = sat
-			}
-			// NaN gives 0
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	}
 }
@@ -4731,84 +5121,88 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTZ, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTP:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTP, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.Ceil(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTN:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTN, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	default:
-		inf := uint32(0x7f800000)
+		t := floatToUlongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUlong(x, round.RTE, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))          // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 24
-			v := math.Float32frombits(b)
-			q := int64(math.RoundToEven(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^23 up
-			uq := uint64(q)
-			if e >= 190 {
-				uq = hi
+			j := b >> 23
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 191 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	}
 }
@@ -4852,11 +5246,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	case round.RTP:
 		t := floatToHalfTables[2].get(len(src))
@@ -4867,11 +5260,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	case round.RTN:
 		t := floatToHalfTables[3].get(len(src))
@@ -4882,11 +5274,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	default:
 		t := floatToHalfTables[0].get(len(src))
@@ -4897,11 +5288,10 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 31)
-			e := t[b>>23]
-			sig := mag&(1<<23-1) | 1<<23
-			sh := uint32(e>>16) & 31
-			dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&uint32(e>>24)&1)>>sh | uint32((0x7f800000-mag)>>31)<<9)
+			j := b >> 23
+			sh := t.sh[j] & 31
+			r := b + t.add[j] + b>>sh&t.odd[j]
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
 		}
 	}
 }
@@ -5002,20 +5392,25 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 			dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint64(0x405fc00000000000))
-		lo := hide(uint64(0xc060000000000000))
-		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
-			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := doubleToCharTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToChar(x, round.RTN, false)
 			}
-			v := math.Float64frombits(c)
-			s := v + mg                                                                      // v rounded to nearest in the low bits
-			dst[i] = int8(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int8(q)
 		}
 	default:
 		hi := hide(uint64(0x405fc00000000000))
@@ -5182,20 +5577,25 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 			dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint64(0x40dfffc000000000))
-		lo := hide(uint64(0xc0e0000000000000))
-		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
-			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := doubleToShortTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToShort(x, round.RTN, false)
 			}
-			v := math.Float64frombits(c)
-			s := v + mg                                                                       // v rounded to nearest in the low bits
-			dst[i] = int16(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int16(q)
 		}
 	default:
 		hi := hide(uint64(0x40dfffc000000000))
@@ -5362,20 +5762,25 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 			dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
 		}
 	case round.RTN:
-		hi := hide(uint64(0x41dfffffffc00000))
-		lo := hide(uint64(0xc1e0000000000000))
-		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
-			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
-			c = min(c, lo)                        // below MIN, and -NaN: MIN
-			// NaN gives 0
-			if b<<1 > nan {
-				c = 0
+		t := doubleToIntTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToInt(x, round.RTN, false)
 			}
-			v := math.Float64frombits(c)
-			s := v + mg                                                                       // v rounded to nearest in the low bits
-			dst[i] = int32(math.Float64bits(s) - positive64(int64(math.Float64bits(s-mg-v)))) // one less where above v
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
+		for i, b := range bs {
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
+			}
+			dst[i] = int32(q)
 		}
 	default:
 		hi := hide(uint64(0x41dfffffffc00000))
@@ -5511,84 +5916,88 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
+		t := doubleToLongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTZ, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
+			j := b >> 52
+			v := src[i]
 			q := int64(v)
-			sat := mx ^ int64(int64(b)>>63) // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
-			}
-			// NaN gives 0
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTP:
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
+		t := doubleToLongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTP, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			t := float64(q)                         // v truncated, exactly
-			q += int64(math.Float64bits(t-v) >> 63) // one more where below v
-			sat := mx ^ int64(int64(b)>>63)         // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
-			}
-			// NaN gives 0
+			j := b >> 52
+			v := src[i]
+			q := int64(v) + int64(-(b&t.step[j])>>63) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	case round.RTN:
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
+		t := doubleToLongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTN, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			t := float64(q)                                        // v truncated, exactly
-			q -= int64(positive64(int64(math.Float64bits(t - v)))) // one less where above v
-			sat := mx ^ int64(int64(b)>>63)                        // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
-			}
-			// NaN gives 0
+			j := b >> 52
+			v := src[i]
+			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	default:
-		two := uint64(0x4330000000000000)
-		sgn := uint64(0x8000000000000000)
-		mx := int64(math.MaxInt64)
-		nan := uint64(0xffe0000000000000)
+		t := doubleToLongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToLong(x, round.RTE, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			cs := two | b&sgn // 2^p with v's sign
-			// from 2^p up, an integer already
-			if b&^sgn >= two {
-				cs = 0
-			}
-			f := math.Float64frombits(cs)
-			q := int64(float64(float64(v+f) - f)) // v rounded to nearest, ties to even
-			sat := mx ^ int64(int64(b)>>63)       // MAX, or MIN below zero
-			if e >= 1086 {
-				q = sat
-			}
-			// NaN gives 0
+			j := b >> 52
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
-				q = 0
+				q = zero
 			}
-			dst[i] = q
+			dst[i] = int64(q)
 		}
 	}
 }
@@ -5623,84 +6032,88 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 	bs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	switch m {
 	case round.RTZ:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[1].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTZ, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTP:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[2].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTP, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(math.Ceil(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>63) // one more where inexact
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	case round.RTN:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[3].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTN, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(v)
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64((v + t.f[j]))
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	default:
-		inf := uint64(0x7ff0000000000000)
+		t := doubleToUlongTables[0].get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUlong(x, round.RTE, false)
+			}
+			return
+		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		zero := hide(int64(0))                  // in a register, not set again for every element
 		for i, b := range bs {
-			e := b << 1 >> 53
-			v := math.Float64frombits(b)
-			q := int64(math.RoundToEven(float64(v)))
-			hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^52 up
-			uq := uint64(q)
-			if e >= 1086 {
-				uq = hi
+			j := b >> 52
+			v := src[i]
+			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+			q = q&int64(t.keep[j]) | int64(t.sat[j])
+			if b<<1 > nan {
+				q = zero
 			}
-			if e >= 1087 {
-				uq = math.MaxUint64
-			}
-			// NaN, or below zero, gives 0
-			if b > inf {
-				uq = 0
-			}
-			dst[i] = uq
+			dst[i] = uint64(q)
 		}
 	}
 }
@@ -5744,11 +6157,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	case round.RTP:
 		t := doubleToHalfTables[2].get(len(src))
@@ -5759,11 +6171,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	case round.RTN:
 		t := doubleToHalfTables[3].get(len(src))
@@ -5774,11 +6185,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	default:
 		t := doubleToHalfTables[0].get(len(src))
@@ -5789,11 +6199,10 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = half.Half(uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&(e.bs>>40))>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<9)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j] + b>>sh&t.odd[j]
+			dst[i] = half.Half(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<9)
 		}
 	}
 }
@@ -5843,11 +6252,10 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = math.Float32frombits(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<22)
 		}
 	case round.RTP:
 		t := doubleToFloatTables[2].get(len(src))
@@ -5858,11 +6266,10 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = math.Float32frombits(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<22)
 		}
 	case round.RTN:
 		t := doubleToFloatTables[3].get(len(src))
@@ -5873,11 +6280,10 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		for i, b := range bs {
-			mag := b &^ (1 << 63)
-			e := &t[b>>52]
-			sig := mag&(1<<52-1) | 1<<52
-			sh := e.bs >> 32 & 63
-			dst[i] = math.Float32frombits(uint32(e.bs) + uint32((sig+e.add)>>sh) | uint32((0x7ff0000000000000-mag)>>63)<<22)
+			j := b >> 52
+			sh := t.sh[j] & 63
+			r := b + t.add[j]
+			dst[i] = math.Float32frombits(t.base[j] + uint32(r>>sh) | uint32((b+t.nan[j])>>63)<<22)
 		}
 	default:
 

@@ -729,6 +729,15 @@ func main() {
 	}
 }
 
+// bitsLen returns the number of bits of x.
+func bitsLen(x int) int {
+	n := 0
+	for ; x > 0; x >>= 1 {
+		n++
+	}
+	return n
+}
+
 func lower(s string) string { return string(s[0]-'A'+'a') + s[1:] }
 
 func fromBits(k kind, b string) string {
@@ -933,20 +942,30 @@ func orZero(s string) string {
 //     as 65535 does; char and uchar -> half: 256 entries per mode);
 //   - float and double to a narrower floating type (double -> float in the
 //     directed modes; rounding to nearest is the hardware's): a table per
-//     sign and exponent of the source gives the result's exponent field, the
-//     shift that drops the extra significand bits and the addend that rounds
-//     them in the mode, so that one addition and one shift round (narrowRow);
-//   - float and double to the integers: the bit pattern, loaded as an
-//     integer, clamped with one signed and one unsigned integer min where the
-//     destination is narrower than 64 bits, rounded by 1.5*2^p and a step
-//     where the clamped range allows it, else by math.Ceil, Floor or
-//     RoundToEven, or by truncating and stepping (floatToIntLoop);
-//   - int and uint to float, and long to double, in the directed modes: Go's
-//     conversion rounds to nearest, and an exact integer comparison of that
-//     result with the source steps it by one unit where the mode wants the
-//     other neighbour (stepBody); long and ulong to float, and ulong to
-//     double, in the directed modes: the magnitude shifted right to the
-//     precision, rounding as it shifts, converts exactly (shiftBody).
+//     sign and exponent of the source, in columns, gives the result's
+//     exponent field, the shift that drops the extra significand bits and
+//     the addend that rounds them in the mode (with the implicit bit and
+//     less the index's own bits, so that b plus it needs no masking), so
+//     that one addition and one shift round (narrowRow, narrow32, narrow64);
+//   - float and double to long and ulong, float to int and uint, and rtn to
+//     the narrower signed types: a table per sign and exponent (wide32,
+//     wide64) says whether the row is in range and what it saturates to;
+//     the value is rounded in floating point (rte: plus and minus 2^p with
+//     its sign) or truncated and stepped by an integer test of its fraction
+//     bits (rtp, rtn), and converted once (wideLoop);
+//   - float and double to the other integer types and modes: the bit
+//     pattern, loaded as an integer, clamped with one signed and one
+//     unsigned integer min, rounded by 1.5*2^p and a step (floatToIntLoop);
+//   - int and uint to float in the directed modes, and long to double in
+//     rtz and rtp: Go's conversion rounds to nearest, and an exact integer
+//     comparison of that result with the source steps it by one unit where
+//     the mode wants the other neighbour (stepBody); long and ulong to float,
+//     and ulong to double, in the directed modes, and long to double in rtn:
+//     the value shifted right to the precision, rounding as it shifts,
+//     converts exactly and is scaled by a power of two from a table
+//     (shiftBody); long and ulong to float and ulong to double in rte: an
+//     exact float64 step, or one rounded to odd, and one rounding by the
+//     hardware or Go's softfloat (jamBody).
 //
 // Every table is computed once, the first time a slice long enough to repay
 // it needs it (lazyTable): nothing at init, and a short conversion takes the
@@ -1007,17 +1026,36 @@ func helpers() {
 	p("")
 	p("func positive64(x int64) uint64 { return uint64(-x) >> 63 }")
 	p("")
-	p("// negative32 and positive32 are negative64 and positive64 for int32.")
-	p("func negative32(x int32) uint32 { return uint32(x) >> 31 }")
-	p("")
-	p("func positive32(x int32) uint32 { return uint32(-x) >> 31 }")
-	p("")
 	p("// hide returns x, which the compiler cannot see through: a constant")
 	p("// passed through it before a loop is loaded into a register once, where")
 	p("// Go's compiler would materialize it again in every iteration.")
 	p("//")
 	p("//go:noinline")
 	p("func hide[T any](x T) T { return x }")
+	p("")
+	p("// scale24[l] and scale53[l] are 2^(l-24) and 2^(l-53) (1 below): the")
+	p("// scales of an integer of l significant bits shifted to float's and")
+	p("// double's precision.")
+	for _, w := range []struct{ bits, prec int }{{32, 24}, {64, 53}} {
+		var vs []string
+		for l := range 65 {
+			vs = append(vs, fmt.Sprintf("0x1p%d", max(l-w.prec, 0)))
+		}
+		p("var scale%d = [65]float%d{%s}", w.prec, w.bits, strings.Join(vs, ", "))
+		p("")
+	}
+	p("// low24[l] and low53[l] are 2^(l-24)-1 and 2^(l-53)-1 (0 below): the")
+	p("// bits that the shift drops.")
+	for _, prec := range []int{24, 53} {
+		var vs []string
+		for l := range 65 {
+			vs = append(vs, fmt.Sprintf("1<<%d - 1", max(l-prec, 0)))
+		}
+		p("var low%d = [65]uint64{%s}", prec, strings.Join(vs, ", "))
+		p("")
+	}
+	p("// u64Bias[x>>63] is what a ulong x loses when converted as an int64.")
+	p("var u64Bias = [2]float64{0, 0x1p64}")
 	p("")
 	p("// lazyTable is a table computed once, when the elements that asked for it")
 	p("// add up to min: until then the conversions take the scalar path, so that")
@@ -1159,43 +1197,148 @@ func helpers() {
 	p("return base, sh, add")
 	p("}")
 	p("")
-	p("// narrowTable32 is narrowRow for a float at every index b>>23 (sign and")
-	p("// exponent) of its bit pattern b, packed as base | sh<<16 | odd<<24 |")
-	p("// add<<32, odd being 1 where rte adds the shifted significand's low bit")
-	p("// (0 for infinities and NaNs).")
-	p("func narrowTable32(dm, db, ds int, m round.Mode) *[512]uint64 {")
-	p("t := new([512]uint64)")
-	p("for i := range t {")
-	p("base, sh, add := narrowRow(i>>8, i&0xff, 23, 127, dm, db, ds, m)")
-	p("odd := uint64(1)")
-	p("if i&0xff == 0xff { odd = 0 }")
-	p("t[i] = base | uint64(sh)<<16 | odd<<24 | add<<32")
-	p("}")
-	p("return t")
-	p("}")
-	p("")
-	p("// narrowEntry is narrowRow's entry for a double: base | sh<<32 | odd<<40")
-	p("// (odd as in narrowTable32), and add.")
-	p("type narrowEntry struct{ bs, add uint64 }")
-	p("")
-	p("// narrowTable64 is narrowRow for a double at every index b>>52 (sign and")
-	p("// exponent) of its bit pattern b.")
-	p("func narrowTable64(dm, db, ds int, m round.Mode) *[4096]narrowEntry {")
-	p("t := new([4096]narrowEntry)")
-	p("for i := range t {")
-	p("base, sh, add := narrowRow(i>>11, i&0x7ff, 52, 1023, dm, db, ds, m)")
-	p("odd := uint64(1)")
-	p("if i&0x7ff == 0x7ff { odd = 0 }")
-	p("t[i] = narrowEntry{base | uint64(sh)<<32 | odd<<40, add}")
-	p("}")
-	p("return t")
-	p("}")
-	p("")
+	// The tables in columns, one array per field, so that every field is
+	// one load at the same index (no scaling of the index, and the field's
+	// own width).
+	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
+		p("// narrow%d holds narrowRow for a %s at every index b>>%d (sign and", w.bits, map[int]string{32: "float", 64: "double"}[w.bits], w.sm)
+		p("// exponent) of its bit pattern b, in columns. The loops compute, with")
+		p("// j = b>>%d and s = b + add[j],", w.sm)
+		p("//")
+		p("//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]")
+		p("//")
+		p("// (without the odd term but for rte) and set the destination's quiet bit")
+		p("// where (b + nan[j]) has its top bit set:")
+		p("//   - add is narrowRow's add plus the implicit bit, less j's own bits")
+		p("//     (j<<%d, wrapping), so that s is the significand with the implicit", w.sm)
+		p("//     bit plus add, without masking b;")
+		p("//   - odd is 1 where rte adds the kept significand's last bit (ties to")
+		p("//     even): below bit %d that bit is b's own; where sh is %d or more the", w.sm, w.sm)
+		p("//     kept part is 1 (sh = %d) or 0, which add holds instead (odd 0), and", w.sm)
+		p("//     for infinities and NaNs odd is 0 (it could carry into the payload);")
+		p("//   - nan is 2^%d-1 less j's bits for the NaN exponent, so that b + nan", w.bits-1)
+		p("//     reaches 2^%d exactly when the significand is not 0, and less j's", w.bits-1)
+		p("//     bits elsewhere (b + nan is then the significand).")
+		p("type narrow%d struct {", w.bits)
+		p("add, odd, nan [%d]uint%d", w.rows, w.bits)
+		p("base          [%d]uint32", w.rows)
+		p("sh            [%d]uint8", w.rows)
+		p("}")
+		p("")
+		p("// narrowTable%d returns narrow%d for a destination with dm stored", w.bits, w.bits)
+		p("// significand bits, exponent bias db and its sign at bit ds, in mode m.")
+		p("func narrowTable%d(dm, db, ds int, m round.Mode) *narrow%d {", w.bits, w.bits)
+		p("t := new(narrow%d)", w.bits)
+		p("for j := range %d {", w.rows)
+		p("e := j & %#x", w.rows/2-1)
+		p("base, sh, add := narrowRow(j>>%d, e, %d, %d, dm, db, ds, m)", bitsLen(w.rows/2-1), w.sm, w.sb)
+		p("add += 1<<%d - uint64(j)<<%d", w.sm, w.sm)
+		p("odd := uint64(1)")
+		p("switch {")
+		p("case e == %#x: // infinity or NaN", w.rows/2-1)
+		p("odd = 0")
+		p("case sh >= %d: // the kept significand is 1 (sh = %d) or 0", w.sm, w.sm)
+		p("odd = 0")
+		p("if m == round.RTE && sh == %d { add++ }", w.sm)
+		p("}")
+		p("nan := -uint64(j) << %d", w.sm)
+		p("if e == %#x { nan += 1<<%d - 1 }", w.rows/2-1, w.bits-1)
+		p("t.add[j], t.odd[j], t.nan[j] = uint%d(add), uint%d(odd), uint%d(nan)", w.bits, w.bits, w.bits)
+		p("t.base[j], t.sh[j] = uint32(base), uint8(sh)")
+		p("}")
+		p("return t")
+		p("}")
+		p("")
+	}
 	p("// floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the")
 	p("// narrowing tables per mode (modeIndex).")
-	lazyTables("floatToHalfTables", "[512]uint64", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
-	lazyTables("doubleToHalfTables", "[4096]narrowEntry", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
-	lazyTables("doubleToFloatTables", "[4096]narrowEntry", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+	lazyTables("floatToHalfTables", "narrow32", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
+	lazyTables("doubleToHalfTables", "narrow64", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
+	lazyTables("doubleToFloatTables", "narrow64", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+
+	// Rows for float and double -> long and ulong.
+	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
+		F := fmt.Sprintf("float%d", w.bits)
+		U := fmt.Sprintf("uint%d", w.bits)
+		src := map[int]string{32: "float", 64: "double"}[w.bits]
+		p("// wide%d holds, for every index j = b>>%d (sign and exponent) of a %s's", w.bits, w.sm, src)
+		p("// bit pattern b, what the loops that convert it to long or ulong in one")
+		p("// mode need. With v the %s, the loops compute q, the rounded value as an", src)
+		p("// int64 (garbage where the row is out of range), and then")
+		p("//")
+		p("//	q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1),")
+		p("//")
+		p("//   - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0")
+		p("//     (rtp, rtn: step masks the fraction's bits in the rows of the sign")
+		p("//     that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:")
+		p("//     f and g are 2^%d with the row's sign below 2^%d, where adding and", w.sm, w.sm)
+		p("//     subtracting it rounds to an integer, ties to even, and 0 from there")
+		p("//     up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode")
+		p("//     (exact), and sat adds the 2^63 back (an OR: q is below 2^63);")
+		p("//   - keep is all ones where q is the result (the rounded value is in")
+		p("//     range), else 0, and sat is then the saturated result (MIN or MAX; to")
+		p("//     ulong, 0 for every negative row, which rounds to 0 or below).")
+		p("type wide%d struct {", w.bits)
+		// Each column starts one cache line and 8 bytes after the last,
+		// so that the row's entries do not all fall into one set of the L1
+		// cache (columns 4 or 32 KiB apart did).
+		p("f    [%d]%s", w.rows, F)
+		p("_    [9]uint64")
+		p("g    [%d]%s", w.rows, F)
+		p("_    [18]uint64")
+		p("step [%d]%s", w.rows, U)
+		p("_    [27]uint64")
+		p("keep [%d]uint64", w.rows)
+		p("_    [36]uint64")
+		p("sat  [%d]uint64", w.rows)
+		p("}")
+		p("")
+		p("// wideTable%d returns wide%d for a destination of bits bits, signed or not,", w.bits, w.bits)
+		p("// in mode m.")
+		p("func wideTable%d(bits int, signed bool, m round.Mode) *wide%d {", w.bits, w.bits)
+		p("t := new(wide%d)", w.bits)
+		p("for j := range %d {", w.rows)
+		p("neg, e := j>>%d == 1, j&%#x", bitsLen(w.rows/2-1), w.rows/2-1)
+		p("sg := %s(1)", F)
+		p("if neg { sg = -1 }")
+		p("if m == round.RTE && e < %d { // below 2^%d: rte rounds by adding and subtracting 2^%d", w.sb+w.sm, w.sm, w.sm)
+		p("t.f[j] = sg * 0x1p%d", w.sm)
+		p("t.g[j] = t.f[j]")
+		p("}")
+		p("if m == round.RTP && !neg || m == round.RTN && neg && signed {")
+		p("switch {")
+		p("case e < %d: // below 1: any bit of the magnitude", w.sb)
+		p("t.step[j] = 1<<%d - 1", w.bits-1)
+		p("case e < %d:", w.sb+w.sm)
+		p("t.step[j] = 1<<(%d-e) - 1", w.sb+w.sm)
+		p("}")
+		p("}")
+		p("t.keep[j] = math.MaxUint64")
+		p("switch {")
+		p("case signed && e >= %d+bits-1: // from 2^(bits-1) up (-2^(bits-1) saturates to itself)", w.sb)
+		p("t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1")
+		p("if neg { t.sat[j] = -(1 << (bits - 1)) } // as an int64")
+		p("case signed:")
+		p("case neg: // rounds to 0 or below")
+		p("t.keep[j] = 0")
+		p("case e >= %d+bits: // from 2^bits up", w.sb)
+		p("t.keep[j], t.sat[j] = 0, 1<<(bits-1)-1+1<<(bits-1)")
+		p("case e == %d: // [2^63, 2^64): v-2^63, and 2^63 back", w.sb+63)
+		p("t.f[j], t.g[j], t.sat[j] = -0x1p63, 0, 1<<63")
+		p("}")
+		p("}")
+		p("return t")
+		p("}")
+		p("")
+	}
+	for _, s := range kinds {
+		for _, d := range kinds {
+			if usesWide(s, d) && (d.signed || d.bits >= 32 && (s.cl == "float" || d.bits == 64)) {
+				sf := fmtOf(s)
+				lazyTables(lower(s.fn)+"To"+d.fn+"Tables", fmt.Sprintf("wide%d", sf.w), map[int]string{32: "1 << 12", 64: "1 << 14"}[sf.w], fmt.Sprintf("wideTable%d(%d, %v, MODE)", sf.w, d.bits, d.signed))
+			}
+		}
+	}
 }
 
 // perModeExpr returns the generic loops' expression for floating
@@ -1304,12 +1447,28 @@ func fastSlice(s, d kind) bool {
 		case s.bits >= 32 && !(s.bits == 32 && d.cl == "double"):
 			modeLoops(func(mm string) string {
 				switch {
+				case mm == "RTE" && s.bits == 64 && !(s.cl == "long" && d.cl == "double"):
+					pre := "p := u64Bias\n"
+					if d.cl == "double" {
+						pre = "p := [2]float64{1, 2}\n"
+					} else if s.signed {
+						pre = "lim := hide(int64(1 << 53))\n"
+					} else {
+						pre += "lim := hide(uint64(1 << 53))\n"
+					}
+					return pre + rangeLoop(jamBody(s, d))
 				case mm == "RTE":
 					// Go's conversion (int, uint -> float; long -> double)
-					// or the one-mode primitive rounds to nearest already.
+					// rounds to nearest already.
 					return existing(mm)
-				case s.bits == 64 && !(s.cl == "long" && d.cl == "double"):
-					return rangeLoop(shiftBody(s, d, mm))
+				case s.bits == 64 && !(s.cl == "long" && d.cl == "double" && mm != "RTN"):
+					// p, a copy of the table on the stack: indexed there
+					// without a nil check of a pointer.
+					pre := fmt.Sprintf("p := scale%d\n", fmtOf(d).mant+1)
+					if s.signed && mm != "RTN" {
+						pre += fmt.Sprintf("k := low%d\n", fmtOf(d).mant+1)
+					}
+					return pre + rangeLoop(shiftBody(s, d, mm))
 				}
 				return rangeLoop(stepBody(s, d, mm))
 			})
@@ -1373,41 +1532,29 @@ func intToHalfIndex(s kind) string {
 }
 
 // narrowLoop rounds float or double x (bit pattern b) to the narrower
-// floating type d in mode mm with the table of narrowRow.
+// floating type d in mode mm with the columns of narrow32 or narrow64.
 func narrowLoop(s, d kind, mm string) string {
 	var c code
 	tables := lower(s.fn) + "To" + d.fn + "Tables"
-	// quiet is the destination's quiet bit where b is a NaN, else 0,
-	// without a branch: inf-mag is below zero only for a NaN.
-	df := fmtOf(d)
-	quiet := fmt.Sprintf("uint32((0x7f800000-mag)>>31) << %d", df.mant-1)
-	if s.cl == "double" {
-		quiet = fmt.Sprintf("uint32((0x7ff0000000000000-mag)>>63) << %d", df.mant-1)
-	}
-	if s.cl == "float" {
-		c.w("mag := b &^ (1 << 31)")
-		c.w("e := t[b>>23]")
-		c.w("sig := mag&(1<<23-1) | 1<<23")
-		c.w("sh := uint32(e>>16) & 31")
-		if mm == "RTE" {
-			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32)+(sig>>sh)&uint32(e>>24)&1)>>sh | %s)", quiet)
-		} else {
-			c.w("dst[i] = half.Half(uint32(e) + (sig+uint32(e>>32))>>sh | %s)", quiet)
-		}
+	sf, df := fmtOf(s), fmtOf(d)
+	u := fmt.Sprintf("uint%d", sf.w)
+	c.w("j := b >> %d", sf.mant)
+	c.w("sh := t.sh[j] & %d", sf.w-1)
+	if mm == "RTE" {
+		c.w("r := b + t.add[j] + b>>sh&t.odd[j]")
 	} else {
-		c.w("mag := b &^ (1 << 63)")
-		c.w("e := &t[b>>52]")
-		c.w("sig := mag&(1<<52-1) | 1<<52")
-		c.w("sh := e.bs >> 32 & 63")
-		q := "uint32(e.bs) + uint32((sig+e.add)>>sh) | " + quiet
-		if mm == "RTE" {
-			q = "uint32(e.bs) + uint32((sig+e.add+(sig>>sh)&(e.bs>>40))>>sh) | " + quiet
-		}
-		if d.cl == "half" {
-			c.w("dst[i] = half.Half(%s)", q)
-		} else {
-			c.w("dst[i] = math.Float32frombits(%s)", q)
-		}
+		c.w("r := b + t.add[j]")
+	}
+	q := fmt.Sprintf("uint32((b+t.nan[j])>>%d)<<%d", sf.w-1, df.mant-1)
+	e := fmt.Sprintf("t.base[j] + uint32(r>>sh) | %s", q)
+	if sf.w == 32 {
+		e = fmt.Sprintf("t.base[j] + r>>sh | %s", q)
+	}
+	_ = u
+	if d.cl == "half" {
+		c.w("dst[i] = half.Half(%s)", e)
+	} else {
+		c.w("dst[i] = math.Float32frombits(%s)", e)
 	}
 	loop := bitsLoop(c.String())
 	// The table is loaded once per loop, outside the inner loop.
@@ -1467,47 +1614,41 @@ func stepBody(s, d kind, mm string) string {
 }
 
 // floatToIntLoop writes the loop that converts float or double src (bit
-// patterns bs) to integer type d in mode mm, with the constants it uses
-// loaded before it (hide: Go's compiler otherwise materializes every
-// constant again in every iteration, one instruction each). NaN gives 0,
-// by a conditional move: a branch on NaN costs a misprediction per NaN, and
-// random input has them.
+// patterns bs) to integer type d in mode mm: the rows of wideLoop where
+// wideMode says so, and for the rest (float -> 8/16-bit and double ->
+// 8..32-bit in rtz, rtp and rte, and rtn to the unsigned ones, which is rtz
+// there) the bit pattern clamped and rounded by a sum, with the constants it
+// uses loaded before the loop (hide: Go's compiler otherwise materializes
+// every constant again in every iteration, one instruction each). NaN gives
+// 0, by a conditional move: a branch on NaN costs a misprediction per NaN,
+// and random input has them.
 //
-// Below 64 bits the bit pattern is clamped first, which, rounding being
-// monotonic, gives the same result as clamping after rounding: to a signed
-// type with one signed min (the positive side, where the bits of larger
-// values are larger integers; +NaN too) and one unsigned min (the negative
-// side, -NaN too); to an unsigned type with one unsigned min, every
-// negative pattern and NaN (above +inf as unsigned) going to 0. The limits
-// are MAX and MIN as floats, or, from float to int and uint, whose MAX is
-// no float, 2^31 and 2^32, and again MAX after rounding, as an integer. To
-// long and ulong, the value rounded and converted is replaced by the
-// saturated result when its magnitude reaches 2^63 or 2^64, where Go's
-// conversion is implementation-defined.
+// The bit pattern is clamped first, which, rounding being monotonic, gives
+// the same result as clamping after rounding: to a signed type with one
+// signed min (the positive side, where the bits of larger values are larger
+// integers; +NaN too) and one unsigned min (the negative side, -NaN too); to
+// an unsigned type with one unsigned min, every negative pattern and NaN
+// (above +inf as unsigned) going to 0. The limits are MAX and MIN as floats.
 //
 // Rounding, measured form by form (docs/PERFORMANCE.md, "Pure Go,
 // 2026-11-26 (later)"): rtz is the conversion itself. Below 2^(p-1) in
-// magnitude (p the stored significand bits: float -> 8/16-bit, double ->
-// 8..32-bit), s = v + 1.5*2^p holds v rounded to nearest, ties to even, in
-// its low bits (rte: one addition), and rtp and rtn step that by one where
-// the sign of s - 1.5*2^p - v says: that difference is exact or rounds away
-// from zero, never to zero, so its sign is exact, and it is never -0 (the
-// rounded value is never -0), where v - (s - 1.5*2^p) is -0 for v = -0.
-// float -> int and uint rte take the double's 1.5*2^52 (v is exact as a
-// double). double -> long rtp and rtn truncate and step by the sign of the
-// exact difference (ROUNDSD's partial register write chained the elements
-// there), double -> long rte adds and subtracts 2^52 with v's sign (0 from
-// 2^52 up, where every double is an integer). The rest (float -> int/uint
-// rtp/rtn, to long and ulong from float, and double -> ulong) use
-// math.Ceil, Floor and RoundToEven: one ROUNDSD on amd64, and measured, the
-// fastest of the forms tried there. Truncation differs from rtn only below
-// zero, where an unsigned result is 0 either way.
+// magnitude (p the stored significand bits), s = v + 1.5*2^p holds v
+// rounded to nearest, ties to even, in its low bits (rte: one addition),
+// and rtp steps that by one where the sign of s - 1.5*2^p - v says: that
+// difference is exact or rounds away from zero, never to zero, so its sign
+// is exact.
 func floatToIntLoop(s, d kind, mm string) string {
+	if wideMode(s, d, mm) {
+		return wideLoop(s, d, mm)
+	}
 	var pre, c code
 	sf := fmtOf(s)
 	w := sf.w
 	if mm == "RTN" && !d.signed {
 		mm = "RTZ"
+	}
+	if d.bits >= 64 || w == 32 && d.bits > 16 || mm == "RTN" {
+		panic(fmt.Sprintf("floatToIntLoop: no plan for %s -> %s %s", s.cl, d.cl, mm))
 	}
 	U, I, F := fmt.Sprintf("uint%d", w), fmt.Sprintf("int%d", w), fmt.Sprintf("float%d", w)
 	inf := uint64(1<<(w-1-sf.mant)-1) << sf.mant
@@ -1517,180 +1658,203 @@ func floatToIntLoop(s, d kind, mm string) string {
 		}
 		return fmt.Sprintf("%#x", math.Float64bits(v))
 	}
-	frombits := fmt.Sprintf("math.Float%dfrombits", w)
 	tobits := fmt.Sprintf("math.Float%dbits", w)
-	konst := func(name, typ, val string) {
-		if d.bits == 64 {
-			// Measured, to long and ulong the loops were slower with the
-			// constants in registers (double -> long rte 0.51 -> 0.41 G
-			// elements/s): more live registers, and spills.
-			pre.w("%s := %s(%s)", name, typ, val)
-			return
-		}
-		pre.w("%s := hide(%s(%s))", name, typ, val)
-	}
-	src := "b"
-	if d.bits < 64 {
-		hi := float64(d.maxU())
-		if w == 32 && d.bits == 32 {
-			hi = math.Ldexp(1, 32) // 2^32; MAX again below
-			if d.signed {
-				hi = math.Ldexp(1, 31)
-			}
-		}
-		konst("hi", U, bitsOf(hi))
-		if d.signed {
-			konst("lo", U, bitsOf(float64(d.minI())))
-			konst("nan", U, fmt.Sprintf("%#x", inf<<1))
-			c.w("c := %s(min(%s(b), %s(hi))) // above MAX, and +NaN: MAX", U, I, I)
-			c.w("c = min(c, lo) // below MIN, and -NaN: MIN")
-			c.w("// NaN gives 0")
-			c.w("if b<<1 > nan { c = 0 }")
-		} else {
-			konst("inf", U, fmt.Sprintf("%#x", inf))
-			c.w("c := min(b, hi)")
-			c.w("// NaN, or below zero, gives 0")
-			c.w("if b > inf { c = 0 }")
-		}
-		src = "c"
+	konst := func(name, typ, val string) { pre.w("%s := hide(%s(%s))", name, typ, val) }
+	konst("hi", U, bitsOf(float64(d.maxU())))
+	if d.signed {
+		konst("lo", U, bitsOf(float64(d.minI())))
+		konst("nan", U, fmt.Sprintf("%#x", inf<<1))
+		c.w("c := %s(min(%s(b), %s(hi))) // above MAX, and +NaN: MAX", U, I, I)
+		c.w("c = min(c, lo) // below MIN, and -NaN: MIN")
+		c.w("// NaN gives 0")
+		c.w("if b<<1 > nan { c = 0 }")
 	} else {
-		// The thresholds 2^63 and 2^64 as biased exponents (small constants).
-		c.w("e := b << 1 >> %d", sf.mant+1)
+		konst("inf", U, fmt.Sprintf("%#x", inf))
+		c.w("c := min(b, hi)")
+		c.w("// NaN, or below zero, gives 0")
+		c.w("if b > inf { c = 0 }")
 	}
-	c.w("v := %s(%s)", frombits, src)
-	magic := d.bits < 64 && (w == 64 || d.bits <= 16)
-	// q, when set, is the rounded value as an int64, to be clamped or saturated.
-	switch {
-	case mm == "RTZ" && d.bits < 64 && magic:
+	c.w("v := math.Float%dfrombits(c)", w)
+	if mm == "RTZ" {
 		c.w("dst[i] = %s(v)", d.goT)
 		return pre.String() + bitsLoop(c.String())
-	case mm == "RTZ":
-		c.w("q := int64(v)")
-	case magic:
-		konst("mg", F, fmt.Sprintf("0x1.8p%d", sf.mant))
-		c.w("s := v + mg // v rounded to nearest in the low bits")
-		switch mm {
-		case "RTE":
-			c.w("dst[i] = %s(%s(s))", d.goT, tobits)
-		case "RTP":
-			c.w("dst[i] = %s(%s(s) + %s(s-mg-v)>>%d) // one more where below v", d.goT, tobits, tobits, w-1)
-		case "RTN":
-			c.w("dst[i] = %s(%s(s) - positive%d(%s(%s(s-mg-v)))) // one less where above v", d.goT, tobits, w, I, tobits)
-		}
-		return pre.String() + bitsLoop(c.String())
-	case w == 32 && d.bits == 32 && mm == "RTE":
-		// From float: exactly to double, and the double's 1.5*2^52.
-		konst("mg", "float64", "0x1.8p52")
-		konst("mgb", "int64", "0x4338000000000000")
-		c.w("q := int64(math.Float64bits(float64(v)+mg)) - mgb // v rounded to nearest")
-	case w == 64 && d.signed && (mm == "RTP" || mm == "RTN"):
-		// Truncate, and step by one where the sign of the exact difference
-		// of the truncation and v says (an integer -> float conversion, which
-		// Go's compiler precedes with a zeroing XORPS: no partial write).
-		c.w("q := int64(v)")
-		c.w("t := float64(q) // v truncated, exactly")
-		if mm == "RTP" {
-			c.w("q += int64(math.Float64bits(t-v) >> 63) // one more where below v")
-		} else {
-			c.w("q -= int64(positive64(int64(math.Float64bits(t-v)))) // one less where above v")
-		}
-	case w == 64 && d.signed:
-		konst("two", U, bitsOf(math.Ldexp(1, sf.mant)))
-		konst("sgn", U, fmt.Sprintf("%#x", uint64(1)<<(w-1)))
-		c.w("cs := two | %s&sgn // 2^p with v's sign", src)
-		c.w("// from 2^p up, an integer already")
-		c.w("if %s&^sgn >= two { cs = 0 }", src)
-		c.w("f := %s(cs)", frombits)
-		c.w("q := int64(%s(%s(v+f) - f)) // v rounded to nearest, ties to even", F, F)
-	default:
-		f := map[string]string{"RTP": "Ceil", "RTN": "Floor", "RTE": "RoundToEven"}[mm]
-		c.w("q := int64(math.%s(float64(v)))", f)
 	}
-	if d.bits < 64 {
-		c.w("dst[i] = %s(min(q, %s))", d.goT, d.max)
-		return pre.String() + bitsLoop(c.String())
+	konst("mg", F, fmt.Sprintf("0x1.8p%d", sf.mant))
+	c.w("s := v + mg // v rounded to nearest in the low bits")
+	if mm == "RTE" {
+		c.w("dst[i] = %s(%s(s))", d.goT, tobits)
+	} else {
+		c.w("dst[i] = %s(%s(s) + %s(s-mg-v)>>%d) // one more where below v", d.goT, tobits, tobits, w-1)
 	}
-	t63, t64 := fmt.Sprint(sf.bias+63), fmt.Sprint(sf.bias+64)
-	if d.signed {
-		// The saturated value first: a conditional move only replaces a
-		// value computed before the branch it comes from.
-		konst("mx", "int64", "math.MaxInt64")
-		konst("nan", U, fmt.Sprintf("%#x", inf<<1))
-		c.w("sat := mx ^ int64(int%d(b)>>%d) // MAX, or MIN below zero", w, w-1)
-		c.w("if e >= %s { q = sat }", t63)
-		c.w("// NaN gives 0")
-		c.w("if b<<1 > nan { q = 0 }")
-		c.w("dst[i] = q")
-		return pre.String() + bitsLoop(c.String())
-	}
-	c.w("hi := uint64(int64(v-0x1p63)) | 1<<63 // an integer from 2^%d up", sf.mant)
-	c.w("uq := uint64(q)")
-	c.w("if e >= %s { uq = hi }", t63)
-	c.w("if e >= %s { uq = math.MaxUint64 }", t64)
-	konst("inf", U, fmt.Sprintf("%#x", inf))
-	c.w("// NaN, or below zero, gives 0")
-	c.w("if b > inf { uq = 0 }")
-	c.w("dst[i] = uq")
 	return pre.String() + bitsLoop(c.String())
 }
 
+// usesWide reports whether a conversion from s to d has wideLoop loops:
+// float and double to every integer type.
+func usesWide(s, d kind) bool {
+	return (s.cl == "float" || s.cl == "double") && !d.float
+}
+
+// wideMode reports whether mode mm of the conversion from s to d is a
+// wideLoop: every mode to long and ulong, and from float to int and uint,
+// where every value of a row (sign and exponent) rounds into the range or
+// lies out of it (float has no fraction from 2^23 up); and rtn to the
+// narrower signed types, which rounds no value up past MAX (below MIN the
+// row saturates to MIN, which rounding toward zero or up from there gives
+// too). Their other modes keep floatToIntLoop's clamped bit pattern and
+// 1.5*2^p sum: fewer operations than the rows and a clamp of what rounds
+// up to MAX+1 (rtp 1.05 -> 0.93 G elements/s that way, measured).
+func wideMode(s, d kind, mm string) bool {
+	if !usesWide(s, d) {
+		return false
+	}
+	return d.bits == 64 || s.cl == "float" && d.bits == 32 || mm == "RTN" && d.signed
+}
+
+// wideLoop converts float or double src (bit patterns bs) to long or ulong
+// in mode mm with the rows of wide32 or wide64: the value is rounded in
+// floating point (rte) or truncated and stepped by an integer test of its
+// fraction bits (rtp, rtn), converted once, and the row's keep and sat and
+// the NaN test put the saturated results in without a branch. Every
+// conversion is of a value in range; where the row is out of range the
+// conversion's result, which Go leaves to the hardware, is masked away.
+func wideLoop(s, d kind, mm string) string {
+	var c code
+	sf := fmtOf(s)
+	w := sf.w
+	tables := lower(s.fn) + "To" + d.fn + "Tables"
+	mode := mm
+	c.w("j := b >> %d", sf.mant)
+	c.w("v := src[i]")
+	if mm == "RTN" && !d.signed {
+		mm = "RTZ" // the negative rows saturate to 0
+	}
+	v := "v"
+	if !d.signed {
+		v = "(v + t.f[j])"
+	}
+	switch mm {
+	case "RTZ":
+		c.w("q := int64(%s)", v)
+	case "RTP":
+		c.w("q := int64(%s) + int64(-(b&t.step[j])>>%d) // one more where inexact", v, w-1)
+	case "RTN":
+		c.w("q := int64(%s) - int64(-(b&t.step[j])>>%d) // one less where inexact", v, w-1)
+	default:
+		c.w("q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even")
+	}
+	c.w("q = q&int64(t.keep[j]) | int64(t.sat[j])")
+	c.w("if b<<1 > nan { q = zero }")
+	c.w("dst[i] = %s(q)", d.goT)
+	return fmt.Sprintf(`t := %s[%d].get(len(src))
+if t == nil { // a short slice, and no table yet
+for i, x := range src { dst[i] = %sTo%s(x, round.%s, false) }
+return
+}
+src := src[:len(bs)]
+nan := hide(uint%d(%#x)) // above it, b<<1 is a NaN's
+zero := hide(int64(0)) // in a register, not set again for every element
+`, tables, slices.Index(modeOrder, mode), lower(s.fn), d.fn, mode, w, uint64(1<<(w-1-sf.mant)-1)<<(sf.mant+1)) + bitsLoop(c.String())
+}
+
 // shiftBody converts long or ulong x to float or double in directed mode mm
-// by shifting its magnitude a, of l significant bits, right by sh = l-p (p
-// the precision, when positive) so that it converts exactly, and putting sh
-// back into the result's exponent field. The shift rounds: toward zero as it
-// is, away from zero as ((a-1)>>sh)+1 (the ceiling, 0 for a = 0).
+// by shifting it right by sh = l-p (l the length of its magnitude, p the
+// precision, when positive) so that it converts exactly, and scaling the
+// conversion by 2^sh: a multiplication by a power of two, exact, by the
+// entry l of scale24 or scale53 (one load and one multiplication, where
+// putting sh into the result's exponent field took a move out of the
+// floating-point register, a shift and an addition; indexed by l, whose
+// range Go's compiler knows, the load needs no bounds check or mask). The
+// arithmetic shift of x itself rounds toward -infinity for either sign;
+// toward +infinity it adds 1 where the bits shifted out, x & k (k = 2^sh-1,
+// the entry l of low24 or low53), are not all zero, which (x&k + k) >> sh
+// tells; toward zero it adds k before the shift below zero (the ceiling
+// there). An unsigned x shifts as it is, and rounds up as ((x-1)>>sh)+1
+// (0 for x = 0).
+//
+// The length l is that of x^(x>>63), |x|-1 below zero, which is one less
+// where |x| is a power of two 2^j: then the shifted value is -2^p, which
+// converts exactly. Bit p-1 is set in the operand of the length, so that l
+// is at least p and the shift needs no max, and so that Go's compiler knows
+// the operand is not zero and leaves out the conditional move for that
+// case (for double, whose 1<<52 is no 32-bit immediate, the operand is
+// shifted right by 22 and ORed with 1<<30: an OR with a 64-bit constant
+// becomes BTS, after which the compiler no longer knows). BSR keeps its
+// destination where the source is zero, so it waits for that register's
+// previous value: of bits.Len64(a) the compiler wrote the result into the
+// register of the previous element's shift, and each element waited for the
+// one before (ulong -> float rtz 2.65 ns per element, 1.33 with the bit set,
+// on the project's 2-core Xeon); the temporary dies at BSR, which then
+// writes its own register.
 func shiftBody(s, d kind, mm string) string {
 	var c code
 	df := fmtOf(d)
 	prec := df.mant + 1
-	u := fmt.Sprintf("uint%d", df.w)
-	if s.signed && mm == "RTN" && d.cl == "float" {
-		// Toward -infinity is the arithmetic shift of x itself, for either
-		// sign, and the conversion gives the sign: fewer instructions than
-		// the magnitude's rounding (long -> float rtn 0.49 -> 0.61 G
-		// elements/s in `clconv bench --all --tier go --size l2` on the
-		// project's 2-core Xeon). The length is
-		// that of x^(x>>63), |x|-1 below zero, which is one less where |x| is
-		// a power of two 2^k: then t is -2^prec, which converts exactly.
-		c.w("sh := uint(bits.Len64(uint64(x^(x>>63))|1<<%d) - %d)", prec-1, prec)
-		c.w("t := x >> sh // rounded toward -infinity")
-		c.w("dst[i] = math.Float%dfrombits(math.Float32bits(float32(int32(t))) + %s(sh)<<%d)", df.w, u, df.mant)
+	conv := "float32(int32(t))" // exact: |t| <= 2^24
+	length := func(v string) string { return fmt.Sprintf("bits.Len64(%s | 1<<23)", v) }
+	if d.cl == "double" {
+		conv = "float64(t)" // exact: |t| <= 2^53
+		length = func(v string) string { return fmt.Sprintf("bits.Len64(%s>>22|1<<30) + 22", v) }
+	}
+	if s.signed {
+		c.w("m := x >> 63 // 0 or -1")
+		c.w("l := %s", length("uint64(x ^ m)"))
+		c.w("sh := uint(l - %d)", prec)
+		switch mm {
+		case "RTN":
+			c.w("t := x >> sh")
+		case "RTZ":
+			c.w("t := (x + int64(k[l])&m) >> sh // the ceiling below zero")
+		case "RTP":
+			c.w("t := x>>sh + int64((uint64(x)&k[l]+k[l])>>sh) // 1 more where inexact")
+		}
+	} else {
+		c.w("l := %s", length("x"))
+		c.w("sh := uint(l - %d)", prec)
+		if mm == "RTP" {
+			c.w("t := int64((x-1)>>sh + 1)")
+		} else {
+			c.w("t := int64(x >> sh)")
+		}
+	}
+	c.w("dst[i] = %s * p[l]", conv)
+	return c.String()
+}
+
+// jamBody converts long or ulong x to float, or ulong x to double, rounding
+// to nearest (ties to even) with one correctly rounded float64 -> float32
+// conversion or one int64 -> float64 conversion in hardware (or Go's
+// softfloat), after integer steps that make the value exact in float64 or
+// round it to odd, which makes the final rounding the direct one (Boldo and
+// Melquiond, IEEE TC 2008: the odd grid must be at least two bits finer than
+// the result's):
+//   - to float: below 2^53 in magnitude x is exact in float64; from 2^53 up
+//     its bits below 11 are cleared and bit 11 ORed with their sticky bit
+//     (rounding to odd at 2^11, which is exact in float64 below 2^64, and 2^13
+//     times finer than float's spacing there; for negative x in two's
+//     complement that is the floor with the odd bit set, the same
+//     magnitude). A ulong from 2^63 up converts as int64, 2^64 less, exactly,
+//     and adds 2^64 back in float64, exactly;
+//   - ulong to double: from 2^63 up, x/2 rounded to odd at bit 0 (10 bits
+//     below double's spacing there) converts, and doubles exactly.
+func jamBody(s, d kind) string {
+	var c code
+	if d.cl == "double" {
+		c.w("w := x>>1 | x&1 // halved, rounded to odd")
+		c.w("k := x >> 63")
+		c.w("if k == 0 { w = x }")
+		c.w("dst[i] = float64(int64(w)) * p[k] // 2^k")
 		return c.String()
 	}
+	c.w("w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11")
 	if s.signed {
-		c.w("sg := uint64(x) >> 63")
-		c.w("a := (uint64(x) ^ -sg) + sg // the magnitude")
+		c.w("// below 2^53 in magnitude x is exact")
+		c.w("if x^(x>>63) < lim { w = x }")
+		c.w("dst[i] = float32(float64(w))")
 	} else {
-		c.w("a := x")
+		c.w("// below 2^53 x is exact")
+		c.w("if x < lim { w = x }")
+		c.w("dst[i] = float32(float64(int64(w)) + p[x>>63]) // 2^64 back from 2^63 up")
 	}
-	conv := "math.Float32bits(float32(int32(t)))" // exact below 2^31
-	if d.cl == "double" {
-		conv = "math.Float64bits(float64(int64(t)))" // exact below 2^53
-	}
-	// The length of a with bit prec-1 set: at least prec, so that sh needs
-	// no max, and never of zero, so that Go's compiler leaves out the
-	// conditional move for a zero operand. BSR keeps its destination where
-	// the source is zero, so it waits for that register's previous value:
-	// of bits.Len64(a) the compiler wrote the result into the register of
-	// the previous element's sh, and each element waited for the one
-	// before (ulong -> float rtz 2.65 ns per element, 1.33 this way, on
-	// the project's 2-core Xeon); the temporary a|1<<(prec-1) dies at BSR,
-	// which then writes its own register.
-	c.w("sh := uint(bits.Len64(a|1<<%d) - %d)", prec-1, prec)
-	up := map[string]string{"RTZ": "", "RTP": "uint64(1)", "RTN": ""}[mm]
-	if s.signed {
-		up = map[string]string{"RTZ": "", "RTP": "1 ^ sg", "RTN": "sg"}[mm]
-	}
-	if up == "" {
-		c.w("t := a >> sh")
-	} else {
-		c.w("up := %s // 1 where the magnitude rounds up", up)
-		c.w("t := (a-up)>>sh + up")
-	}
-	c.w("r := %s + %s(sh)<<%d", conv, u, df.mant)
-	if s.signed {
-		c.w("r |= %s(sg) << %d", u, df.w-1)
-	}
-	c.w("dst[i] = math.Float%dfrombits(r)", df.w)
 	return c.String()
 }
