@@ -8,12 +8,12 @@
 #
 #   scripts/perf-pair.sh OLD NEW
 #
-# Each round runs OLD then NEW, the next NEW then OLD, and so on. For every
-# binary it writes into OUT: old-N.json / new-N.json (one run each), old.md /
-# new.md (the merged summary and tables, as in docs/PERFORMANCE.md) and
-# compare.txt: both summaries, then every variant below CUT in either binary
-# or whose ratio to copy moved by more than 10%, worst new first. The same
-# is printed.
+# Each round runs OLD then NEW, the next NEW then OLD, and so on. It writes
+# into OUT: old.md / new.md (each binary's runs merged: the summary and tables
+# as in docs/PERFORMANCE.md), compare.txt (both summaries, then every variant
+# below CUT in either binary or whose ratio to copy moved by more than 10%,
+# worst new first; also printed) and runs.tar.gz, the JSON of every run
+# (old-N.json, new-N.json): four files, as the GPU machine returns at most 8.
 #
 # Environment (default in brackets):
 #   ROUNDS  rounds (each runs both binaries once) [2]
@@ -25,7 +25,8 @@
 #   ARGS    more flags, e.g. "--elements 8388608" [none]
 #   CPU     the core to pin to [the last one]
 #   CUT     the ratio to copy below which compare.txt lists a variant [0.85]
-#   OUT     where the files go [./perf-pair]
+#   OUT     where the files go [./perf-pair]; its old-*.json and new-*.json
+#           are replaced
 #
 # Time: `clconv bench --all --size mem` measures 836 variants; on the GPU
 # machine's Xeon one run took about 3.5 minutes at 8 Mi elements and
@@ -45,6 +46,7 @@ cpu=${CPU:-$(($(nproc) - 1))}
 cut=${CUT:-0.85}
 out=${OUT:-perf-pair}
 mkdir -p "$out"
+rm -f "$out"/old-*.json "$out"/new-*.json
 tier=${TIER:-$("$new" bench --tier list | head -1)}
 args=(bench --all --json --size "$size" --tier "$tier" --repeat "$repeat")
 if [ -n "${PAIRS:-}" ]; then args+=(--pairs "$PAIRS"); fi
@@ -101,3 +103,4 @@ rows() {
 				printf "%-18s %-26s %8.3f %8.3f %7.2f %9s %9s\n", $1, $2, o, n, n / o, oldg[k], $4
 		}' <(rows "$out/old.md") <(rows "$out/new.md") | sort -k4,4g
 } | tee -a "$out/compare.txt"
+(cd "$out" && tar -czf runs.tar.gz old-*.json new-*.json && rm -f old-*.json new-*.json)
