@@ -25,17 +25,18 @@ import (
 //     exponent, from the largest subnormal to the smallest normal and from
 //     MAX to infinity. _sat clamps the rounded pattern below infinity with
 //     one unsigned and one signed minimum; a NaN gets its quiet bit instead.
-//   - float -> E4M3 (both tiers) and E5M2 (AVX2) round |x|, clamped to the
-//     grid point just above MAX, to a multiple of the format's quantum q at
-//     that magnitude by adding c = 1.5 * 2^23 * q, whose binary32 spacing is
-//     q: one binary32 addition that rounds in the mode (AVX-512's embedded
-//     rounding; AVX2 rounds to nearest and steps the code by one, as
-//     fp8.fromFinite32 does), after which the code is integer arithmetic on
-//     the sum's bits (floatToFP8Pair).
+//   - float -> E4M3 (AVX-512 every mode, AVX2 rte) rounds |x|, clamped to
+//     the grid point just above MAX, to a multiple of the format's quantum q
+//     at that magnitude by adding c = 1.5 * 2^23 * q, whose binary32 spacing
+//     is q: one binary32 addition that rounds in the mode (AVX-512's
+//     embedded rounding; AVX2 rounds to nearest), after which the code is
+//     integer arithmetic on the sum's bits (floatToFP8Pair).
 //   - float -> E5M2 (AVX-512) converts to half toward zero with VCVTPS2PH,
 //     sets the half's low bit where that was inexact (rounding to odd), and
 //     rounds the half at bit 8 as float -> bfloat16 rounds at bit 16
 //     (floatToE5M2Half).
+//   - float -> E5M2 (AVX2) and E4M3 (AVX2 rtz, rtp, rtn) go through
+//     VCVTPS2PH in the mode, E4M3 scaled by 2^-8 (mini_avx2.go).
 //   - bfloat16 -> float is a shift, with VFIXUPIMMPS (AVX2: a compare and an
 //     OR) setting the quiet bit of a NaN; E5M2 -> float shifts each byte into
 //     a half and converts that exactly with VCVTPH2PS, which quiets NaNs as
@@ -128,13 +129,13 @@ var (
 	miniOff = map[uint32]int{}
 )
 
-// miniConstants lists every constant of the AVX2 kernels.
+// miniConstants lists every constant of the AVX2 kernels: bfloat16's, the
+// decoders', then float -> E4M3 and E5M2's (mini_avx2.go; the 16-bit and
+// 8-bit ones repeated over a dword).
 func miniConstants() []uint32 {
-	vs := []uint32{0x7fffffff, 0x7f800000, 0x7f7fffff, 0xff7fffff, 0x80000000, 0x7f, 0x80, 1, 2, 0x7fff, 0xffff, 0x00400000, 0xbfffbfff, f32bits(0x1p8), f32bits(480) << 1, 0x7ff00000}
-	for _, f := range []fp8{fE4M3, fE5M2} {
-		vs = append(vs, f32bits(f.limit), f32bits(f.max), f.eminBits(), f.cAdd(), f.cAdd()+f.eminBits()>>f.shift(), maxCode(f))
-	}
-	return vs
+	vs := []uint32{0x7fffffff, 0x7f800000, 0x7f7fffff, 0xff7fffff, 1, 0x7fff, 0xffff, 0x00400000, 0xbfffbfff, f32bits(0x1p8), f32bits(480) << 1, 0x7ff00000}
+	vs = append(vs, f32bits(fE4M3.limit), f32bits(fE4M3.max), fE4M3.eminBits(), fE4M3.cAdd(), fE4M3.cAdd()+fE4M3.eminBits()>>fE4M3.shift(), 9<<23, f32bits(0x1p-8))
+	return append(vs, 0x80808080, 0x7f7f7f7f, 0x7c7c7c7c, 0x7fff7fff, 0x7c007c00, 0x7bff7bff, 0xfc00fc00, 0x00010001, 0x007e007e, 0x007f007f, 0x00800080, 0x00ff00ff)
 }
 
 // maxCode is MAX's pattern: the code below the overflow code.
@@ -451,86 +452,7 @@ func floatToFP8Pair(f fp8, d kind, sat bool) *pair {
 		mk.perm = YMM()
 		VMOVDQU(permB256, mk.perm)
 	}
-	// A lane clamped to MAX takes min(code, MAX code) against a vector that
-	// is MAX's code there and all ones elsewhere.
-	p.gen["AVX2"] = func(m string, in, out func(int) Mem) {
-		var pend reg.VecVirtual
-		var words []reg.VecVirtual
-		for j := 0; j < 4; j++ {
-			b, ab, y, u, cb, z, o, t := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-			VMOVDQU(in(32*j), b)
-			VPAND(km(0x7fffffff), b, ab)
-			VPMINUD(km(f32bits(limit)), ab, y)
-			VPAND(km(0x7f800000), y, u)
-			VPMAXUD(km(f.eminBits()), u, u)
-			VPADDD(km(f.cAdd()), u, cb)
-			VPADDD(km(zk), u, z)
-			VPSRLD(U8(f.shift()), u, o)
-			VPSUBD(o, z, z)
-			VADDPS(cb, y, t)
-			code := YMM()
-			VPSUBD(z, t, code)
-			if m != "RTE" {
-				r, gt := YMM(), YMM()
-				VSUBPS(cb, t, r)            // the nearest value, exactly
-				VCMPPS(U8(cmpGT), y, r, gt) // r > |x|: -1
-				switch m {
-				case "RTZ":
-					VPADDD(gt, code, code)
-				default:
-					lt := YMM()
-					VCMPPS(U8(cmpLT), y, r, lt) // r < |x|
-					VPSRLD(U8(31), lt, lt)      // 1
-					if m == "RTP" {
-						VBLENDVPS(b, gt, lt, lt) // negative: toward zero
-					} else {
-						VBLENDVPS(b, lt, gt, lt) // negative: away from zero
-					}
-					VPADDD(lt, code, code)
-				}
-			}
-			if clamp(m) {
-				// not: all ones in the lanes that keep their code.
-				not := YMM()
-				switch {
-				case sat: // NaN
-					VPCMPGTD(km(0x7f800000), ab, not)
-				case m == "RTZ": // not finite
-					VPCMPGTD(km(0x7f7fffff), ab, not)
-				case m == "RTP": // not negative finite
-					VPCMPGTD(km(0xff7fffff), b, not)
-				case m == "RTN": // not positive finite: above 0x7f7fffff unsigned
-					VPXOR(km(0x80000000), b, not)
-					VPCMPGTD(km(0xff7fffff), not, not)
-				}
-				VPOR(km(maxCode(f)), not, not)
-				VPMINUD(not, code, code)
-			}
-			if f.e5 {
-				nan, s := YMM(), YMM()
-				VCMPPS(U8(cmpUNORD), b, b, nan)
-				VPSRLD(U8(21), b, s)
-				VPOR(km(2), s, s)
-				VBLENDVPS(nan, s, code, code)
-				VPAND(km(0x7f), code, code)
-			}
-			s := YMM()
-			VPSRLD(U8(24), b, s)
-			VPAND(km(0x80), s, s)
-			VPOR(s, code, code)
-			if j%2 == 0 {
-				pend = code
-				continue
-			}
-			w := YMM()
-			VPACKUSDW(code, pend, w)
-			words = append(words, w)
-		}
-		o := YMM()
-		VPACKUSWB(words[1], words[0], o)
-		VPERMD(o, mk.perm, o)
-		store(o, out(0))
-	}
+	p.gen["AVX2"] = floatToFP8AVX2(f, sat) // mini_avx2.go
 	return p
 }
 

@@ -48128,199 +48128,223 @@ DATA miniK<>+112(SB)/4, $0xff7fffff
 DATA miniK<>+116(SB)/4, $0xff7fffff
 DATA miniK<>+120(SB)/4, $0xff7fffff
 DATA miniK<>+124(SB)/4, $0xff7fffff
-DATA miniK<>+128(SB)/4, $0x80000000
-DATA miniK<>+132(SB)/4, $0x80000000
-DATA miniK<>+136(SB)/4, $0x80000000
-DATA miniK<>+140(SB)/4, $0x80000000
-DATA miniK<>+144(SB)/4, $0x80000000
-DATA miniK<>+148(SB)/4, $0x80000000
-DATA miniK<>+152(SB)/4, $0x80000000
-DATA miniK<>+156(SB)/4, $0x80000000
-DATA miniK<>+160(SB)/4, $0x0000007f
-DATA miniK<>+164(SB)/4, $0x0000007f
-DATA miniK<>+168(SB)/4, $0x0000007f
-DATA miniK<>+172(SB)/4, $0x0000007f
-DATA miniK<>+176(SB)/4, $0x0000007f
-DATA miniK<>+180(SB)/4, $0x0000007f
-DATA miniK<>+184(SB)/4, $0x0000007f
-DATA miniK<>+188(SB)/4, $0x0000007f
-DATA miniK<>+192(SB)/4, $0x00000080
-DATA miniK<>+196(SB)/4, $0x00000080
-DATA miniK<>+200(SB)/4, $0x00000080
-DATA miniK<>+204(SB)/4, $0x00000080
-DATA miniK<>+208(SB)/4, $0x00000080
-DATA miniK<>+212(SB)/4, $0x00000080
-DATA miniK<>+216(SB)/4, $0x00000080
-DATA miniK<>+220(SB)/4, $0x00000080
-DATA miniK<>+224(SB)/4, $0x00000001
-DATA miniK<>+228(SB)/4, $0x00000001
-DATA miniK<>+232(SB)/4, $0x00000001
-DATA miniK<>+236(SB)/4, $0x00000001
-DATA miniK<>+240(SB)/4, $0x00000001
-DATA miniK<>+244(SB)/4, $0x00000001
-DATA miniK<>+248(SB)/4, $0x00000001
-DATA miniK<>+252(SB)/4, $0x00000001
-DATA miniK<>+256(SB)/4, $0x00000002
-DATA miniK<>+260(SB)/4, $0x00000002
-DATA miniK<>+264(SB)/4, $0x00000002
-DATA miniK<>+268(SB)/4, $0x00000002
-DATA miniK<>+272(SB)/4, $0x00000002
-DATA miniK<>+276(SB)/4, $0x00000002
-DATA miniK<>+280(SB)/4, $0x00000002
-DATA miniK<>+284(SB)/4, $0x00000002
-DATA miniK<>+288(SB)/4, $0x00007fff
-DATA miniK<>+292(SB)/4, $0x00007fff
-DATA miniK<>+296(SB)/4, $0x00007fff
-DATA miniK<>+300(SB)/4, $0x00007fff
-DATA miniK<>+304(SB)/4, $0x00007fff
-DATA miniK<>+308(SB)/4, $0x00007fff
-DATA miniK<>+312(SB)/4, $0x00007fff
-DATA miniK<>+316(SB)/4, $0x00007fff
-DATA miniK<>+320(SB)/4, $0x0000ffff
-DATA miniK<>+324(SB)/4, $0x0000ffff
-DATA miniK<>+328(SB)/4, $0x0000ffff
-DATA miniK<>+332(SB)/4, $0x0000ffff
-DATA miniK<>+336(SB)/4, $0x0000ffff
-DATA miniK<>+340(SB)/4, $0x0000ffff
-DATA miniK<>+344(SB)/4, $0x0000ffff
-DATA miniK<>+348(SB)/4, $0x0000ffff
-DATA miniK<>+352(SB)/4, $0x00400000
-DATA miniK<>+356(SB)/4, $0x00400000
-DATA miniK<>+360(SB)/4, $0x00400000
-DATA miniK<>+364(SB)/4, $0x00400000
-DATA miniK<>+368(SB)/4, $0x00400000
-DATA miniK<>+372(SB)/4, $0x00400000
-DATA miniK<>+376(SB)/4, $0x00400000
-DATA miniK<>+380(SB)/4, $0x00400000
-DATA miniK<>+384(SB)/4, $0xbfffbfff
-DATA miniK<>+388(SB)/4, $0xbfffbfff
-DATA miniK<>+392(SB)/4, $0xbfffbfff
-DATA miniK<>+396(SB)/4, $0xbfffbfff
-DATA miniK<>+400(SB)/4, $0xbfffbfff
-DATA miniK<>+404(SB)/4, $0xbfffbfff
-DATA miniK<>+408(SB)/4, $0xbfffbfff
-DATA miniK<>+412(SB)/4, $0xbfffbfff
-DATA miniK<>+416(SB)/4, $0x43800000
-DATA miniK<>+420(SB)/4, $0x43800000
-DATA miniK<>+424(SB)/4, $0x43800000
-DATA miniK<>+428(SB)/4, $0x43800000
-DATA miniK<>+432(SB)/4, $0x43800000
-DATA miniK<>+436(SB)/4, $0x43800000
-DATA miniK<>+440(SB)/4, $0x43800000
-DATA miniK<>+444(SB)/4, $0x43800000
-DATA miniK<>+448(SB)/4, $0x87e00000
-DATA miniK<>+452(SB)/4, $0x87e00000
-DATA miniK<>+456(SB)/4, $0x87e00000
-DATA miniK<>+460(SB)/4, $0x87e00000
-DATA miniK<>+464(SB)/4, $0x87e00000
-DATA miniK<>+468(SB)/4, $0x87e00000
-DATA miniK<>+472(SB)/4, $0x87e00000
-DATA miniK<>+476(SB)/4, $0x87e00000
-DATA miniK<>+480(SB)/4, $0x7ff00000
-DATA miniK<>+484(SB)/4, $0x7ff00000
-DATA miniK<>+488(SB)/4, $0x7ff00000
-DATA miniK<>+492(SB)/4, $0x7ff00000
-DATA miniK<>+496(SB)/4, $0x7ff00000
-DATA miniK<>+500(SB)/4, $0x7ff00000
-DATA miniK<>+504(SB)/4, $0x7ff00000
-DATA miniK<>+508(SB)/4, $0x7ff00000
-DATA miniK<>+512(SB)/4, $0x43f00000
-DATA miniK<>+516(SB)/4, $0x43f00000
-DATA miniK<>+520(SB)/4, $0x43f00000
-DATA miniK<>+524(SB)/4, $0x43f00000
-DATA miniK<>+528(SB)/4, $0x43f00000
-DATA miniK<>+532(SB)/4, $0x43f00000
-DATA miniK<>+536(SB)/4, $0x43f00000
-DATA miniK<>+540(SB)/4, $0x43f00000
-DATA miniK<>+544(SB)/4, $0x43e00000
-DATA miniK<>+548(SB)/4, $0x43e00000
-DATA miniK<>+552(SB)/4, $0x43e00000
-DATA miniK<>+556(SB)/4, $0x43e00000
-DATA miniK<>+560(SB)/4, $0x43e00000
-DATA miniK<>+564(SB)/4, $0x43e00000
-DATA miniK<>+568(SB)/4, $0x43e00000
-DATA miniK<>+572(SB)/4, $0x43e00000
-DATA miniK<>+576(SB)/4, $0x3c800000
-DATA miniK<>+580(SB)/4, $0x3c800000
-DATA miniK<>+584(SB)/4, $0x3c800000
-DATA miniK<>+588(SB)/4, $0x3c800000
-DATA miniK<>+592(SB)/4, $0x3c800000
-DATA miniK<>+596(SB)/4, $0x3c800000
-DATA miniK<>+600(SB)/4, $0x3c800000
-DATA miniK<>+604(SB)/4, $0x3c800000
-DATA miniK<>+608(SB)/4, $0x0a400000
-DATA miniK<>+612(SB)/4, $0x0a400000
-DATA miniK<>+616(SB)/4, $0x0a400000
-DATA miniK<>+620(SB)/4, $0x0a400000
-DATA miniK<>+624(SB)/4, $0x0a400000
-DATA miniK<>+628(SB)/4, $0x0a400000
-DATA miniK<>+632(SB)/4, $0x0a400000
-DATA miniK<>+636(SB)/4, $0x0a400000
-DATA miniK<>+640(SB)/4, $0x0a4003c8
-DATA miniK<>+644(SB)/4, $0x0a4003c8
-DATA miniK<>+648(SB)/4, $0x0a4003c8
-DATA miniK<>+652(SB)/4, $0x0a4003c8
-DATA miniK<>+656(SB)/4, $0x0a4003c8
-DATA miniK<>+660(SB)/4, $0x0a4003c8
-DATA miniK<>+664(SB)/4, $0x0a4003c8
-DATA miniK<>+668(SB)/4, $0x0a4003c8
-DATA miniK<>+672(SB)/4, $0x0000007e
-DATA miniK<>+676(SB)/4, $0x0000007e
-DATA miniK<>+680(SB)/4, $0x0000007e
-DATA miniK<>+684(SB)/4, $0x0000007e
-DATA miniK<>+688(SB)/4, $0x0000007e
-DATA miniK<>+692(SB)/4, $0x0000007e
-DATA miniK<>+696(SB)/4, $0x0000007e
-DATA miniK<>+700(SB)/4, $0x0000007e
-DATA miniK<>+704(SB)/4, $0x47800000
-DATA miniK<>+708(SB)/4, $0x47800000
-DATA miniK<>+712(SB)/4, $0x47800000
-DATA miniK<>+716(SB)/4, $0x47800000
-DATA miniK<>+720(SB)/4, $0x47800000
-DATA miniK<>+724(SB)/4, $0x47800000
-DATA miniK<>+728(SB)/4, $0x47800000
-DATA miniK<>+732(SB)/4, $0x47800000
-DATA miniK<>+736(SB)/4, $0x47600000
-DATA miniK<>+740(SB)/4, $0x47600000
-DATA miniK<>+744(SB)/4, $0x47600000
-DATA miniK<>+748(SB)/4, $0x47600000
-DATA miniK<>+752(SB)/4, $0x47600000
-DATA miniK<>+756(SB)/4, $0x47600000
-DATA miniK<>+760(SB)/4, $0x47600000
-DATA miniK<>+764(SB)/4, $0x47600000
-DATA miniK<>+768(SB)/4, $0x38800000
-DATA miniK<>+772(SB)/4, $0x38800000
-DATA miniK<>+776(SB)/4, $0x38800000
-DATA miniK<>+780(SB)/4, $0x38800000
-DATA miniK<>+784(SB)/4, $0x38800000
-DATA miniK<>+788(SB)/4, $0x38800000
-DATA miniK<>+792(SB)/4, $0x38800000
-DATA miniK<>+796(SB)/4, $0x38800000
-DATA miniK<>+800(SB)/4, $0x0ac00000
-DATA miniK<>+804(SB)/4, $0x0ac00000
-DATA miniK<>+808(SB)/4, $0x0ac00000
-DATA miniK<>+812(SB)/4, $0x0ac00000
-DATA miniK<>+816(SB)/4, $0x0ac00000
-DATA miniK<>+820(SB)/4, $0x0ac00000
-DATA miniK<>+824(SB)/4, $0x0ac00000
-DATA miniK<>+828(SB)/4, $0x0ac00000
-DATA miniK<>+832(SB)/4, $0x0ac001c4
-DATA miniK<>+836(SB)/4, $0x0ac001c4
-DATA miniK<>+840(SB)/4, $0x0ac001c4
-DATA miniK<>+844(SB)/4, $0x0ac001c4
-DATA miniK<>+848(SB)/4, $0x0ac001c4
-DATA miniK<>+852(SB)/4, $0x0ac001c4
-DATA miniK<>+856(SB)/4, $0x0ac001c4
-DATA miniK<>+860(SB)/4, $0x0ac001c4
-DATA miniK<>+864(SB)/4, $0x0000007b
-DATA miniK<>+868(SB)/4, $0x0000007b
-DATA miniK<>+872(SB)/4, $0x0000007b
-DATA miniK<>+876(SB)/4, $0x0000007b
-DATA miniK<>+880(SB)/4, $0x0000007b
-DATA miniK<>+884(SB)/4, $0x0000007b
-DATA miniK<>+888(SB)/4, $0x0000007b
-DATA miniK<>+892(SB)/4, $0x0000007b
-GLOBL miniK<>(SB), RODATA|NOPTR, $896
+DATA miniK<>+128(SB)/4, $0x00000001
+DATA miniK<>+132(SB)/4, $0x00000001
+DATA miniK<>+136(SB)/4, $0x00000001
+DATA miniK<>+140(SB)/4, $0x00000001
+DATA miniK<>+144(SB)/4, $0x00000001
+DATA miniK<>+148(SB)/4, $0x00000001
+DATA miniK<>+152(SB)/4, $0x00000001
+DATA miniK<>+156(SB)/4, $0x00000001
+DATA miniK<>+160(SB)/4, $0x00007fff
+DATA miniK<>+164(SB)/4, $0x00007fff
+DATA miniK<>+168(SB)/4, $0x00007fff
+DATA miniK<>+172(SB)/4, $0x00007fff
+DATA miniK<>+176(SB)/4, $0x00007fff
+DATA miniK<>+180(SB)/4, $0x00007fff
+DATA miniK<>+184(SB)/4, $0x00007fff
+DATA miniK<>+188(SB)/4, $0x00007fff
+DATA miniK<>+192(SB)/4, $0x0000ffff
+DATA miniK<>+196(SB)/4, $0x0000ffff
+DATA miniK<>+200(SB)/4, $0x0000ffff
+DATA miniK<>+204(SB)/4, $0x0000ffff
+DATA miniK<>+208(SB)/4, $0x0000ffff
+DATA miniK<>+212(SB)/4, $0x0000ffff
+DATA miniK<>+216(SB)/4, $0x0000ffff
+DATA miniK<>+220(SB)/4, $0x0000ffff
+DATA miniK<>+224(SB)/4, $0x00400000
+DATA miniK<>+228(SB)/4, $0x00400000
+DATA miniK<>+232(SB)/4, $0x00400000
+DATA miniK<>+236(SB)/4, $0x00400000
+DATA miniK<>+240(SB)/4, $0x00400000
+DATA miniK<>+244(SB)/4, $0x00400000
+DATA miniK<>+248(SB)/4, $0x00400000
+DATA miniK<>+252(SB)/4, $0x00400000
+DATA miniK<>+256(SB)/4, $0xbfffbfff
+DATA miniK<>+260(SB)/4, $0xbfffbfff
+DATA miniK<>+264(SB)/4, $0xbfffbfff
+DATA miniK<>+268(SB)/4, $0xbfffbfff
+DATA miniK<>+272(SB)/4, $0xbfffbfff
+DATA miniK<>+276(SB)/4, $0xbfffbfff
+DATA miniK<>+280(SB)/4, $0xbfffbfff
+DATA miniK<>+284(SB)/4, $0xbfffbfff
+DATA miniK<>+288(SB)/4, $0x43800000
+DATA miniK<>+292(SB)/4, $0x43800000
+DATA miniK<>+296(SB)/4, $0x43800000
+DATA miniK<>+300(SB)/4, $0x43800000
+DATA miniK<>+304(SB)/4, $0x43800000
+DATA miniK<>+308(SB)/4, $0x43800000
+DATA miniK<>+312(SB)/4, $0x43800000
+DATA miniK<>+316(SB)/4, $0x43800000
+DATA miniK<>+320(SB)/4, $0x87e00000
+DATA miniK<>+324(SB)/4, $0x87e00000
+DATA miniK<>+328(SB)/4, $0x87e00000
+DATA miniK<>+332(SB)/4, $0x87e00000
+DATA miniK<>+336(SB)/4, $0x87e00000
+DATA miniK<>+340(SB)/4, $0x87e00000
+DATA miniK<>+344(SB)/4, $0x87e00000
+DATA miniK<>+348(SB)/4, $0x87e00000
+DATA miniK<>+352(SB)/4, $0x7ff00000
+DATA miniK<>+356(SB)/4, $0x7ff00000
+DATA miniK<>+360(SB)/4, $0x7ff00000
+DATA miniK<>+364(SB)/4, $0x7ff00000
+DATA miniK<>+368(SB)/4, $0x7ff00000
+DATA miniK<>+372(SB)/4, $0x7ff00000
+DATA miniK<>+376(SB)/4, $0x7ff00000
+DATA miniK<>+380(SB)/4, $0x7ff00000
+DATA miniK<>+384(SB)/4, $0x43f00000
+DATA miniK<>+388(SB)/4, $0x43f00000
+DATA miniK<>+392(SB)/4, $0x43f00000
+DATA miniK<>+396(SB)/4, $0x43f00000
+DATA miniK<>+400(SB)/4, $0x43f00000
+DATA miniK<>+404(SB)/4, $0x43f00000
+DATA miniK<>+408(SB)/4, $0x43f00000
+DATA miniK<>+412(SB)/4, $0x43f00000
+DATA miniK<>+416(SB)/4, $0x43e00000
+DATA miniK<>+420(SB)/4, $0x43e00000
+DATA miniK<>+424(SB)/4, $0x43e00000
+DATA miniK<>+428(SB)/4, $0x43e00000
+DATA miniK<>+432(SB)/4, $0x43e00000
+DATA miniK<>+436(SB)/4, $0x43e00000
+DATA miniK<>+440(SB)/4, $0x43e00000
+DATA miniK<>+444(SB)/4, $0x43e00000
+DATA miniK<>+448(SB)/4, $0x3c800000
+DATA miniK<>+452(SB)/4, $0x3c800000
+DATA miniK<>+456(SB)/4, $0x3c800000
+DATA miniK<>+460(SB)/4, $0x3c800000
+DATA miniK<>+464(SB)/4, $0x3c800000
+DATA miniK<>+468(SB)/4, $0x3c800000
+DATA miniK<>+472(SB)/4, $0x3c800000
+DATA miniK<>+476(SB)/4, $0x3c800000
+DATA miniK<>+480(SB)/4, $0x0a400000
+DATA miniK<>+484(SB)/4, $0x0a400000
+DATA miniK<>+488(SB)/4, $0x0a400000
+DATA miniK<>+492(SB)/4, $0x0a400000
+DATA miniK<>+496(SB)/4, $0x0a400000
+DATA miniK<>+500(SB)/4, $0x0a400000
+DATA miniK<>+504(SB)/4, $0x0a400000
+DATA miniK<>+508(SB)/4, $0x0a400000
+DATA miniK<>+512(SB)/4, $0x0a4003c8
+DATA miniK<>+516(SB)/4, $0x0a4003c8
+DATA miniK<>+520(SB)/4, $0x0a4003c8
+DATA miniK<>+524(SB)/4, $0x0a4003c8
+DATA miniK<>+528(SB)/4, $0x0a4003c8
+DATA miniK<>+532(SB)/4, $0x0a4003c8
+DATA miniK<>+536(SB)/4, $0x0a4003c8
+DATA miniK<>+540(SB)/4, $0x0a4003c8
+DATA miniK<>+544(SB)/4, $0x04800000
+DATA miniK<>+548(SB)/4, $0x04800000
+DATA miniK<>+552(SB)/4, $0x04800000
+DATA miniK<>+556(SB)/4, $0x04800000
+DATA miniK<>+560(SB)/4, $0x04800000
+DATA miniK<>+564(SB)/4, $0x04800000
+DATA miniK<>+568(SB)/4, $0x04800000
+DATA miniK<>+572(SB)/4, $0x04800000
+DATA miniK<>+576(SB)/4, $0x3b800000
+DATA miniK<>+580(SB)/4, $0x3b800000
+DATA miniK<>+584(SB)/4, $0x3b800000
+DATA miniK<>+588(SB)/4, $0x3b800000
+DATA miniK<>+592(SB)/4, $0x3b800000
+DATA miniK<>+596(SB)/4, $0x3b800000
+DATA miniK<>+600(SB)/4, $0x3b800000
+DATA miniK<>+604(SB)/4, $0x3b800000
+DATA miniK<>+608(SB)/4, $0x80808080
+DATA miniK<>+612(SB)/4, $0x80808080
+DATA miniK<>+616(SB)/4, $0x80808080
+DATA miniK<>+620(SB)/4, $0x80808080
+DATA miniK<>+624(SB)/4, $0x80808080
+DATA miniK<>+628(SB)/4, $0x80808080
+DATA miniK<>+632(SB)/4, $0x80808080
+DATA miniK<>+636(SB)/4, $0x80808080
+DATA miniK<>+640(SB)/4, $0x7f7f7f7f
+DATA miniK<>+644(SB)/4, $0x7f7f7f7f
+DATA miniK<>+648(SB)/4, $0x7f7f7f7f
+DATA miniK<>+652(SB)/4, $0x7f7f7f7f
+DATA miniK<>+656(SB)/4, $0x7f7f7f7f
+DATA miniK<>+660(SB)/4, $0x7f7f7f7f
+DATA miniK<>+664(SB)/4, $0x7f7f7f7f
+DATA miniK<>+668(SB)/4, $0x7f7f7f7f
+DATA miniK<>+672(SB)/4, $0x7c7c7c7c
+DATA miniK<>+676(SB)/4, $0x7c7c7c7c
+DATA miniK<>+680(SB)/4, $0x7c7c7c7c
+DATA miniK<>+684(SB)/4, $0x7c7c7c7c
+DATA miniK<>+688(SB)/4, $0x7c7c7c7c
+DATA miniK<>+692(SB)/4, $0x7c7c7c7c
+DATA miniK<>+696(SB)/4, $0x7c7c7c7c
+DATA miniK<>+700(SB)/4, $0x7c7c7c7c
+DATA miniK<>+704(SB)/4, $0x7fff7fff
+DATA miniK<>+708(SB)/4, $0x7fff7fff
+DATA miniK<>+712(SB)/4, $0x7fff7fff
+DATA miniK<>+716(SB)/4, $0x7fff7fff
+DATA miniK<>+720(SB)/4, $0x7fff7fff
+DATA miniK<>+724(SB)/4, $0x7fff7fff
+DATA miniK<>+728(SB)/4, $0x7fff7fff
+DATA miniK<>+732(SB)/4, $0x7fff7fff
+DATA miniK<>+736(SB)/4, $0x7c007c00
+DATA miniK<>+740(SB)/4, $0x7c007c00
+DATA miniK<>+744(SB)/4, $0x7c007c00
+DATA miniK<>+748(SB)/4, $0x7c007c00
+DATA miniK<>+752(SB)/4, $0x7c007c00
+DATA miniK<>+756(SB)/4, $0x7c007c00
+DATA miniK<>+760(SB)/4, $0x7c007c00
+DATA miniK<>+764(SB)/4, $0x7c007c00
+DATA miniK<>+768(SB)/4, $0x7bff7bff
+DATA miniK<>+772(SB)/4, $0x7bff7bff
+DATA miniK<>+776(SB)/4, $0x7bff7bff
+DATA miniK<>+780(SB)/4, $0x7bff7bff
+DATA miniK<>+784(SB)/4, $0x7bff7bff
+DATA miniK<>+788(SB)/4, $0x7bff7bff
+DATA miniK<>+792(SB)/4, $0x7bff7bff
+DATA miniK<>+796(SB)/4, $0x7bff7bff
+DATA miniK<>+800(SB)/4, $0xfc00fc00
+DATA miniK<>+804(SB)/4, $0xfc00fc00
+DATA miniK<>+808(SB)/4, $0xfc00fc00
+DATA miniK<>+812(SB)/4, $0xfc00fc00
+DATA miniK<>+816(SB)/4, $0xfc00fc00
+DATA miniK<>+820(SB)/4, $0xfc00fc00
+DATA miniK<>+824(SB)/4, $0xfc00fc00
+DATA miniK<>+828(SB)/4, $0xfc00fc00
+DATA miniK<>+832(SB)/4, $0x00010001
+DATA miniK<>+836(SB)/4, $0x00010001
+DATA miniK<>+840(SB)/4, $0x00010001
+DATA miniK<>+844(SB)/4, $0x00010001
+DATA miniK<>+848(SB)/4, $0x00010001
+DATA miniK<>+852(SB)/4, $0x00010001
+DATA miniK<>+856(SB)/4, $0x00010001
+DATA miniK<>+860(SB)/4, $0x00010001
+DATA miniK<>+864(SB)/4, $0x007e007e
+DATA miniK<>+868(SB)/4, $0x007e007e
+DATA miniK<>+872(SB)/4, $0x007e007e
+DATA miniK<>+876(SB)/4, $0x007e007e
+DATA miniK<>+880(SB)/4, $0x007e007e
+DATA miniK<>+884(SB)/4, $0x007e007e
+DATA miniK<>+888(SB)/4, $0x007e007e
+DATA miniK<>+892(SB)/4, $0x007e007e
+DATA miniK<>+896(SB)/4, $0x007f007f
+DATA miniK<>+900(SB)/4, $0x007f007f
+DATA miniK<>+904(SB)/4, $0x007f007f
+DATA miniK<>+908(SB)/4, $0x007f007f
+DATA miniK<>+912(SB)/4, $0x007f007f
+DATA miniK<>+916(SB)/4, $0x007f007f
+DATA miniK<>+920(SB)/4, $0x007f007f
+DATA miniK<>+924(SB)/4, $0x007f007f
+DATA miniK<>+928(SB)/4, $0x00800080
+DATA miniK<>+932(SB)/4, $0x00800080
+DATA miniK<>+936(SB)/4, $0x00800080
+DATA miniK<>+940(SB)/4, $0x00800080
+DATA miniK<>+944(SB)/4, $0x00800080
+DATA miniK<>+948(SB)/4, $0x00800080
+DATA miniK<>+952(SB)/4, $0x00800080
+DATA miniK<>+956(SB)/4, $0x00800080
+DATA miniK<>+960(SB)/4, $0x00ff00ff
+DATA miniK<>+964(SB)/4, $0x00ff00ff
+DATA miniK<>+968(SB)/4, $0x00ff00ff
+DATA miniK<>+972(SB)/4, $0x00ff00ff
+DATA miniK<>+976(SB)/4, $0x00ff00ff
+DATA miniK<>+980(SB)/4, $0x00ff00ff
+DATA miniK<>+984(SB)/4, $0x00ff00ff
+DATA miniK<>+988(SB)/4, $0x00ff00ff
+GLOBL miniK<>(SB), RODATA|NOPTR, $992
 
 // func floatToBf16RTEAVX2(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2
@@ -48336,20 +48360,20 @@ TEXT ·floatToBf16RTEAVX2(SB), NOSPLIT, $0-32
 loop:
 	VMOVDQU   (CX)(BX*4), Y0
 	VPSRLD    $0x10, Y0, Y1
-	VPAND     miniK<>+224(SB), Y1, Y1
-	VPADDD    miniK<>+288(SB), Y1, Y1
+	VPAND     miniK<>+128(SB), Y1, Y1
+	VPADDD    miniK<>+160(SB), Y1, Y1
 	VPADDD    Y1, Y0, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y2, Y0, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VMOVDQU   32(CX)(BX*4), Y0
 	VPSRLD    $0x10, Y0, Y2
-	VPAND     miniK<>+224(SB), Y2, Y2
-	VPADDD    miniK<>+288(SB), Y2, Y2
+	VPAND     miniK<>+128(SB), Y2, Y2
+	VPADDD    miniK<>+160(SB), Y2, Y2
 	VPADDD    Y2, Y0, Y2
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y3, Y0, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPACKUSDW Y2, Y1, Y0
@@ -48377,12 +48401,12 @@ TEXT ·floatToBf16RTZAVX2(SB), NOSPLIT, $0-32
 loop:
 	VMOVDQU   (CX)(BX*4), Y0
 	VCMPPS    $0x03, Y0, Y0, Y1
-	VPOR      miniK<>+352(SB), Y0, Y2
+	VPOR      miniK<>+224(SB), Y0, Y2
 	VBLENDVPS Y1, Y2, Y0, Y0
 	VPSRLD    $0x10, Y0, Y0
 	VMOVDQU   32(CX)(BX*4), Y1
 	VCMPPS    $0x03, Y1, Y1, Y2
-	VPOR      miniK<>+352(SB), Y1, Y3
+	VPOR      miniK<>+224(SB), Y1, Y3
 	VBLENDVPS Y2, Y3, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VPACKUSDW Y1, Y0, Y0
@@ -48410,18 +48434,18 @@ TEXT ·floatToBf16RTPAVX2(SB), NOSPLIT, $0-32
 loop:
 	VMOVDQU   (CX)(BX*4), Y0
 	VPSRAD    $0x1f, Y0, Y1
-	VPANDN    miniK<>+320(SB), Y1, Y1
+	VPANDN    miniK<>+192(SB), Y1, Y1
 	VPADDD    Y1, Y0, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y2, Y0, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VMOVDQU   32(CX)(BX*4), Y0
 	VPSRAD    $0x1f, Y0, Y2
-	VPANDN    miniK<>+320(SB), Y2, Y2
+	VPANDN    miniK<>+192(SB), Y2, Y2
 	VPADDD    Y2, Y0, Y2
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y3, Y0, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPACKUSDW Y2, Y1, Y0
@@ -48452,7 +48476,7 @@ loop:
 	VPSRLD    $0x10, Y1, Y1
 	VPADDD    Y1, Y0, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y2, Y0, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VMOVDQU   32(CX)(BX*4), Y0
@@ -48460,7 +48484,7 @@ loop:
 	VPSRLD    $0x10, Y2, Y2
 	VPADDD    Y2, Y0, Y2
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y3, Y0, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPACKUSDW Y2, Y1, Y0
@@ -48650,24 +48674,24 @@ TEXT ·floatToBf16SatRTEAVX2(SB), NOSPLIT, $0-32
 loop:
 	VMOVDQU   (CX)(BX*4), Y0
 	VPSRLD    $0x10, Y0, Y1
-	VPAND     miniK<>+224(SB), Y1, Y1
-	VPADDD    miniK<>+288(SB), Y1, Y1
+	VPAND     miniK<>+128(SB), Y1, Y1
+	VPADDD    miniK<>+160(SB), Y1, Y1
 	VPADDD    Y1, Y0, Y1
 	VPMINUD   miniK<>+96(SB), Y1, Y1
 	VPMINSD   miniK<>+64(SB), Y1, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y2, Y0, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VMOVDQU   32(CX)(BX*4), Y0
 	VPSRLD    $0x10, Y0, Y2
-	VPAND     miniK<>+224(SB), Y2, Y2
-	VPADDD    miniK<>+288(SB), Y2, Y2
+	VPAND     miniK<>+128(SB), Y2, Y2
+	VPADDD    miniK<>+160(SB), Y2, Y2
 	VPADDD    Y2, Y0, Y2
 	VPMINUD   miniK<>+96(SB), Y2, Y2
 	VPMINSD   miniK<>+64(SB), Y2, Y2
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y3, Y0, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPACKUSDW Y2, Y1, Y0
@@ -48697,14 +48721,14 @@ loop:
 	VPMINUD   miniK<>+96(SB), Y0, Y1
 	VPMINSD   miniK<>+64(SB), Y1, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y2, Y0, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VMOVDQU   32(CX)(BX*4), Y0
 	VPMINUD   miniK<>+96(SB), Y0, Y2
 	VPMINSD   miniK<>+64(SB), Y2, Y2
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y3, Y0, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPACKUSDW Y2, Y1, Y0
@@ -48732,22 +48756,22 @@ TEXT ·floatToBf16SatRTPAVX2(SB), NOSPLIT, $0-32
 loop:
 	VMOVDQU   (CX)(BX*4), Y0
 	VPSRAD    $0x1f, Y0, Y1
-	VPANDN    miniK<>+320(SB), Y1, Y1
+	VPANDN    miniK<>+192(SB), Y1, Y1
 	VPADDD    Y1, Y0, Y1
 	VPMINUD   miniK<>+96(SB), Y1, Y1
 	VPMINSD   miniK<>+64(SB), Y1, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y2, Y0, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VMOVDQU   32(CX)(BX*4), Y0
 	VPSRAD    $0x1f, Y0, Y2
-	VPANDN    miniK<>+320(SB), Y2, Y2
+	VPANDN    miniK<>+192(SB), Y2, Y2
 	VPADDD    Y2, Y0, Y2
 	VPMINUD   miniK<>+96(SB), Y2, Y2
 	VPMINSD   miniK<>+64(SB), Y2, Y2
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y3, Y0, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPACKUSDW Y2, Y1, Y0
@@ -48780,7 +48804,7 @@ loop:
 	VPMINUD   miniK<>+96(SB), Y1, Y1
 	VPMINSD   miniK<>+64(SB), Y1, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y2, Y0, Y1, Y1
 	VPSRLD    $0x10, Y1, Y1
 	VMOVDQU   32(CX)(BX*4), Y0
@@ -48790,7 +48814,7 @@ loop:
 	VPMINUD   miniK<>+96(SB), Y2, Y2
 	VPMINSD   miniK<>+64(SB), Y2, Y2
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      miniK<>+352(SB), Y0, Y0
+	VPOR      miniK<>+224(SB), Y0, Y0
 	VBLENDVPS Y3, Y0, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPACKUSDW Y2, Y1, Y0
@@ -49011,67 +49035,60 @@ TEXT ·floatToE4m3RTEAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+576(SB), Y3, Y3
-	VPADDD    miniK<>+608(SB), Y3, Y4
-	VPADDD    miniK<>+640(SB), Y3, Y5
-	VPSRLD    $0x14, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y2
-	VPSUBD    Y5, Y2, Y2
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y2, Y2
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y3
-	VPSUBD    Y6, Y3, Y3
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y3, Y3
-	VPACKUSDW Y3, Y2, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y3
-	VPSUBD    Y6, Y3, Y3
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y3, Y3
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y4
-	VPMINUD   miniK<>+512(SB), Y4, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y7
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y4
-	VPSUBD    Y7, Y4, Y4
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y4, Y4
-	VPACKUSDW Y4, Y3, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
+	VMOVUPS   (CX)(BX*4), Y1
+	VMOVUPS   32(CX)(BX*4), Y2
+	VMOVUPS   64(CX)(BX*4), Y3
+	VMOVUPS   96(CX)(BX*4), Y4
+	VPAND     miniK<>+0(SB), Y1, Y5
+	VPMINUD   miniK<>+384(SB), Y5, Y5
+	VPAND     miniK<>+32(SB), Y5, Y6
+	VPMAXUD   miniK<>+448(SB), Y6, Y6
+	VPADDD    miniK<>+480(SB), Y6, Y7
+	VPADDD    miniK<>+512(SB), Y6, Y8
+	VPSRLD    $0x14, Y6, Y6
+	VPSUBD    Y6, Y8, Y8
+	VADDPS    Y7, Y5, Y5
+	VPSUBD    Y8, Y5, Y5
+	VPAND     miniK<>+0(SB), Y2, Y6
+	VPMINUD   miniK<>+384(SB), Y6, Y6
+	VPAND     miniK<>+32(SB), Y6, Y7
+	VPMAXUD   miniK<>+448(SB), Y7, Y7
+	VPADDD    miniK<>+480(SB), Y7, Y8
+	VPADDD    miniK<>+512(SB), Y7, Y9
+	VPSRLD    $0x14, Y7, Y7
+	VPSUBD    Y7, Y9, Y9
+	VADDPS    Y8, Y6, Y6
+	VPSUBD    Y9, Y6, Y6
+	VPAND     miniK<>+0(SB), Y3, Y7
+	VPMINUD   miniK<>+384(SB), Y7, Y7
+	VPAND     miniK<>+32(SB), Y7, Y8
+	VPMAXUD   miniK<>+448(SB), Y8, Y8
+	VPADDD    miniK<>+480(SB), Y8, Y9
+	VPADDD    miniK<>+512(SB), Y8, Y10
+	VPSRLD    $0x14, Y8, Y8
+	VPSUBD    Y8, Y10, Y10
+	VADDPS    Y9, Y7, Y7
+	VPSUBD    Y10, Y7, Y7
+	VPAND     miniK<>+0(SB), Y4, Y8
+	VPMINUD   miniK<>+384(SB), Y8, Y8
+	VPAND     miniK<>+32(SB), Y8, Y9
+	VPMAXUD   miniK<>+448(SB), Y9, Y9
+	VPADDD    miniK<>+480(SB), Y9, Y10
+	VPADDD    miniK<>+512(SB), Y9, Y11
+	VPSRLD    $0x14, Y9, Y9
+	VPSUBD    Y9, Y11, Y11
+	VADDPS    Y10, Y8, Y8
+	VPSUBD    Y11, Y8, Y8
+	VPACKUSDW Y6, Y5, Y5
+	VPACKUSDW Y8, Y7, Y6
+	VPACKUSWB Y6, Y5, Y5
+	VPACKSSDW Y2, Y1, Y1
+	VPACKSSDW Y4, Y3, Y2
+	VPACKSSWB Y2, Y1, Y1
+	VPAND     miniK<>+608(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VPERMD    Y5, Y0, Y5
+	VMOVDQU   Y5, (AX)(BX*1)
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -49081,7 +49098,7 @@ done:
 	RET
 
 // func floatToE4m3RTZAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE4m3RTZAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -49093,101 +49110,60 @@ TEXT ·floatToE4m3RTZAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y6, Y6
-	VPCMPGTD  miniK<>+64(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y7
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y7, Y7
-	VPCMPGTD  miniK<>+64(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y7, Y7
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y7, Y7
-	VPACKUSDW Y7, Y6, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y7
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y7, Y5, Y7
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y4
-	VPADDD    Y4, Y7, Y7
-	VPCMPGTD  miniK<>+64(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y8
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y8, Y8
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y8, Y5, Y8
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y4
-	VPADDD    Y4, Y8, Y8
-	VPCMPGTD  miniK<>+64(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y8, Y8
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y8, Y8
-	VPACKUSDW Y8, Y7, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y1
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y1, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y6
+	VPSIGND     Y6, Y5, Y9
+	VPMAXUD     Y9, Y6, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y3, Y6
+	VPSIGND     Y6, Y5, Y10
+	VPMAXUD     Y10, Y6, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
+	VPAND       miniK<>+0(SB), Y4, Y6
+	VPSIGND     Y6, Y5, Y5
+	VPMAXUD     Y5, Y6, Y5
+	VMULPS      miniK<>+576(SB), Y5, Y5
+	VCVTPS2PH   $0x03, Y7, X8
+	VCVTPS2PH   $0x03, Y9, X6
+	VINSERTI128 $0x01, X6, Y8, Y6
+	VCVTPS2PH   $0x03, Y10, X8
+	VCVTPS2PH   $0x03, Y5, X5
+	VINSERTI128 $0x01, X5, Y8, Y5
+	VPSRLW      $0x07, Y6, Y7
+	VPMINUW     miniK<>+864(SB), Y7, Y7
+	VPCMPGTW    miniK<>+768(SB), Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSRLW      $0x07, Y5, Y6
+	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPCMPGTW    miniK<>+768(SB), Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPACKUSWB   Y6, Y7, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPACKSSDW   Y2, Y1, Y1
+	VPACKSSDW   Y4, Y3, Y2
+	VPACKSSWB   Y2, Y1, Y1
+	VPAND       miniK<>+608(SB), Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VPOR        Y1, Y5, Y5
+	VMOVDQU     Y5, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE4m3RTPAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE4m3RTPAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -49199,113 +49175,75 @@ TEXT ·floatToE4m3RTPAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+576(SB), Y3, Y3
-	VPADDD    miniK<>+608(SB), Y3, Y4
-	VPADDD    miniK<>+640(SB), Y3, Y5
-	VPSRLD    $0x14, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y5, Y3, Y5
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y4, Y2, Y2
-	VPADDD    Y2, Y5, Y5
-	VPCMPGTD  miniK<>+96(SB), Y1, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y5, Y5
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y5, Y5
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+576(SB), Y3, Y3
-	VPADDD    miniK<>+608(SB), Y3, Y4
-	VPADDD    miniK<>+640(SB), Y3, Y6
-	VPSRLD    $0x14, Y3, Y3
-	VPSUBD    Y3, Y6, Y6
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y6, Y3, Y6
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y4, Y2, Y2
-	VPADDD    Y2, Y6, Y6
-	VPCMPGTD  miniK<>+96(SB), Y1, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VPACKUSDW Y6, Y5, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y5, Y3, Y3
-	VPADDD    Y3, Y6, Y6
-	VPCMPGTD  miniK<>+96(SB), Y2, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y6, Y6
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y6, Y6
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y7
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y5, Y3, Y3
-	VPADDD    Y3, Y7, Y7
-	VPCMPGTD  miniK<>+96(SB), Y2, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VPACKUSDW Y7, Y6, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x02, Y7, X1
+	VCVTPS2PH   $0x02, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y2, X1
+	VCVTPS2PH   $0x02, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VMOVDQU     miniK<>+800(SB), Y3
+	VPSRAW      $0x0f, Y0, Y4
+	VPANDN      miniK<>+896(SB), Y4, Y5
+	VPADDSW     Y5, Y0, Y5
+	VPSLLW      $0x01, Y5, Y5
+	VPSRLW      $0x08, Y5, Y5
+	VPCMPGTW    Y0, Y3, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPAND       miniK<>+928(SB), Y4, Y0
+	VPOR        Y0, Y5, Y5
+	VPSRAW      $0x0f, Y2, Y0
+	VPANDN      miniK<>+896(SB), Y0, Y4
+	VPADDSW     Y4, Y2, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPCMPGTW    Y2, Y3, Y2
+	VPADDW      miniK<>+896(SB), Y2, Y2
+	VPMINUW     Y2, Y4, Y4
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y4, Y4
+	VPACKUSWB   Y4, Y5, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE4m3RTNAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE4m3RTNAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -49317,110 +49255,69 @@ TEXT ·floatToE4m3RTNAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+576(SB), Y3, Y3
-	VPADDD    miniK<>+608(SB), Y3, Y4
-	VPADDD    miniK<>+640(SB), Y3, Y5
-	VPSRLD    $0x14, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y5, Y3, Y5
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y2, Y4, Y2
-	VPADDD    Y2, Y5, Y5
-	VPXOR     miniK<>+128(SB), Y1, Y2
-	VPCMPGTD  miniK<>+96(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y5, Y5
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y5, Y5
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+576(SB), Y3, Y3
-	VPADDD    miniK<>+608(SB), Y3, Y4
-	VPADDD    miniK<>+640(SB), Y3, Y6
-	VPSRLD    $0x14, Y3, Y3
-	VPSUBD    Y3, Y6, Y6
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y6, Y3, Y6
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y2, Y4, Y2
-	VPADDD    Y2, Y6, Y6
-	VPXOR     miniK<>+128(SB), Y1, Y2
-	VPCMPGTD  miniK<>+96(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VPACKUSDW Y6, Y5, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y3
-	VPADDD    Y3, Y6, Y6
-	VPXOR     miniK<>+128(SB), Y2, Y3
-	VPCMPGTD  miniK<>+96(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y6, Y6
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y6, Y6
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y7
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y3
-	VPADDD    Y3, Y7, Y7
-	VPXOR     miniK<>+128(SB), Y2, Y3
-	VPCMPGTD  miniK<>+96(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VPACKUSDW Y7, Y6, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x01, Y7, X1
+	VCVTPS2PH   $0x01, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y2, X1
+	VCVTPS2PH   $0x01, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRAW      $0x0f, Y0, Y3
+	VPAND       miniK<>+896(SB), Y3, Y4
+	VPADDUSW    Y4, Y0, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPMINUW     miniK<>+768(SB), Y0, Y5
+	VPCMPEQW    Y0, Y5, Y5
+	VPADDW      miniK<>+896(SB), Y5, Y5
+	VPMINUW     Y5, Y4, Y4
+	VPAND       miniK<>+928(SB), Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       miniK<>+896(SB), Y0, Y3
+	VPADDUSW    Y3, Y2, Y3
+	VPSLLW      $0x01, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPMINUW     miniK<>+768(SB), Y2, Y5
+	VPCMPEQW    Y2, Y5, Y5
+	VPADDW      miniK<>+896(SB), Y5, Y5
+	VPMINUW     Y5, Y3, Y3
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y3, Y3
+	VPACKUSWB   Y3, Y4, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -49863,79 +49760,68 @@ TEXT ·floatToE4m3SatRTEAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y3
-	VPSUBD    Y6, Y3, Y3
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y3, Y3
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y3, Y3
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y7
-	VPSRLD    $0x14, Y5, Y5
+	VMOVUPS   (CX)(BX*4), Y1
+	VMOVUPS   32(CX)(BX*4), Y2
+	VMOVUPS   64(CX)(BX*4), Y3
+	VMOVUPS   96(CX)(BX*4), Y4
+	VPAND     miniK<>+0(SB), Y1, Y5
+	VPMINUD   miniK<>+416(SB), Y5, Y6
+	VPAND     miniK<>+32(SB), Y6, Y7
+	VPMAXUD   miniK<>+448(SB), Y7, Y7
+	VPADDD    miniK<>+480(SB), Y7, Y8
+	VPADDD    miniK<>+512(SB), Y7, Y9
+	VPSRLD    $0x14, Y7, Y7
+	VPSUBD    Y7, Y9, Y9
+	VADDPS    Y8, Y6, Y6
+	VPSUBD    Y9, Y6, Y6
+	VPCMPGTD  miniK<>+32(SB), Y5, Y5
+	VPSUBD    Y5, Y6, Y6
+	VPAND     miniK<>+0(SB), Y2, Y5
+	VPMINUD   miniK<>+416(SB), Y5, Y7
+	VPAND     miniK<>+32(SB), Y7, Y8
+	VPMAXUD   miniK<>+448(SB), Y8, Y8
+	VPADDD    miniK<>+480(SB), Y8, Y9
+	VPADDD    miniK<>+512(SB), Y8, Y10
+	VPSRLD    $0x14, Y8, Y8
+	VPSUBD    Y8, Y10, Y10
+	VADDPS    Y9, Y7, Y7
+	VPSUBD    Y10, Y7, Y7
+	VPCMPGTD  miniK<>+32(SB), Y5, Y5
 	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y4
-	VPSUBD    Y7, Y4, Y4
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y4, Y4
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y4, Y4
-	VPACKUSDW Y4, Y3, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y7
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y4
-	VPSUBD    Y7, Y4, Y4
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y4, Y4
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y4, Y4
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y5
-	VPAND     miniK<>+32(SB), Y5, Y6
-	VPMAXUD   miniK<>+576(SB), Y6, Y6
-	VPADDD    miniK<>+608(SB), Y6, Y7
-	VPADDD    miniK<>+640(SB), Y6, Y8
-	VPSRLD    $0x14, Y6, Y6
-	VPSUBD    Y6, Y8, Y8
-	VADDPS    Y7, Y5, Y5
-	VPSUBD    Y8, Y5, Y5
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y5, Y5
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y5, Y5
-	VPACKUSDW Y5, Y4, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
+	VPAND     miniK<>+0(SB), Y3, Y5
+	VPMINUD   miniK<>+416(SB), Y5, Y8
+	VPAND     miniK<>+32(SB), Y8, Y9
+	VPMAXUD   miniK<>+448(SB), Y9, Y9
+	VPADDD    miniK<>+480(SB), Y9, Y10
+	VPADDD    miniK<>+512(SB), Y9, Y11
+	VPSRLD    $0x14, Y9, Y9
+	VPSUBD    Y9, Y11, Y11
+	VADDPS    Y10, Y8, Y8
+	VPSUBD    Y11, Y8, Y8
+	VPCMPGTD  miniK<>+32(SB), Y5, Y5
+	VPSUBD    Y5, Y8, Y8
+	VPAND     miniK<>+0(SB), Y4, Y5
+	VPMINUD   miniK<>+416(SB), Y5, Y9
+	VPAND     miniK<>+32(SB), Y9, Y10
+	VPMAXUD   miniK<>+448(SB), Y10, Y10
+	VPADDD    miniK<>+480(SB), Y10, Y11
+	VPADDD    miniK<>+512(SB), Y10, Y12
+	VPSRLD    $0x14, Y10, Y10
+	VPSUBD    Y10, Y12, Y12
+	VADDPS    Y11, Y9, Y9
+	VPSUBD    Y12, Y9, Y9
+	VPCMPGTD  miniK<>+32(SB), Y5, Y5
+	VPSUBD    Y5, Y9, Y9
+	VPACKUSDW Y7, Y6, Y5
+	VPACKUSDW Y9, Y8, Y6
+	VPACKUSWB Y6, Y5, Y5
+	VPACKSSDW Y2, Y1, Y1
+	VPACKSSDW Y4, Y3, Y2
+	VPACKSSWB Y2, Y1, Y1
+	VPAND     miniK<>+608(SB), Y1, Y1
+	VPOR      Y1, Y5, Y5
+	VPERMD    Y5, Y0, Y5
+	VMOVDQU   Y5, (AX)(BX*1)
 	ADDQ      $0x00000020, BX
 	CMPQ      BX, DX
 	JB        loop
@@ -49945,7 +49831,7 @@ done:
 	RET
 
 // func floatToE4m3SatRTZAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE4m3SatRTZAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -49957,101 +49843,60 @@ TEXT ·floatToE4m3SatRTZAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y6, Y6
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y7
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y7, Y7
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y7, Y7
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y7, Y7
-	VPACKUSDW Y7, Y6, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y7
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y7, Y5, Y7
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y4
-	VPADDD    Y4, Y7, Y7
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y8
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y8, Y8
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y8, Y5, Y8
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y4
-	VPADDD    Y4, Y8, Y8
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y8, Y8
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y8, Y8
-	VPACKUSDW Y8, Y7, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y1
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y1, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y6
+	VPSIGND     Y6, Y5, Y9
+	VPMAXUD     Y9, Y6, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y3, Y6
+	VPSIGND     Y6, Y5, Y10
+	VPMAXUD     Y10, Y6, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
+	VPAND       miniK<>+0(SB), Y4, Y6
+	VPSIGND     Y6, Y5, Y5
+	VPMAXUD     Y5, Y6, Y5
+	VMULPS      miniK<>+576(SB), Y5, Y5
+	VCVTPS2PH   $0x03, Y7, X8
+	VCVTPS2PH   $0x03, Y9, X6
+	VINSERTI128 $0x01, X6, Y8, Y6
+	VCVTPS2PH   $0x03, Y10, X8
+	VCVTPS2PH   $0x03, Y5, X5
+	VINSERTI128 $0x01, X5, Y8, Y5
+	VPSRLW      $0x07, Y6, Y7
+	VPMINUW     miniK<>+864(SB), Y7, Y7
+	VPCMPGTW    miniK<>+736(SB), Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSRLW      $0x07, Y5, Y6
+	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPACKUSWB   Y6, Y7, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPACKSSDW   Y2, Y1, Y1
+	VPACKSSDW   Y4, Y3, Y2
+	VPACKSSWB   Y2, Y1, Y1
+	VPAND       miniK<>+608(SB), Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VPOR        Y1, Y5, Y5
+	VMOVDQU     Y5, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE4m3SatRTPAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE4m3SatRTPAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -50063,113 +49908,76 @@ TEXT ·floatToE4m3SatRTPAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y1, Y5, Y3, Y3
-	VPADDD    Y3, Y6, Y6
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y7
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y1, Y5, Y3, Y3
-	VPADDD    Y3, Y7, Y7
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y7, Y7
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y7, Y7
-	VPACKUSDW Y7, Y6, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y7
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y7, Y5, Y7
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y6
-	VCMPPS    $0x11, Y4, Y5, Y4
-	VPSRLD    $0x1f, Y4, Y4
-	VBLENDVPS Y2, Y6, Y4, Y4
-	VPADDD    Y4, Y7, Y7
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y8
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y8, Y8
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y8, Y5, Y8
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y6
-	VCMPPS    $0x11, Y4, Y5, Y4
-	VPSRLD    $0x1f, Y4, Y4
-	VBLENDVPS Y2, Y6, Y4, Y4
-	VPADDD    Y4, Y8, Y8
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y8, Y8
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y8, Y8
-	VPACKUSDW Y8, Y7, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x02, Y7, X1
+	VCVTPS2PH   $0x02, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y2, X1
+	VCVTPS2PH   $0x02, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRAW      $0x0f, Y0, Y3
+	VPANDN      miniK<>+896(SB), Y3, Y4
+	VPADDSW     Y4, Y0, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPAND       miniK<>+704(SB), Y0, Y0
+	VPCMPGTW    miniK<>+736(SB), Y0, Y0
+	VPMINUW     miniK<>+864(SB), Y4, Y4
+	VPSUBW      Y0, Y4, Y4
+	VPAND       miniK<>+928(SB), Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPSRAW      $0x0f, Y2, Y0
+	VPANDN      miniK<>+896(SB), Y0, Y3
+	VPADDSW     Y3, Y2, Y3
+	VPSLLW      $0x01, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPAND       miniK<>+704(SB), Y2, Y2
+	VPCMPGTW    miniK<>+736(SB), Y2, Y2
+	VPMINUW     miniK<>+864(SB), Y3, Y3
+	VPSUBW      Y2, Y3, Y3
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y3, Y3
+	VPACKUSWB   Y3, Y4, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE4m3SatRTNAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE4m3SatRTNAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -50181,106 +49989,69 @@ TEXT ·floatToE4m3SatRTNAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y6
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y1, Y3, Y5, Y3
-	VPADDD    Y3, Y6, Y6
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+512(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+576(SB), Y4, Y4
-	VPADDD    miniK<>+608(SB), Y4, Y5
-	VPADDD    miniK<>+640(SB), Y4, Y7
-	VPSRLD    $0x14, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y1, Y3, Y5, Y3
-	VPADDD    Y3, Y7, Y7
-	VPCMPGTD  miniK<>+32(SB), Y2, Y2
-	VPOR      miniK<>+672(SB), Y2, Y2
-	VPMINUD   Y2, Y7, Y7
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y7, Y7
-	VPACKUSDW Y7, Y6, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y7
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y7, Y5, Y7
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y6
-	VCMPPS    $0x11, Y4, Y5, Y4
-	VPSRLD    $0x1f, Y4, Y4
-	VBLENDVPS Y2, Y4, Y6, Y4
-	VPADDD    Y4, Y7, Y7
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+512(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+576(SB), Y5, Y5
-	VPADDD    miniK<>+608(SB), Y5, Y6
-	VPADDD    miniK<>+640(SB), Y5, Y8
-	VPSRLD    $0x14, Y5, Y5
-	VPSUBD    Y5, Y8, Y8
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y8, Y5, Y8
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y6
-	VCMPPS    $0x11, Y4, Y5, Y4
-	VPSRLD    $0x1f, Y4, Y4
-	VBLENDVPS Y2, Y4, Y6, Y4
-	VPADDD    Y4, Y8, Y8
-	VPCMPGTD  miniK<>+32(SB), Y3, Y3
-	VPOR      miniK<>+672(SB), Y3, Y3
-	VPMINUD   Y3, Y8, Y8
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y8, Y8
-	VPACKUSDW Y8, Y7, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x01, Y7, X1
+	VCVTPS2PH   $0x01, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y2, X1
+	VCVTPS2PH   $0x01, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRAW      $0x0f, Y0, Y3
+	VPAND       miniK<>+896(SB), Y3, Y4
+	VPADDUSW    Y4, Y0, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPAND       miniK<>+704(SB), Y0, Y0
+	VPCMPGTW    miniK<>+736(SB), Y0, Y0
+	VPMINUW     miniK<>+864(SB), Y4, Y4
+	VPSUBW      Y0, Y4, Y4
+	VPAND       miniK<>+928(SB), Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       miniK<>+896(SB), Y0, Y3
+	VPADDUSW    Y3, Y2, Y3
+	VPSLLW      $0x01, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPAND       miniK<>+704(SB), Y2, Y2
+	VPCMPGTW    miniK<>+736(SB), Y2, Y2
+	VPMINUW     miniK<>+864(SB), Y3, Y3
+	VPSUBW      Y2, Y3, Y3
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y3, Y3
+	VPACKUSWB   Y3, Y4, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -50723,7 +50494,7 @@ done:
 	RET
 
 // func floatToE5m2RTEAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2RTEAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -50735,97 +50506,57 @@ TEXT ·floatToE5m2RTEAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+704(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y5
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y2
-	VPSUBD    Y5, Y2, Y2
-	VCMPPS    $0x03, Y1, Y1, Y3
-	VPSRLD    $0x15, Y1, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y2, Y2
-	VPAND     miniK<>+160(SB), Y2, Y2
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y2, Y2
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y3
-	VPSUBD    Y6, Y3, Y3
-	VCMPPS    $0x03, Y1, Y1, Y4
-	VPSRLD    $0x15, Y1, Y5
-	VPOR      miniK<>+256(SB), Y5, Y5
-	VBLENDVPS Y4, Y5, Y3, Y3
-	VPAND     miniK<>+160(SB), Y3, Y3
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y3, Y3
-	VPACKUSDW Y3, Y2, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y3
-	VPSUBD    Y6, Y3, Y3
-	VCMPPS    $0x03, Y2, Y2, Y4
-	VPSRLD    $0x15, Y2, Y5
-	VPOR      miniK<>+256(SB), Y5, Y5
-	VBLENDVPS Y4, Y5, Y3, Y3
-	VPAND     miniK<>+160(SB), Y3, Y3
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y3, Y3
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y4
-	VPMINUD   miniK<>+704(SB), Y4, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+768(SB), Y5, Y5
-	VPADDD    miniK<>+800(SB), Y5, Y6
-	VPADDD    miniK<>+832(SB), Y5, Y7
-	VPSRLD    $0x15, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y4
-	VPSUBD    Y7, Y4, Y4
-	VCMPPS    $0x03, Y2, Y2, Y5
-	VPSRLD    $0x15, Y2, Y6
-	VPOR      miniK<>+256(SB), Y6, Y6
-	VBLENDVPS Y5, Y6, Y4, Y4
-	VPAND     miniK<>+160(SB), Y4, Y4
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y4, Y4
-	VPACKUSDW Y4, Y3, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X5
+	VINSERTI128 $0x01, X5, Y1, Y5
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X6
+	VINSERTI128 $0x01, X6, Y1, Y6
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSLLW      $0x0f, Y5, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y5, Y0, Y0
+	VPAND       miniK<>+704(SB), Y0, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y0, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y0, Y0
+	VPSLLW      $0x0f, Y6, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y6, Y2, Y2
+	VPAND       miniK<>+704(SB), Y2, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y2, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE5m2RTZAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2RTZAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -50837,121 +50568,31 @@ TEXT ·floatToE5m2RTZAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+704(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y6, Y6
-	VPCMPGTD  miniK<>+64(SB), Y2, Y2
-	VPOR      miniK<>+864(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+704(SB), Y2, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y7
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y7, Y7
-	VPCMPGTD  miniK<>+64(SB), Y2, Y2
-	VPOR      miniK<>+864(SB), Y2, Y2
-	VPMINUD   Y2, Y7, Y7
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y7, Y7
-	VPAND     miniK<>+160(SB), Y7, Y7
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y7, Y7
-	VPACKUSDW Y7, Y6, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+768(SB), Y5, Y5
-	VPADDD    miniK<>+800(SB), Y5, Y6
-	VPADDD    miniK<>+832(SB), Y5, Y7
-	VPSRLD    $0x15, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y7, Y5, Y7
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y4
-	VPADDD    Y4, Y7, Y7
-	VPCMPGTD  miniK<>+64(SB), Y3, Y3
-	VPOR      miniK<>+864(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y7, Y7
-	VPAND     miniK<>+160(SB), Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+768(SB), Y5, Y5
-	VPADDD    miniK<>+800(SB), Y5, Y6
-	VPADDD    miniK<>+832(SB), Y5, Y8
-	VPSRLD    $0x15, Y5, Y5
-	VPSUBD    Y5, Y8, Y8
-	VADDPS    Y6, Y4, Y5
-	VPSUBD    Y8, Y5, Y8
-	VSUBPS    Y6, Y5, Y5
-	VCMPPS    $0x1e, Y4, Y5, Y4
-	VPADDD    Y4, Y8, Y8
-	VPCMPGTD  miniK<>+64(SB), Y3, Y3
-	VPOR      miniK<>+864(SB), Y3, Y3
-	VPMINUD   Y3, Y8, Y8
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y8, Y8
-	VPAND     miniK<>+160(SB), Y8, Y8
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y8, Y8
-	VPACKUSDW Y8, Y7, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x03, Y0, X1
+	VCVTPS2PH   $0x03, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x03, Y3, X1
+	VCVTPS2PH   $0x03, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE5m2RTPAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2RTPAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -50963,133 +50604,39 @@ TEXT ·floatToE5m2RTPAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+704(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y5
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y5, Y3, Y5
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y4, Y2, Y2
-	VPADDD    Y2, Y5, Y5
-	VPCMPGTD  miniK<>+96(SB), Y1, Y2
-	VPOR      miniK<>+864(SB), Y2, Y2
-	VPMINUD   Y2, Y5, Y5
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y5
-	VPAND     miniK<>+160(SB), Y5, Y5
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y5, Y5
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+704(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y6
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y6, Y6
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y6, Y3, Y6
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y4, Y2, Y2
-	VPADDD    Y2, Y6, Y6
-	VPCMPGTD  miniK<>+96(SB), Y1, Y2
-	VPOR      miniK<>+864(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VPACKUSDW Y6, Y5, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y5, Y3, Y3
-	VPADDD    Y3, Y6, Y6
-	VPCMPGTD  miniK<>+96(SB), Y2, Y3
-	VPOR      miniK<>+864(SB), Y3, Y3
-	VPMINUD   Y3, Y6, Y6
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y6, Y6
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y7
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y5, Y3, Y3
-	VPADDD    Y3, Y7, Y7
-	VPCMPGTD  miniK<>+96(SB), Y2, Y3
-	VPOR      miniK<>+864(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y7, Y7
-	VPAND     miniK<>+160(SB), Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VPACKUSDW Y7, Y6, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPMINUW     miniK<>+736(SB), Y0, Y3
+	VPCMPEQW    Y0, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y2, Y3
+	VPCMPEQW    Y2, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE5m2RTNAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2RTNAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -51101,130 +50648,30 @@ TEXT ·floatToE5m2RTNAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+704(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y5
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y5, Y3, Y5
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y2, Y4, Y2
-	VPADDD    Y2, Y5, Y5
-	VPXOR     miniK<>+128(SB), Y1, Y2
-	VPCMPGTD  miniK<>+96(SB), Y2, Y2
-	VPOR      miniK<>+864(SB), Y2, Y2
-	VPMINUD   Y2, Y5, Y5
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y5
-	VPAND     miniK<>+160(SB), Y5, Y5
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y5, Y5
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+704(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y6
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y6, Y6
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y6, Y3, Y6
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y2, Y4, Y2
-	VPADDD    Y2, Y6, Y6
-	VPXOR     miniK<>+128(SB), Y1, Y2
-	VPCMPGTD  miniK<>+96(SB), Y2, Y2
-	VPOR      miniK<>+864(SB), Y2, Y2
-	VPMINUD   Y2, Y6, Y6
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VPACKUSDW Y6, Y5, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y3
-	VPADDD    Y3, Y6, Y6
-	VPXOR     miniK<>+128(SB), Y2, Y3
-	VPCMPGTD  miniK<>+96(SB), Y3, Y3
-	VPOR      miniK<>+864(SB), Y3, Y3
-	VPMINUD   Y3, Y6, Y6
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y6, Y6
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+704(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y7
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y3
-	VPADDD    Y3, Y7, Y7
-	VPXOR     miniK<>+128(SB), Y2, Y3
-	VPCMPGTD  miniK<>+96(SB), Y3, Y3
-	VPOR      miniK<>+864(SB), Y3, Y3
-	VPMINUD   Y3, Y7, Y7
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y7, Y7
-	VPAND     miniK<>+160(SB), Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VPACKUSDW Y7, Y6, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPCMPGTW    miniK<>+800(SB), Y0, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y2, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -51483,7 +50930,7 @@ done:
 	RET
 
 // func floatToE5m2SatRTEAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2SatRTEAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -51495,97 +50942,60 @@ TEXT ·floatToE5m2SatRTEAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+736(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y5
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y2
-	VPSUBD    Y5, Y2, Y2
-	VCMPPS    $0x03, Y1, Y1, Y3
-	VPSRLD    $0x15, Y1, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y2, Y2
-	VPAND     miniK<>+160(SB), Y2, Y2
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y2, Y2
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y3
-	VPSUBD    Y6, Y3, Y3
-	VCMPPS    $0x03, Y1, Y1, Y4
-	VPSRLD    $0x15, Y1, Y5
-	VPOR      miniK<>+256(SB), Y5, Y5
-	VBLENDVPS Y4, Y5, Y3, Y3
-	VPAND     miniK<>+160(SB), Y3, Y3
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y3, Y3
-	VPACKUSDW Y3, Y2, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y3
-	VPSUBD    Y6, Y3, Y3
-	VCMPPS    $0x03, Y2, Y2, Y4
-	VPSRLD    $0x15, Y2, Y5
-	VPOR      miniK<>+256(SB), Y5, Y5
-	VBLENDVPS Y4, Y5, Y3, Y3
-	VPAND     miniK<>+160(SB), Y3, Y3
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y3, Y3
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y4
-	VPMINUD   miniK<>+736(SB), Y4, Y4
-	VPAND     miniK<>+32(SB), Y4, Y5
-	VPMAXUD   miniK<>+768(SB), Y5, Y5
-	VPADDD    miniK<>+800(SB), Y5, Y6
-	VPADDD    miniK<>+832(SB), Y5, Y7
-	VPSRLD    $0x15, Y5, Y5
-	VPSUBD    Y5, Y7, Y7
-	VADDPS    Y6, Y4, Y4
-	VPSUBD    Y7, Y4, Y4
-	VCMPPS    $0x03, Y2, Y2, Y5
-	VPSRLD    $0x15, Y2, Y6
-	VPOR      miniK<>+256(SB), Y6, Y6
-	VBLENDVPS Y5, Y6, Y4, Y4
-	VPAND     miniK<>+160(SB), Y4, Y4
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y4, Y4
-	VPACKUSDW Y4, Y3, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X5
+	VINSERTI128 $0x01, X5, Y1, Y5
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X6
+	VINSERTI128 $0x01, X6, Y1, Y6
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSLLW      $0x0f, Y5, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y5, Y0, Y0
+	VPAND       miniK<>+704(SB), Y0, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y0, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y0, Y0
+	VPSLLW      $0x0f, Y6, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y6, Y2, Y2
+	VPAND       miniK<>+704(SB), Y2, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y2, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE5m2SatRTZAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2SatRTZAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -51597,109 +51007,34 @@ TEXT ·floatToE5m2SatRTZAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+736(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y5
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y5, Y3, Y5
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y2
-	VPADDD    Y2, Y5, Y5
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y5
-	VPAND     miniK<>+160(SB), Y5, Y5
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y5, Y5
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+736(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y6
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y6, Y6
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y6, Y3, Y6
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y2
-	VPADDD    Y2, Y6, Y6
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VPACKUSDW Y6, Y5, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y6, Y6
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y6, Y6
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y7
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y3
-	VPADDD    Y3, Y7, Y7
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y7, Y7
-	VPAND     miniK<>+160(SB), Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VPACKUSDW Y7, Y6, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x03, Y0, X1
+	VCVTPS2PH   $0x03, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x03, Y3, X1
+	VCVTPS2PH   $0x03, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE5m2SatRTPAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2SatRTPAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -51711,121 +51046,42 @@ TEXT ·floatToE5m2SatRTPAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+736(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y5
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y5, Y3, Y5
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y4, Y2, Y2
-	VPADDD    Y2, Y5, Y5
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y5
-	VPAND     miniK<>+160(SB), Y5, Y5
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y5, Y5
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+736(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y6
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y6, Y6
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y6, Y3, Y6
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y4, Y2, Y2
-	VPADDD    Y2, Y6, Y6
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VPACKUSDW Y6, Y5, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y5, Y3, Y3
-	VPADDD    Y3, Y6, Y6
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y6, Y6
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y7
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y5, Y3, Y3
-	VPADDD    Y3, Y7, Y7
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y7, Y7
-	VPAND     miniK<>+160(SB), Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VPACKUSDW Y7, Y6, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPMINUW     miniK<>+736(SB), Y0, Y3
+	VPCMPEQW    Y0, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y2, Y3
+	VPCMPEQW    Y2, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
 	RET
 
 // func floatToE5m2SatRTNAVX2(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·floatToE5m2SatRTNAVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -51837,114 +51093,33 @@ TEXT ·floatToE5m2SatRTNAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	VMOVDQU   (CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+736(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y5
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y5, Y5
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y5, Y3, Y5
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y2, Y4, Y2
-	VPADDD    Y2, Y5, Y5
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y5
-	VPAND     miniK<>+160(SB), Y5, Y5
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y5, Y5
-	VMOVDQU   32(CX)(BX*4), Y1
-	VPAND     miniK<>+0(SB), Y1, Y2
-	VPMINUD   miniK<>+736(SB), Y2, Y2
-	VPAND     miniK<>+32(SB), Y2, Y3
-	VPMAXUD   miniK<>+768(SB), Y3, Y3
-	VPADDD    miniK<>+800(SB), Y3, Y4
-	VPADDD    miniK<>+832(SB), Y3, Y6
-	VPSRLD    $0x15, Y3, Y3
-	VPSUBD    Y3, Y6, Y6
-	VADDPS    Y4, Y2, Y3
-	VPSUBD    Y6, Y3, Y6
-	VSUBPS    Y4, Y3, Y3
-	VCMPPS    $0x1e, Y2, Y3, Y4
-	VCMPPS    $0x11, Y2, Y3, Y2
-	VPSRLD    $0x1f, Y2, Y2
-	VBLENDVPS Y1, Y2, Y4, Y2
-	VPADDD    Y2, Y6, Y6
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPSRLD    $0x15, Y1, Y3
-	VPOR      miniK<>+256(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y1, Y1
-	VPAND     miniK<>+192(SB), Y1, Y1
-	VPOR      Y1, Y6, Y6
-	VPACKUSDW Y6, Y5, Y1
-	VMOVDQU   64(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y6
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y6, Y6
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y6, Y4, Y6
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y3
-	VPADDD    Y3, Y6, Y6
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y6, Y6
-	VPAND     miniK<>+160(SB), Y6, Y6
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y6, Y6
-	VMOVDQU   96(CX)(BX*4), Y2
-	VPAND     miniK<>+0(SB), Y2, Y3
-	VPMINUD   miniK<>+736(SB), Y3, Y3
-	VPAND     miniK<>+32(SB), Y3, Y4
-	VPMAXUD   miniK<>+768(SB), Y4, Y4
-	VPADDD    miniK<>+800(SB), Y4, Y5
-	VPADDD    miniK<>+832(SB), Y4, Y7
-	VPSRLD    $0x15, Y4, Y4
-	VPSUBD    Y4, Y7, Y7
-	VADDPS    Y5, Y3, Y4
-	VPSUBD    Y7, Y4, Y7
-	VSUBPS    Y5, Y4, Y4
-	VCMPPS    $0x1e, Y3, Y4, Y5
-	VCMPPS    $0x11, Y3, Y4, Y3
-	VPSRLD    $0x1f, Y3, Y3
-	VBLENDVPS Y2, Y3, Y5, Y3
-	VPADDD    Y3, Y7, Y7
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPSRLD    $0x15, Y2, Y4
-	VPOR      miniK<>+256(SB), Y4, Y4
-	VBLENDVPS Y3, Y4, Y7, Y7
-	VPAND     miniK<>+160(SB), Y7, Y7
-	VPSRLD    $0x18, Y2, Y2
-	VPAND     miniK<>+192(SB), Y2, Y2
-	VPOR      Y2, Y7, Y7
-	VPACKUSDW Y7, Y6, Y2
-	VPACKUSWB Y2, Y1, Y1
-	VPERMD    Y1, Y0, Y1
-	VMOVDQU   Y1, (AX)(BX*1)
-	ADDQ      $0x00000020, BX
-	CMPQ      BX, DX
-	JB        loop
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPCMPGTW    miniK<>+800(SB), Y0, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y2, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	VZEROUPPER
@@ -52253,13 +51428,13 @@ loop:
 	VPMOVZXWD (CX)(BX*2), Y0
 	VPSLLD    $0x10, Y0, Y0
 	VCMPPS    $0x03, Y0, Y0, Y1
-	VPAND     miniK<>+352(SB), Y1, Y1
+	VPAND     miniK<>+224(SB), Y1, Y1
 	VPOR      Y1, Y0, Y0
 	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVZXWD 16(CX)(BX*2), Y0
 	VPSLLD    $0x10, Y0, Y0
 	VCMPPS    $0x03, Y0, Y0, Y1
-	VPAND     miniK<>+352(SB), Y1, Y1
+	VPAND     miniK<>+224(SB), Y1, Y1
 	VPOR      Y1, Y0, Y0
 	VMOVDQU   Y0, 32(AX)(BX*4)
 	ADDQ      $0x00000010, BX
@@ -52314,42 +51489,42 @@ TEXT ·e4m3ToFloatAVX2(SB), NOSPLIT, $0-32
 loop:
 	VPMOVSXBW (CX)(BX*1), X0
 	VPSLLW    $0x07, X0, X0
-	VPAND     miniK<>+384(SB), X0, X0
+	VPAND     miniK<>+256(SB), X0, X0
 	VCVTPH2PS X0, Y0
-	VMULPS    miniK<>+416(SB), Y0, Y0
+	VMULPS    miniK<>+288(SB), Y0, Y0
 	VPSLLD    $0x01, Y0, Y1
-	VPCMPEQD  miniK<>+448(SB), Y1, Y1
-	VPAND     miniK<>+480(SB), Y1, Y1
+	VPCMPEQD  miniK<>+320(SB), Y1, Y1
+	VPAND     miniK<>+352(SB), Y1, Y1
 	VPOR      Y1, Y0, Y0
 	VMOVDQU   Y0, (AX)(BX*4)
 	VPMOVSXBW 8(CX)(BX*1), X0
 	VPSLLW    $0x07, X0, X0
-	VPAND     miniK<>+384(SB), X0, X0
+	VPAND     miniK<>+256(SB), X0, X0
 	VCVTPH2PS X0, Y0
-	VMULPS    miniK<>+416(SB), Y0, Y0
+	VMULPS    miniK<>+288(SB), Y0, Y0
 	VPSLLD    $0x01, Y0, Y1
-	VPCMPEQD  miniK<>+448(SB), Y1, Y1
-	VPAND     miniK<>+480(SB), Y1, Y1
+	VPCMPEQD  miniK<>+320(SB), Y1, Y1
+	VPAND     miniK<>+352(SB), Y1, Y1
 	VPOR      Y1, Y0, Y0
 	VMOVDQU   Y0, 32(AX)(BX*4)
 	VPMOVSXBW 16(CX)(BX*1), X0
 	VPSLLW    $0x07, X0, X0
-	VPAND     miniK<>+384(SB), X0, X0
+	VPAND     miniK<>+256(SB), X0, X0
 	VCVTPH2PS X0, Y0
-	VMULPS    miniK<>+416(SB), Y0, Y0
+	VMULPS    miniK<>+288(SB), Y0, Y0
 	VPSLLD    $0x01, Y0, Y1
-	VPCMPEQD  miniK<>+448(SB), Y1, Y1
-	VPAND     miniK<>+480(SB), Y1, Y1
+	VPCMPEQD  miniK<>+320(SB), Y1, Y1
+	VPAND     miniK<>+352(SB), Y1, Y1
 	VPOR      Y1, Y0, Y0
 	VMOVDQU   Y0, 64(AX)(BX*4)
 	VPMOVSXBW 24(CX)(BX*1), X0
 	VPSLLW    $0x07, X0, X0
-	VPAND     miniK<>+384(SB), X0, X0
+	VPAND     miniK<>+256(SB), X0, X0
 	VCVTPH2PS X0, Y0
-	VMULPS    miniK<>+416(SB), Y0, Y0
+	VMULPS    miniK<>+288(SB), Y0, Y0
 	VPSLLD    $0x01, Y0, Y1
-	VPCMPEQD  miniK<>+448(SB), Y1, Y1
-	VPAND     miniK<>+480(SB), Y1, Y1
+	VPCMPEQD  miniK<>+320(SB), Y1, Y1
+	VPAND     miniK<>+352(SB), Y1, Y1
 	VPOR      Y1, Y0, Y0
 	VMOVDQU   Y0, 96(AX)(BX*4)
 	ADDQ      $0x00000020, BX
@@ -52512,20 +51687,20 @@ loop:
 	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y1
-	VPAND      miniK<>+224(SB), Y1, Y1
-	VPADDD     miniK<>+288(SB), Y1, Y1
+	VPAND      miniK<>+128(SB), Y1, Y1
+	VPADDD     miniK<>+160(SB), Y1, Y1
 	VPADDD     Y1, Y0, Y1
 	VCMPPS     $0x03, Y0, Y0, Y2
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y2, Y0, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VMOVDQU    32(CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y2
-	VPAND      miniK<>+224(SB), Y2, Y2
-	VPADDD     miniK<>+288(SB), Y2, Y2
+	VPAND      miniK<>+128(SB), Y2, Y2
+	VPADDD     miniK<>+160(SB), Y2, Y2
 	VPADDD     Y2, Y0, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y3, Y0, Y2, Y2
 	VPSRLD     $0x10, Y2, Y2
 	VPACKUSDW  Y2, Y1, Y0
@@ -52555,12 +51730,12 @@ loop:
 	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
-	VPOR       miniK<>+352(SB), Y0, Y2
+	VPOR       miniK<>+224(SB), Y0, Y2
 	VBLENDVPS  Y1, Y2, Y0, Y0
 	VPSRLD     $0x10, Y0, Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VCMPPS     $0x03, Y1, Y1, Y2
-	VPOR       miniK<>+352(SB), Y1, Y3
+	VPOR       miniK<>+224(SB), Y1, Y3
 	VBLENDVPS  Y2, Y3, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VPACKUSDW  Y1, Y0, Y0
@@ -52590,18 +51765,18 @@ loop:
 	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
-	VPANDN     miniK<>+320(SB), Y1, Y1
+	VPANDN     miniK<>+192(SB), Y1, Y1
 	VPADDD     Y1, Y0, Y1
 	VCMPPS     $0x03, Y0, Y0, Y2
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y2, Y0, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VMOVDQU    32(CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y2
-	VPANDN     miniK<>+320(SB), Y2, Y2
+	VPANDN     miniK<>+192(SB), Y2, Y2
 	VPADDD     Y2, Y0, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y3, Y0, Y2, Y2
 	VPSRLD     $0x10, Y2, Y2
 	VPACKUSDW  Y2, Y1, Y0
@@ -52634,7 +51809,7 @@ loop:
 	VPSRLD     $0x10, Y1, Y1
 	VPADDD     Y1, Y0, Y1
 	VCMPPS     $0x03, Y0, Y0, Y2
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y2, Y0, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VMOVDQU    32(CX)(BX*4), Y0
@@ -52642,7 +51817,7 @@ loop:
 	VPSRLD     $0x10, Y2, Y2
 	VPADDD     Y2, Y0, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y3, Y0, Y2, Y2
 	VPSRLD     $0x10, Y2, Y2
 	VPACKUSDW  Y2, Y1, Y0
@@ -52846,24 +52021,24 @@ loop:
 	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y1
-	VPAND      miniK<>+224(SB), Y1, Y1
-	VPADDD     miniK<>+288(SB), Y1, Y1
+	VPAND      miniK<>+128(SB), Y1, Y1
+	VPADDD     miniK<>+160(SB), Y1, Y1
 	VPADDD     Y1, Y0, Y1
 	VPMINUD    miniK<>+96(SB), Y1, Y1
 	VPMINSD    miniK<>+64(SB), Y1, Y1
 	VCMPPS     $0x03, Y0, Y0, Y2
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y2, Y0, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VMOVDQU    32(CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y2
-	VPAND      miniK<>+224(SB), Y2, Y2
-	VPADDD     miniK<>+288(SB), Y2, Y2
+	VPAND      miniK<>+128(SB), Y2, Y2
+	VPADDD     miniK<>+160(SB), Y2, Y2
 	VPADDD     Y2, Y0, Y2
 	VPMINUD    miniK<>+96(SB), Y2, Y2
 	VPMINSD    miniK<>+64(SB), Y2, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y3, Y0, Y2, Y2
 	VPSRLD     $0x10, Y2, Y2
 	VPACKUSDW  Y2, Y1, Y0
@@ -52895,14 +52070,14 @@ loop:
 	VPMINUD    miniK<>+96(SB), Y0, Y1
 	VPMINSD    miniK<>+64(SB), Y1, Y1
 	VCMPPS     $0x03, Y0, Y0, Y2
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y2, Y0, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VMOVDQU    32(CX)(BX*4), Y0
 	VPMINUD    miniK<>+96(SB), Y0, Y2
 	VPMINSD    miniK<>+64(SB), Y2, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y3, Y0, Y2, Y2
 	VPSRLD     $0x10, Y2, Y2
 	VPACKUSDW  Y2, Y1, Y0
@@ -52932,22 +52107,22 @@ loop:
 	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
-	VPANDN     miniK<>+320(SB), Y1, Y1
+	VPANDN     miniK<>+192(SB), Y1, Y1
 	VPADDD     Y1, Y0, Y1
 	VPMINUD    miniK<>+96(SB), Y1, Y1
 	VPMINSD    miniK<>+64(SB), Y1, Y1
 	VCMPPS     $0x03, Y0, Y0, Y2
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y2, Y0, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VMOVDQU    32(CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y2
-	VPANDN     miniK<>+320(SB), Y2, Y2
+	VPANDN     miniK<>+192(SB), Y2, Y2
 	VPADDD     Y2, Y0, Y2
 	VPMINUD    miniK<>+96(SB), Y2, Y2
 	VPMINSD    miniK<>+64(SB), Y2, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y3, Y0, Y2, Y2
 	VPSRLD     $0x10, Y2, Y2
 	VPACKUSDW  Y2, Y1, Y0
@@ -52982,7 +52157,7 @@ loop:
 	VPMINUD    miniK<>+96(SB), Y1, Y1
 	VPMINSD    miniK<>+64(SB), Y1, Y1
 	VCMPPS     $0x03, Y0, Y0, Y2
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y2, Y0, Y1, Y1
 	VPSRLD     $0x10, Y1, Y1
 	VMOVDQU    32(CX)(BX*4), Y0
@@ -52992,7 +52167,7 @@ loop:
 	VPMINUD    miniK<>+96(SB), Y2, Y2
 	VPMINSD    miniK<>+64(SB), Y2, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       miniK<>+352(SB), Y0, Y0
+	VPOR       miniK<>+224(SB), Y0, Y0
 	VBLENDVPS  Y3, Y0, Y2, Y2
 	VPSRLD     $0x10, Y2, Y2
 	VPACKUSDW  Y2, Y1, Y0
@@ -53228,67 +52403,60 @@ TEXT ·floatToE4m3RTEAVX2NT(SB), NOSPLIT, $0-32
 loop:
 	PREFETCHT1 4096(CX)(BX*4)
 	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+576(SB), Y3, Y3
-	VPADDD     miniK<>+608(SB), Y3, Y4
-	VPADDD     miniK<>+640(SB), Y3, Y5
-	VPSRLD     $0x14, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y2
-	VPSUBD     Y5, Y2, Y2
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y2, Y2
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y3
-	VPSUBD     Y6, Y3, Y3
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y3, Y3
-	VPACKUSDW  Y3, Y2, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y3
-	VPSUBD     Y6, Y3, Y3
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y3, Y3
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y4
-	VPMINUD    miniK<>+512(SB), Y4, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y7
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y4
-	VPSUBD     Y7, Y4, Y4
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y4, Y4
-	VPACKUSDW  Y4, Y3, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
+	VMOVUPS    (CX)(BX*4), Y1
+	VMOVUPS    32(CX)(BX*4), Y2
+	VMOVUPS    64(CX)(BX*4), Y3
+	VMOVUPS    96(CX)(BX*4), Y4
+	VPAND      miniK<>+0(SB), Y1, Y5
+	VPMINUD    miniK<>+384(SB), Y5, Y5
+	VPAND      miniK<>+32(SB), Y5, Y6
+	VPMAXUD    miniK<>+448(SB), Y6, Y6
+	VPADDD     miniK<>+480(SB), Y6, Y7
+	VPADDD     miniK<>+512(SB), Y6, Y8
+	VPSRLD     $0x14, Y6, Y6
+	VPSUBD     Y6, Y8, Y8
+	VADDPS     Y7, Y5, Y5
+	VPSUBD     Y8, Y5, Y5
+	VPAND      miniK<>+0(SB), Y2, Y6
+	VPMINUD    miniK<>+384(SB), Y6, Y6
+	VPAND      miniK<>+32(SB), Y6, Y7
+	VPMAXUD    miniK<>+448(SB), Y7, Y7
+	VPADDD     miniK<>+480(SB), Y7, Y8
+	VPADDD     miniK<>+512(SB), Y7, Y9
+	VPSRLD     $0x14, Y7, Y7
+	VPSUBD     Y7, Y9, Y9
+	VADDPS     Y8, Y6, Y6
+	VPSUBD     Y9, Y6, Y6
+	VPAND      miniK<>+0(SB), Y3, Y7
+	VPMINUD    miniK<>+384(SB), Y7, Y7
+	VPAND      miniK<>+32(SB), Y7, Y8
+	VPMAXUD    miniK<>+448(SB), Y8, Y8
+	VPADDD     miniK<>+480(SB), Y8, Y9
+	VPADDD     miniK<>+512(SB), Y8, Y10
+	VPSRLD     $0x14, Y8, Y8
+	VPSUBD     Y8, Y10, Y10
+	VADDPS     Y9, Y7, Y7
+	VPSUBD     Y10, Y7, Y7
+	VPAND      miniK<>+0(SB), Y4, Y8
+	VPMINUD    miniK<>+384(SB), Y8, Y8
+	VPAND      miniK<>+32(SB), Y8, Y9
+	VPMAXUD    miniK<>+448(SB), Y9, Y9
+	VPADDD     miniK<>+480(SB), Y9, Y10
+	VPADDD     miniK<>+512(SB), Y9, Y11
+	VPSRLD     $0x14, Y9, Y9
+	VPSUBD     Y9, Y11, Y11
+	VADDPS     Y10, Y8, Y8
+	VPSUBD     Y11, Y8, Y8
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y8, Y7, Y6
+	VPACKUSWB  Y6, Y5, Y5
+	VPACKSSDW  Y2, Y1, Y1
+	VPACKSSDW  Y4, Y3, Y2
+	VPACKSSWB  Y2, Y1, Y1
+	VPAND      miniK<>+608(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVNTDQ   Y5, (AX)(BX*1)
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
@@ -53299,7 +52467,7 @@ done:
 	RET
 
 // func floatToE4m3RTZAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE4m3RTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -53311,96 +52479,55 @@ TEXT ·floatToE4m3RTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y6, Y6
-	VPCMPGTD   miniK<>+64(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y7
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y7, Y7
-	VPCMPGTD   miniK<>+64(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y7, Y7
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y7
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y7, Y5, Y7
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y4
-	VPADDD     Y4, Y7, Y7
-	VPCMPGTD   miniK<>+64(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y8
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y8, Y8
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y8, Y5, Y8
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y4
-	VPADDD     Y4, Y8, Y8
-	VPCMPGTD   miniK<>+64(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y8, Y8
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y8, Y8
-	VPACKUSDW  Y8, Y7, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y1
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y1, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y6
+	VPSIGND     Y6, Y5, Y9
+	VPMAXUD     Y9, Y6, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y3, Y6
+	VPSIGND     Y6, Y5, Y10
+	VPMAXUD     Y10, Y6, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
+	VPAND       miniK<>+0(SB), Y4, Y6
+	VPSIGND     Y6, Y5, Y5
+	VPMAXUD     Y5, Y6, Y5
+	VMULPS      miniK<>+576(SB), Y5, Y5
+	VCVTPS2PH   $0x03, Y7, X8
+	VCVTPS2PH   $0x03, Y9, X6
+	VINSERTI128 $0x01, X6, Y8, Y6
+	VCVTPS2PH   $0x03, Y10, X8
+	VCVTPS2PH   $0x03, Y5, X5
+	VINSERTI128 $0x01, X5, Y8, Y5
+	VPSRLW      $0x07, Y6, Y7
+	VPMINUW     miniK<>+864(SB), Y7, Y7
+	VPCMPGTW    miniK<>+768(SB), Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSRLW      $0x07, Y5, Y6
+	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPCMPGTW    miniK<>+768(SB), Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPACKUSWB   Y6, Y7, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPACKSSDW   Y2, Y1, Y1
+	VPACKSSDW   Y4, Y3, Y2
+	VPACKSSWB   Y2, Y1, Y1
+	VPAND       miniK<>+608(SB), Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VPOR        Y1, Y5, Y5
+	VMOVNTDQ    Y5, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -53408,7 +52535,7 @@ done:
 	RET
 
 // func floatToE4m3RTPAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE4m3RTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -53420,108 +52547,70 @@ TEXT ·floatToE4m3RTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+576(SB), Y3, Y3
-	VPADDD     miniK<>+608(SB), Y3, Y4
-	VPADDD     miniK<>+640(SB), Y3, Y5
-	VPSRLD     $0x14, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y5, Y3, Y5
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y4, Y2, Y2
-	VPADDD     Y2, Y5, Y5
-	VPCMPGTD   miniK<>+96(SB), Y1, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y5, Y5
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y5, Y5
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+576(SB), Y3, Y3
-	VPADDD     miniK<>+608(SB), Y3, Y4
-	VPADDD     miniK<>+640(SB), Y3, Y6
-	VPSRLD     $0x14, Y3, Y3
-	VPSUBD     Y3, Y6, Y6
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y6, Y3, Y6
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y4, Y2, Y2
-	VPADDD     Y2, Y6, Y6
-	VPCMPGTD   miniK<>+96(SB), Y1, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y5, Y3, Y3
-	VPADDD     Y3, Y6, Y6
-	VPCMPGTD   miniK<>+96(SB), Y2, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y6, Y6
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y6, Y6
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y7
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y5, Y3, Y3
-	VPADDD     Y3, Y7, Y7
-	VPCMPGTD   miniK<>+96(SB), Y2, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x02, Y7, X1
+	VCVTPS2PH   $0x02, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y2, X1
+	VCVTPS2PH   $0x02, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VMOVDQU     miniK<>+800(SB), Y3
+	VPSRAW      $0x0f, Y0, Y4
+	VPANDN      miniK<>+896(SB), Y4, Y5
+	VPADDSW     Y5, Y0, Y5
+	VPSLLW      $0x01, Y5, Y5
+	VPSRLW      $0x08, Y5, Y5
+	VPCMPGTW    Y0, Y3, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPAND       miniK<>+928(SB), Y4, Y0
+	VPOR        Y0, Y5, Y5
+	VPSRAW      $0x0f, Y2, Y0
+	VPANDN      miniK<>+896(SB), Y0, Y4
+	VPADDSW     Y4, Y2, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPCMPGTW    Y2, Y3, Y2
+	VPADDW      miniK<>+896(SB), Y2, Y2
+	VPMINUW     Y2, Y4, Y4
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y4, Y4
+	VPACKUSWB   Y4, Y5, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -53529,7 +52618,7 @@ done:
 	RET
 
 // func floatToE4m3RTNAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE4m3RTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -53541,112 +52630,71 @@ TEXT ·floatToE4m3RTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+576(SB), Y3, Y3
-	VPADDD     miniK<>+608(SB), Y3, Y4
-	VPADDD     miniK<>+640(SB), Y3, Y5
-	VPSRLD     $0x14, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y5, Y3, Y5
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y2, Y4, Y2
-	VPADDD     Y2, Y5, Y5
-	VPXOR      miniK<>+128(SB), Y1, Y2
-	VPCMPGTD   miniK<>+96(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y5, Y5
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y5, Y5
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+576(SB), Y3, Y3
-	VPADDD     miniK<>+608(SB), Y3, Y4
-	VPADDD     miniK<>+640(SB), Y3, Y6
-	VPSRLD     $0x14, Y3, Y3
-	VPSUBD     Y3, Y6, Y6
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y6, Y3, Y6
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y2, Y4, Y2
-	VPADDD     Y2, Y6, Y6
-	VPXOR      miniK<>+128(SB), Y1, Y2
-	VPCMPGTD   miniK<>+96(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y3
-	VPADDD     Y3, Y6, Y6
-	VPXOR      miniK<>+128(SB), Y2, Y3
-	VPCMPGTD   miniK<>+96(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y6, Y6
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y6, Y6
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y7
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y3
-	VPADDD     Y3, Y7, Y7
-	VPXOR      miniK<>+128(SB), Y2, Y3
-	VPCMPGTD   miniK<>+96(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x01, Y7, X1
+	VCVTPS2PH   $0x01, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y2, X1
+	VCVTPS2PH   $0x01, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRAW      $0x0f, Y0, Y3
+	VPAND       miniK<>+896(SB), Y3, Y4
+	VPADDUSW    Y4, Y0, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPMINUW     miniK<>+768(SB), Y0, Y5
+	VPCMPEQW    Y0, Y5, Y5
+	VPADDW      miniK<>+896(SB), Y5, Y5
+	VPMINUW     Y5, Y4, Y4
+	VPAND       miniK<>+928(SB), Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       miniK<>+896(SB), Y0, Y3
+	VPADDUSW    Y3, Y2, Y3
+	VPSLLW      $0x01, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPMINUW     miniK<>+768(SB), Y2, Y5
+	VPCMPEQW    Y2, Y5, Y5
+	VPADDW      miniK<>+896(SB), Y5, Y5
+	VPMINUW     Y5, Y3, Y3
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y3, Y3
+	VPACKUSWB   Y3, Y4, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -54112,79 +53160,68 @@ TEXT ·floatToE4m3SatRTEAVX2NT(SB), NOSPLIT, $0-32
 loop:
 	PREFETCHT1 4096(CX)(BX*4)
 	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y3
-	VPSUBD     Y6, Y3, Y3
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y3, Y3
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y3, Y3
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y7
-	VPSRLD     $0x14, Y5, Y5
+	VMOVUPS    (CX)(BX*4), Y1
+	VMOVUPS    32(CX)(BX*4), Y2
+	VMOVUPS    64(CX)(BX*4), Y3
+	VMOVUPS    96(CX)(BX*4), Y4
+	VPAND      miniK<>+0(SB), Y1, Y5
+	VPMINUD    miniK<>+416(SB), Y5, Y6
+	VPAND      miniK<>+32(SB), Y6, Y7
+	VPMAXUD    miniK<>+448(SB), Y7, Y7
+	VPADDD     miniK<>+480(SB), Y7, Y8
+	VPADDD     miniK<>+512(SB), Y7, Y9
+	VPSRLD     $0x14, Y7, Y7
+	VPSUBD     Y7, Y9, Y9
+	VADDPS     Y8, Y6, Y6
+	VPSUBD     Y9, Y6, Y6
+	VPCMPGTD   miniK<>+32(SB), Y5, Y5
+	VPSUBD     Y5, Y6, Y6
+	VPAND      miniK<>+0(SB), Y2, Y5
+	VPMINUD    miniK<>+416(SB), Y5, Y7
+	VPAND      miniK<>+32(SB), Y7, Y8
+	VPMAXUD    miniK<>+448(SB), Y8, Y8
+	VPADDD     miniK<>+480(SB), Y8, Y9
+	VPADDD     miniK<>+512(SB), Y8, Y10
+	VPSRLD     $0x14, Y8, Y8
+	VPSUBD     Y8, Y10, Y10
+	VADDPS     Y9, Y7, Y7
+	VPSUBD     Y10, Y7, Y7
+	VPCMPGTD   miniK<>+32(SB), Y5, Y5
 	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y4
-	VPSUBD     Y7, Y4, Y4
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y4, Y4
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y4, Y4
-	VPACKUSDW  Y4, Y3, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y7
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y4
-	VPSUBD     Y7, Y4, Y4
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y4, Y4
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y4, Y4
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y5
-	VPAND      miniK<>+32(SB), Y5, Y6
-	VPMAXUD    miniK<>+576(SB), Y6, Y6
-	VPADDD     miniK<>+608(SB), Y6, Y7
-	VPADDD     miniK<>+640(SB), Y6, Y8
-	VPSRLD     $0x14, Y6, Y6
-	VPSUBD     Y6, Y8, Y8
-	VADDPS     Y7, Y5, Y5
-	VPSUBD     Y8, Y5, Y5
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y5, Y5
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
+	VPAND      miniK<>+0(SB), Y3, Y5
+	VPMINUD    miniK<>+416(SB), Y5, Y8
+	VPAND      miniK<>+32(SB), Y8, Y9
+	VPMAXUD    miniK<>+448(SB), Y9, Y9
+	VPADDD     miniK<>+480(SB), Y9, Y10
+	VPADDD     miniK<>+512(SB), Y9, Y11
+	VPSRLD     $0x14, Y9, Y9
+	VPSUBD     Y9, Y11, Y11
+	VADDPS     Y10, Y8, Y8
+	VPSUBD     Y11, Y8, Y8
+	VPCMPGTD   miniK<>+32(SB), Y5, Y5
+	VPSUBD     Y5, Y8, Y8
+	VPAND      miniK<>+0(SB), Y4, Y5
+	VPMINUD    miniK<>+416(SB), Y5, Y9
+	VPAND      miniK<>+32(SB), Y9, Y10
+	VPMAXUD    miniK<>+448(SB), Y10, Y10
+	VPADDD     miniK<>+480(SB), Y10, Y11
+	VPADDD     miniK<>+512(SB), Y10, Y12
+	VPSRLD     $0x14, Y10, Y10
+	VPSUBD     Y10, Y12, Y12
+	VADDPS     Y11, Y9, Y9
+	VPSUBD     Y12, Y9, Y9
+	VPCMPGTD   miniK<>+32(SB), Y5, Y5
+	VPSUBD     Y5, Y9, Y9
+	VPACKUSDW  Y7, Y6, Y5
+	VPACKUSDW  Y9, Y8, Y6
+	VPACKUSWB  Y6, Y5, Y5
+	VPACKSSDW  Y2, Y1, Y1
+	VPACKSSDW  Y4, Y3, Y2
+	VPACKSSWB  Y2, Y1, Y1
+	VPAND      miniK<>+608(SB), Y1, Y1
+	VPOR       Y1, Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVNTDQ   Y5, (AX)(BX*1)
 	ADDQ       $0x00000020, BX
 	CMPQ       BX, DX
 	JB         loop
@@ -54195,7 +53232,7 @@ done:
 	RET
 
 // func floatToE4m3SatRTZAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE4m3SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -54207,96 +53244,55 @@ TEXT ·floatToE4m3SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y6, Y6
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y7
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y7, Y7
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y7, Y7
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y7
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y7, Y5, Y7
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y4
-	VPADDD     Y4, Y7, Y7
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y8
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y8, Y8
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y8, Y5, Y8
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y4
-	VPADDD     Y4, Y8, Y8
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y8, Y8
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y8, Y8
-	VPACKUSDW  Y8, Y7, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y1
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y1, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y6
+	VPSIGND     Y6, Y5, Y9
+	VPMAXUD     Y9, Y6, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y3, Y6
+	VPSIGND     Y6, Y5, Y10
+	VPMAXUD     Y10, Y6, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
+	VPAND       miniK<>+0(SB), Y4, Y6
+	VPSIGND     Y6, Y5, Y5
+	VPMAXUD     Y5, Y6, Y5
+	VMULPS      miniK<>+576(SB), Y5, Y5
+	VCVTPS2PH   $0x03, Y7, X8
+	VCVTPS2PH   $0x03, Y9, X6
+	VINSERTI128 $0x01, X6, Y8, Y6
+	VCVTPS2PH   $0x03, Y10, X8
+	VCVTPS2PH   $0x03, Y5, X5
+	VINSERTI128 $0x01, X5, Y8, Y5
+	VPSRLW      $0x07, Y6, Y7
+	VPMINUW     miniK<>+864(SB), Y7, Y7
+	VPCMPGTW    miniK<>+736(SB), Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSRLW      $0x07, Y5, Y6
+	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPACKUSWB   Y6, Y7, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPACKSSDW   Y2, Y1, Y1
+	VPACKSSDW   Y4, Y3, Y2
+	VPACKSSWB   Y2, Y1, Y1
+	VPAND       miniK<>+608(SB), Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VPOR        Y1, Y5, Y5
+	VMOVNTDQ    Y5, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -54304,7 +53300,7 @@ done:
 	RET
 
 // func floatToE4m3SatRTPAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE4m3SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -54316,108 +53312,71 @@ TEXT ·floatToE4m3SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y1, Y5, Y3, Y3
-	VPADDD     Y3, Y6, Y6
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y7
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y1, Y5, Y3, Y3
-	VPADDD     Y3, Y7, Y7
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y7, Y7
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y7
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y7, Y5, Y7
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y6
-	VCMPPS     $0x11, Y4, Y5, Y4
-	VPSRLD     $0x1f, Y4, Y4
-	VBLENDVPS  Y2, Y6, Y4, Y4
-	VPADDD     Y4, Y7, Y7
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y8
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y8, Y8
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y8, Y5, Y8
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y6
-	VCMPPS     $0x11, Y4, Y5, Y4
-	VPSRLD     $0x1f, Y4, Y4
-	VBLENDVPS  Y2, Y6, Y4, Y4
-	VPADDD     Y4, Y8, Y8
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y8, Y8
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y8, Y8
-	VPACKUSDW  Y8, Y7, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x02, Y7, X1
+	VCVTPS2PH   $0x02, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y2, X1
+	VCVTPS2PH   $0x02, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRAW      $0x0f, Y0, Y3
+	VPANDN      miniK<>+896(SB), Y3, Y4
+	VPADDSW     Y4, Y0, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPAND       miniK<>+704(SB), Y0, Y0
+	VPCMPGTW    miniK<>+736(SB), Y0, Y0
+	VPMINUW     miniK<>+864(SB), Y4, Y4
+	VPSUBW      Y0, Y4, Y4
+	VPAND       miniK<>+928(SB), Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPSRAW      $0x0f, Y2, Y0
+	VPANDN      miniK<>+896(SB), Y0, Y3
+	VPADDSW     Y3, Y2, Y3
+	VPSLLW      $0x01, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPAND       miniK<>+704(SB), Y2, Y2
+	VPCMPGTW    miniK<>+736(SB), Y2, Y2
+	VPMINUW     miniK<>+864(SB), Y3, Y3
+	VPSUBW      Y2, Y3, Y3
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y3, Y3
+	VPACKUSWB   Y3, Y4, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -54425,7 +53384,7 @@ done:
 	RET
 
 // func floatToE4m3SatRTNAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE4m3SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -54437,108 +53396,71 @@ TEXT ·floatToE4m3SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y6
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y1, Y3, Y5, Y3
-	VPADDD     Y3, Y6, Y6
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+512(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+576(SB), Y4, Y4
-	VPADDD     miniK<>+608(SB), Y4, Y5
-	VPADDD     miniK<>+640(SB), Y4, Y7
-	VPSRLD     $0x14, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y1, Y3, Y5, Y3
-	VPADDD     Y3, Y7, Y7
-	VPCMPGTD   miniK<>+32(SB), Y2, Y2
-	VPOR       miniK<>+672(SB), Y2, Y2
-	VPMINUD    Y2, Y7, Y7
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y7
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y7, Y5, Y7
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y6
-	VCMPPS     $0x11, Y4, Y5, Y4
-	VPSRLD     $0x1f, Y4, Y4
-	VBLENDVPS  Y2, Y4, Y6, Y4
-	VPADDD     Y4, Y7, Y7
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+512(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+576(SB), Y5, Y5
-	VPADDD     miniK<>+608(SB), Y5, Y6
-	VPADDD     miniK<>+640(SB), Y5, Y8
-	VPSRLD     $0x14, Y5, Y5
-	VPSUBD     Y5, Y8, Y8
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y8, Y5, Y8
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y6
-	VCMPPS     $0x11, Y4, Y5, Y4
-	VPSRLD     $0x1f, Y4, Y4
-	VBLENDVPS  Y2, Y4, Y6, Y4
-	VPADDD     Y4, Y8, Y8
-	VPCMPGTD   miniK<>+32(SB), Y3, Y3
-	VPOR       miniK<>+672(SB), Y3, Y3
-	VPMINUD    Y3, Y8, Y8
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y8, Y8
-	VPACKUSDW  Y8, Y7, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVDQU     miniK<>+544(SB), Y5
+	VPAND       miniK<>+0(SB), Y0, Y6
+	VPSIGND     Y6, Y5, Y7
+	VPMAXUD     Y7, Y6, Y7
+	VPXOR       Y6, Y0, Y0
+	VPOR        Y0, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y2, Y0
+	VPSIGND     Y0, Y5, Y6
+	VPMAXUD     Y6, Y0, Y6
+	VPXOR       Y0, Y2, Y0
+	VPOR        Y0, Y6, Y6
+	VMULPS      miniK<>+576(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y3, Y0
+	VPSIGND     Y0, Y5, Y2
+	VPMAXUD     Y2, Y0, Y2
+	VPXOR       Y0, Y3, Y0
+	VPOR        Y0, Y2, Y2
+	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPAND       miniK<>+0(SB), Y4, Y0
+	VPSIGND     Y0, Y5, Y3
+	VPMAXUD     Y3, Y0, Y3
+	VPXOR       Y0, Y4, Y0
+	VPOR        Y0, Y3, Y3
+	VMULPS      miniK<>+576(SB), Y3, Y3
+	VCVTPS2PH   $0x01, Y7, X1
+	VCVTPS2PH   $0x01, Y6, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y2, X1
+	VCVTPS2PH   $0x01, Y3, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRAW      $0x0f, Y0, Y3
+	VPAND       miniK<>+896(SB), Y3, Y4
+	VPADDUSW    Y4, Y0, Y4
+	VPSLLW      $0x01, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPAND       miniK<>+704(SB), Y0, Y0
+	VPCMPGTW    miniK<>+736(SB), Y0, Y0
+	VPMINUW     miniK<>+864(SB), Y4, Y4
+	VPSUBW      Y0, Y4, Y4
+	VPAND       miniK<>+928(SB), Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       miniK<>+896(SB), Y0, Y3
+	VPADDUSW    Y3, Y2, Y3
+	VPSLLW      $0x01, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPAND       miniK<>+704(SB), Y2, Y2
+	VPCMPGTW    miniK<>+736(SB), Y2, Y2
+	VPMINUW     miniK<>+864(SB), Y3, Y3
+	VPSUBW      Y2, Y3, Y3
+	VPAND       miniK<>+928(SB), Y0, Y0
+	VPOR        Y0, Y3, Y3
+	VPACKUSWB   Y3, Y4, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -55002,7 +53924,7 @@ done:
 	RET
 
 // func floatToE5m2RTEAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2RTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -55014,92 +53936,52 @@ TEXT ·floatToE5m2RTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+704(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y5
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y2
-	VPSUBD     Y5, Y2, Y2
-	VCMPPS     $0x03, Y1, Y1, Y3
-	VPSRLD     $0x15, Y1, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y2, Y2
-	VPAND      miniK<>+160(SB), Y2, Y2
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y2, Y2
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y3
-	VPSUBD     Y6, Y3, Y3
-	VCMPPS     $0x03, Y1, Y1, Y4
-	VPSRLD     $0x15, Y1, Y5
-	VPOR       miniK<>+256(SB), Y5, Y5
-	VBLENDVPS  Y4, Y5, Y3, Y3
-	VPAND      miniK<>+160(SB), Y3, Y3
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y3, Y3
-	VPACKUSDW  Y3, Y2, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y3
-	VPSUBD     Y6, Y3, Y3
-	VCMPPS     $0x03, Y2, Y2, Y4
-	VPSRLD     $0x15, Y2, Y5
-	VPOR       miniK<>+256(SB), Y5, Y5
-	VBLENDVPS  Y4, Y5, Y3, Y3
-	VPAND      miniK<>+160(SB), Y3, Y3
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y3, Y3
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y4
-	VPMINUD    miniK<>+704(SB), Y4, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+768(SB), Y5, Y5
-	VPADDD     miniK<>+800(SB), Y5, Y6
-	VPADDD     miniK<>+832(SB), Y5, Y7
-	VPSRLD     $0x15, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y4
-	VPSUBD     Y7, Y4, Y4
-	VCMPPS     $0x03, Y2, Y2, Y5
-	VPSRLD     $0x15, Y2, Y6
-	VPOR       miniK<>+256(SB), Y6, Y6
-	VBLENDVPS  Y5, Y6, Y4, Y4
-	VPAND      miniK<>+160(SB), Y4, Y4
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y4, Y4
-	VPACKUSDW  Y4, Y3, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X5
+	VINSERTI128 $0x01, X5, Y1, Y5
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X6
+	VINSERTI128 $0x01, X6, Y1, Y6
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSLLW      $0x0f, Y5, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y5, Y0, Y0
+	VPAND       miniK<>+704(SB), Y0, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y0, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y0, Y0
+	VPSLLW      $0x0f, Y6, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y6, Y2, Y2
+	VPAND       miniK<>+704(SB), Y2, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y2, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -55107,7 +53989,7 @@ done:
 	RET
 
 // func floatToE5m2RTZAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2RTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -55119,116 +54001,26 @@ TEXT ·floatToE5m2RTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+704(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y6, Y6
-	VPCMPGTD   miniK<>+64(SB), Y2, Y2
-	VPOR       miniK<>+864(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+704(SB), Y2, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y7
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y7, Y7
-	VPCMPGTD   miniK<>+64(SB), Y2, Y2
-	VPOR       miniK<>+864(SB), Y2, Y2
-	VPMINUD    Y2, Y7, Y7
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y7, Y7
-	VPAND      miniK<>+160(SB), Y7, Y7
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+768(SB), Y5, Y5
-	VPADDD     miniK<>+800(SB), Y5, Y6
-	VPADDD     miniK<>+832(SB), Y5, Y7
-	VPSRLD     $0x15, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y7, Y5, Y7
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y4
-	VPADDD     Y4, Y7, Y7
-	VPCMPGTD   miniK<>+64(SB), Y3, Y3
-	VPOR       miniK<>+864(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y7, Y7
-	VPAND      miniK<>+160(SB), Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+768(SB), Y5, Y5
-	VPADDD     miniK<>+800(SB), Y5, Y6
-	VPADDD     miniK<>+832(SB), Y5, Y8
-	VPSRLD     $0x15, Y5, Y5
-	VPSUBD     Y5, Y8, Y8
-	VADDPS     Y6, Y4, Y5
-	VPSUBD     Y8, Y5, Y8
-	VSUBPS     Y6, Y5, Y5
-	VCMPPS     $0x1e, Y4, Y5, Y4
-	VPADDD     Y4, Y8, Y8
-	VPCMPGTD   miniK<>+64(SB), Y3, Y3
-	VPOR       miniK<>+864(SB), Y3, Y3
-	VPMINUD    Y3, Y8, Y8
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y8, Y8
-	VPAND      miniK<>+160(SB), Y8, Y8
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y8, Y8
-	VPACKUSDW  Y8, Y7, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x03, Y0, X1
+	VCVTPS2PH   $0x03, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x03, Y3, X1
+	VCVTPS2PH   $0x03, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -55236,7 +54028,7 @@ done:
 	RET
 
 // func floatToE5m2RTPAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2RTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -55248,128 +54040,34 @@ TEXT ·floatToE5m2RTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+704(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y5
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y5, Y3, Y5
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y4, Y2, Y2
-	VPADDD     Y2, Y5, Y5
-	VPCMPGTD   miniK<>+96(SB), Y1, Y2
-	VPOR       miniK<>+864(SB), Y2, Y2
-	VPMINUD    Y2, Y5, Y5
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y5
-	VPAND      miniK<>+160(SB), Y5, Y5
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y5, Y5
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+704(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y6
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y6, Y6
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y6, Y3, Y6
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y4, Y2, Y2
-	VPADDD     Y2, Y6, Y6
-	VPCMPGTD   miniK<>+96(SB), Y1, Y2
-	VPOR       miniK<>+864(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y5, Y3, Y3
-	VPADDD     Y3, Y6, Y6
-	VPCMPGTD   miniK<>+96(SB), Y2, Y3
-	VPOR       miniK<>+864(SB), Y3, Y3
-	VPMINUD    Y3, Y6, Y6
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y6, Y6
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y7
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y5, Y3, Y3
-	VPADDD     Y3, Y7, Y7
-	VPCMPGTD   miniK<>+96(SB), Y2, Y3
-	VPOR       miniK<>+864(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y7, Y7
-	VPAND      miniK<>+160(SB), Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPMINUW     miniK<>+736(SB), Y0, Y3
+	VPCMPEQW    Y0, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y2, Y3
+	VPCMPEQW    Y2, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -55377,7 +54075,7 @@ done:
 	RET
 
 // func floatToE5m2RTNAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2RTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -55389,132 +54087,32 @@ TEXT ·floatToE5m2RTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+704(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y5
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y5, Y3, Y5
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y2, Y4, Y2
-	VPADDD     Y2, Y5, Y5
-	VPXOR      miniK<>+128(SB), Y1, Y2
-	VPCMPGTD   miniK<>+96(SB), Y2, Y2
-	VPOR       miniK<>+864(SB), Y2, Y2
-	VPMINUD    Y2, Y5, Y5
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y5
-	VPAND      miniK<>+160(SB), Y5, Y5
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y5, Y5
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+704(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y6
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y6, Y6
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y6, Y3, Y6
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y2, Y4, Y2
-	VPADDD     Y2, Y6, Y6
-	VPXOR      miniK<>+128(SB), Y1, Y2
-	VPCMPGTD   miniK<>+96(SB), Y2, Y2
-	VPOR       miniK<>+864(SB), Y2, Y2
-	VPMINUD    Y2, Y6, Y6
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y3
-	VPADDD     Y3, Y6, Y6
-	VPXOR      miniK<>+128(SB), Y2, Y3
-	VPCMPGTD   miniK<>+96(SB), Y3, Y3
-	VPOR       miniK<>+864(SB), Y3, Y3
-	VPMINUD    Y3, Y6, Y6
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y6, Y6
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+704(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y7
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y3
-	VPADDD     Y3, Y7, Y7
-	VPXOR      miniK<>+128(SB), Y2, Y3
-	VPCMPGTD   miniK<>+96(SB), Y3, Y3
-	VPOR       miniK<>+864(SB), Y3, Y3
-	VPMINUD    Y3, Y7, Y7
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y7, Y7
-	VPAND      miniK<>+160(SB), Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPCMPGTW    miniK<>+800(SB), Y0, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y2, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -55794,7 +54392,7 @@ done:
 	RET
 
 // func floatToE5m2SatRTEAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -55806,92 +54404,55 @@ TEXT ·floatToE5m2SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+736(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y5
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y2
-	VPSUBD     Y5, Y2, Y2
-	VCMPPS     $0x03, Y1, Y1, Y3
-	VPSRLD     $0x15, Y1, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y2, Y2
-	VPAND      miniK<>+160(SB), Y2, Y2
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y2, Y2
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y3
-	VPSUBD     Y6, Y3, Y3
-	VCMPPS     $0x03, Y1, Y1, Y4
-	VPSRLD     $0x15, Y1, Y5
-	VPOR       miniK<>+256(SB), Y5, Y5
-	VBLENDVPS  Y4, Y5, Y3, Y3
-	VPAND      miniK<>+160(SB), Y3, Y3
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y3, Y3
-	VPACKUSDW  Y3, Y2, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y3
-	VPSUBD     Y6, Y3, Y3
-	VCMPPS     $0x03, Y2, Y2, Y4
-	VPSRLD     $0x15, Y2, Y5
-	VPOR       miniK<>+256(SB), Y5, Y5
-	VBLENDVPS  Y4, Y5, Y3, Y3
-	VPAND      miniK<>+160(SB), Y3, Y3
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y3, Y3
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y4
-	VPMINUD    miniK<>+736(SB), Y4, Y4
-	VPAND      miniK<>+32(SB), Y4, Y5
-	VPMAXUD    miniK<>+768(SB), Y5, Y5
-	VPADDD     miniK<>+800(SB), Y5, Y6
-	VPADDD     miniK<>+832(SB), Y5, Y7
-	VPSRLD     $0x15, Y5, Y5
-	VPSUBD     Y5, Y7, Y7
-	VADDPS     Y6, Y4, Y4
-	VPSUBD     Y7, Y4, Y4
-	VCMPPS     $0x03, Y2, Y2, Y5
-	VPSRLD     $0x15, Y2, Y6
-	VPOR       miniK<>+256(SB), Y6, Y6
-	VBLENDVPS  Y5, Y6, Y4, Y4
-	VPAND      miniK<>+160(SB), Y4, Y4
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y4, Y4
-	VPACKUSDW  Y4, Y3, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X5
+	VINSERTI128 $0x01, X5, Y1, Y5
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X6
+	VINSERTI128 $0x01, X6, Y1, Y6
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSLLW      $0x0f, Y5, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y5, Y0, Y0
+	VPAND       miniK<>+704(SB), Y0, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y0, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y0, Y0
+	VPSLLW      $0x0f, Y6, Y3
+	VPSRAW      $0x0f, Y3, Y3
+	VPBLENDVB   Y3, Y6, Y2, Y2
+	VPAND       miniK<>+704(SB), Y2, Y3
+	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPSRLW      $0x08, Y2, Y4
+	VPAND       miniK<>+832(SB), Y4, Y4
+	VPADDW      miniK<>+896(SB), Y4, Y4
+	VPANDN      Y4, Y3, Y4
+	VPADDW      Y4, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -55899,7 +54460,7 @@ done:
 	RET
 
 // func floatToE5m2SatRTZAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -55911,104 +54472,29 @@ TEXT ·floatToE5m2SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+736(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y5
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y5, Y3, Y5
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y2
-	VPADDD     Y2, Y5, Y5
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y5
-	VPAND      miniK<>+160(SB), Y5, Y5
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y5, Y5
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+736(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y6
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y6, Y6
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y6, Y3, Y6
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y2
-	VPADDD     Y2, Y6, Y6
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y6, Y6
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y6, Y6
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y7
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y3
-	VPADDD     Y3, Y7, Y7
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y7, Y7
-	VPAND      miniK<>+160(SB), Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x03, Y0, X1
+	VCVTPS2PH   $0x03, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x03, Y3, X1
+	VCVTPS2PH   $0x03, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -56016,7 +54502,7 @@ done:
 	RET
 
 // func floatToE5m2SatRTPAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -56028,116 +54514,37 @@ TEXT ·floatToE5m2SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+736(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y5
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y5, Y3, Y5
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y4, Y2, Y2
-	VPADDD     Y2, Y5, Y5
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y5
-	VPAND      miniK<>+160(SB), Y5, Y5
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y5, Y5
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+736(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y6
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y6, Y6
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y6, Y3, Y6
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y4, Y2, Y2
-	VPADDD     Y2, Y6, Y6
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y5, Y3, Y3
-	VPADDD     Y3, Y6, Y6
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y6, Y6
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y7
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y5, Y3, Y3
-	VPADDD     Y3, Y7, Y7
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y7, Y7
-	VPAND      miniK<>+160(SB), Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x02, Y0, X1
+	VCVTPS2PH   $0x02, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x02, Y3, X1
+	VCVTPS2PH   $0x02, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPMINUW     miniK<>+736(SB), Y0, Y3
+	VPCMPEQW    Y0, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y2, Y3
+	VPCMPEQW    Y2, Y3, Y3
+	VPSRLW      $0x08, Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -56145,7 +54552,7 @@ done:
 	RET
 
 // func floatToE5m2SatRTNAVX2NT(dst *byte, src *byte, n int) int
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·floatToE5m2SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -56157,116 +54564,35 @@ TEXT ·floatToE5m2SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVDQU permB256<>+0(SB), Y0
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	VMOVDQU    (CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+736(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y5
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y5, Y5
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y5, Y3, Y5
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y2, Y4, Y2
-	VPADDD     Y2, Y5, Y5
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y5
-	VPAND      miniK<>+160(SB), Y5, Y5
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y5, Y5
-	VMOVDQU    32(CX)(BX*4), Y1
-	VPAND      miniK<>+0(SB), Y1, Y2
-	VPMINUD    miniK<>+736(SB), Y2, Y2
-	VPAND      miniK<>+32(SB), Y2, Y3
-	VPMAXUD    miniK<>+768(SB), Y3, Y3
-	VPADDD     miniK<>+800(SB), Y3, Y4
-	VPADDD     miniK<>+832(SB), Y3, Y6
-	VPSRLD     $0x15, Y3, Y3
-	VPSUBD     Y3, Y6, Y6
-	VADDPS     Y4, Y2, Y3
-	VPSUBD     Y6, Y3, Y6
-	VSUBPS     Y4, Y3, Y3
-	VCMPPS     $0x1e, Y2, Y3, Y4
-	VCMPPS     $0x11, Y2, Y3, Y2
-	VPSRLD     $0x1f, Y2, Y2
-	VBLENDVPS  Y1, Y2, Y4, Y2
-	VPADDD     Y2, Y6, Y6
-	VCMPPS     $0x03, Y1, Y1, Y2
-	VPSRLD     $0x15, Y1, Y3
-	VPOR       miniK<>+256(SB), Y3, Y3
-	VBLENDVPS  Y2, Y3, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y1, Y1
-	VPAND      miniK<>+192(SB), Y1, Y1
-	VPOR       Y1, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y1
-	VMOVDQU    64(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y6
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y6, Y6
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y6, Y4, Y6
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y3
-	VPADDD     Y3, Y6, Y6
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y6, Y6
-	VPAND      miniK<>+160(SB), Y6, Y6
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y6, Y6
-	VMOVDQU    96(CX)(BX*4), Y2
-	VPAND      miniK<>+0(SB), Y2, Y3
-	VPMINUD    miniK<>+736(SB), Y3, Y3
-	VPAND      miniK<>+32(SB), Y3, Y4
-	VPMAXUD    miniK<>+768(SB), Y4, Y4
-	VPADDD     miniK<>+800(SB), Y4, Y5
-	VPADDD     miniK<>+832(SB), Y4, Y7
-	VPSRLD     $0x15, Y4, Y4
-	VPSUBD     Y4, Y7, Y7
-	VADDPS     Y5, Y3, Y4
-	VPSUBD     Y7, Y4, Y7
-	VSUBPS     Y5, Y4, Y4
-	VCMPPS     $0x1e, Y3, Y4, Y5
-	VCMPPS     $0x11, Y3, Y4, Y3
-	VPSRLD     $0x1f, Y3, Y3
-	VBLENDVPS  Y2, Y3, Y5, Y3
-	VPADDD     Y3, Y7, Y7
-	VCMPPS     $0x03, Y2, Y2, Y3
-	VPSRLD     $0x15, Y2, Y4
-	VPOR       miniK<>+256(SB), Y4, Y4
-	VBLENDVPS  Y3, Y4, Y7, Y7
-	VPAND      miniK<>+160(SB), Y7, Y7
-	VPSRLD     $0x18, Y2, Y2
-	VPAND      miniK<>+192(SB), Y2, Y2
-	VPOR       Y2, Y7, Y7
-	VPACKUSDW  Y7, Y6, Y2
-	VPACKUSWB  Y2, Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(BX*1)
-	ADDQ       $0x00000020, BX
-	CMPQ       BX, DX
-	JB         loop
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
+	VMOVUPS     (CX)(BX*4), Y0
+	VMOVUPS     32(CX)(BX*4), Y2
+	VMOVUPS     64(CX)(BX*4), Y3
+	VMOVUPS     96(CX)(BX*4), Y4
+	VCVTPS2PH   $0x01, Y0, X1
+	VCVTPS2PH   $0x01, Y2, X0
+	VINSERTI128 $0x01, X0, Y1, Y0
+	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y4, X2
+	VINSERTI128 $0x01, X2, Y1, Y2
+	VPCMPGTW    miniK<>+800(SB), Y0, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y2, Y3
+	VPANDN      miniK<>+960(SB), Y3, Y3
+	VPADDW      Y3, Y2, Y2
+	VPSRLW      $0x08, Y0, Y0
+	VPSRLW      $0x08, Y2, Y2
+	VPACKUSWB   Y2, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y2
+	VPCMPEQB    miniK<>+672(SB), Y2, Y2
+	VPADDB      Y2, Y0, Y0
+	VMOVNTDQ    Y0, (AX)(BX*1)
+	ADDQ        $0x00000020, BX
+	CMPQ        BX, DX
+	JB          loop
 
 done:
 	SFENCE
@@ -56597,13 +54923,13 @@ loop:
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VPSLLD     $0x10, Y0, Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
-	VPAND      miniK<>+352(SB), Y1, Y1
+	VPAND      miniK<>+224(SB), Y1, Y1
 	VPOR       Y1, Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVZXWD  16(CX)(BX*2), Y0
 	VPSLLD     $0x10, Y0, Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
-	VPAND      miniK<>+352(SB), Y1, Y1
+	VPAND      miniK<>+224(SB), Y1, Y1
 	VPOR       Y1, Y0, Y0
 	VMOVNTDQ   Y0, 32(AX)(BX*4)
 	ADDQ       $0x00000010, BX
@@ -56662,42 +54988,42 @@ loop:
 	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), X0
 	VPSLLW     $0x07, X0, X0
-	VPAND      miniK<>+384(SB), X0, X0
+	VPAND      miniK<>+256(SB), X0, X0
 	VCVTPH2PS  X0, Y0
-	VMULPS     miniK<>+416(SB), Y0, Y0
+	VMULPS     miniK<>+288(SB), Y0, Y0
 	VPSLLD     $0x01, Y0, Y1
-	VPCMPEQD   miniK<>+448(SB), Y1, Y1
-	VPAND      miniK<>+480(SB), Y1, Y1
+	VPCMPEQD   miniK<>+320(SB), Y1, Y1
+	VPAND      miniK<>+352(SB), Y1, Y1
 	VPOR       Y1, Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVSXBW  8(CX)(BX*1), X0
 	VPSLLW     $0x07, X0, X0
-	VPAND      miniK<>+384(SB), X0, X0
+	VPAND      miniK<>+256(SB), X0, X0
 	VCVTPH2PS  X0, Y0
-	VMULPS     miniK<>+416(SB), Y0, Y0
+	VMULPS     miniK<>+288(SB), Y0, Y0
 	VPSLLD     $0x01, Y0, Y1
-	VPCMPEQD   miniK<>+448(SB), Y1, Y1
-	VPAND      miniK<>+480(SB), Y1, Y1
+	VPCMPEQD   miniK<>+320(SB), Y1, Y1
+	VPAND      miniK<>+352(SB), Y1, Y1
 	VPOR       Y1, Y0, Y0
 	VMOVNTDQ   Y0, 32(AX)(BX*4)
 	VPMOVSXBW  16(CX)(BX*1), X0
 	VPSLLW     $0x07, X0, X0
-	VPAND      miniK<>+384(SB), X0, X0
+	VPAND      miniK<>+256(SB), X0, X0
 	VCVTPH2PS  X0, Y0
-	VMULPS     miniK<>+416(SB), Y0, Y0
+	VMULPS     miniK<>+288(SB), Y0, Y0
 	VPSLLD     $0x01, Y0, Y1
-	VPCMPEQD   miniK<>+448(SB), Y1, Y1
-	VPAND      miniK<>+480(SB), Y1, Y1
+	VPCMPEQD   miniK<>+320(SB), Y1, Y1
+	VPAND      miniK<>+352(SB), Y1, Y1
 	VPOR       Y1, Y0, Y0
 	VMOVNTDQ   Y0, 64(AX)(BX*4)
 	VPMOVSXBW  24(CX)(BX*1), X0
 	VPSLLW     $0x07, X0, X0
-	VPAND      miniK<>+384(SB), X0, X0
+	VPAND      miniK<>+256(SB), X0, X0
 	VCVTPH2PS  X0, Y0
-	VMULPS     miniK<>+416(SB), Y0, Y0
+	VMULPS     miniK<>+288(SB), Y0, Y0
 	VPSLLD     $0x01, Y0, Y1
-	VPCMPEQD   miniK<>+448(SB), Y1, Y1
-	VPAND      miniK<>+480(SB), Y1, Y1
+	VPCMPEQD   miniK<>+320(SB), Y1, Y1
+	VPAND      miniK<>+352(SB), Y1, Y1
 	VPOR       Y1, Y0, Y0
 	VMOVNTDQ   Y0, 96(AX)(BX*4)
 	ADDQ       $0x00000020, BX

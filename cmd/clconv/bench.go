@@ -130,6 +130,9 @@ type benchReport struct {
 	PNG        string         `json:"png,omitempty"`     // --png's file name
 	Summary    []benchSummary `json:"summary"`
 	Rows       []benchRow     `json:"rows"`
+	// Runs is how many runs --markdown --median merged into this report
+	// (its rows' figures are the medians over them); 0 for one run.
+	Runs int `json:"runs,omitempty"`
 }
 
 type benchOptions struct {
@@ -146,6 +149,7 @@ type benchOptions struct {
 	purego   bool
 	elements int
 	markdown []string
+	median   bool
 }
 
 func newBenchCmd() *cobra.Command {
@@ -196,13 +200,17 @@ float-e2m1), which --all alone leaves out.
 "rows". --png writes a bar chart of GB/s next to copy's; with --all, a plot
 of every variant's ratio to copy, worst first, one line per size. --markdown
 reads the JSON of earlier --all runs and prints docs/PERFORMANCE.md's
-summary and tables (scripts/perf.sh uses it); it measures nothing.`,
+summary and tables (scripts/perf.sh uses it); it measures nothing. With
+--median it takes the files of each tier for runs of one measurement and
+reports, for each variant, the medians of its figures over the runs, and
+the summary of those (scripts/perf-pair.sh uses it).`,
 		Example: `  clconv bench
   clconv bench --pairs float-uchar --size l2 --json
   clconv bench --size mem --parallel --png mem.png
   clconv bench --all --tier avx2 --size mem --png avx2.png
   clconv bench --all --tier go --size l2 --json > go-l2.json
-  clconv bench --markdown avx512.json,avx2.json,go.json`,
+  clconv bench --markdown avx512.json,avx2.json,go.json
+  clconv bench --median --markdown run1.json,run2.json,run3.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return benchUsageError(cmd, fmt.Errorf("takes no arguments, only flags (got %q)", args))
@@ -212,10 +220,13 @@ summary and tables (scripts/perf.sh uses it); it measures nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
 			if len(o.markdown) > 0 {
-				if err := writeBenchMarkdown(w, o.markdown); err != nil {
+				if err := writeBenchMarkdown(w, o.markdown, o.median); err != nil {
 					return benchUsageError(cmd, err)
 				}
 				return nil
+			}
+			if o.median {
+				return benchUsageError(cmd, errors.New("--median merges the files of --markdown, and measures nothing"))
 			}
 			if o.tier == "list" {
 				fmt.Fprintln(w, strings.Join(kernels.SIMDTiers(), "\n"))
@@ -294,6 +305,7 @@ summary and tables (scripts/perf.sh uses it); it measures nothing.`,
 	f.BoolVar(&o.purego, "purego", true, "also measure the pure Go kernels and report the ratio to them (default false with --all)")
 	f.IntVar(&o.elements, "elements", 0, "elements per size instead of 32 Ki for l2 and 16 Mi for mem (quick runs and tests)")
 	f.StringSliceVar(&o.markdown, "markdown", nil, "print docs/PERFORMANCE.md's summary and tables from these --all --json files, and measure nothing")
+	f.BoolVar(&o.median, "median", false, "with --markdown: merge the files of each tier, runs of the same measurement, into one (each variant's figures the medians over the runs)")
 	return cmd
 }
 
@@ -1133,8 +1145,9 @@ func benchTarget(tier string, s benchSummary) string {
 
 // writeBenchMarkdown prints the summary and the tables of the --all --json
 // reports in files, as two blocks between the markers that scripts/perf.sh
-// replaces in docs/PERFORMANCE.md.
-func writeBenchMarkdown(w io.Writer, files []string) error {
+// replaces in docs/PERFORMANCE.md; with median, the reports of each tier
+// merged into one (mergeBenchReports).
+func writeBenchMarkdown(w io.Writer, files []string, median bool) error {
 	var reps []*benchReport
 	for _, name := range files {
 		b, err := os.ReadFile(name)
@@ -1146,6 +1159,12 @@ func writeBenchMarkdown(w io.Writer, files []string) error {
 			return fmt.Errorf("%s: not the output of clconv bench --all --json", name)
 		}
 		reps = append(reps, rep)
+	}
+	if median {
+		var err error
+		if reps, err = mergeBenchReports(reps, files); err != nil {
+			return err
+		}
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	pair := func(source, dest string) string { return source + "→" + dest }
@@ -1173,9 +1192,13 @@ func writeBenchMarkdown(w io.Writer, files []string) error {
 				purego += fmt.Sprintf("; × pure Go in %s: median %s, %d below 0.9", s.Size, sig3(*s.MedianRatioToPurego), *s.Below09Purego)
 			}
 		}
-		p("- **%s**: `clconv bench --all --tier %s` (%s), %s, median of %d measurements of at least %s (each its %s), %s, %s, GOMAXPROCS %d; %s; wall time %s, load average after %s%s.\n",
+		runs := ""
+		if rep.Runs > 1 {
+			runs = fmt.Sprintf("per variant the median over %d runs, each ", rep.Runs)
+		}
+		p("- **%s**: `clconv bench --all --tier %s` (%s), %s, %smedian of %d measurements of at least %s (each its %s), %s, %s, GOMAXPROCS %d; %s; wall time %s, load average after %s%s.\n",
 			rep.Tier, rep.Tier, strings.Join(sizes, ", "), map[bool]string{false: "one core", true: "all cores"}[rep.Parallel],
-			rep.Repeat, rep.MinTime, rep.Estimator, cmp.Or(rep.CPU, "CPU unknown"), rep.GoVersion, rep.GOMAXPROCS, rep.Date,
+			runs, rep.Repeat, rep.MinTime, rep.Estimator, cmp.Or(rep.CPU, "CPU unknown"), rep.GoVersion, rep.GOMAXPROCS, rep.Date,
 			time.Duration(rep.WallS*float64(time.Second)).Round(time.Second).String(), cmp.Or(rep.LoadAvg, "unknown"), purego)
 	}
 	for _, rep := range reps {
@@ -1207,4 +1230,89 @@ func writeBenchMarkdown(w io.Writer, files []string) error {
 	}
 	p("<!-- end perf.sh tables -->\n")
 	return nil
+}
+
+// mergeBenchReports merges the reports of each tier (in the order of their
+// first file) into one, for runs of the same measurement: each variant's G
+// elem/s, GB/s, copy GB/s and ratios are the medians over the runs that
+// measured it, and the summaries are those of the merged rows. The runs must
+// agree on the sizes, element counts and --parallel.
+func mergeBenchReports(reps []*benchReport, files []string) ([]*benchReport, error) {
+	var out []*benchReport
+	groups := map[string][]*benchReport{}
+	for i, rep := range reps {
+		g := groups[rep.Tier]
+		if len(g) > 0 && (rep.Parallel != g[0].Parallel || !maps.Equal(rep.Elements, g[0].Elements)) {
+			return nil, fmt.Errorf("%s: --median: tier %s measured with other sizes or --parallel than in the first file of the tier", files[i], rep.Tier)
+		}
+		if len(g) == 0 {
+			out = append(out, rep)
+		}
+		groups[rep.Tier] = append(g, rep)
+	}
+	for i, first := range out {
+		g := groups[first.Tier]
+		if len(g) == 1 {
+			continue
+		}
+		type key struct{ size, source, dest, conversion string }
+		var order []key
+		vals := map[key][][4]float64{}
+		purego := map[key][]float64{}
+		for _, rep := range g {
+			for _, r := range rep.Rows {
+				k := key{r.Size, r.Source, r.Dest, r.Conversion}
+				if _, ok := vals[k]; !ok {
+					order = append(order, k)
+				}
+				vals[k] = append(vals[k], [4]float64{r.GElemPerS, r.GBPerS, r.CopyGBPerS, r.RatioToCopy})
+				if r.RatioToPurego != nil {
+					purego[k] = append(purego[k], *r.RatioToPurego)
+				}
+			}
+		}
+		m := *first
+		m.Runs, m.Rows, m.Summary, m.PNG = len(g), nil, nil, ""
+		var loads []string
+		m.WallS = 0
+		for _, rep := range g {
+			m.WallS += rep.WallS
+			loads = append(loads, cmp.Or(rep.LoadAvg, "unknown"))
+		}
+		m.LoadAvg = strings.Join(loads, "; ")
+		m.Date = first.Date + " to " + g[len(g)-1].Date
+		for _, k := range order {
+			col := func(j int) float64 {
+				var xs []float64
+				for _, v := range vals[k] {
+					xs = append(xs, v[j])
+				}
+				return medianFloat(xs)
+			}
+			r := benchRow{Conversion: k.conversion, Source: k.source, Dest: k.dest, Size: k.size,
+				GElemPerS: col(0), GBPerS: col(1), CopyGBPerS: col(2), RatioToCopy: col(3)}
+			if ps := purego[k]; len(ps) == len(vals[k]) {
+				x := medianFloat(ps)
+				r.RatioToPurego = &x
+			}
+			m.Rows = append(m.Rows, r)
+		}
+		var sizes []string
+		for _, s := range first.Summary {
+			sizes = append(sizes, s.Size)
+		}
+		sortBenchRows(m.Rows, sizes)
+		for _, size := range sizes {
+			var rs []benchRow
+			for _, r := range m.Rows {
+				if r.Size == size {
+					rs = append(rs, r)
+				}
+			}
+			m.Summary = append(m.Summary, summarize(size, m.Elements[size], rs))
+		}
+		m.round()
+		out[i] = &m
+	}
+	return out, nil
 }

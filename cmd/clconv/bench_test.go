@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -279,6 +280,57 @@ func TestBenchAllTablePNGMarkdown(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n| 1 | "); n != 4 {
 		t.Errorf("%d tables, want 4", n)
+	}
+}
+
+// --median --markdown merges runs of one tier: each variant's figures are the
+// medians over the runs, and the summary is recomputed from them.
+func TestBenchMarkdownMedian(t *testing.T) {
+	dir := t.TempDir()
+	row := func(conv string, ratio, gelem float64) string {
+		return fmt.Sprintf(`{"conversion": %q, "source": "float", "dest": "uchar", "size": "mem", "gelem_per_s": %v, "gb_per_s": %v, "copy_gb_per_s": 10, "ratio_to_copy": %v}`, conv, gelem, 5*gelem, ratio)
+	}
+	var files []string
+	for i, rs := range [][2][2]float64{{{0.7, 1}, {1.2, 3}}, {{0.9, 2}, {1.0, 5}}, {{0.95, 4}, {1.1, 4}}} {
+		js := fmt.Sprintf(`{"tier": "avx2", "parallel": false, "gomaxprocs": 1, "repeat": 3, "min_time": "10ms", "estimator": "fastest batch", "elements": {"mem": 512}, "go_version": "go", "date": "d%d", "wall_s": 2, "loadavg": "1 1 1", "summary": [{"size": "mem", "elements": 512, "variants": 2}], "rows": [%s, %s]}`,
+			i, row("convert_uchar_rte", rs[0][0], rs[0][1]), row("convert_uchar_rtz", rs[1][0], rs[1][1]))
+		files = append(files, filepath.Join(dir, fmt.Sprintf("r%d.json", i)))
+		if err := os.WriteFile(files[i], []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, st := clconv(t, "", "bench", "--median", "--markdown", strings.Join(files, ","))
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errOut)
+	}
+	for _, want := range []string{
+		// rte: ratios 0.7, 0.9, 0.95 -> 0.9, G elem/s 1, 2, 4 -> 2; rtz: 1.1 and 4.
+		"| avx2 | mem | 2 | 10 | 0 | 0 | 1 | float→uchar `convert_uchar_rte` 0.9×, 2 |",
+		"per variant the median over 3 runs, each median of 3 measurements",
+		"d0 to d2; wall time 6s, load average after 1 1 1; 1 1 1; 1 1 1.",
+		"| 1 | float→uchar | `convert_uchar_rte` | 2 | 10 | 10 | 0.9 | — |",
+		"| 2 | float→uchar | `convert_uchar_rtz` | 4 | 20 | 10 | 1.1 | — |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+	// Without --median, each file is a block of its own.
+	out, _, _ = clconv(t, "", "bench", "--markdown", strings.Join(files, ","))
+	if n := strings.Count(out, "\n| avx2 | mem | 2 |"); n != 3 {
+		t.Errorf("%d summary rows without --median, want 3:\n%s", n, out)
+	}
+	// Runs of other sizes do not merge; --median alone is a usage error.
+	other := filepath.Join(dir, "other.json")
+	b, _ := os.ReadFile(files[0])
+	if err := os.WriteFile(other, []byte(strings.Replace(string(b), `"elements": {"mem": 512}`, `"elements": {"mem": 1024}`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, st := clconv(t, "", "bench", "--median", "--markdown", files[0]+","+other); st == 0 || !strings.Contains(errOut, "other sizes") {
+		t.Errorf("mixed sizes: status %d, %s", st, errOut)
+	}
+	if _, errOut, st := clconv(t, "", "bench", "--median"); st != 2 || !strings.Contains(errOut, "--median merges the files of --markdown") {
+		t.Errorf("--median alone: status %d, %s", st, errOut)
 	}
 }
 

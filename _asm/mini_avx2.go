@@ -1,0 +1,318 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The AVX2 bodies of float -> E4M3 and E5M2 (issue 30). A block is 32 floats
+// in four ymm registers. AVX2 has no embedded rounding, and the kernels do
+// not touch MXCSR, so a directed mode cost a correction step of six
+// instructions after a round-to-nearest addition; with the clamps and the
+// sign these loops ran 20 to 27 instructions per 8 floats (0.39-0.81x copy
+// from memory on the GPU machine's Xeon, 0.33-0.66x on the project's EPYC).
+// Most variants now go through VCVTPS2PH instead, whose immediate rounds in
+// any of the four modes, and which handles the subnormal halves, overflow
+// and NaNs in hardware at full speed:
+//
+//   - E5M2 is the top byte of a half (same exponent range, 8 fewer bits).
+//     In a directed mode, rounding to half in the mode and then the half to
+//     E5M2 in the same direction gives the direct result, since E5M2's grid
+//     is part of half's: rtz keeps the top byte; rtp adds 0xff to the
+//     positive non-NaN halves before (ceil of the magnitude), rtn to the
+//     negative ones. rte rounds to odd first: the half rounded down and the
+//     one rounded up are the same value when exact, else neighbours whose
+//     patterns differ by one, and the odd pattern of the two is round-to-odd,
+//     which keeps rounding to nearest at bit 8 correct (half keeps 8 more
+//     bits than E5M2, also among the subnormals); then adds 0x7f plus the
+//     kept low bit to the non-NaN halves. A NaN half is sign | 0x7e00 | the
+//     float's top payload bits, whose top byte is E5M2.Float32's NaN code.
+//   - E4M3 times 2^-8 maps E4M3's normal range onto half's and its
+//     subnormals (quantum 2^-9) onto half's subnormals (2^-17, seven bits
+//     above half's 2^-24), so that E4M3 is half's bits 14..7 of x*2^-8
+//     everywhere: rtz and the directed modes go through VCVTPS2PH as above,
+//     rounding at bit 7. The product is exact and never a subnormal float:
+//     |x| below 2^-118 is raised to 2^-118 first (and 0 stays 0:
+//     VPSIGND), which rounds to the same E4M3 value in every mode. rte
+//     keeps the rounding addition of floatToFP8Pair, which needs no
+//     correction in that mode.
+//
+// The sign of E4M3's rtz and rte codes comes from the source floats at the
+// end, packed with signed saturation to bytes (2 x VPACKSSDW, VPACKSSWB) and
+// ORed in: 6 instructions per 32 floats, where the per-lane shift, AND and OR
+// took 12.
+
+// fp8Imm is VCVTPS2PH's rounding immediate, by mode.
+func fp8Imm(m string) uint8 { return roundImm[m] }
+
+// halfWords converts four ymm of floats to halves with VCVTPS2PH in the
+// rounding of imm and returns them as two ymm of 16 words each, in element
+// order.
+func halfWords(xs []reg.VecVirtual, imm uint8) [2]reg.VecVirtual {
+	var w [2]reg.VecVirtual
+	for i := range w {
+		lo, hi := XMM(), XMM()
+		VCVTPS2PH(U8(imm), xs[2*i], lo)
+		VCVTPS2PH(U8(imm), xs[2*i+1], hi)
+		o := YMM()
+		VINSERTI128(U8(1), hi, lo.AsY(), o)
+		w[i] = o
+	}
+	return w
+}
+
+// packHalfCodes packs two ymm of 16 word codes (each below 256) into one ymm
+// of 32 bytes in element order.
+func packHalfCodes(c [2]reg.VecVirtual) reg.VecVirtual {
+	o := YMM()
+	VPACKUSWB(c[1], c[0], o)
+	VPERMQ(U8(0xd8), o, o)
+	return o
+}
+
+// signBytes returns 0x80 in the bytes, in element order, of the negative
+// floats of xs (the sign bit, -0 and NaNs included), 0 elsewhere: signed
+// saturating packs keep the sign.
+func signBytes(xs []reg.VecVirtual) reg.VecVirtual {
+	a, b, s := YMM(), YMM(), YMM()
+	VPACKSSDW(xs[1], xs[0], a)
+	VPACKSSDW(xs[3], xs[2], b)
+	VPACKSSWB(b, a, s)
+	VPAND(km(0x80808080), s, s)
+	VPERMD(s, mk.perm, s)
+	return s
+}
+
+// loadFloats loads the block's four ymm of floats.
+func loadFloats(in func(int) Mem) []reg.VecVirtual {
+	xs := make([]reg.VecVirtual, 4)
+	for j := range xs {
+		xs[j] = YMM()
+		VMOVUPS(in(32*j), xs[j])
+	}
+	return xs
+}
+
+// floatToFP8AVX2 returns the AVX2 body of float -> f, every mode.
+func floatToFP8AVX2(f fp8, sat bool) func(string, func(int) Mem, func(int) Mem) {
+	return func(m string, in, out func(int) Mem) {
+		switch {
+		case f.e5:
+			floatToE5M2AVX2(m, sat, in, out)
+		case m == "RTE":
+			floatToE4M3RTEAVX2(f, sat, in, out)
+		case m == "RTZ":
+			floatToE4M3RTZAVX2(sat, in, out)
+		default:
+			floatToE4M3DirectedAVX2(m, sat, in, out)
+		}
+	}
+}
+
+// floatToE5M2AVX2: the top byte of the half, rounded as the comment above
+// says. _sat then turns the infinities (byte & 0x7f == 0x7c), given or from
+// overflow, into +-MAX (0x7b): NaN codes are 0x7e and 0x7f.
+func floatToE5M2AVX2(m string, sat bool, in, out func(int) Mem) {
+	xs := loadFloats(in)
+	var w [2]reg.VecVirtual
+	switch m {
+	case "RTE":
+		d, u := halfWords(xs, fp8Imm("RTN")), halfWords(xs, fp8Imm("RTP"))
+		for i := range w {
+			odd, r := YMM(), YMM()
+			VPSLLW(U8(15), d[i], odd)
+			VPSRAW(U8(15), odd, odd)
+			VPBLENDVB(odd, d[i], u[i], r) // round to odd
+			nan, b := YMM(), YMM()
+			VPAND(km(0x7fff7fff), r, nan)
+			VPCMPGTW(km(0x7c007c00), nan, nan) // |r| > inf
+			VPSRLW(U8(8), r, b)
+			VPAND(km(0x00010001), b, b)
+			VPADDW(km(0x007f007f), b, b) // 0x7f + the kept low bit
+			VPANDN(b, nan, b)
+			VPADDW(b, r, r)
+			w[i] = r
+		}
+	case "RTZ":
+		w = halfWords(xs, fp8Imm("RTZ"))
+	case "RTP":
+		w = halfWords(xs, fp8Imm("RTP"))
+		for i := range w {
+			t := YMM()
+			VPMINUW(km(0x7c007c00), w[i], t)
+			VPCMPEQW(w[i], t, t) // positive, not NaN: at most 0x7c00
+			VPSRLW(U8(8), t, t)
+			VPADDW(t, w[i], w[i])
+		}
+	case "RTN":
+		w = halfWords(xs, fp8Imm("RTN"))
+		for i := range w {
+			t := YMM()
+			VPCMPGTW(km(0xfc00fc00), w[i], t) // above -inf as int16: positive or NaN
+			VPANDN(km(0x00ff00ff), t, t)
+			VPADDW(t, w[i], w[i])
+		}
+	}
+	var c [2]reg.VecVirtual
+	for i := range c {
+		c[i] = YMM()
+		VPSRLW(U8(8), w[i], c[i])
+	}
+	o := packHalfCodes(c)
+	if sat {
+		t := YMM()
+		VPAND(km(0x7f7f7f7f), o, t)
+		VPCMPEQB(km(0x7c7c7c7c), t, t)
+		VPADDB(t, o, o)
+	}
+	store(o, out(0))
+}
+
+// e4m3Scaled returns x * 2^-8 for the four ymm of xs, with |x| below 2^-118
+// raised to 2^-118 (0 kept), as magnitudes, or with x's sign if signed.
+func e4m3Scaled(xs []reg.VecVirtual, signed bool) []reg.VecVirtual {
+	k := YMM()
+	VMOVDQU(km(9<<23), k)
+	ys := make([]reg.VecVirtual, 4)
+	for j, x := range xs {
+		ab, y := YMM(), YMM()
+		VPAND(km(0x7fffffff), x, ab)
+		VPSIGND(ab, k, y) // 2^-118, or 0 for a zero
+		VPMAXUD(y, ab, y)
+		if signed {
+			s := YMM()
+			VPXOR(ab, x, s)
+			VPOR(s, y, y)
+		}
+		VMULPS(km(f32bits(0x1p-8)), y, y)
+		ys[j] = y
+	}
+	return ys
+}
+
+// floatToE4M3RTZAVX2: |x| * 2^-8 to half toward zero; the code is the half's
+// bits 14..7, at most MAX's 0x7e for finite x, and 0x7f for NaN (and an
+// infinity without _sat); the sign comes from x.
+func floatToE4M3RTZAVX2(sat bool, in, out func(int) Mem) {
+	xs := loadFloats(in)
+	w := halfWords(e4m3Scaled(xs, false), fp8Imm("RTZ"))
+	var c [2]reg.VecVirtual
+	nanAbove := uint32(0x7bff7bff) // infinity and NaN
+	if sat {
+		nanAbove = 0x7c007c00 // NaN only
+	}
+	for i := range c {
+		c[i] = YMM()
+		nan := YMM()
+		VPSRLW(U8(7), w[i], c[i])
+		VPMINUW(km(0x007e007e), c[i], c[i])
+		VPCMPGTW(km(nanAbove), w[i], nan)
+		VPSUBW(nan, c[i], c[i]) // 0x7e + 1
+	}
+	o := packHalfCodes(c)
+	VPOR(signBytes(xs), o, o)
+	store(o, out(0))
+}
+
+// floatToE4M3DirectedAVX2 (rtp, rtn): x * 2^-8 to half in the mode, then 0x7f
+// added to the halves whose magnitude rounds up (rtp: positive, rtn:
+// negative; saturating, so that a NaN stays one) and bits 14..7 taken. The
+// code is at most 0x7e (MAX) for the finite lanes that round toward zero and
+// without _sat 0x7f for the others (overflow is NaN); under _sat, 0x7e for
+// every lane but NaN.
+func floatToE4M3DirectedAVX2(m string, sat bool, in, out func(int) Mem) {
+	xs := loadFloats(in)
+	w := halfWords(e4m3Scaled(xs, true), fp8Imm(m))
+	var k reg.VecVirtual
+	if !sat && m == "RTP" {
+		k = YMM()
+		VMOVDQU(km(0xfc00fc00), k)
+	}
+	var c [2]reg.VecVirtual
+	for i := range c {
+		h := w[i]
+		neg, bias, mag := YMM(), YMM(), YMM()
+		VPSRAW(U8(15), h, neg)
+		if m == "RTP" {
+			VPANDN(km(0x007f007f), neg, bias)
+			VPADDSW(bias, h, mag) // positive: a NaN stays at most 0x7fff
+		} else {
+			VPAND(km(0x007f007f), neg, bias)
+			VPADDUSW(bias, h, mag) // negative: at most 0xffff
+		}
+		VPSLLW(U8(1), mag, mag)
+		VPSRLW(U8(8), mag, mag)
+		lim := YMM()
+		switch {
+		case sat:
+			VPAND(km(0x7fff7fff), h, lim)
+			VPCMPGTW(km(0x7c007c00), lim, lim) // NaN
+			VPMINUW(km(0x007e007e), mag, mag)
+			VPSUBW(lim, mag, mag)
+		case m == "RTP":
+			// The finite lanes that round toward zero, the negative ones
+			// below -inf as int16, have the limit 0x7e; the others 0x7f.
+			VPCMPGTW(h, k, lim)
+			VPADDW(km(0x007f007f), lim, lim)
+			VPMINUW(lim, mag, mag)
+		default:
+			// rtn: the positive finite lanes, at most 0x7bff unsigned.
+			VPMINUW(km(0x7bff7bff), h, lim)
+			VPCMPEQW(h, lim, lim)
+			VPADDW(km(0x007f007f), lim, lim)
+			VPMINUW(lim, mag, mag)
+		}
+		s := YMM()
+		VPAND(km(0x00800080), neg, s)
+		VPOR(s, mag, mag)
+		c[i] = mag
+	}
+	store(packHalfCodes(c), out(0))
+}
+
+// floatToE4M3RTEAVX2: the rounding addition of floatToFP8Pair (see there)
+// in round-to-nearest, which needs no correction step. |x| is clamped to
+// the grid point above MAX (480, the NaN code; overflow to nearest is NaN),
+// or under _sat to MAX, with NaN lanes then stepped from MAX's code to the
+// NaN code. The codes are packed to bytes and the sign ORed in.
+func floatToE4M3RTEAVX2(f fp8, sat bool, in, out func(int) Mem) {
+	limit := f.limit
+	if sat {
+		limit = f.max
+	}
+	zk := f.cAdd() + f.eminBits()>>f.shift()
+	xs := loadFloats(in)
+	codes := make([]reg.VecVirtual, 4)
+	for j, b := range xs {
+		ab, y, u, cb, z, o, t := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
+		VPAND(km(0x7fffffff), b, ab)
+		VPMINUD(km(f32bits(limit)), ab, y)
+		VPAND(km(0x7f800000), y, u)
+		VPMAXUD(km(f.eminBits()), u, u)
+		VPADDD(km(f.cAdd()), u, cb)
+		VPADDD(km(zk), u, z)
+		VPSRLD(U8(f.shift()), u, o)
+		VPSUBD(o, z, z)
+		VADDPS(cb, y, t)
+		VPSUBD(z, t, t)
+		if sat {
+			nan := YMM()
+			VPCMPGTD(km(0x7f800000), ab, nan)
+			VPSUBD(nan, t, t)
+		}
+		codes[j] = t
+	}
+	a, b, o := YMM(), YMM(), YMM()
+	VPACKUSDW(codes[1], codes[0], a)
+	VPACKUSDW(codes[3], codes[2], b)
+	VPACKUSWB(b, a, o)
+	s01, s23, s := YMM(), YMM(), YMM()
+	VPACKSSDW(xs[1], xs[0], s01)
+	VPACKSSDW(xs[3], xs[2], s23)
+	VPACKSSWB(s23, s01, s)
+	VPAND(km(0x80808080), s, s)
+	VPOR(s, o, o)
+	VPERMD(o, mk.perm, o)
+	store(o, out(0))
+}
