@@ -36,9 +36,8 @@ import (
 //     rounding at bit 7. The product is exact and never a subnormal float:
 //     |x| below 2^-118 is raised to 2^-118 first (0 stays 0, VPSIGND, in
 //     the modes that round away from zero), which rounds to the same E4M3
-//     value in every mode. rte
-//     keeps the rounding addition of floatToFP8Pair, which needs no
-//     correction in that mode.
+//     value in every mode. rte keeps the rounding addition of
+//     floatToFP8Pair, which needs no correction in that mode.
 //
 // The sign of E4M3's rtz and rte codes comes from the source floats at the
 // end, packed with signed saturation to bytes (2 x VPACKSSDW, VPACKSSWB) and
