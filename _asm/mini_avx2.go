@@ -23,20 +23,21 @@ import (
 //     positive non-NaN halves before (ceil of the magnitude), rtn to the
 //     negative ones. rte rounds to odd first: the half rounded down and the
 //     one rounded up are the same value when exact, else neighbours whose
-//     patterns differ by one, and the odd pattern of the two is round-to-odd,
-//     which keeps rounding to nearest at bit 8 correct (half keeps 8 more
-//     bits than E5M2, also among the subnormals); then adds 0x7f plus the
-//     kept low bit to the non-NaN halves. A NaN half is sign | 0x7e00 | the
-//     float's top payload bits, whose top byte is E5M2.Float32's NaN code.
+//     patterns differ by one, and the one toward zero with its low bit set
+//     where they differ is round-to-odd, which keeps rounding to nearest at
+//     bit 8 correct (half keeps 8 more bits than E5M2, also among the
+//     subnormals); then adds 0x7f plus the kept low bit to the non-NaN
+//     halves. A NaN half is sign | 0x7e00 | the float's top payload bits,
+//     whose top byte is E5M2.Float32's NaN code.
 //   - E4M3 times 2^-8 maps E4M3's normal range onto half's and its
 //     subnormals (quantum 2^-9) onto half's subnormals (2^-17, seven bits
 //     above half's 2^-24), so that E4M3 is half's bits 14..7 of x*2^-8
 //     everywhere: rtz and the directed modes go through VCVTPS2PH as above,
 //     rounding at bit 7. The product is exact and never a subnormal float:
-//     |x| below 2^-118 is raised to 2^-118 first (and 0 stays 0:
-//     VPSIGND), which rounds to the same E4M3 value in every mode. rte
-//     keeps the rounding addition of floatToFP8Pair, which needs no
-//     correction in that mode.
+//     |x| below 2^-118 is raised to 2^-118 first (0 stays 0, VPSIGND, in
+//     the modes that round away from zero), which rounds to the same E4M3
+//     value in every mode. rte keeps the rounding addition of
+//     floatToFP8Pair, which needs no correction in that mode.
 //
 // The sign of E4M3's rtz and rte codes comes from the source floats at the
 // end, packed with signed saturation to bytes (2 x VPACKSSDW, VPACKSSWB) and
@@ -120,19 +121,24 @@ func floatToE5M2AVX2(m string, sat bool, in, out func(int) Mem) {
 	case "RTE":
 		d, u := halfWords(xs, fp8Imm("RTN")), halfWords(xs, fp8Imm("RTP"))
 		for i := range w {
-			odd, r := YMM(), YMM()
-			VPSLLW(U8(15), d[i], odd)
-			VPSRAW(U8(15), odd, odd)
-			VPBLENDVB(odd, d[i], u[i], r) // round to odd
-			nan, b := YMM(), YMM()
-			VPAND(km(0x7fff7fff), r, nan)
-			VPCMPGTW(km(0x7c007c00), nan, nan) // |r| > inf
-			VPSRLW(U8(8), r, b)
-			VPAND(km(0x00010001), b, b)
-			VPADDW(km(0x007f007f), b, b) // 0x7f + the kept low bit
-			VPANDN(b, nan, b)
-			VPADDW(b, r, r)
-			w[i] = r
+			// z, the half toward zero (the smaller pattern of the two, for
+			// either sign), and c = inexact | z's bit 8 (the two differ in
+			// bit 0 when they differ at all): z + 0x7f + c rounds at bit 8
+			// as round-to-odd then to nearest would (ties to even; above a
+			// tie when inexact).
+			z, c, t := YMM(), YMM(), YMM()
+			VPMINUW(d[i], u[i], z)
+			VPXOR(d[i], u[i], c)
+			VPSRLW(U8(8), z, t)
+			VPOR(t, c, c)
+			VPAND(km(0x00010001), c, c)
+			VPADDW(km(0x007f007f), c, c)
+			nan := YMM()
+			VPAND(km(0x7fff7fff), z, nan)
+			VPCMPGTW(km(0x7c007c00), nan, nan) // |z| > inf
+			VPANDN(c, nan, c)
+			VPADDW(c, z, z)
+			w[i] = z
 		}
 	case "RTZ":
 		w = halfWords(xs, fp8Imm("RTZ"))
@@ -169,17 +175,25 @@ func floatToE5M2AVX2(m string, sat bool, in, out func(int) Mem) {
 	store(o, out(0))
 }
 
-// e4m3Scaled returns x * 2^-8 for the four ymm of xs, with |x| below 2^-118
-// raised to 2^-118 (0 kept), as magnitudes, or with x's sign if signed.
-func e4m3Scaled(xs []reg.VecVirtual, signed bool) []reg.VecVirtual {
-	k := YMM()
-	VMOVDQU(km(9<<23), k)
+// e4m3Scaled returns x * 2^-8 for the four ymm of xs, as magnitudes, or with
+// x's sign if signed; |x| below 2^-118 is raised to 2^-118 first, and 0 too
+// unless keepZero (rtz rounds both to 0).
+func e4m3Scaled(xs []reg.VecVirtual, signed, keepZero bool) []reg.VecVirtual {
+	var k reg.VecVirtual
+	if keepZero {
+		k = YMM()
+		VMOVDQU(km(9<<23), k)
+	}
 	ys := make([]reg.VecVirtual, 4)
 	for j, x := range xs {
 		ab, y := YMM(), YMM()
 		VPAND(km(0x7fffffff), x, ab)
-		VPSIGND(ab, k, y) // 2^-118, or 0 for a zero
-		VPMAXUD(y, ab, y)
+		if keepZero {
+			VPSIGND(ab, k, y) // 2^-118, or 0 for a zero
+			VPMAXUD(y, ab, y)
+		} else {
+			VPMAXUD(km(9<<23), ab, y)
+		}
 		if signed {
 			s := YMM()
 			VPXOR(ab, x, s)
@@ -196,7 +210,7 @@ func e4m3Scaled(xs []reg.VecVirtual, signed bool) []reg.VecVirtual {
 // infinity without _sat); the sign comes from x.
 func floatToE4M3RTZAVX2(sat bool, in, out func(int) Mem) {
 	xs := loadFloats(in)
-	w := halfWords(e4m3Scaled(xs, false), fp8Imm("RTZ"))
+	w := halfWords(e4m3Scaled(xs, false, false), fp8Imm("RTZ"))
 	var c [2]reg.VecVirtual
 	nanAbove := uint32(0x7bff7bff) // infinity and NaN
 	if sat {
@@ -223,7 +237,7 @@ func floatToE4M3RTZAVX2(sat bool, in, out func(int) Mem) {
 // every lane but NaN.
 func floatToE4M3DirectedAVX2(m string, sat bool, in, out func(int) Mem) {
 	xs := loadFloats(in)
-	w := halfWords(e4m3Scaled(xs, true), fp8Imm(m))
+	w := halfWords(e4m3Scaled(xs, true, true), fp8Imm(m))
 	var k reg.VecVirtual
 	if !sat && m == "RTP" {
 		k = YMM()

@@ -49114,38 +49114,33 @@ loop:
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
 	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y1, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y6
-	VPSIGND     Y6, Y5, Y9
-	VPMAXUD     Y9, Y6, Y9
-	VMULPS      miniK<>+576(SB), Y9, Y9
-	VPAND       miniK<>+0(SB), Y3, Y6
-	VPSIGND     Y6, Y5, Y10
-	VPMAXUD     Y10, Y6, Y10
-	VMULPS      miniK<>+576(SB), Y10, Y10
-	VPAND       miniK<>+0(SB), Y4, Y6
-	VPSIGND     Y6, Y5, Y5
-	VPMAXUD     Y5, Y6, Y5
+	VPAND       miniK<>+0(SB), Y1, Y5
+	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VCVTPS2PH   $0x03, Y7, X8
-	VCVTPS2PH   $0x03, Y9, X6
-	VINSERTI128 $0x01, X6, Y8, Y6
-	VCVTPS2PH   $0x03, Y10, X8
-	VCVTPS2PH   $0x03, Y5, X5
-	VINSERTI128 $0x01, X5, Y8, Y5
-	VPSRLW      $0x07, Y6, Y7
-	VPMINUW     miniK<>+864(SB), Y7, Y7
-	VPCMPGTW    miniK<>+768(SB), Y6, Y6
-	VPSUBW      Y6, Y7, Y7
-	VPSRLW      $0x07, Y5, Y6
-	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y2, Y7
+	VPMAXUD     miniK<>+544(SB), Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y3, Y8
+	VPMAXUD     miniK<>+544(SB), Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
+	VPAND       miniK<>+0(SB), Y4, Y9
+	VPMAXUD     miniK<>+544(SB), Y9, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VCVTPS2PH   $0x03, Y5, X6
+	VCVTPS2PH   $0x03, Y7, X5
+	VINSERTI128 $0x01, X5, Y6, Y5
+	VCVTPS2PH   $0x03, Y8, X6
+	VCVTPS2PH   $0x03, Y9, X7
+	VINSERTI128 $0x01, X7, Y6, Y7
+	VPSRLW      $0x07, Y5, Y8
+	VPMINUW     miniK<>+864(SB), Y8, Y8
 	VPCMPGTW    miniK<>+768(SB), Y5, Y5
-	VPSUBW      Y5, Y6, Y6
-	VPACKUSWB   Y6, Y7, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSRLW      $0x07, Y7, Y5
+	VPMINUW     miniK<>+864(SB), Y5, Y5
+	VPCMPGTW    miniK<>+768(SB), Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPACKUSWB   Y5, Y8, Y5
 	VPERMQ      $0xd8, Y5, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
@@ -49847,38 +49842,33 @@ loop:
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
 	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y1, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y6
-	VPSIGND     Y6, Y5, Y9
-	VPMAXUD     Y9, Y6, Y9
-	VMULPS      miniK<>+576(SB), Y9, Y9
-	VPAND       miniK<>+0(SB), Y3, Y6
-	VPSIGND     Y6, Y5, Y10
-	VPMAXUD     Y10, Y6, Y10
-	VMULPS      miniK<>+576(SB), Y10, Y10
-	VPAND       miniK<>+0(SB), Y4, Y6
-	VPSIGND     Y6, Y5, Y5
-	VPMAXUD     Y5, Y6, Y5
+	VPAND       miniK<>+0(SB), Y1, Y5
+	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VCVTPS2PH   $0x03, Y7, X8
-	VCVTPS2PH   $0x03, Y9, X6
-	VINSERTI128 $0x01, X6, Y8, Y6
-	VCVTPS2PH   $0x03, Y10, X8
-	VCVTPS2PH   $0x03, Y5, X5
-	VINSERTI128 $0x01, X5, Y8, Y5
-	VPSRLW      $0x07, Y6, Y7
-	VPMINUW     miniK<>+864(SB), Y7, Y7
-	VPCMPGTW    miniK<>+736(SB), Y6, Y6
-	VPSUBW      Y6, Y7, Y7
-	VPSRLW      $0x07, Y5, Y6
-	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y2, Y7
+	VPMAXUD     miniK<>+544(SB), Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y3, Y8
+	VPMAXUD     miniK<>+544(SB), Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
+	VPAND       miniK<>+0(SB), Y4, Y9
+	VPMAXUD     miniK<>+544(SB), Y9, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VCVTPS2PH   $0x03, Y5, X6
+	VCVTPS2PH   $0x03, Y7, X5
+	VINSERTI128 $0x01, X5, Y6, Y5
+	VCVTPS2PH   $0x03, Y8, X6
+	VCVTPS2PH   $0x03, Y9, X7
+	VINSERTI128 $0x01, X7, Y6, Y7
+	VPSRLW      $0x07, Y5, Y8
+	VPMINUW     miniK<>+864(SB), Y8, Y8
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPSUBW      Y5, Y6, Y6
-	VPACKUSWB   Y6, Y7, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSRLW      $0x07, Y7, Y5
+	VPMINUW     miniK<>+864(SB), Y5, Y5
+	VPCMPGTW    miniK<>+736(SB), Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPACKUSWB   Y5, Y8, Y5
 	VPERMQ      $0xd8, Y5, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
@@ -50522,29 +50512,29 @@ loop:
 	VCVTPS2PH   $0x02, Y3, X1
 	VCVTPS2PH   $0x02, Y4, X2
 	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSLLW      $0x0f, Y5, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y5, Y0, Y0
-	VPAND       miniK<>+704(SB), Y0, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPMINUW     Y5, Y0, Y3
+	VPXOR       Y5, Y0, Y0
+	VPSRLW      $0x08, Y3, Y4
+	VPOR        Y4, Y0, Y0
+	VPAND       miniK<>+832(SB), Y0, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPAND       miniK<>+704(SB), Y3, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y0, Y4, Y0
+	VPADDW      Y0, Y3, Y3
+	VPMINUW     Y6, Y2, Y0
+	VPXOR       Y6, Y2, Y2
 	VPSRLW      $0x08, Y0, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y0, Y0
-	VPSLLW      $0x0f, Y6, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y6, Y2, Y2
-	VPAND       miniK<>+704(SB), Y2, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
-	VPSRLW      $0x08, Y2, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPAND       miniK<>+832(SB), Y2, Y2
+	VPADDW      miniK<>+896(SB), Y2, Y2
+	VPAND       miniK<>+704(SB), Y0, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y2, Y4, Y2
+	VPADDW      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y2
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
+	VPACKUSWB   Y0, Y2, Y0
 	VPERMQ      $0xd8, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
@@ -50958,29 +50948,29 @@ loop:
 	VCVTPS2PH   $0x02, Y3, X1
 	VCVTPS2PH   $0x02, Y4, X2
 	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSLLW      $0x0f, Y5, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y5, Y0, Y0
-	VPAND       miniK<>+704(SB), Y0, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPMINUW     Y5, Y0, Y3
+	VPXOR       Y5, Y0, Y0
+	VPSRLW      $0x08, Y3, Y4
+	VPOR        Y4, Y0, Y0
+	VPAND       miniK<>+832(SB), Y0, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPAND       miniK<>+704(SB), Y3, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y0, Y4, Y0
+	VPADDW      Y0, Y3, Y3
+	VPMINUW     Y6, Y2, Y0
+	VPXOR       Y6, Y2, Y2
 	VPSRLW      $0x08, Y0, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y0, Y0
-	VPSLLW      $0x0f, Y6, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y6, Y2, Y2
-	VPAND       miniK<>+704(SB), Y2, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
-	VPSRLW      $0x08, Y2, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPAND       miniK<>+832(SB), Y2, Y2
+	VPADDW      miniK<>+896(SB), Y2, Y2
+	VPAND       miniK<>+704(SB), Y0, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y2, Y4, Y2
+	VPADDW      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y2
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
+	VPACKUSWB   Y0, Y2, Y0
 	VPERMQ      $0xd8, Y0, Y0
 	VPAND       miniK<>+640(SB), Y0, Y2
 	VPCMPEQB    miniK<>+672(SB), Y2, Y2
@@ -52485,38 +52475,33 @@ loop:
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
 	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y1, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y6
-	VPSIGND     Y6, Y5, Y9
-	VPMAXUD     Y9, Y6, Y9
-	VMULPS      miniK<>+576(SB), Y9, Y9
-	VPAND       miniK<>+0(SB), Y3, Y6
-	VPSIGND     Y6, Y5, Y10
-	VPMAXUD     Y10, Y6, Y10
-	VMULPS      miniK<>+576(SB), Y10, Y10
-	VPAND       miniK<>+0(SB), Y4, Y6
-	VPSIGND     Y6, Y5, Y5
-	VPMAXUD     Y5, Y6, Y5
+	VPAND       miniK<>+0(SB), Y1, Y5
+	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VCVTPS2PH   $0x03, Y7, X8
-	VCVTPS2PH   $0x03, Y9, X6
-	VINSERTI128 $0x01, X6, Y8, Y6
-	VCVTPS2PH   $0x03, Y10, X8
-	VCVTPS2PH   $0x03, Y5, X5
-	VINSERTI128 $0x01, X5, Y8, Y5
-	VPSRLW      $0x07, Y6, Y7
-	VPMINUW     miniK<>+864(SB), Y7, Y7
-	VPCMPGTW    miniK<>+768(SB), Y6, Y6
-	VPSUBW      Y6, Y7, Y7
-	VPSRLW      $0x07, Y5, Y6
-	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y2, Y7
+	VPMAXUD     miniK<>+544(SB), Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y3, Y8
+	VPMAXUD     miniK<>+544(SB), Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
+	VPAND       miniK<>+0(SB), Y4, Y9
+	VPMAXUD     miniK<>+544(SB), Y9, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VCVTPS2PH   $0x03, Y5, X6
+	VCVTPS2PH   $0x03, Y7, X5
+	VINSERTI128 $0x01, X5, Y6, Y5
+	VCVTPS2PH   $0x03, Y8, X6
+	VCVTPS2PH   $0x03, Y9, X7
+	VINSERTI128 $0x01, X7, Y6, Y7
+	VPSRLW      $0x07, Y5, Y8
+	VPMINUW     miniK<>+864(SB), Y8, Y8
 	VPCMPGTW    miniK<>+768(SB), Y5, Y5
-	VPSUBW      Y5, Y6, Y6
-	VPACKUSWB   Y6, Y7, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSRLW      $0x07, Y7, Y5
+	VPMINUW     miniK<>+864(SB), Y5, Y5
+	VPCMPGTW    miniK<>+768(SB), Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPACKUSWB   Y5, Y8, Y5
 	VPERMQ      $0xd8, Y5, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
@@ -53250,38 +53235,33 @@ loop:
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
 	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y1, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y6
-	VPSIGND     Y6, Y5, Y9
-	VPMAXUD     Y9, Y6, Y9
-	VMULPS      miniK<>+576(SB), Y9, Y9
-	VPAND       miniK<>+0(SB), Y3, Y6
-	VPSIGND     Y6, Y5, Y10
-	VPMAXUD     Y10, Y6, Y10
-	VMULPS      miniK<>+576(SB), Y10, Y10
-	VPAND       miniK<>+0(SB), Y4, Y6
-	VPSIGND     Y6, Y5, Y5
-	VPMAXUD     Y5, Y6, Y5
+	VPAND       miniK<>+0(SB), Y1, Y5
+	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VCVTPS2PH   $0x03, Y7, X8
-	VCVTPS2PH   $0x03, Y9, X6
-	VINSERTI128 $0x01, X6, Y8, Y6
-	VCVTPS2PH   $0x03, Y10, X8
-	VCVTPS2PH   $0x03, Y5, X5
-	VINSERTI128 $0x01, X5, Y8, Y5
-	VPSRLW      $0x07, Y6, Y7
-	VPMINUW     miniK<>+864(SB), Y7, Y7
-	VPCMPGTW    miniK<>+736(SB), Y6, Y6
-	VPSUBW      Y6, Y7, Y7
-	VPSRLW      $0x07, Y5, Y6
-	VPMINUW     miniK<>+864(SB), Y6, Y6
+	VPAND       miniK<>+0(SB), Y2, Y7
+	VPMAXUD     miniK<>+544(SB), Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
+	VPAND       miniK<>+0(SB), Y3, Y8
+	VPMAXUD     miniK<>+544(SB), Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
+	VPAND       miniK<>+0(SB), Y4, Y9
+	VPMAXUD     miniK<>+544(SB), Y9, Y9
+	VMULPS      miniK<>+576(SB), Y9, Y9
+	VCVTPS2PH   $0x03, Y5, X6
+	VCVTPS2PH   $0x03, Y7, X5
+	VINSERTI128 $0x01, X5, Y6, Y5
+	VCVTPS2PH   $0x03, Y8, X6
+	VCVTPS2PH   $0x03, Y9, X7
+	VINSERTI128 $0x01, X7, Y6, Y7
+	VPSRLW      $0x07, Y5, Y8
+	VPMINUW     miniK<>+864(SB), Y8, Y8
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPSUBW      Y5, Y6, Y6
-	VPACKUSWB   Y6, Y7, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSRLW      $0x07, Y7, Y5
+	VPMINUW     miniK<>+864(SB), Y5, Y5
+	VPCMPGTW    miniK<>+736(SB), Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPACKUSWB   Y5, Y8, Y5
 	VPERMQ      $0xd8, Y5, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
@@ -53954,29 +53934,29 @@ loop:
 	VCVTPS2PH   $0x02, Y3, X1
 	VCVTPS2PH   $0x02, Y4, X2
 	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSLLW      $0x0f, Y5, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y5, Y0, Y0
-	VPAND       miniK<>+704(SB), Y0, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPMINUW     Y5, Y0, Y3
+	VPXOR       Y5, Y0, Y0
+	VPSRLW      $0x08, Y3, Y4
+	VPOR        Y4, Y0, Y0
+	VPAND       miniK<>+832(SB), Y0, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPAND       miniK<>+704(SB), Y3, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y0, Y4, Y0
+	VPADDW      Y0, Y3, Y3
+	VPMINUW     Y6, Y2, Y0
+	VPXOR       Y6, Y2, Y2
 	VPSRLW      $0x08, Y0, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y0, Y0
-	VPSLLW      $0x0f, Y6, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y6, Y2, Y2
-	VPAND       miniK<>+704(SB), Y2, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
-	VPSRLW      $0x08, Y2, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPAND       miniK<>+832(SB), Y2, Y2
+	VPADDW      miniK<>+896(SB), Y2, Y2
+	VPAND       miniK<>+704(SB), Y0, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y2, Y4, Y2
+	VPADDW      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y2
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
+	VPACKUSWB   Y0, Y2, Y0
 	VPERMQ      $0xd8, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
@@ -54422,29 +54402,29 @@ loop:
 	VCVTPS2PH   $0x02, Y3, X1
 	VCVTPS2PH   $0x02, Y4, X2
 	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSLLW      $0x0f, Y5, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y5, Y0, Y0
-	VPAND       miniK<>+704(SB), Y0, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
+	VPMINUW     Y5, Y0, Y3
+	VPXOR       Y5, Y0, Y0
+	VPSRLW      $0x08, Y3, Y4
+	VPOR        Y4, Y0, Y0
+	VPAND       miniK<>+832(SB), Y0, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPAND       miniK<>+704(SB), Y3, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y0, Y4, Y0
+	VPADDW      Y0, Y3, Y3
+	VPMINUW     Y6, Y2, Y0
+	VPXOR       Y6, Y2, Y2
 	VPSRLW      $0x08, Y0, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y0, Y0
-	VPSLLW      $0x0f, Y6, Y3
-	VPSRAW      $0x0f, Y3, Y3
-	VPBLENDVB   Y3, Y6, Y2, Y2
-	VPAND       miniK<>+704(SB), Y2, Y3
-	VPCMPGTW    miniK<>+736(SB), Y3, Y3
-	VPSRLW      $0x08, Y2, Y4
-	VPAND       miniK<>+832(SB), Y4, Y4
-	VPADDW      miniK<>+896(SB), Y4, Y4
-	VPANDN      Y4, Y3, Y4
-	VPADDW      Y4, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPAND       miniK<>+832(SB), Y2, Y2
+	VPADDW      miniK<>+896(SB), Y2, Y2
+	VPAND       miniK<>+704(SB), Y0, Y4
+	VPCMPGTW    miniK<>+736(SB), Y4, Y4
+	VPANDN      Y2, Y4, Y2
+	VPADDW      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y2
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
+	VPACKUSWB   Y0, Y2, Y0
 	VPERMQ      $0xd8, Y0, Y0
 	VPAND       miniK<>+640(SB), Y0, Y2
 	VPCMPEQB    miniK<>+672(SB), Y2, Y2

@@ -2,10 +2,12 @@
 # mutate.sh: shows that the SIMD tests catch broken kernels. Each mutation
 # breaks one line of the kernel generator (_asm): a rounding immediate, an
 # embedded rounding mode, a clamp bound, a NaN mask, a sticky bit, a
-# truncation. For each, the script regenerates the kernels in a scratch copy
-# of the repository (git archive of REV, default HEAD), checks that the
-# generated assembly changed, and runs the SIMD reference tests, which must
-# fail. It prints one line per mutation and exits 1 if any survives.
+# truncation, and in the AVX2 FP8 encoders (mini_avx2.go) a sticky bit, a
+# bias, a limit and the zero kept. For each, the script regenerates the
+# kernels in a scratch copy of the repository (git archive of REV, default
+# HEAD), checks that the generated assembly changed, and runs the SIMD
+# reference tests, which must fail. It prints one line per mutation and exits
+# 1 if any survives.
 #
 #   scripts/mutate.sh            # every mutation
 #   ONLY=clamp scripts/mutate.sh # the mutations whose name contains "clamp"
@@ -30,6 +32,10 @@ mutations=(
 	"sticky bit: double->half rounds to float toward zero without the odd bit|_asm/plan.go|VPORD(pk.one, f, k, f)|VMOVDQU(f, f)|TestSIMDReference"
 	"extension: signed sources zero-extended|_asm/plan.go|return extSX[[2]int{s.size, size}]|return extZX[[2]int{s.size, size}]|TestSIMDReference"
 	"half clamp: int->half clamps at 2^15 (any bound from 65520 to 2^24 is right)|_asm/plan.go|pk.hi = bcst(1<<24, elem, 64)|pk.hi = bcst(1<<15, elem, 64)|TestSIMDReference"
+	"fp8 sticky bit: AVX2 float->E5M2 rte forgets inexactness (ties decided by bit 8 alone)|_asm/mini_avx2.go|VPOR(t, c, c)|VMOVDQU(t, c)|TestSIMDMiniFromFloat"
+	"fp8 rounding bias: AVX2 float->E5M2 rtn adds 0x7f below bit 8, not 0xff|_asm/mini_avx2.go|VPANDN(km(0x00ff00ff), t, t)|VPANDN(km(0x007f007f), t, t)|TestSIMDMiniFromFloat"
+	"fp8 limit: AVX2 float->E4M3 rtp limits the wrong lanes to MAX (compare swapped)|_asm/mini_avx2.go|VPCMPGTW(h, k, lim)|VPCMPGTW(k, h, lim)|TestSIMDMiniFromFloat"
+	"fp8 zero: AVX2 float->E4M3 rtp/rtn raise 0 to 2^-118 too|_asm/mini_avx2.go|VPSIGND(ab, k, y)|VMOVDQU(k, y)|TestSIMDMiniFromFloat"
 )
 
 survived=0
@@ -56,7 +62,8 @@ for m in "${mutations[@]}"; do
 		echo "SURVIVED $name"
 		survived=1
 	else
-		first=$(grep -m1 -E '^\s+\S+\.go:[0-9]+: ' <<<"$out" | sed 's/^\s*//' | cut -c1-150)
+		first=$(grep -m1 -E '^\s+\S+\.go:[0-9]+: .*(got|want|differ)' <<<"$out" || grep -m1 -E '^\s+\S+\.go:[0-9]+: ' <<<"$out" || true)
+		first=$(sed 's/^\s*//' <<<"$first" | cut -c1-150)
 		echo "killed  $name"
 		echo "        $first"
 	fi
