@@ -3499,7 +3499,7 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 			m := x >> 63 // 0 or -1
 			l := bits.Len64(uint64(x^m) | 1<<23)
 			sh := uint(l - 24)
-			t := x>>sh + int64((uint64(x)&k[l]+k[l])>>sh) // 1 more where inexact
+			t := x>>sh + int64(-(uint64(x)&k[l])>>63) // 1 more where inexact
 			dst[i] = float32(int32(t)) * p[l]
 		}
 	case round.RTN:

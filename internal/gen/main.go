@@ -1797,9 +1797,10 @@ zero := hide(int64(0)) // in a register, not set again for every element
 // range Go's compiler knows, the load needs no bounds check or mask). The
 // arithmetic shift of x itself rounds toward -infinity for either sign;
 // toward +infinity it adds 1 where the bits shifted out, x & k (k = 2^sh-1,
-// the entry l of low24 or low53), are not all zero, which (x&k + k) >> sh
-// tells; toward zero it adds k before the shift below zero (the ceiling
-// there). An unsigned x shifts as it is, and rounds up as ((x-1)>>sh)+1
+// the entry l of low24 or low53), are not all zero, which the sign of
+// -(x&k) tells (a shift by a constant: Intel's cores take more micro-ops
+// for a shift by CL, of which the loop has one already); toward zero it
+// adds k before the shift below zero (the ceiling there). An unsigned x shifts as it is, and rounds up as ((x-1)>>sh)+1
 // (0 for x = 0).
 //
 // The length l is that of x^(x>>63), |x|-1 below zero, which is one less
@@ -1836,7 +1837,7 @@ func shiftBody(s, d kind, mm string) string {
 		case "RTZ":
 			c.w("t := (x + int64(k[l])&m) >> sh // the ceiling below zero")
 		case "RTP":
-			c.w("t := x>>sh + int64((uint64(x)&k[l]+k[l])>>sh) // 1 more where inexact")
+			c.w("t := x>>sh + int64(-(uint64(x)&k[l])>>63) // 1 more where inexact")
 		}
 	} else {
 		c.w("l := %s", length("x"))
