@@ -238,7 +238,7 @@ func refQuantBlock(f *Format, rule ScaleRule, m round.Mode, sat bool, vals []flo
 		}
 	}
 	codes = make([]int, len(vals))
-	scale, clamped, x := refScale(r, rule, amax)
+	scale, clamped, x := refScaleInt(r, rule, amax)
 	switch {
 	case scale == 0xFF:
 		st.nanBlocks++
@@ -249,7 +249,7 @@ func refQuantBlock(f *Format, rule ScaleRule, m round.Mode, sat bool, vals []flo
 		st.scaleClamped++
 	}
 	for i, v := range vals {
-		c, over := r.code(v, x, m, sat)
+		c, over := r.codeInt(v, x, m, sat)
 		if over {
 			st.clamped++
 		}
