@@ -175,7 +175,10 @@ func TestQuantizeRandom(t *testing.T) {
 // overflow beyond MAX, underflow below the smallest subnormal, amax at
 // powers of two and at MAX * 2^k and their neighbours, NaN, infinities,
 // zeros, subnormals and mixed magnitudes.
-func adversarialBlocks(f *Format, st srcType, rule ScaleRule) [][]float64 {
+//
+// memo keeps the neighbours found for each value (by its bits) from one
+// call to the next with the same format and source type.
+func adversarialBlocks(f *Format, st srcType, rule ScaleRule, memo map[uint64][]float64) [][]float64 {
 	r := refElemOf(f)
 	B := f.BlockSize
 	var out [][]float64
@@ -199,7 +202,11 @@ func adversarialBlocks(f *Format, st srcType, rule ScaleRule) [][]float64 {
 	// representable ones each way (found by stepping float64 and rounding).
 	around := func(v float64) []float64 {
 		v = st.exact(v)
+		if o, ok := memo[math.Float64bits(v)]; ok {
+			return o
+		}
 		out := []float64{v}
+		defer func() { memo[math.Float64bits(v)] = out }()
 		for _, dir := range []float64{math.Inf(1), math.Inf(-1)} {
 			w := v
 			for range 64 {
@@ -296,8 +303,9 @@ func TestQuantizeAdversarial(t *testing.T) {
 		for _, st := range srcTypes {
 			t.Run(f.Name+"/"+st.name, func(t *testing.T) {
 				t.Parallel()
+				memo := map[uint64][]float64{}
 				for _, rule := range Rules {
-					blocks := adversarialBlocks(f, st, rule)
+					blocks := adversarialBlocks(f, st, rule, memo)
 					for _, m := range round.Modes {
 						for _, sat := range []bool{true, false} {
 							if !sat && f.ElemBits() < 8 {

@@ -119,6 +119,19 @@ func roundX(a xv, p, emin int, m round.Mode) (fl uint64, qe int) {
 	var inexact bool
 	var half int // the dropped fraction compared with 1/2
 	switch {
+	case d == 1 && s >= 0:
+		// dyadic (no division: slow on 32-bit ports): exact in quanta, and
+		// n * 2^s <= 2^p
+		fl = n << s
+	case d == 1 && -s >= 64:
+		fl, inexact, half = 0, true, cmpU(n, 1<<63)
+		if -s > 64 {
+			half = -1
+		}
+	case d == 1:
+		k := uint(-s)
+		f, h := n&(^uint64(0)>>(64-k)), uint64(1)<<(k-1)
+		fl, inexact, half = n>>k, f != 0, cmpU(f, h)
 	case s >= 0:
 		// n * 2^s < d * 2^(p+1) < 2^128, and the quotient is below 2^64.
 		var hi, lo uint64
