@@ -7,6 +7,12 @@ package mx
 // RCEIL, big.Float rounding to nearest even for Even), and rounding of
 // exact rationals by finding the two neighbours and comparing with their
 // midpoint. Nothing here calls the package's quantizer or minifloat.
+//
+// The tests' hot loops use the integer reference of refint_test.go (the same
+// rules without math/big, which is slow under emulation);
+// TestIntRefMatchesBig shows that the two agree. roundDest, refScale,
+// refSharedX, refElem.code and refElemValue are this reference's side of
+// that comparison.
 
 import (
 	"math"
