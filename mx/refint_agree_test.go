@@ -3,12 +3,16 @@ package mx
 // TestIntRefMatchesBig shows that the integer reference (refint_test.go)
 // and the math/big reference (ref_test.go, nv_test.go) agree, part by part:
 // rounding into every destination format and element format in every mode
-// and sign, over every mantissa of a few bits more than the precision at
-// every exponent from below half the smallest subnormal to beyond overflow,
-// wide random mantissas and quotients; the element values; the shared
-// exponent of every rule; and the NVFP4 recipes on the tensors of
-// TestQuantizeNVFP4 and more. The plain run checks all of it; -short a
-// sample (every part, every format and mode).
+// and sign, over every mantissa of a few bits more than the precision (for
+// float and double: the last six bits in every pattern under random top
+// bits) with the leading bit in every subnormal binade, the binades next to
+// the smallest normal and the largest, beyond overflow, and about 32 normal
+// binades between (agreeExps), wide random mantissas and quotients there;
+// the element values and codes (saturation and overflow) around every grid
+// point; the shared exponent of every rule; and the NVFP4 recipes on a fifth
+// of TestQuantizeNVFP4's cases and extreme tensors. The plain run checks all
+// of that (about 3 million cases); -short a sample of every part, format and
+// mode, thinner when sampled (the ports).
 
 import (
 	"math"
