@@ -11,7 +11,7 @@ package mx
 // the element values and codes (saturation and overflow) around every grid
 // point; the shared exponent of every rule; and the NVFP4 recipes on a fifth
 // of TestQuantizeNVFP4's cases and extreme tensors. The plain run checks all
-// of that (about 3 million cases); -short a sample of every part, format and
+// of that (about 2 million cases); -short a sample of every part, format and
 // mode, thinner when sampled (the ports).
 
 import (
