@@ -379,7 +379,7 @@ func TestQuantizeNVFP4(t *testing.T) {
 								if err != nil {
 									t.Fatalf("tensor %d: %v", ti, err)
 								}
-								codes, wscales, ts, rs := refNV(vals, rowLen, recipe, m, sm, given, st.name == "float64")
+								codes, wscales, ts, rs := refNVInt(vals, rowLen, recipe, m, sm, given, st.name == "float64")
 								if float64(got.TensorScale) != ts {
 									t.Fatalf("tensor %d %s: tensor scale %g, want %g", ti, recipe, got.TensorScale, ts)
 								}
@@ -437,17 +437,16 @@ func TestDequantizeNVFP4(t *testing.T) {
 				}
 				for i, c := range elems {
 					s := scales[i/16]
-					ev, _, _, eneg := refElemValue(refE2M1, int(c))
-					sv, snan, _, sneg := refElemValue(refE4M3, int(s))
+					ev, _, _, eneg := refElemInt(refE2M1, int(c))
+					sv, snan, _, sneg := refElemInt(refE4M3, int(s))
 					check := func(name string, d refDest, got float64) {
 						var want float64
 						if snan {
 							want = math.NaN()
 						} else {
-							v := new(big.Float).SetPrec(exactPrec).Mul(ev, sv)
-							v.Mul(v, new(big.Float).SetFloat64(float64(ts)))
-							want = roundDest(v, d, m)
-							if v.Sign() == 0 && eneg != sneg {
+							v := xmul(xmul(ev, sv), xf(float64(ts)))
+							want = roundDestInt(v, d, m)
+							if v.isZero() && eneg != sneg {
 								want = math.Copysign(0, -1)
 							}
 						}

@@ -175,7 +175,10 @@ func TestQuantizeRandom(t *testing.T) {
 // overflow beyond MAX, underflow below the smallest subnormal, amax at
 // powers of two and at MAX * 2^k and their neighbours, NaN, infinities,
 // zeros, subnormals and mixed magnitudes.
-func adversarialBlocks(f *Format, st srcType, rule ScaleRule) [][]float64 {
+//
+// memo keeps the neighbours found for each value (by its bits) from one
+// call to the next with the same format and source type.
+func adversarialBlocks(f *Format, st srcType, rule ScaleRule, memo map[uint64][]float64) [][]float64 {
 	r := refElemOf(f)
 	B := f.BlockSize
 	var out [][]float64
@@ -199,7 +202,11 @@ func adversarialBlocks(f *Format, st srcType, rule ScaleRule) [][]float64 {
 	// representable ones each way (found by stepping float64 and rounding).
 	around := func(v float64) []float64 {
 		v = st.exact(v)
+		if o, ok := memo[math.Float64bits(v)]; ok {
+			return o
+		}
 		out := []float64{v}
+		defer func() { memo[math.Float64bits(v)] = out }()
 		for _, dir := range []float64{math.Inf(1), math.Inf(-1)} {
 			w := v
 			for range 64 {
@@ -240,7 +247,7 @@ func adversarialBlocks(f *Format, st srcType, rule ScaleRule) [][]float64 {
 	sub := 1 << r.mbits
 	some := []int{0, 1, 2, sub - 1, sub, sub + 1, 2 * sub, len(grid) / 2, len(grid) - 4, len(grid) - 3, len(grid) - 2, len(grid) - 1}
 	for ai, A := range amaxes {
-		_, _, x := refScale(r, rule, A)
+		_, _, x := refScaleInt(r, rule, A)
 		blk := []float64{A}
 		idx := some
 		if ai%16 == 0 {
@@ -290,9 +297,27 @@ func adversarialBlocks(f *Format, st srcType, rule ScaleRule) [][]float64 {
 }
 
 func TestQuantizeAdversarial(t *testing.T) {
-	forAll(t, func(t *testing.T, f *Format, st srcType, rule ScaleRule, m round.Mode, sat bool) {
-		checkMX(t, f, st, rule, m, sat, adversarialBlocks(f, st, rule))
-	})
+	// forAll's loops, with the blocks (which depend on the format, source
+	// type and rule only) built once for every mode and saturation.
+	for _, f := range mxFormats {
+		for _, st := range srcTypes {
+			t.Run(f.Name+"/"+st.name, func(t *testing.T) {
+				t.Parallel()
+				memo := map[uint64][]float64{}
+				for _, rule := range Rules {
+					blocks := adversarialBlocks(f, st, rule, memo)
+					for _, m := range round.Modes {
+						for _, sat := range []bool{true, false} {
+							if !sat && f.ElemBits() < 8 {
+								continue
+							}
+							checkMX(t, f, st, rule, m, sat, blocks)
+						}
+					}
+				}
+			})
+		}
+	}
 }
 
 // TestQuantize16Bit quantizes every half and every bfloat16 pattern p in
@@ -341,12 +366,12 @@ func TestSharedExp(t *testing.T) {
 		for _, rule := range Rules {
 			try := func(a float64) {
 				got := SharedExp(f, rule, a)
-				code, clamped, _ := refScale(r, rule, math.Abs(a))
+				code, clamped, _ := refScaleInt(r, rule, math.Abs(a))
 				if int(got.Code) != code || got.Clamped != clamped {
 					t.Fatalf("%s %s: SharedExp(%g) = %+v, want code %#x clamped %v", f, rule, a, got, code, clamped)
 				}
 				if a != 0 && !math.IsNaN(a) && !math.IsInf(a, 0) {
-					if want := refSharedX(r, rule, math.Abs(a)); got.X != want {
+					if want := refSharedXInt(r, rule, math.Abs(a)); got.X != want {
 						t.Fatalf("%s %s: SharedExp(%g).X = %d, want %d", f, rule, a, got.X, want)
 					}
 				}
@@ -548,7 +573,7 @@ func TestDequantizeMX(t *testing.T) {
 							if (int(elems[i])+int(s))%stride != 0 {
 								return // sampled: a diagonal of codes x scales
 							}
-							v, isNaN, isInf, neg := refElemValue(r, int(elems[i]))
+							v, isNaN, isInf, neg := refElemInt(r, int(elems[i]))
 							switch {
 							case isNaN:
 								want = math.NaN()
@@ -558,9 +583,8 @@ func TestDequantizeMX(t *testing.T) {
 									want = -want
 								}
 							default:
-								v.SetMantExp(v, int(s)-127)
-								want = roundDest(v, d.ref, m)
-								if v.Sign() == 0 && neg {
+								want = roundDestInt(v.pow2(int(s)-127), d.ref, m)
+								if v.isZero() && neg {
 									want = math.Copysign(0, -1)
 								}
 							}
@@ -609,9 +633,9 @@ func TestRCEILMatchesTorchao(t *testing.T) {
 		return uint8(be + b2u(up))
 	}
 	subnormal := 0
+	var mx float32 // minifloatMax of the format being checked
 	check := func(f *Format, b uint32) {
 		a := math.Float32frombits(b)
-		mx, _ := minifloatMax(f)
 		if got, want := SharedExp(f, RCEIL, float64(a)).Code, torchao(a, mx); got != want {
 			// Where amax / max is below 2^-126 torchao's product is a
 			// float32 subnormal, rounded to a multiple of 2^-149, and
@@ -625,6 +649,7 @@ func TestRCEILMatchesTorchao(t *testing.T) {
 		}
 	}
 	for _, f := range mxFormats {
+		mx, _ = minifloatMax(f)
 		for m := uint32(0); m < 1<<23; m++ {
 			if testing.Short() && m%7 != 0 {
 				continue

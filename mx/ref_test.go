@@ -7,6 +7,12 @@ package mx
 // RCEIL, big.Float rounding to nearest even for Even), and rounding of
 // exact rationals by finding the two neighbours and comparing with their
 // midpoint. Nothing here calls the package's quantizer or minifloat.
+//
+// The tests' hot loops use the integer reference of refint_test.go (the same
+// rules without math/big, which is slow under emulation);
+// TestIntRefMatchesBig shows that the two agree. roundDest, refScale,
+// refSharedX, refElem.code and refElemValue are this reference's side of
+// that comparison.
 
 import (
 	"math"
@@ -234,11 +240,13 @@ func refQuantBlock(f *Format, rule ScaleRule, m round.Mode, sat bool, vals []flo
 				amax = math.Inf(1)
 			}
 		case !math.IsNaN(amax):
-			amax = math.Max(amax, math.Abs(v))
+			if a := math.Abs(v); a > amax { // math.Max: the same here, slower under emulation
+				amax = a
+			}
 		}
 	}
 	codes = make([]int, len(vals))
-	scale, clamped, x := refScale(r, rule, amax)
+	scale, clamped, x := refScaleInt(r, rule, amax)
 	switch {
 	case scale == 0xFF:
 		st.nanBlocks++
@@ -249,7 +257,7 @@ func refQuantBlock(f *Format, rule ScaleRule, m round.Mode, sat bool, vals []flo
 		st.scaleClamped++
 	}
 	for i, v := range vals {
-		c, over := r.code(v, x, m, sat)
+		c, over := r.codeInt(v, x, m, sat)
 		if over {
 			st.clamped++
 		}
