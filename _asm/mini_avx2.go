@@ -48,27 +48,29 @@ import (
 func fp8Imm(m string) uint8 { return roundImm[m] }
 
 // halfWords converts four ymm of floats to halves with VCVTPS2PH in the
-// rounding of imm and returns them as two ymm of 16 words each, in element
-// order.
+// rounding of imm and returns them as two ymm of 16 words each: the halves
+// of floats 0..7 and 16..23, then of 8..15 and 24..31, the order in which
+// VPACKUSWB or VPACKSSWB of the two (packHalfCodes) puts the bytes in element
+// order, without a VPERMQ.
 func halfWords(xs []reg.VecVirtual, imm uint8) [2]reg.VecVirtual {
+	var c [4]reg.VecVirtual
+	for j := range c {
+		c[j] = XMM()
+		VCVTPS2PH(U8(imm), xs[j], c[j])
+	}
 	var w [2]reg.VecVirtual
 	for i := range w {
-		lo, hi := XMM(), XMM()
-		VCVTPS2PH(U8(imm), xs[2*i], lo)
-		VCVTPS2PH(U8(imm), xs[2*i+1], hi)
-		o := YMM()
-		VINSERTI128(U8(1), hi, lo.AsY(), o)
-		w[i] = o
+		w[i] = YMM()
+		VINSERTI128(U8(1), c[i+2], c[i].AsY(), w[i])
 	}
 	return w
 }
 
-// packHalfCodes packs two ymm of 16 word codes (each below 256) into one ymm
-// of 32 bytes in element order.
+// packHalfCodes packs the two ymm of 16 word codes (each below 256) of
+// halfWords' order into one ymm of 32 bytes in element order.
 func packHalfCodes(c [2]reg.VecVirtual) reg.VecVirtual {
 	o := YMM()
 	VPACKUSWB(c[1], c[0], o)
-	VPERMQ(U8(0xd8), o, o)
 	return o
 }
 
@@ -260,14 +262,12 @@ func floatToE4M3RTZAVX2(sat bool, in, out func(int) Mem) {
 // are rtn's of -x, also for NaN), which only changes the constants, and
 // flips the bytes' sign bits at the end. 8 instructions per 16 halves without
 // _sat, 9 (rtn) or 10 (rtp) with (the sign, rounding bias, shifts and limits
-// took 10 or 11), and no VPERMQ: the halves of floats 16..23 go above those of
-// 0..7, of 24..31 above 8..15, so that VPACKSSWB's lanes hold the bytes in
-// order.
+// took 10 or 11), and no VPERMQ (halfWords' order).
 func floatToE4M3DirectedAVX2(m string, sat bool, in, out func(int) Mem) {
 	xs := loadFloats(in)
 	k := YMM()
 	VMOVDQU(km(9<<23), k)
-	var c [4]reg.VecVirtual
+	ys := make([]reg.VecVirtual, 4)
 	for j, x := range xs {
 		ab, t := YMM(), YMM()
 		VPAND(km(0x7fffffff), x, ab)
@@ -275,14 +275,13 @@ func floatToE4M3DirectedAVX2(m string, sat bool, in, out func(int) Mem) {
 		VPMAXUD(t, ab, t) // |x|, or 2^-118 if |x| is smaller and not 0
 		VPOR(x, t, t)     // x, or x with an exponent of 9 to 15
 		VMULPS(km(f32bits(0x1p-8)), t, t)
-		c[j] = XMM()
-		VCVTPS2PH(U8(fp8Imm(m)), t, c[j])
+		ys[j] = t
 	}
+	w := halfWords(ys, fp8Imm(m))
 	rtp := m == "RTP"
 	var q [2]reg.VecVirtual
 	for i := range q {
-		h := YMM()
-		VINSERTI128(U8(1), c[i+2], c[i].AsY(), h) // floats 8i.., then 16+8i..
+		h := w[i]
 		neg, b, y := YMM(), YMM(), YMM()
 		var nan reg.VecVirtual
 		if sat {

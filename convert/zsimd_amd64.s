@@ -49205,31 +49205,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+768(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+768(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+768(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -49268,26 +49267,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x02, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x02, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
 	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPMINSW     miniK<>+1152(SB), Y0, Y4
 	VPSRAW      $0x0f, Y0, Y0
 	VPANDN      miniK<>+992(SB), Y0, Y0
@@ -49296,16 +49296,15 @@ loop:
 	VPMINSW     miniK<>+1312(SB), Y4, Y4
 	VPSUBW      miniK<>+1024(SB), Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPMINSW     miniK<>+1152(SB), Y0, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPANDN      miniK<>+992(SB), Y0, Y0
-	VPOR        miniK<>+1056(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINSW     miniK<>+1312(SB), Y3, Y3
-	VPSUBW      miniK<>+1024(SB), Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINSW     miniK<>+1152(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPANDN      miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1056(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VPXOR       miniK<>+608(SB), Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
@@ -49339,26 +49338,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x01, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x01, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
 	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPMINUW     miniK<>+1120(SB), Y0, Y4
 	VPSRAW      $0x0f, Y0, Y0
 	VPAND       miniK<>+992(SB), Y0, Y0
@@ -49367,16 +49367,15 @@ loop:
 	VPMINSW     miniK<>+1312(SB), Y4, Y4
 	VPSUBW      miniK<>+1024(SB), Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPMINUW     miniK<>+1120(SB), Y0, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPAND       miniK<>+992(SB), Y0, Y0
-	VPOR        miniK<>+1024(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINSW     miniK<>+1312(SB), Y3, Y3
-	VPSUBW      miniK<>+1024(SB), Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINUW     miniK<>+1120(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1024(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -49913,31 +49912,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+736(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+736(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -49976,26 +49974,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x02, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x02, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
 	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPAND       miniK<>+704(SB), Y0, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
 	VPMINSW     miniK<>+1216(SB), Y0, Y4
@@ -50006,18 +50005,17 @@ loop:
 	VPADDW      Y0, Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
 	VPSUBW      Y5, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPAND       miniK<>+704(SB), Y0, Y5
+	VPAND       miniK<>+704(SB), Y3, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPMINSW     miniK<>+1216(SB), Y0, Y3
-	VPMINUW     miniK<>+1280(SB), Y3, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPAND       miniK<>+1088(SB), Y0, Y0
-	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPSUBW      Y5, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINSW     miniK<>+1216(SB), Y3, Y0
+	VPMINUW     miniK<>+1280(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+1088(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50050,26 +50048,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x01, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x01, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
 	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPAND       miniK<>+704(SB), Y0, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
 	VPMINUW     miniK<>+1184(SB), Y0, Y4
@@ -50079,17 +50078,16 @@ loop:
 	VPADDW      Y0, Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
 	VPSUBW      Y5, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPAND       miniK<>+704(SB), Y0, Y5
+	VPAND       miniK<>+704(SB), Y3, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPMINUW     miniK<>+1184(SB), Y0, Y3
-	VPMINSW     miniK<>+1248(SB), Y3, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPAND       miniK<>+992(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPSUBW      Y5, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINUW     miniK<>+1184(SB), Y3, Y0
+	VPMINSW     miniK<>+1248(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50549,45 +50547,44 @@ TEXT ·floatToE5m2RTEAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50611,19 +50608,18 @@ TEXT ·floatToE5m2RTZAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50647,27 +50643,26 @@ TEXT ·floatToE5m2RTPAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50691,25 +50686,24 @@ TEXT ·floatToE5m2RTNAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50985,48 +50979,47 @@ TEXT ·floatToE5m2SatRTEAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -51050,22 +51043,21 @@ TEXT ·floatToE5m2SatRTZAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -51089,30 +51081,29 @@ TEXT ·floatToE5m2SatRTPAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -51136,28 +51127,27 @@ TEXT ·floatToE5m2SatRTNAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -52530,31 +52520,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+768(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+768(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+768(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -52596,26 +52585,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x02, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x02, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
 	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPMINSW     miniK<>+1152(SB), Y0, Y4
 	VPSRAW      $0x0f, Y0, Y0
 	VPANDN      miniK<>+992(SB), Y0, Y0
@@ -52624,16 +52614,15 @@ loop:
 	VPMINSW     miniK<>+1312(SB), Y4, Y4
 	VPSUBW      miniK<>+1024(SB), Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPMINSW     miniK<>+1152(SB), Y0, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPANDN      miniK<>+992(SB), Y0, Y0
-	VPOR        miniK<>+1056(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINSW     miniK<>+1312(SB), Y3, Y3
-	VPSUBW      miniK<>+1024(SB), Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINSW     miniK<>+1152(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPANDN      miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1056(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VPXOR       miniK<>+608(SB), Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
@@ -52670,26 +52659,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x01, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x01, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
 	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPMINUW     miniK<>+1120(SB), Y0, Y4
 	VPSRAW      $0x0f, Y0, Y0
 	VPAND       miniK<>+992(SB), Y0, Y0
@@ -52698,16 +52688,15 @@ loop:
 	VPMINSW     miniK<>+1312(SB), Y4, Y4
 	VPSUBW      miniK<>+1024(SB), Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPMINUW     miniK<>+1120(SB), Y0, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPAND       miniK<>+992(SB), Y0, Y0
-	VPOR        miniK<>+1024(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINSW     miniK<>+1312(SB), Y3, Y3
-	VPSUBW      miniK<>+1024(SB), Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINUW     miniK<>+1120(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1024(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -53270,31 +53259,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+736(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+736(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -53336,26 +53324,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x02, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x02, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
 	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPAND       miniK<>+704(SB), Y0, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
 	VPMINSW     miniK<>+1216(SB), Y0, Y4
@@ -53366,18 +53355,17 @@ loop:
 	VPADDW      Y0, Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
 	VPSUBW      Y5, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPAND       miniK<>+704(SB), Y0, Y5
+	VPAND       miniK<>+704(SB), Y3, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPMINSW     miniK<>+1216(SB), Y0, Y3
-	VPMINUW     miniK<>+1280(SB), Y3, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPAND       miniK<>+1088(SB), Y0, Y0
-	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPSUBW      Y5, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINSW     miniK<>+1216(SB), Y3, Y0
+	VPMINUW     miniK<>+1280(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+1088(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -53413,26 +53401,27 @@ loop:
 	VPMAXUD     Y8, Y7, Y8
 	VPOR        Y0, Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VCVTPS2PH   $0x01, Y8, X1
 	VPAND       miniK<>+0(SB), Y3, Y0
 	VPSIGND     Y0, Y6, Y7
 	VPMAXUD     Y7, Y0, Y7
 	VPOR        Y3, Y7, Y7
 	VMULPS      miniK<>+576(SB), Y7, Y7
-	VCVTPS2PH   $0x01, Y7, X2
 	VPAND       miniK<>+0(SB), Y4, Y0
 	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
 	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y3, X0
-	VPAND       miniK<>+0(SB), Y5, Y3
-	VPSIGND     Y3, Y6, Y4
-	VPMAXUD     Y4, Y3, Y4
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
 	VPOR        Y5, Y4, Y4
 	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
 	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPAND       miniK<>+704(SB), Y0, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
 	VPMINUW     miniK<>+1184(SB), Y0, Y4
@@ -53442,17 +53431,16 @@ loop:
 	VPADDW      Y0, Y4, Y4
 	VPSRAW      $0x07, Y4, Y4
 	VPSUBW      Y5, Y4, Y4
-	VINSERTI128 $0x01, X3, Y2, Y0
-	VPAND       miniK<>+704(SB), Y0, Y5
+	VPAND       miniK<>+704(SB), Y3, Y5
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPMINUW     miniK<>+1184(SB), Y0, Y3
-	VPMINSW     miniK<>+1248(SB), Y3, Y3
-	VPSRAW      $0x0f, Y0, Y0
-	VPAND       miniK<>+992(SB), Y0, Y0
-	VPADDW      Y0, Y3, Y3
-	VPSRAW      $0x07, Y3, Y3
-	VPSUBW      Y5, Y3, Y3
-	VPACKSSWB   Y3, Y4, Y0
+	VPMINUW     miniK<>+1184(SB), Y3, Y0
+	VPMINSW     miniK<>+1248(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -53935,45 +53923,44 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54000,19 +53987,18 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54039,27 +54025,26 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54086,25 +54071,24 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54403,48 +54387,47 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54471,22 +54454,21 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54513,30 +54495,29 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54563,28 +54544,27 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
