@@ -48,27 +48,29 @@ import (
 func fp8Imm(m string) uint8 { return roundImm[m] }
 
 // halfWords converts four ymm of floats to halves with VCVTPS2PH in the
-// rounding of imm and returns them as two ymm of 16 words each, in element
-// order.
+// rounding of imm and returns them as two ymm of 16 words each: the halves
+// of floats 0..7 and 16..23, then of 8..15 and 24..31, the order in which
+// VPACKUSWB or VPACKSSWB of the two (packHalfCodes) puts the bytes in element
+// order, without a VPERMQ.
 func halfWords(xs []reg.VecVirtual, imm uint8) [2]reg.VecVirtual {
+	var c [4]reg.VecVirtual
+	for j := range c {
+		c[j] = XMM()
+		VCVTPS2PH(U8(imm), xs[j], c[j])
+	}
 	var w [2]reg.VecVirtual
 	for i := range w {
-		lo, hi := XMM(), XMM()
-		VCVTPS2PH(U8(imm), xs[2*i], lo)
-		VCVTPS2PH(U8(imm), xs[2*i+1], hi)
-		o := YMM()
-		VINSERTI128(U8(1), hi, lo.AsY(), o)
-		w[i] = o
+		w[i] = YMM()
+		VINSERTI128(U8(1), c[i+2], c[i].AsY(), w[i])
 	}
 	return w
 }
 
-// packHalfCodes packs two ymm of 16 word codes (each below 256) into one ymm
-// of 32 bytes in element order.
+// packHalfCodes packs the two ymm of 16 word codes (each below 256) of
+// halfWords' order into one ymm of 32 bytes in element order.
 func packHalfCodes(c [2]reg.VecVirtual) reg.VecVirtual {
 	o := YMM()
 	VPACKUSWB(c[1], c[0], o)
-	VPERMQ(U8(0xd8), o, o)
 	return o
 }
 
@@ -229,60 +231,108 @@ func floatToE4M3RTZAVX2(sat bool, in, out func(int) Mem) {
 	store(o, out(0))
 }
 
-// floatToE4M3DirectedAVX2 (rtp, rtn): x * 2^-8 to half in the mode, then 0x7f
-// added to the halves whose magnitude rounds up (rtp: positive, rtn:
-// negative; saturating, so that a NaN stays one) and bits 14..7 taken. The
-// code is at most 0x7e (MAX) for the finite lanes that round toward zero and
-// without _sat 0x7f for the others (overflow is NaN); under _sat, 0x7e for
-// every lane but NaN.
+// floatToE4M3DirectedAVX2 (rtp, rtn): x * 2^-8 to half in the mode, then
+// the half h rounded again at bit 7, in the same direction: up (ceil of the
+// magnitude) where the mode rounds away from zero, down (floor) where toward
+// it. |x| below 2^-118 is raised to a value of that size with x's sign, zeros
+// kept: the raised magnitude is ORed into x, whose exponent then is 9 to 15
+// (4 instructions per 8 floats; subtracting the magnitude and ORing in the
+// sign took 5). Per 16 halves:
+//
+//   - the magnitudes are clamped first, by limits that are grid points at
+//     bit 7, so the rounding after them is unchanged: an unsigned minimum
+//     clamps the negative halves and leaves the positive ones alone, a signed
+//     one the other way round. The side that rounds away from zero is
+//     clamped to the NaN code's ceiling (0x3f80 without _sat: overflow,
+//     infinities and NaNs all give NaN) or to MAX's (0x3f00), the side that
+//     rounds toward zero to MAX's floor (0x3f7f). Without _sat that side's
+//     infinities and NaNs must stay above MAX: with 0x400 added first they,
+//     and only they, are past 0x7fff (rtn: the positive side), which a signed
+//     minimum passes, and 0x400 comes off again after it;
+//   - the negative lanes then add 0x4000 (floor) or 0x407f (ceil), the
+//     positive ones 0 or 0x7f: the negative ones are then 0xc000 + m as int16,
+//     m the clamped magnitude, below 0, and an arithmetic shift by 7 gives
+//     -128 + the code, for the positive ones the code;
+//   - VPACKSSWB makes that 0x80 | code, and for the positive lanes the code,
+//     at most 0x7f: a positive infinity or NaN half (0xf8..0xff after the
+//     shift) saturates to the NaN code. Under _sat the NaN lanes (found
+//     before the clamps) add 1 to MAX's code.
+//
+// rtp without _sat works on the halves with the sign flipped (rtp's halves
+// are rtn's of -x, also for NaN), which only changes the constants, and
+// flips the bytes' sign bits at the end. 8 instructions per 16 halves without
+// _sat, 9 (rtn) or 10 (rtp) with (the sign, rounding bias, shifts and limits
+// took 10 or 11), and no VPERMQ (halfWords' order).
 func floatToE4M3DirectedAVX2(m string, sat bool, in, out func(int) Mem) {
 	xs := loadFloats(in)
-	w := halfWords(e4m3Scaled(xs, true, true), fp8Imm(m))
-	var k reg.VecVirtual
-	if !sat && m == "RTP" {
-		k = YMM()
-		VMOVDQU(km(0xfc00fc00), k)
+	k := YMM()
+	VMOVDQU(km(9<<23), k)
+	ys := make([]reg.VecVirtual, 4)
+	for j, x := range xs {
+		ab, t := YMM(), YMM()
+		VPAND(km(0x7fffffff), x, ab)
+		VPSIGND(ab, k, t) // 2^-118, or 0 for a zero
+		VPMAXUD(t, ab, t) // |x|, or 2^-118 if |x| is smaller and not 0
+		VPOR(x, t, t)     // x, or x with an exponent of 9 to 15
+		VMULPS(km(f32bits(0x1p-8)), t, t)
+		ys[j] = t
 	}
-	var c [2]reg.VecVirtual
-	for i := range c {
+	w := halfWords(ys, fp8Imm(m))
+	rtp := m == "RTP"
+	var q [2]reg.VecVirtual
+	for i := range q {
 		h := w[i]
-		neg, bias, mag := YMM(), YMM(), YMM()
-		VPSRAW(U8(15), h, neg)
-		if m == "RTP" {
-			VPANDN(km(0x007f007f), neg, bias)
-			VPADDSW(bias, h, mag) // positive: a NaN stays at most 0x7fff
+		neg, b, y := YMM(), YMM(), YMM()
+		var nan reg.VecVirtual
+		if sat {
+			nan = YMM()
+			VPAND(km(0x7fff7fff), h, nan)
+			VPCMPGTW(km(0x7c007c00), nan, nan) // NaN
+			if rtp {
+				VPMINSW(km(0x3f003f00), h, y) // positive: MAX's ceiling
+				VPMINUW(km(0xbf7fbf7f), y, y) // negative: MAX's floor
+			} else {
+				VPMINUW(km(0xbf00bf00), h, y) // negative: MAX's ceiling
+				VPMINSW(km(0x3f7f3f7f), y, y) // positive: MAX's floor
+			}
+		} else if rtp {
+			VPMINSW(km(0x3f803f80), h, y) // positive: the NaN code's ceiling
 		} else {
-			VPAND(km(0x007f007f), neg, bias)
-			VPADDUSW(bias, h, mag) // negative: at most 0xffff
+			VPMINUW(km(0xbf80bf80), h, y) // negative: the NaN code's ceiling
 		}
-		VPSLLW(U8(1), mag, mag)
-		VPSRLW(U8(8), mag, mag)
-		lim := YMM()
+		VPSRAW(U8(15), h, neg)
 		switch {
+		case sat && rtp:
+			VPAND(km(0x3f813f81), neg, b)
+			VPADDW(km(0x007f007f), b, b) // 0x4000, or 0x7f for positive lanes
 		case sat:
-			VPAND(km(0x7fff7fff), h, lim)
-			VPCMPGTW(km(0x7c007c00), lim, lim) // NaN
-			VPMINUW(km(0x007e007e), mag, mag)
-			VPSUBW(lim, mag, mag)
-		case m == "RTP":
-			// The finite lanes that round toward zero, the negative ones
-			// below -inf as int16, have the limit 0x7e; the others 0x7f.
-			VPCMPGTW(h, k, lim)
-			VPADDW(km(0x007f007f), lim, lim)
-			VPMINUW(lim, mag, mag)
+			VPAND(km(0x407f407f), neg, b)
+		case rtp:
+			// rtn's constants for -h: its negative lanes are h's positive
+			// ones, and 0x8000 more makes h -h.
+			VPANDN(km(0x407f407f), neg, b)
+			VPOR(km(0x84008400), b, b) // 0xc47f, or 0x8400 for negative lanes
 		default:
-			// rtn: the positive finite lanes, at most 0x7bff unsigned.
-			VPMINUW(km(0x7bff7bff), h, lim)
-			VPCMPEQW(h, lim, lim)
-			VPADDW(km(0x007f007f), lim, lim)
-			VPMINUW(lim, mag, mag)
+			VPAND(km(0x407f407f), neg, b)
+			VPOR(km(0x04000400), b, b) // 0x447f, or 0x400 for positive lanes
 		}
-		s := YMM()
-		VPAND(km(0x00800080), neg, s)
-		VPOR(s, mag, mag)
-		c[i] = mag
+		VPADDW(b, y, y)
+		if !sat {
+			VPMINSW(km(0x437f437f), y, y) // finite on the floor side: MAX's floor
+			VPSUBW(km(0x04000400), y, y)
+		}
+		VPSRAW(U8(7), y, y)
+		if sat {
+			VPSUBW(nan, y, y)
+		}
+		q[i] = y
 	}
-	store(packHalfCodes(c), out(0))
+	o := YMM()
+	VPACKSSWB(q[1], q[0], o)
+	if rtp && !sat {
+		VPXOR(km(0x80808080), o, o)
+	}
+	store(o, out(0))
 }
 
 // floatToE4M3RTEAVX2: the rounding addition of floatToFP8Pair (see there)

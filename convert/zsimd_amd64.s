@@ -48344,7 +48344,95 @@ DATA miniK<>+976(SB)/4, $0x00ff00ff
 DATA miniK<>+980(SB)/4, $0x00ff00ff
 DATA miniK<>+984(SB)/4, $0x00ff00ff
 DATA miniK<>+988(SB)/4, $0x00ff00ff
-GLOBL miniK<>(SB), RODATA|NOPTR, $992
+DATA miniK<>+992(SB)/4, $0x407f407f
+DATA miniK<>+996(SB)/4, $0x407f407f
+DATA miniK<>+1000(SB)/4, $0x407f407f
+DATA miniK<>+1004(SB)/4, $0x407f407f
+DATA miniK<>+1008(SB)/4, $0x407f407f
+DATA miniK<>+1012(SB)/4, $0x407f407f
+DATA miniK<>+1016(SB)/4, $0x407f407f
+DATA miniK<>+1020(SB)/4, $0x407f407f
+DATA miniK<>+1024(SB)/4, $0x04000400
+DATA miniK<>+1028(SB)/4, $0x04000400
+DATA miniK<>+1032(SB)/4, $0x04000400
+DATA miniK<>+1036(SB)/4, $0x04000400
+DATA miniK<>+1040(SB)/4, $0x04000400
+DATA miniK<>+1044(SB)/4, $0x04000400
+DATA miniK<>+1048(SB)/4, $0x04000400
+DATA miniK<>+1052(SB)/4, $0x04000400
+DATA miniK<>+1056(SB)/4, $0x84008400
+DATA miniK<>+1060(SB)/4, $0x84008400
+DATA miniK<>+1064(SB)/4, $0x84008400
+DATA miniK<>+1068(SB)/4, $0x84008400
+DATA miniK<>+1072(SB)/4, $0x84008400
+DATA miniK<>+1076(SB)/4, $0x84008400
+DATA miniK<>+1080(SB)/4, $0x84008400
+DATA miniK<>+1084(SB)/4, $0x84008400
+DATA miniK<>+1088(SB)/4, $0x3f813f81
+DATA miniK<>+1092(SB)/4, $0x3f813f81
+DATA miniK<>+1096(SB)/4, $0x3f813f81
+DATA miniK<>+1100(SB)/4, $0x3f813f81
+DATA miniK<>+1104(SB)/4, $0x3f813f81
+DATA miniK<>+1108(SB)/4, $0x3f813f81
+DATA miniK<>+1112(SB)/4, $0x3f813f81
+DATA miniK<>+1116(SB)/4, $0x3f813f81
+DATA miniK<>+1120(SB)/4, $0xbf80bf80
+DATA miniK<>+1124(SB)/4, $0xbf80bf80
+DATA miniK<>+1128(SB)/4, $0xbf80bf80
+DATA miniK<>+1132(SB)/4, $0xbf80bf80
+DATA miniK<>+1136(SB)/4, $0xbf80bf80
+DATA miniK<>+1140(SB)/4, $0xbf80bf80
+DATA miniK<>+1144(SB)/4, $0xbf80bf80
+DATA miniK<>+1148(SB)/4, $0xbf80bf80
+DATA miniK<>+1152(SB)/4, $0x3f803f80
+DATA miniK<>+1156(SB)/4, $0x3f803f80
+DATA miniK<>+1160(SB)/4, $0x3f803f80
+DATA miniK<>+1164(SB)/4, $0x3f803f80
+DATA miniK<>+1168(SB)/4, $0x3f803f80
+DATA miniK<>+1172(SB)/4, $0x3f803f80
+DATA miniK<>+1176(SB)/4, $0x3f803f80
+DATA miniK<>+1180(SB)/4, $0x3f803f80
+DATA miniK<>+1184(SB)/4, $0xbf00bf00
+DATA miniK<>+1188(SB)/4, $0xbf00bf00
+DATA miniK<>+1192(SB)/4, $0xbf00bf00
+DATA miniK<>+1196(SB)/4, $0xbf00bf00
+DATA miniK<>+1200(SB)/4, $0xbf00bf00
+DATA miniK<>+1204(SB)/4, $0xbf00bf00
+DATA miniK<>+1208(SB)/4, $0xbf00bf00
+DATA miniK<>+1212(SB)/4, $0xbf00bf00
+DATA miniK<>+1216(SB)/4, $0x3f003f00
+DATA miniK<>+1220(SB)/4, $0x3f003f00
+DATA miniK<>+1224(SB)/4, $0x3f003f00
+DATA miniK<>+1228(SB)/4, $0x3f003f00
+DATA miniK<>+1232(SB)/4, $0x3f003f00
+DATA miniK<>+1236(SB)/4, $0x3f003f00
+DATA miniK<>+1240(SB)/4, $0x3f003f00
+DATA miniK<>+1244(SB)/4, $0x3f003f00
+DATA miniK<>+1248(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1252(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1256(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1260(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1264(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1268(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1272(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1276(SB)/4, $0x3f7f3f7f
+DATA miniK<>+1280(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1284(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1288(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1292(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1296(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1300(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1304(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1308(SB)/4, $0xbf7fbf7f
+DATA miniK<>+1312(SB)/4, $0x437f437f
+DATA miniK<>+1316(SB)/4, $0x437f437f
+DATA miniK<>+1320(SB)/4, $0x437f437f
+DATA miniK<>+1324(SB)/4, $0x437f437f
+DATA miniK<>+1328(SB)/4, $0x437f437f
+DATA miniK<>+1332(SB)/4, $0x437f437f
+DATA miniK<>+1336(SB)/4, $0x437f437f
+DATA miniK<>+1340(SB)/4, $0x437f437f
+GLOBL miniK<>(SB), RODATA|NOPTR, $1344
 
 // func floatToBf16RTEAVX2(dst *byte, src *byte, n int) int
 // Requires: AVX, AVX2
@@ -49117,31 +49205,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+768(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+768(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+768(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -49171,63 +49258,54 @@ TEXT ·floatToE4m3RTPAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y7, X1
-	VCVTPS2PH   $0x02, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
+	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y2, X1
-	VCVTPS2PH   $0x02, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VMOVDQU     miniK<>+800(SB), Y3
-	VPSRAW      $0x0f, Y0, Y4
-	VPANDN      miniK<>+896(SB), Y4, Y5
-	VPADDSW     Y5, Y0, Y5
-	VPSLLW      $0x01, Y5, Y5
-	VPSRLW      $0x08, Y5, Y5
-	VPCMPGTW    Y0, Y3, Y0
-	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPMINUW     Y0, Y5, Y5
-	VPAND       miniK<>+928(SB), Y4, Y0
-	VPOR        Y0, Y5, Y5
-	VPSRAW      $0x0f, Y2, Y0
-	VPANDN      miniK<>+896(SB), Y0, Y4
-	VPADDSW     Y4, Y2, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPCMPGTW    Y2, Y3, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPMINUW     Y2, Y4, Y4
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y4, Y4
-	VPACKUSWB   Y4, Y5, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINSW     miniK<>+1152(SB), Y0, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPANDN      miniK<>+992(SB), Y0, Y0
+	VPOR        miniK<>+1056(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINSW     miniK<>+1312(SB), Y4, Y4
+	VPSUBW      miniK<>+1024(SB), Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPMINSW     miniK<>+1152(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPANDN      miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1056(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
+	VPXOR       miniK<>+608(SB), Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -49251,64 +49329,53 @@ TEXT ·floatToE4m3RTNAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y7, X1
-	VCVTPS2PH   $0x01, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
+	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y2, X1
-	VCVTPS2PH   $0x01, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSRAW      $0x0f, Y0, Y3
-	VPAND       miniK<>+896(SB), Y3, Y4
-	VPADDUSW    Y4, Y0, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPMINUW     miniK<>+768(SB), Y0, Y5
-	VPCMPEQW    Y0, Y5, Y5
-	VPADDW      miniK<>+896(SB), Y5, Y5
-	VPMINUW     Y5, Y4, Y4
-	VPAND       miniK<>+928(SB), Y3, Y0
-	VPOR        Y0, Y4, Y4
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       miniK<>+896(SB), Y0, Y3
-	VPADDUSW    Y3, Y2, Y3
-	VPSLLW      $0x01, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPMINUW     miniK<>+768(SB), Y2, Y5
-	VPCMPEQW    Y2, Y5, Y5
-	VPADDW      miniK<>+896(SB), Y5, Y5
-	VPMINUW     Y5, Y3, Y3
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y3, Y3
-	VPACKUSWB   Y3, Y4, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+1120(SB), Y0, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPAND       miniK<>+992(SB), Y0, Y0
+	VPOR        miniK<>+1024(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINSW     miniK<>+1312(SB), Y4, Y4
+	VPSUBW      miniK<>+1024(SB), Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPMINUW     miniK<>+1120(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1024(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -49845,31 +49912,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+736(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+736(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -49899,64 +49965,57 @@ TEXT ·floatToE4m3SatRTPAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y7, X1
-	VCVTPS2PH   $0x02, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
+	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y2, X1
-	VCVTPS2PH   $0x02, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSRAW      $0x0f, Y0, Y3
-	VPANDN      miniK<>+896(SB), Y3, Y4
-	VPADDSW     Y4, Y0, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPAND       miniK<>+704(SB), Y0, Y0
-	VPCMPGTW    miniK<>+736(SB), Y0, Y0
-	VPMINUW     miniK<>+864(SB), Y4, Y4
-	VPSUBW      Y0, Y4, Y4
-	VPAND       miniK<>+928(SB), Y3, Y0
-	VPOR        Y0, Y4, Y4
-	VPSRAW      $0x0f, Y2, Y0
-	VPANDN      miniK<>+896(SB), Y0, Y3
-	VPADDSW     Y3, Y2, Y3
-	VPSLLW      $0x01, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPAND       miniK<>+704(SB), Y2, Y2
-	VPCMPGTW    miniK<>+736(SB), Y2, Y2
-	VPMINUW     miniK<>+864(SB), Y3, Y3
-	VPSUBW      Y2, Y3, Y3
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y3, Y3
-	VPACKUSWB   Y3, Y4, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINSW     miniK<>+1216(SB), Y0, Y4
+	VPMINUW     miniK<>+1280(SB), Y4, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPAND       miniK<>+1088(SB), Y0, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPSUBW      Y5, Y4, Y4
+	VPAND       miniK<>+704(SB), Y3, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINSW     miniK<>+1216(SB), Y3, Y0
+	VPMINUW     miniK<>+1280(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+1088(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -49980,64 +50039,55 @@ TEXT ·floatToE4m3SatRTNAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y7, X1
-	VCVTPS2PH   $0x01, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
+	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y2, X1
-	VCVTPS2PH   $0x01, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSRAW      $0x0f, Y0, Y3
-	VPAND       miniK<>+896(SB), Y3, Y4
-	VPADDUSW    Y4, Y0, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPAND       miniK<>+704(SB), Y0, Y0
-	VPCMPGTW    miniK<>+736(SB), Y0, Y0
-	VPMINUW     miniK<>+864(SB), Y4, Y4
-	VPSUBW      Y0, Y4, Y4
-	VPAND       miniK<>+928(SB), Y3, Y0
-	VPOR        Y0, Y4, Y4
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       miniK<>+896(SB), Y0, Y3
-	VPADDUSW    Y3, Y2, Y3
-	VPSLLW      $0x01, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPAND       miniK<>+704(SB), Y2, Y2
-	VPCMPGTW    miniK<>+736(SB), Y2, Y2
-	VPMINUW     miniK<>+864(SB), Y3, Y3
-	VPSUBW      Y2, Y3, Y3
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y3, Y3
-	VPACKUSWB   Y3, Y4, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINUW     miniK<>+1184(SB), Y0, Y4
+	VPMINSW     miniK<>+1248(SB), Y4, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPAND       miniK<>+992(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPSUBW      Y5, Y4, Y4
+	VPAND       miniK<>+704(SB), Y3, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINUW     miniK<>+1184(SB), Y3, Y0
+	VPMINSW     miniK<>+1248(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50497,45 +50547,44 @@ TEXT ·floatToE5m2RTEAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50559,19 +50608,18 @@ TEXT ·floatToE5m2RTZAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50595,27 +50643,26 @@ TEXT ·floatToE5m2RTPAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50639,25 +50686,24 @@ TEXT ·floatToE5m2RTNAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50933,48 +50979,47 @@ TEXT ·floatToE5m2SatRTEAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -50998,22 +51043,21 @@ TEXT ·floatToE5m2SatRTZAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -51037,30 +51081,29 @@ TEXT ·floatToE5m2SatRTPAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -51084,28 +51127,27 @@ TEXT ·floatToE5m2SatRTNAVX2(SB), NOSPLIT, $0-32
 
 loop:
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVDQU     Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -52478,31 +52520,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+768(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+768(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+768(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -52535,63 +52576,54 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y7, X1
-	VCVTPS2PH   $0x02, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
+	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y2, X1
-	VCVTPS2PH   $0x02, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VMOVDQU     miniK<>+800(SB), Y3
-	VPSRAW      $0x0f, Y0, Y4
-	VPANDN      miniK<>+896(SB), Y4, Y5
-	VPADDSW     Y5, Y0, Y5
-	VPSLLW      $0x01, Y5, Y5
-	VPSRLW      $0x08, Y5, Y5
-	VPCMPGTW    Y0, Y3, Y0
-	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPMINUW     Y0, Y5, Y5
-	VPAND       miniK<>+928(SB), Y4, Y0
-	VPOR        Y0, Y5, Y5
-	VPSRAW      $0x0f, Y2, Y0
-	VPANDN      miniK<>+896(SB), Y0, Y4
-	VPADDSW     Y4, Y2, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPCMPGTW    Y2, Y3, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPMINUW     Y2, Y4, Y4
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y4, Y4
-	VPACKUSWB   Y4, Y5, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINSW     miniK<>+1152(SB), Y0, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPANDN      miniK<>+992(SB), Y0, Y0
+	VPOR        miniK<>+1056(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINSW     miniK<>+1312(SB), Y4, Y4
+	VPSUBW      miniK<>+1024(SB), Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPMINSW     miniK<>+1152(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPANDN      miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1056(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
+	VPXOR       miniK<>+608(SB), Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -52618,64 +52650,53 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y7, X1
-	VCVTPS2PH   $0x01, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
+	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y2, X1
-	VCVTPS2PH   $0x01, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSRAW      $0x0f, Y0, Y3
-	VPAND       miniK<>+896(SB), Y3, Y4
-	VPADDUSW    Y4, Y0, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPMINUW     miniK<>+768(SB), Y0, Y5
-	VPCMPEQW    Y0, Y5, Y5
-	VPADDW      miniK<>+896(SB), Y5, Y5
-	VPMINUW     Y5, Y4, Y4
-	VPAND       miniK<>+928(SB), Y3, Y0
-	VPOR        Y0, Y4, Y4
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       miniK<>+896(SB), Y0, Y3
-	VPADDUSW    Y3, Y2, Y3
-	VPSLLW      $0x01, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPMINUW     miniK<>+768(SB), Y2, Y5
-	VPCMPEQW    Y2, Y5, Y5
-	VPADDW      miniK<>+896(SB), Y5, Y5
-	VPMINUW     Y5, Y3, Y3
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y3, Y3
-	VPACKUSWB   Y3, Y4, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+1120(SB), Y0, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPAND       miniK<>+992(SB), Y0, Y0
+	VPOR        miniK<>+1024(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINSW     miniK<>+1312(SB), Y4, Y4
+	VPSUBW      miniK<>+1024(SB), Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPMINUW     miniK<>+1120(SB), Y3, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPOR        miniK<>+1024(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPMINSW     miniK<>+1312(SB), Y0, Y0
+	VPSUBW      miniK<>+1024(SB), Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -53238,31 +53259,30 @@ loop:
 	VPAND       miniK<>+0(SB), Y1, Y5
 	VPMAXUD     miniK<>+544(SB), Y5, Y5
 	VMULPS      miniK<>+576(SB), Y5, Y5
-	VPAND       miniK<>+0(SB), Y2, Y7
-	VPMAXUD     miniK<>+544(SB), Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y3, Y8
+	VPAND       miniK<>+0(SB), Y2, Y8
 	VPMAXUD     miniK<>+544(SB), Y8, Y8
 	VMULPS      miniK<>+576(SB), Y8, Y8
-	VPAND       miniK<>+0(SB), Y4, Y9
+	VPAND       miniK<>+0(SB), Y3, Y9
 	VPMAXUD     miniK<>+544(SB), Y9, Y9
 	VMULPS      miniK<>+576(SB), Y9, Y9
+	VPAND       miniK<>+0(SB), Y4, Y10
+	VPMAXUD     miniK<>+544(SB), Y10, Y10
+	VMULPS      miniK<>+576(SB), Y10, Y10
 	VCVTPS2PH   $0x03, Y5, X6
-	VCVTPS2PH   $0x03, Y7, X5
+	VCVTPS2PH   $0x03, Y8, X7
+	VCVTPS2PH   $0x03, Y9, X5
+	VCVTPS2PH   $0x03, Y10, X8
 	VINSERTI128 $0x01, X5, Y6, Y5
-	VCVTPS2PH   $0x03, Y8, X6
-	VCVTPS2PH   $0x03, Y9, X7
-	VINSERTI128 $0x01, X7, Y6, Y7
-	VPSRLW      $0x07, Y5, Y8
-	VPMINUW     miniK<>+864(SB), Y8, Y8
+	VINSERTI128 $0x01, X8, Y7, Y8
+	VPSRLW      $0x07, Y5, Y9
+	VPMINUW     miniK<>+864(SB), Y9, Y9
 	VPCMPGTW    miniK<>+736(SB), Y5, Y5
-	VPSUBW      Y5, Y8, Y8
-	VPSRLW      $0x07, Y7, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSRLW      $0x07, Y8, Y5
 	VPMINUW     miniK<>+864(SB), Y5, Y5
-	VPCMPGTW    miniK<>+736(SB), Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPACKUSWB   Y5, Y8, Y5
-	VPERMQ      $0xd8, Y5, Y5
+	VPCMPGTW    miniK<>+736(SB), Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPACKUSWB   Y5, Y9, Y5
 	VPACKSSDW   Y2, Y1, Y1
 	VPACKSSDW   Y4, Y3, Y2
 	VPACKSSWB   Y2, Y1, Y1
@@ -53295,64 +53315,57 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x02, Y7, X1
-	VCVTPS2PH   $0x02, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x02, Y8, X1
+	VCVTPS2PH   $0x02, Y7, X2
+	VCVTPS2PH   $0x02, Y3, X0
+	VCVTPS2PH   $0x02, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y2, X1
-	VCVTPS2PH   $0x02, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSRAW      $0x0f, Y0, Y3
-	VPANDN      miniK<>+896(SB), Y3, Y4
-	VPADDSW     Y4, Y0, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPAND       miniK<>+704(SB), Y0, Y0
-	VPCMPGTW    miniK<>+736(SB), Y0, Y0
-	VPMINUW     miniK<>+864(SB), Y4, Y4
-	VPSUBW      Y0, Y4, Y4
-	VPAND       miniK<>+928(SB), Y3, Y0
-	VPOR        Y0, Y4, Y4
-	VPSRAW      $0x0f, Y2, Y0
-	VPANDN      miniK<>+896(SB), Y0, Y3
-	VPADDSW     Y3, Y2, Y3
-	VPSLLW      $0x01, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPAND       miniK<>+704(SB), Y2, Y2
-	VPCMPGTW    miniK<>+736(SB), Y2, Y2
-	VPMINUW     miniK<>+864(SB), Y3, Y3
-	VPSUBW      Y2, Y3, Y3
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y3, Y3
-	VPACKUSWB   Y3, Y4, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINSW     miniK<>+1216(SB), Y0, Y4
+	VPMINUW     miniK<>+1280(SB), Y4, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPAND       miniK<>+1088(SB), Y0, Y0
+	VPADDW      miniK<>+896(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPSUBW      Y5, Y4, Y4
+	VPAND       miniK<>+704(SB), Y3, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINSW     miniK<>+1216(SB), Y3, Y0
+	VPMINUW     miniK<>+1280(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+1088(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -53379,64 +53392,55 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VMOVDQU     miniK<>+544(SB), Y5
-	VPAND       miniK<>+0(SB), Y0, Y6
-	VPSIGND     Y6, Y5, Y7
-	VPMAXUD     Y7, Y6, Y7
-	VPXOR       Y6, Y0, Y0
-	VPOR        Y0, Y7, Y7
-	VMULPS      miniK<>+576(SB), Y7, Y7
-	VPAND       miniK<>+0(SB), Y2, Y0
-	VPSIGND     Y0, Y5, Y6
-	VPMAXUD     Y6, Y0, Y6
-	VPXOR       Y0, Y2, Y0
-	VPOR        Y0, Y6, Y6
-	VMULPS      miniK<>+576(SB), Y6, Y6
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
+	VMOVDQU     miniK<>+544(SB), Y6
+	VPAND       miniK<>+0(SB), Y0, Y7
+	VPSIGND     Y7, Y6, Y8
+	VPMAXUD     Y8, Y7, Y8
+	VPOR        Y0, Y8, Y8
+	VMULPS      miniK<>+576(SB), Y8, Y8
 	VPAND       miniK<>+0(SB), Y3, Y0
-	VPSIGND     Y0, Y5, Y2
-	VPMAXUD     Y2, Y0, Y2
-	VPXOR       Y0, Y3, Y0
-	VPOR        Y0, Y2, Y2
-	VMULPS      miniK<>+576(SB), Y2, Y2
+	VPSIGND     Y0, Y6, Y7
+	VPMAXUD     Y7, Y0, Y7
+	VPOR        Y3, Y7, Y7
+	VMULPS      miniK<>+576(SB), Y7, Y7
 	VPAND       miniK<>+0(SB), Y4, Y0
-	VPSIGND     Y0, Y5, Y3
+	VPSIGND     Y0, Y6, Y3
 	VPMAXUD     Y3, Y0, Y3
-	VPXOR       Y0, Y4, Y0
-	VPOR        Y0, Y3, Y3
+	VPOR        Y4, Y3, Y3
 	VMULPS      miniK<>+576(SB), Y3, Y3
-	VCVTPS2PH   $0x01, Y7, X1
-	VCVTPS2PH   $0x01, Y6, X0
+	VPAND       miniK<>+0(SB), Y5, Y0
+	VPSIGND     Y0, Y6, Y4
+	VPMAXUD     Y4, Y0, Y4
+	VPOR        Y5, Y4, Y4
+	VMULPS      miniK<>+576(SB), Y4, Y4
+	VCVTPS2PH   $0x01, Y8, X1
+	VCVTPS2PH   $0x01, Y7, X2
+	VCVTPS2PH   $0x01, Y3, X0
+	VCVTPS2PH   $0x01, Y4, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y2, X1
-	VCVTPS2PH   $0x01, Y3, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPSRAW      $0x0f, Y0, Y3
-	VPAND       miniK<>+896(SB), Y3, Y4
-	VPADDUSW    Y4, Y0, Y4
-	VPSLLW      $0x01, Y4, Y4
-	VPSRLW      $0x08, Y4, Y4
-	VPAND       miniK<>+704(SB), Y0, Y0
-	VPCMPGTW    miniK<>+736(SB), Y0, Y0
-	VPMINUW     miniK<>+864(SB), Y4, Y4
-	VPSUBW      Y0, Y4, Y4
-	VPAND       miniK<>+928(SB), Y3, Y0
-	VPOR        Y0, Y4, Y4
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       miniK<>+896(SB), Y0, Y3
-	VPADDUSW    Y3, Y2, Y3
-	VPSLLW      $0x01, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPAND       miniK<>+704(SB), Y2, Y2
-	VPCMPGTW    miniK<>+736(SB), Y2, Y2
-	VPMINUW     miniK<>+864(SB), Y3, Y3
-	VPSUBW      Y2, Y3, Y3
-	VPAND       miniK<>+928(SB), Y0, Y0
-	VPOR        Y0, Y3, Y3
-	VPACKUSWB   Y3, Y4, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINUW     miniK<>+1184(SB), Y0, Y4
+	VPMINSW     miniK<>+1248(SB), Y4, Y4
+	VPSRAW      $0x0f, Y0, Y0
+	VPAND       miniK<>+992(SB), Y0, Y0
+	VPADDW      Y0, Y4, Y4
+	VPSRAW      $0x07, Y4, Y4
+	VPSUBW      Y5, Y4, Y4
+	VPAND       miniK<>+704(SB), Y3, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPMINUW     miniK<>+1184(SB), Y3, Y0
+	VPMINSW     miniK<>+1248(SB), Y0, Y0
+	VPSRAW      $0x0f, Y3, Y3
+	VPAND       miniK<>+992(SB), Y3, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRAW      $0x07, Y0, Y0
+	VPSUBW      Y5, Y0, Y0
+	VPACKSSWB   Y0, Y4, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -53919,45 +53923,44 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -53984,19 +53987,18 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54023,27 +54025,26 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54070,25 +54071,24 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54387,48 +54387,47 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X5
-	VINSERTI128 $0x01, X5, Y1, Y5
-	VCVTPS2PH   $0x01, Y3, X1
+	VCVTPS2PH   $0x01, Y3, X2
 	VCVTPS2PH   $0x01, Y4, X6
+	VCVTPS2PH   $0x01, Y5, X7
 	VINSERTI128 $0x01, X6, Y1, Y6
+	VINSERTI128 $0x01, X7, Y2, Y7
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     Y5, Y0, Y3
-	VPXOR       Y5, Y0, Y0
-	VPSRLW      $0x08, Y3, Y4
-	VPOR        Y4, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     Y6, Y0, Y4
+	VPXOR       Y6, Y0, Y0
+	VPSRLW      $0x08, Y4, Y5
+	VPOR        Y5, Y0, Y0
 	VPAND       miniK<>+832(SB), Y0, Y0
 	VPADDW      miniK<>+896(SB), Y0, Y0
-	VPAND       miniK<>+704(SB), Y3, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y0, Y4, Y0
-	VPADDW      Y0, Y3, Y3
-	VPMINUW     Y6, Y2, Y0
-	VPXOR       Y6, Y2, Y2
-	VPSRLW      $0x08, Y0, Y4
-	VPOR        Y4, Y2, Y2
-	VPAND       miniK<>+832(SB), Y2, Y2
-	VPADDW      miniK<>+896(SB), Y2, Y2
-	VPAND       miniK<>+704(SB), Y0, Y4
-	VPCMPGTW    miniK<>+736(SB), Y4, Y4
-	VPANDN      Y2, Y4, Y2
-	VPADDW      Y2, Y0, Y0
-	VPSRLW      $0x08, Y3, Y2
+	VPAND       miniK<>+704(SB), Y4, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y0, Y5, Y0
+	VPADDW      Y0, Y4, Y4
+	VPMINUW     Y7, Y3, Y0
+	VPXOR       Y7, Y3, Y3
+	VPSRLW      $0x08, Y0, Y5
+	VPOR        Y5, Y3, Y3
+	VPAND       miniK<>+832(SB), Y3, Y3
+	VPADDW      miniK<>+896(SB), Y3, Y3
+	VPAND       miniK<>+704(SB), Y0, Y5
+	VPCMPGTW    miniK<>+736(SB), Y5, Y5
+	VPANDN      Y3, Y5, Y3
+	VPADDW      Y3, Y0, Y0
+	VPSRLW      $0x08, Y4, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPACKUSWB   Y0, Y2, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPACKUSWB   Y0, Y3, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54455,22 +54454,21 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x03, Y0, X1
-	VCVTPS2PH   $0x03, Y2, X0
+	VCVTPS2PH   $0x03, Y3, X2
+	VCVTPS2PH   $0x03, Y4, X0
+	VCVTPS2PH   $0x03, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x03, Y3, X1
-	VCVTPS2PH   $0x03, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54497,30 +54495,29 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x02, Y0, X1
-	VCVTPS2PH   $0x02, Y2, X0
+	VCVTPS2PH   $0x02, Y3, X2
+	VCVTPS2PH   $0x02, Y4, X0
+	VCVTPS2PH   $0x02, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x02, Y3, X1
-	VCVTPS2PH   $0x02, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPMINUW     miniK<>+736(SB), Y0, Y3
-	VPCMPEQW    Y0, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPMINUW     miniK<>+736(SB), Y2, Y3
-	VPCMPEQW    Y2, Y3, Y3
-	VPSRLW      $0x08, Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPMINUW     miniK<>+736(SB), Y0, Y4
+	VPCMPEQW    Y0, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPMINUW     miniK<>+736(SB), Y3, Y4
+	VPCMPEQW    Y3, Y4, Y4
+	VPSRLW      $0x08, Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
@@ -54547,28 +54544,27 @@ loop:
 	PREFETCHT1  4096(CX)(BX*4)
 	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
-	VMOVUPS     32(CX)(BX*4), Y2
-	VMOVUPS     64(CX)(BX*4), Y3
-	VMOVUPS     96(CX)(BX*4), Y4
+	VMOVUPS     32(CX)(BX*4), Y3
+	VMOVUPS     64(CX)(BX*4), Y4
+	VMOVUPS     96(CX)(BX*4), Y5
 	VCVTPS2PH   $0x01, Y0, X1
-	VCVTPS2PH   $0x01, Y2, X0
+	VCVTPS2PH   $0x01, Y3, X2
+	VCVTPS2PH   $0x01, Y4, X0
+	VCVTPS2PH   $0x01, Y5, X3
 	VINSERTI128 $0x01, X0, Y1, Y0
-	VCVTPS2PH   $0x01, Y3, X1
-	VCVTPS2PH   $0x01, Y4, X2
-	VINSERTI128 $0x01, X2, Y1, Y2
-	VPCMPGTW    miniK<>+800(SB), Y0, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y0, Y0
-	VPCMPGTW    miniK<>+800(SB), Y2, Y3
-	VPANDN      miniK<>+960(SB), Y3, Y3
-	VPADDW      Y3, Y2, Y2
+	VINSERTI128 $0x01, X3, Y2, Y3
+	VPCMPGTW    miniK<>+800(SB), Y0, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y0, Y0
+	VPCMPGTW    miniK<>+800(SB), Y3, Y4
+	VPANDN      miniK<>+960(SB), Y4, Y4
+	VPADDW      Y4, Y3, Y3
 	VPSRLW      $0x08, Y0, Y0
-	VPSRLW      $0x08, Y2, Y2
-	VPACKUSWB   Y2, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VPAND       miniK<>+640(SB), Y0, Y2
-	VPCMPEQB    miniK<>+672(SB), Y2, Y2
-	VPADDB      Y2, Y0, Y0
+	VPSRLW      $0x08, Y3, Y3
+	VPACKUSWB   Y3, Y0, Y0
+	VPAND       miniK<>+640(SB), Y0, Y3
+	VPCMPEQB    miniK<>+672(SB), Y3, Y3
+	VPADDB      Y3, Y0, Y0
 	VMOVNTDQ    Y0, (AX)(BX*1)
 	ADDQ        $0x00000020, BX
 	CMPQ        BX, DX
