@@ -140,6 +140,17 @@ var curTier string
 // window holds too few loads to keep memory busy. PREFETCHNTA is a clear
 // loss there (0.50x for the bare loop, float->uchar 0.33x against 1.15x):
 // it loads into L1 only, and the hardware prefetchers stop helping.
+//
+// On this project's AMD EPYC (Zen 5) the same PREFETCHT1 costs the
+// narrowings from double up to a quarter of their speed from memory
+// (double -> char 35 GB/s with it, 44.5 without, 48 with PREFETCHT0; copy
+// 52), where the Xeon loses up to a quarter with PREFETCHT0 instead, and
+// where the kernels from 2-byte sources (half -> char) lose a tenth without
+// it (issue 32, docs/PERFORMANCE.md). So the distance is a variable of the
+// package, which the kernels load once: simdPrefetchDist8 for 8-byte
+// sources, simdPrefetchDist for the others, both streamDist by default;
+// on AMD's processors simdPrefetchDist8 is 0, where the prefetches name the
+// lines the loop is loading and do nothing.
 var streamDist = 4096
 
 // store writes vector register v to m: a plain unaligned store, or a
@@ -186,11 +197,24 @@ func kernel(p *pair, tier, variant string) {
 	if f := p.setup[tier]; f != nil {
 		f(variant)
 	}
+	var pf reg.GPVirtual
+	if nt {
+		// The prefetch base: src plus simdPrefetchDist (simdPrefetchDist8
+		// for 8-byte sources), a variable of the package: streamDist, or 0,
+		// where the prefetches name the lines being loaded and do nothing.
+		pf = GP64()
+		dist := "·simdPrefetchDist"
+		if p.s.size == 8 {
+			dist = "·simdPrefetchDist8"
+		}
+		MOVQ(NewDataAddr(Symbol{Name: dist}, 0), pf)
+		ADDQ(src, pf)
+	}
 	Label("loop")
 	in := func(disp int) Mem { return Mem{Base: src, Index: i, Scale: uint8(p.s.size), Disp: disp} }
 	if nt {
 		for off := 0; off < block*p.s.size; off += 64 {
-			PREFETCHT1(in(off + streamDist))
+			PREFETCHT1(Mem{Base: pf, Index: i, Scale: uint8(p.s.size), Disp: off})
 		}
 	}
 	out := func(disp int) Mem { return Mem{Base: dst, Index: i, Scale: uint8(p.d.size), Disp: disp} }
@@ -909,6 +933,7 @@ func main() {
 	}
 	miniKernels(mps)
 	flagKernelsAll() // flag.go
+	cpuidVendor()
 	Generate()
 }
 
@@ -920,6 +945,12 @@ func writeHooks(ps, mps []*pair, amd64, other string) {
 	b.WriteString(hdr + "//go:build gc && !purego\n\npackage convert\n\nimport (\n\"unsafe\"\n\n\"github.com/clconv/clconv/half\"\n\"github.com/clconv/clconv/round\"\n)\n\nvar _ half.Half\n\n")
 	o.WriteString(hdr + "//go:build !amd64 || purego || !gc\n\npackage convert\n\nimport (\n\"unsafe\"\n\n\"github.com/clconv/clconv/half\"\n\"github.com/clconv/clconv/round\"\n)\n\nvar _ half.Half\n\n")
 	o.WriteString("// Without assembly the hooks convert nothing and the slice kernels' Go loops do all the work.\n\n")
+	fmt.Fprintf(&b, "// simdPrefetchDist and simdPrefetchDist8 (for 8-byte sources) are how many\n")
+	fmt.Fprintf(&b, "// bytes ahead of a block the streaming kernels prefetch their source\n")
+	fmt.Fprintf(&b, "// (PREFETCHT1), loaded once per call: 0 names the block's own lines, which\n")
+	fmt.Fprintf(&b, "// makes the prefetches no-ops (simd_amd64.go sets simdPrefetchDist8 to 0\n")
+	fmt.Fprintf(&b, "// on AMD's processors).\n")
+	fmt.Fprintf(&b, "var simdPrefetchDist, simdPrefetchDist8 = %d, %d\n\n", streamDist, streamDist)
 	for _, p := range ps {
 		kn := "simd" + p.name() + "Kernels"
 		fmt.Fprintf(&b, "var %s = simdKernels{\n", kn)
@@ -1175,5 +1206,19 @@ func scanKernel(sc scan, tier string) {
 	Label("done")
 	Store(i, ReturnIndex(0))
 	VZEROUPPER()
+	RET()
+}
+
+// cpuidVendor emits cpuidVendor, CPUID's leaf 0: the vendor string's three
+// words (EBX, EDX, ECX: "Genu" "ineI" "ntel", "Auth" "enti" "cAMD").
+func cpuidVendor() {
+	TEXT("cpuidVendor", NOSPLIT, "func() (b, d, c uint32)")
+	Doc("cpuidVendor returns the vendor words of CPUID leaf 0 (EBX, EDX, ECX).")
+	XORL(reg.EAX, reg.EAX)
+	XORL(reg.ECX, reg.ECX)
+	CPUID()
+	Store(reg.EBX, ReturnIndex(0))
+	Store(reg.EDX, ReturnIndex(1))
+	Store(reg.ECX, ReturnIndex(2))
 	RET()
 }

@@ -5903,3 +5903,6 @@ func flagF32AVX512(src *byte, bad *bool, n int, lo float32, hi float32) int
 //
 //go:noescape
 func flagF64AVX512(src *byte, bad *bool, n int, lo float64, hi float64) int
+
+// cpuidVendor returns the vendor words of CPUID leaf 0 (EBX, EDX, ECX).
+func cpuidVendor() (b uint32, d uint32, c uint32)

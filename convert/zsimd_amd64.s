@@ -23015,10 +23015,12 @@ TEXT ·floatToCharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23067,10 +23069,12 @@ TEXT ·floatToCharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23119,10 +23123,12 @@ TEXT ·floatToCharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23171,10 +23177,12 @@ TEXT ·floatToCharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23224,12 +23232,14 @@ TEXT ·floatToCharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
@@ -23271,12 +23281,14 @@ TEXT ·floatToCharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
@@ -23318,12 +23330,14 @@ TEXT ·floatToCharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
@@ -23365,12 +23379,14 @@ TEXT ·floatToCharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
@@ -23411,10 +23427,12 @@ TEXT ·floatToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23455,10 +23473,12 @@ TEXT ·floatToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23499,10 +23519,12 @@ TEXT ·floatToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23543,10 +23565,12 @@ TEXT ·floatToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23586,12 +23610,14 @@ TEXT ·floatToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RN_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23627,12 +23653,14 @@ TEXT ·floatToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RZ_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23668,12 +23696,14 @@ TEXT ·floatToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RU_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23709,12 +23739,14 @@ TEXT ·floatToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
-	PREFETCHT1       4224(CX)(BX*4)
-	PREFETCHT1       4288(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       128(SI)(BX*4)
+	PREFETCHT1       192(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RD_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23750,9 +23782,11 @@ TEXT ·floatToShortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23788,9 +23822,11 @@ TEXT ·floatToShortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23826,9 +23862,11 @@ TEXT ·floatToShortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23864,9 +23902,11 @@ TEXT ·floatToShortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23904,10 +23944,12 @@ TEXT ·floatToShortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
@@ -23941,10 +23983,12 @@ TEXT ·floatToShortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
@@ -23978,10 +24022,12 @@ TEXT ·floatToShortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
@@ -24015,10 +24061,12 @@ TEXT ·floatToShortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
@@ -24050,9 +24098,11 @@ TEXT ·floatToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24084,9 +24134,11 @@ TEXT ·floatToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24118,9 +24170,11 @@ TEXT ·floatToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24152,9 +24206,11 @@ TEXT ·floatToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24186,10 +24242,12 @@ TEXT ·floatToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RN_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24219,10 +24277,12 @@ TEXT ·floatToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RZ_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24252,10 +24312,12 @@ TEXT ·floatToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RU_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24285,10 +24347,12 @@ TEXT ·floatToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RD_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24318,9 +24382,11 @@ TEXT ·floatToIntRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24357,9 +24423,11 @@ TEXT ·floatToIntRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24396,9 +24464,11 @@ TEXT ·floatToIntRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24435,9 +24505,11 @@ TEXT ·floatToIntRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24475,10 +24547,12 @@ TEXT ·floatToIntRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z3
@@ -24514,10 +24588,12 @@ TEXT ·floatToIntRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z3
@@ -24553,10 +24629,12 @@ TEXT ·floatToIntRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z3
@@ -24592,10 +24670,12 @@ TEXT ·floatToIntRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z3
@@ -24637,9 +24717,11 @@ TEXT ·floatToUintRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24691,9 +24773,11 @@ TEXT ·floatToUintRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24745,9 +24829,11 @@ TEXT ·floatToUintRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24799,9 +24885,11 @@ TEXT ·floatToUintRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24844,10 +24932,12 @@ TEXT ·floatToUintRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RN_SAE.Z Z1, K1, Z1
@@ -24876,10 +24966,12 @@ TEXT ·floatToUintRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RZ_SAE.Z Z1, K1, Z1
@@ -24908,10 +25000,12 @@ TEXT ·floatToUintRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RU_SAE.Z Z1, K1, Z1
@@ -24940,10 +25034,12 @@ TEXT ·floatToUintRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RD_SAE.Z Z1, K1, Z1
@@ -24971,9 +25067,11 @@ TEXT ·intToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VCVTDQ2PS  (CX)(BX*4), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VCVTDQ2PS  32(CX)(BX*4), Y0
@@ -25000,9 +25098,11 @@ TEXT ·intToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VCVTDQ2PD    (CX)(BX*4), Y1
 	VCVTPD2PSY   Y1, X2
 	VCVTPS2PD    X2, Y3
@@ -25062,9 +25162,11 @@ TEXT ·intToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VCVTDQ2PD    (CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -25132,9 +25234,11 @@ TEXT ·intToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VCVTDQ2PD    (CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -25202,10 +25306,12 @@ TEXT ·intToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RN_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25231,10 +25337,12 @@ TEXT ·intToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RZ_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25260,10 +25368,12 @@ TEXT ·intToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RU_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25289,10 +25399,12 @@ TEXT ·intToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*4)
-	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       (SI)(BX*4)
+	PREFETCHT1       64(SI)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RD_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25324,9 +25436,11 @@ TEXT ·uintToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPXOR      (CX)(BX*4), X0, X2
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
@@ -25375,9 +25489,11 @@ TEXT ·uintToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VPXOR        (CX)(BX*4), X1, X3
 	VCVTDQ2PD    X3, Y3
 	VADDPD       Y2, Y3, Y3
@@ -25451,9 +25567,11 @@ TEXT ·uintToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VPXOR        (CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -25535,9 +25653,11 @@ TEXT ·uintToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VPXOR        (CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -25613,10 +25733,12 @@ TEXT ·uintToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*4)
-	PREFETCHT1        4160(CX)(BX*4)
+	PREFETCHT1        (SI)(BX*4)
+	PREFETCHT1        64(SI)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RN_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -25642,10 +25764,12 @@ TEXT ·uintToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*4)
-	PREFETCHT1        4160(CX)(BX*4)
+	PREFETCHT1        (SI)(BX*4)
+	PREFETCHT1        64(SI)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RZ_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -25671,10 +25795,12 @@ TEXT ·uintToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*4)
-	PREFETCHT1        4160(CX)(BX*4)
+	PREFETCHT1        (SI)(BX*4)
+	PREFETCHT1        64(SI)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RU_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -25700,10 +25826,12 @@ TEXT ·uintToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*4)
-	PREFETCHT1        4160(CX)(BX*4)
+	PREFETCHT1        (SI)(BX*4)
+	PREFETCHT1        64(SI)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RD_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -25729,9 +25857,11 @@ TEXT ·doubleToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-8, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
 	VMOVUPD    (CX)(BX*8), Y0
 	VCVTPD2PSY Y0, X0
 	VMOVNTDQ   X0, (AX)(BX*4)
@@ -25760,9 +25890,11 @@ TEXT ·doubleToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
 	VMOVUPD      (CX)(BX*8), Y1
 	VCVTPD2PSY   Y1, X2
 	VCVTPS2PD    X2, Y3
@@ -25802,9 +25934,11 @@ TEXT ·doubleToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-8, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
 	VMOVUPD      (CX)(BX*8), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -25848,9 +25982,11 @@ TEXT ·doubleToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-8, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
 	VMOVUPD      (CX)(BX*8), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -25894,10 +26030,12 @@ TEXT ·doubleToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z0
 	VCVTPD2PS.RN_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -25923,10 +26061,12 @@ TEXT ·doubleToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z0
 	VCVTPD2PS.RZ_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -25952,10 +26092,12 @@ TEXT ·doubleToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z0
 	VCVTPD2PS.RU_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -25981,10 +26123,12 @@ TEXT ·doubleToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z0
 	VCVTPD2PS.RD_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -26010,9 +26154,11 @@ TEXT ·floatToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x00, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26036,9 +26182,11 @@ TEXT ·floatToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x03, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26062,9 +26210,11 @@ TEXT ·floatToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x02, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26088,9 +26238,11 @@ TEXT ·floatToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x01, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26114,10 +26266,12 @@ TEXT ·floatToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x00, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26143,10 +26297,12 @@ TEXT ·floatToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x03, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26172,10 +26328,12 @@ TEXT ·floatToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x02, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26201,10 +26359,12 @@ TEXT ·floatToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x01, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26230,9 +26390,11 @@ TEXT ·halfToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VCVTPH2PS  16(CX)(BX*2), Y0
@@ -26256,9 +26418,11 @@ TEXT ·halfToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VCVTPH2PS  32(CX)(BX*2), Z0
@@ -26285,9 +26449,11 @@ TEXT ·doubleToIntRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41dfffffffc00000, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x08, (CX)(BX*8), Y1
 	VMINPD      Y1, Y0, Y2
 	VCMPPD      $0x07, Y1, Y1, Y1
@@ -26322,9 +26488,11 @@ TEXT ·doubleToIntRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41dfffffffc00000, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x0b, (CX)(BX*8), Y1
 	VMINPD      Y1, Y0, Y2
 	VCMPPD      $0x07, Y1, Y1, Y1
@@ -26359,9 +26527,11 @@ TEXT ·doubleToIntRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41dfffffffc00000, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x0a, (CX)(BX*8), Y1
 	VMINPD      Y1, Y0, Y2
 	VCMPPD      $0x07, Y1, Y1, Y1
@@ -26396,9 +26566,11 @@ TEXT ·doubleToIntRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41dfffffffc00000, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x09, (CX)(BX*8), Y1
 	VMINPD      Y1, Y0, Y2
 	VCMPPD      $0x07, Y1, Y1, Y1
@@ -26432,10 +26604,12 @@ TEXT ·doubleToIntRTEAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x41dfffffffc00000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
 	VMINPD             (CX)(BX*8), Z0, Z1
 	VCMPPD             $0x07, Z1, Z1, K1
 	VCVTPD2DQ.RN_SAE.Z Z1, K1, Y1
@@ -26465,10 +26639,12 @@ TEXT ·doubleToIntRTZAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x41dfffffffc00000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
 	VMINPD             (CX)(BX*8), Z0, Z1
 	VCMPPD             $0x07, Z1, Z1, K1
 	VCVTPD2DQ.RZ_SAE.Z Z1, K1, Y1
@@ -26498,10 +26674,12 @@ TEXT ·doubleToIntRTPAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x41dfffffffc00000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
 	VMINPD             (CX)(BX*8), Z0, Z1
 	VCMPPD             $0x07, Z1, Z1, K1
 	VCVTPD2DQ.RU_SAE.Z Z1, K1, Y1
@@ -26531,10 +26709,12 @@ TEXT ·doubleToIntRTNAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x41dfffffffc00000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
 	VMINPD             (CX)(BX*8), Z0, Z1
 	VCMPPD             $0x07, Z1, Z1, K1
 	VCVTPD2DQ.RD_SAE.Z Z1, K1, Y1
@@ -26572,9 +26752,11 @@ TEXT ·doubleToUintRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, X2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x08, (CX)(BX*8), Y4
 	VMAXPD      Y3, Y4, Y4
 	VMINPD      Y4, Y0, Y4
@@ -26618,9 +26800,11 @@ TEXT ·doubleToUintRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, X2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x0b, (CX)(BX*8), Y4
 	VMAXPD      Y3, Y4, Y4
 	VMINPD      Y4, Y0, Y4
@@ -26664,9 +26848,11 @@ TEXT ·doubleToUintRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, X2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x0a, (CX)(BX*8), Y4
 	VMAXPD      Y3, Y4, Y4
 	VMINPD      Y4, Y0, Y4
@@ -26710,9 +26896,11 @@ TEXT ·doubleToUintRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, X2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
 	VROUNDPD    $0x09, (CX)(BX*8), Y4
 	VMAXPD      Y3, Y4, Y4
 	VMINPD      Y4, Y0, Y4
@@ -26747,10 +26935,12 @@ TEXT ·doubleToUintRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UDQ.RN_SAE.Z Z1, K1, Y1
@@ -26779,10 +26969,12 @@ TEXT ·doubleToUintRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UDQ.RZ_SAE.Z Z1, K1, Y1
@@ -26811,10 +27003,12 @@ TEXT ·doubleToUintRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UDQ.RU_SAE.Z Z1, K1, Y1
@@ -26843,10 +27037,12 @@ TEXT ·doubleToUintRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UDQ.RD_SAE.Z Z1, K1, Y1
@@ -26887,10 +27083,12 @@ TEXT ·longToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
 	VPXOR        Y4, Y4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y5
 	VPBLENDD    $0x55, Y5, Y0, Y6
 	VPSHUFD     $0xf5, Y5, Y5
@@ -26994,10 +27192,12 @@ TEXT ·longToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x000000001fffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y7
 	VPBLENDD    $0x55, Y7, Y0, Y8
 	VPSHUFD     $0xf5, Y7, Y7
@@ -27093,10 +27293,12 @@ TEXT ·longToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x000000001fffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y7
 	VPBLENDD    $0x55, Y7, Y0, Y8
 	VPSHUFD     $0xf5, Y7, Y7
@@ -27196,10 +27398,12 @@ TEXT ·longToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x000000001fffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y7
 	VPBLENDD    $0x55, Y7, Y0, Y8
 	VPSHUFD     $0xf5, Y7, Y7
@@ -27283,10 +27487,12 @@ TEXT ·longToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PS.RN_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -27312,10 +27518,12 @@ TEXT ·longToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PS.RZ_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -27341,10 +27549,12 @@ TEXT ·longToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PS.RU_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -27370,10 +27580,12 @@ TEXT ·longToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PS.RD_SAE Z0, Y0
 	VMOVNTDQ         Y0, (AX)(BX*4)
@@ -27411,10 +27623,12 @@ TEXT ·longToDoubleRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x4530000080100000, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y4
 	VPBLENDD   $0x55, Y4, Y0, Y5
 	VPSHUFD    $0xf5, Y4, Y4
@@ -27479,10 +27693,12 @@ TEXT ·longToDoubleRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
 	VPXOR        Y4, Y4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y4
 	VPBLENDD   $0x55, Y4, Y0, Y5
 	VPSHUFD    $0xf5, Y4, Y4
@@ -27567,10 +27783,12 @@ TEXT ·longToDoubleRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
 	VPXOR        Y4, Y4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y4
 	VPBLENDD   $0x55, Y4, Y0, Y5
 	VPSHUFD    $0xf5, Y4, Y4
@@ -27659,10 +27877,12 @@ TEXT ·longToDoubleRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
 	VPXOR        Y4, Y4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y4
 	VPBLENDD   $0x55, Y4, Y0, Y5
 	VPSHUFD    $0xf5, Y4, Y4
@@ -27738,10 +27958,12 @@ TEXT ·longToDoubleRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PD.RN_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*8)
@@ -27767,10 +27989,12 @@ TEXT ·longToDoubleRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PD.RZ_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*8)
@@ -27796,10 +28020,12 @@ TEXT ·longToDoubleRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PD.RU_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*8)
@@ -27825,10 +28051,12 @@ TEXT ·longToDoubleRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
 	VMOVDQU64        (CX)(BX*8), Z0
 	VCVTQQ2PD.RD_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*8)
@@ -27864,10 +28092,12 @@ TEXT ·ulongToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VPBLENDD    $0x55, Y4, Y0, Y5
 	VPSHUFD     $0xf5, Y4, Y4
@@ -27964,10 +28194,12 @@ TEXT ·ulongToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x000000001fffffff, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y6
 	VPBLENDD    $0x55, Y6, Y0, Y7
 	VPSHUFD     $0xf5, Y6, Y6
@@ -28056,10 +28288,12 @@ TEXT ·ulongToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x000000001fffffff, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y6
 	VPBLENDD    $0x55, Y6, Y0, Y7
 	VPSHUFD     $0xf5, Y6, Y6
@@ -28152,10 +28386,12 @@ TEXT ·ulongToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x000000001fffffff, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y6
 	VPBLENDD    $0x55, Y6, Y0, Y7
 	VPSHUFD     $0xf5, Y6, Y6
@@ -28235,10 +28471,12 @@ TEXT ·ulongToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PS.RN_SAE Z0, Y0
 	VMOVNTDQ          Y0, (AX)(BX*4)
@@ -28264,10 +28502,12 @@ TEXT ·ulongToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PS.RZ_SAE Z0, Y0
 	VMOVNTDQ          Y0, (AX)(BX*4)
@@ -28293,10 +28533,12 @@ TEXT ·ulongToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PS.RU_SAE Z0, Y0
 	VMOVNTDQ          Y0, (AX)(BX*4)
@@ -28322,10 +28564,12 @@ TEXT ·ulongToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PS.RD_SAE Z0, Y0
 	VMOVNTDQ          Y0, (AX)(BX*4)
@@ -28360,10 +28604,12 @@ TEXT ·ulongToDoubleRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x4530000000100000, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y3
 	VPBLENDD   $0x55, Y3, Y0, Y4
 	VPSHUFD    $0xf5, Y3, Y3
@@ -28421,10 +28667,12 @@ TEXT ·ulongToDoubleRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y3
 	VPBLENDD   $0x55, Y3, Y0, Y4
 	VPSHUFD    $0xf5, Y3, Y3
@@ -28502,10 +28750,12 @@ TEXT ·ulongToDoubleRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y3
 	VPBLENDD   $0x55, Y3, Y0, Y4
 	VPSHUFD    $0xf5, Y3, Y3
@@ -28587,10 +28837,12 @@ TEXT ·ulongToDoubleRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPXOR        Y3, Y3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y3
 	VPBLENDD   $0x55, Y3, Y0, Y4
 	VPSHUFD    $0xf5, Y3, Y3
@@ -28662,10 +28914,12 @@ TEXT ·ulongToDoubleRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PD.RN_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*8)
@@ -28691,10 +28945,12 @@ TEXT ·ulongToDoubleRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PD.RZ_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*8)
@@ -28720,10 +28976,12 @@ TEXT ·ulongToDoubleRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PD.RU_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*8)
@@ -28749,10 +29007,12 @@ TEXT ·ulongToDoubleRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        4096(CX)(BX*8)
-	PREFETCHT1        4160(CX)(BX*8)
+	PREFETCHT1        (SI)(BX*8)
+	PREFETCHT1        64(SI)(BX*8)
 	VMOVDQU64         (CX)(BX*8), Z0
 	VCVTUQQ2PD.RD_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*8)
@@ -28778,9 +29038,11 @@ TEXT ·charToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVSXBD  8(CX)(BX*1), Y0
@@ -28804,9 +29066,11 @@ TEXT ·charToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVSXBD  16(CX)(BX*1), Z0
@@ -28830,9 +29094,11 @@ TEXT ·charToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -28858,9 +29124,11 @@ TEXT ·charToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -28886,9 +29154,11 @@ TEXT ·ucharToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVZXBD  8(CX)(BX*1), Y0
@@ -28912,9 +29182,11 @@ TEXT ·ucharToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVZXBD  16(CX)(BX*1), Z0
@@ -28938,9 +29210,11 @@ TEXT ·ucharToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -28966,9 +29240,11 @@ TEXT ·ucharToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -28994,9 +29270,11 @@ TEXT ·shortToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVSXWD  16(CX)(BX*2), Y0
@@ -29020,9 +29298,11 @@ TEXT ·shortToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVSXWD  32(CX)(BX*2), Z0
@@ -29046,9 +29326,11 @@ TEXT ·shortToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -29074,9 +29356,11 @@ TEXT ·shortToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -29102,9 +29386,11 @@ TEXT ·ushortToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVZXWD  16(CX)(BX*2), Y0
@@ -29128,9 +29414,11 @@ TEXT ·ushortToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVZXWD  32(CX)(BX*2), Z0
@@ -29154,9 +29442,11 @@ TEXT ·ushortToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -29182,9 +29472,11 @@ TEXT ·ushortToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -29214,10 +29506,12 @@ TEXT ·intToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y2
 	VPAND      32(CX)(BX*4), Y0, Y3
 	VPAND      64(CX)(BX*4), Y0, Y4
@@ -29247,10 +29541,12 @@ TEXT ·intToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y1
 	VMOVDQU    32(CX)(BX*4), Y2
 	VMOVDQU    64(CX)(BX*4), Y3
@@ -29279,10 +29575,12 @@ TEXT ·intToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDB    Z0, X0
 	VMOVNTDQ   X0, (AX)(BX*1)
@@ -29308,10 +29606,12 @@ TEXT ·intToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVSDB   Z0, X0
 	VMOVNTDQ   X0, (AX)(BX*1)
@@ -29341,10 +29641,12 @@ TEXT ·intToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y2
 	VPAND      32(CX)(BX*4), Y0, Y3
 	VPAND      64(CX)(BX*4), Y0, Y4
@@ -29374,10 +29676,12 @@ TEXT ·intToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y1
 	VMOVDQU    32(CX)(BX*4), Y2
 	VMOVDQU    64(CX)(BX*4), Y3
@@ -29406,10 +29710,12 @@ TEXT ·intToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDB    Z0, X0
 	VMOVNTDQ   X0, (AX)(BX*1)
@@ -29436,10 +29742,12 @@ TEXT ·intToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMAXSD    (CX)(BX*4), Z0, Z1
 	VPMOVUSDB  Z1, X1
 	VMOVNTDQ   X1, (AX)(BX*1)
@@ -29468,9 +29776,11 @@ TEXT ·intToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000ffff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y1
 	VPAND      32(CX)(BX*4), Y0, Y2
 	VPACKUSDW  Y2, Y1, Y1
@@ -29495,9 +29805,11 @@ TEXT ·intToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VPACKSSDW  Y1, Y0, Y0
@@ -29522,10 +29834,12 @@ TEXT ·intToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDW    Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -29551,10 +29865,12 @@ TEXT ·intToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVSDW   Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -29583,9 +29899,11 @@ TEXT ·intToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000ffff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y1
 	VPAND      32(CX)(BX*4), Y0, Y2
 	VPACKUSDW  Y2, Y1, Y1
@@ -29610,9 +29928,11 @@ TEXT ·intToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VPACKUSDW  Y1, Y0, Y0
@@ -29637,10 +29957,12 @@ TEXT ·intToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDW    Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -29667,10 +29989,12 @@ TEXT ·intToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMAXSD    (CX)(BX*4), Z0, Z1
 	VPMOVUSDW  Z1, Y1
 	VMOVNTDQ   Y1, (AX)(BX*2)
@@ -29697,10 +30021,12 @@ TEXT ·charToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VMOVDQU    (CX)(BX*1), Y0
 	VMOVDQU    32(CX)(BX*1), Y1
 	VMOVDQU    64(CX)(BX*1), Y2
@@ -29732,10 +30058,12 @@ TEXT ·charToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VPMAXSB    (CX)(BX*1), Y0, Y1
 	VPMAXSB    32(CX)(BX*1), Y0, Y2
 	VPMAXSB    64(CX)(BX*1), Y0, Y3
@@ -29764,12 +30092,14 @@ TEXT ·charToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-256, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
-	PREFETCHT1 4224(CX)(BX*1)
-	PREFETCHT1 4288(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 128(SI)(BX*1)
+	PREFETCHT1 192(SI)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z0
 	VMOVDQU64  64(CX)(BX*1), Z1
 	VMOVDQU64  128(CX)(BX*1), Z2
@@ -29800,12 +30130,14 @@ TEXT ·charToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
-	PREFETCHT1 4224(CX)(BX*1)
-	PREFETCHT1 4288(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 128(SI)(BX*1)
+	PREFETCHT1 192(SI)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z1
 	VPMAXSB    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*1), Z2
@@ -29838,9 +30170,11 @@ TEXT ·charToShortAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Y0
 	VPMOVSXBW  16(CX)(BX*1), Y1
 	VPMOVSXBW  32(CX)(BX*1), Y2
@@ -29869,10 +30203,12 @@ TEXT ·charToShortAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Z0
 	VPMOVSXBW  32(CX)(BX*1), Z1
 	VPMOVSXBW  64(CX)(BX*1), Z2
@@ -29901,9 +30237,11 @@ TEXT ·charToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Y0
 	VPMOVSXBW  16(CX)(BX*1), Y1
 	VPMOVSXBW  32(CX)(BX*1), Y2
@@ -29935,9 +30273,11 @@ TEXT ·charToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMAXSB    (CX)(BX*1), X0, X1
 	VPMOVSXBW  X1, Y1
 	VPMAXSB    16(CX)(BX*1), X0, X2
@@ -29970,10 +30310,12 @@ TEXT ·charToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Z0
 	VPMOVSXBW  32(CX)(BX*1), Z1
 	VPMOVSXBW  64(CX)(BX*1), Z2
@@ -30004,10 +30346,12 @@ TEXT ·charToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VMOVDQU    (CX)(BX*1), Y1
 	VPMAXSB    Y0, Y1, Y1
 	VPMOVSXBW  Y1, Z1
@@ -30044,9 +30388,11 @@ TEXT ·charToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VPMOVSXBD  8(CX)(BX*1), Y1
 	VPMOVSXBD  16(CX)(BX*1), Y2
@@ -30078,9 +30424,11 @@ TEXT ·charToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VMOVQ      (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBD  X1, Y1
@@ -30117,9 +30465,11 @@ TEXT ·charToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Z0
 	VPMOVSXBD  16(CX)(BX*1), Z1
 	VPMOVSXBD  32(CX)(BX*1), Z2
@@ -30150,9 +30500,11 @@ TEXT ·charToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VMOVDQU    (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBD  X1, Z1
@@ -30189,9 +30541,11 @@ TEXT ·charToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Y0
 	VPMOVSXBQ  4(CX)(BX*1), Y1
 	VPMOVSXBQ  8(CX)(BX*1), Y2
@@ -30220,9 +30574,11 @@ TEXT ·charToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Z0
 	VPMOVSXBQ  8(CX)(BX*1), Z1
 	VPMOVSXBQ  16(CX)(BX*1), Z2
@@ -30251,9 +30607,11 @@ TEXT ·charToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Y0
 	VPMOVSXBQ  4(CX)(BX*1), Y1
 	VPMOVSXBQ  8(CX)(BX*1), Y2
@@ -30285,9 +30643,11 @@ TEXT ·charToUlongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VMOVD      (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBQ  X1, Y1
@@ -30324,9 +30684,11 @@ TEXT ·charToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Z0
 	VPMOVSXBQ  8(CX)(BX*1), Z1
 	VPMOVSXBQ  16(CX)(BX*1), Z2
@@ -30357,9 +30719,11 @@ TEXT ·charToUlongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VMOVQ      (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBQ  X1, Z1
@@ -30396,9 +30760,11 @@ TEXT ·charToHalfAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*1)
+	PREFETCHT1  (SI)(BX*1)
 	VPMOVSXBD   (CX)(BX*1), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -30435,9 +30801,11 @@ TEXT ·charToHalfAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*1)
+	PREFETCHT1   (SI)(BX*1)
 	VPMOVSXBD    (CX)(BX*1), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -30474,9 +30842,11 @@ TEXT ·charToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVSXBD  4(CX)(BX*1), X1
@@ -30509,9 +30879,11 @@ TEXT ·charToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVSXBD  8(CX)(BX*1), Y1
@@ -30544,10 +30916,12 @@ TEXT ·ucharToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VMOVDQU    (CX)(BX*1), Y0
 	VMOVDQU    32(CX)(BX*1), Y1
 	VMOVDQU    64(CX)(BX*1), Y2
@@ -30579,10 +30953,12 @@ TEXT ·ucharToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7f7f7f7f, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VPMINUB    (CX)(BX*1), Y0, Y1
 	VPMINUB    32(CX)(BX*1), Y0, Y2
 	VPMINUB    64(CX)(BX*1), Y0, Y3
@@ -30611,12 +30987,14 @@ TEXT ·ucharToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-256, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
-	PREFETCHT1 4224(CX)(BX*1)
-	PREFETCHT1 4288(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 128(SI)(BX*1)
+	PREFETCHT1 192(SI)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z0
 	VMOVDQU64  64(CX)(BX*1), Z1
 	VMOVDQU64  128(CX)(BX*1), Z2
@@ -30647,12 +31025,14 @@ TEXT ·ucharToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x7f7f7f7f, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
-	PREFETCHT1 4224(CX)(BX*1)
-	PREFETCHT1 4288(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 128(SI)(BX*1)
+	PREFETCHT1 192(SI)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z1
 	VPMINUB    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*1), Z2
@@ -30685,9 +31065,11 @@ TEXT ·ucharToShortAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Y0
 	VPMOVZXBW  16(CX)(BX*1), Y1
 	VPMOVZXBW  32(CX)(BX*1), Y2
@@ -30716,10 +31098,12 @@ TEXT ·ucharToShortAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Z0
 	VPMOVZXBW  32(CX)(BX*1), Z1
 	VPMOVZXBW  64(CX)(BX*1), Z2
@@ -30748,9 +31132,11 @@ TEXT ·ucharToUshortAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Y0
 	VPMOVZXBW  16(CX)(BX*1), Y1
 	VPMOVZXBW  32(CX)(BX*1), Y2
@@ -30779,10 +31165,12 @@ TEXT ·ucharToUshortAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
-	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 64(SI)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Z0
 	VPMOVZXBW  32(CX)(BX*1), Z1
 	VPMOVZXBW  64(CX)(BX*1), Z2
@@ -30811,9 +31199,11 @@ TEXT ·ucharToUintAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VPMOVZXBD  8(CX)(BX*1), Y1
 	VPMOVZXBD  16(CX)(BX*1), Y2
@@ -30842,9 +31232,11 @@ TEXT ·ucharToUintAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Z0
 	VPMOVZXBD  16(CX)(BX*1), Z1
 	VPMOVZXBD  32(CX)(BX*1), Z2
@@ -30873,9 +31265,11 @@ TEXT ·ucharToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Y0
 	VPMOVZXBQ  4(CX)(BX*1), Y1
 	VPMOVZXBQ  8(CX)(BX*1), Y2
@@ -30904,9 +31298,11 @@ TEXT ·ucharToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Z0
 	VPMOVZXBQ  8(CX)(BX*1), Z1
 	VPMOVZXBQ  16(CX)(BX*1), Z2
@@ -30935,9 +31331,11 @@ TEXT ·ucharToUlongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Y0
 	VPMOVZXBQ  4(CX)(BX*1), Y1
 	VPMOVZXBQ  8(CX)(BX*1), Y2
@@ -30966,9 +31364,11 @@ TEXT ·ucharToUlongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Z0
 	VPMOVZXBQ  8(CX)(BX*1), Z1
 	VPMOVZXBQ  16(CX)(BX*1), Z2
@@ -30997,9 +31397,11 @@ TEXT ·ucharToHalfAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*1)
+	PREFETCHT1  (SI)(BX*1)
 	VPMOVZXBD   (CX)(BX*1), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -31036,9 +31438,11 @@ TEXT ·ucharToHalfAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*1)
+	PREFETCHT1   (SI)(BX*1)
 	VPMOVZXBD    (CX)(BX*1), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -31075,9 +31479,11 @@ TEXT ·ucharToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVZXBD  4(CX)(BX*1), X1
@@ -31110,9 +31516,11 @@ TEXT ·ucharToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVZXBD  8(CX)(BX*1), Y1
@@ -31148,10 +31556,12 @@ TEXT ·shortToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -31197,10 +31607,12 @@ TEXT ·shortToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VPMAXSW     (CX)(BX*2), Y0, Y3
 	VPMINSW     Y1, Y3, Y3
 	VPSHUFB     Y2, Y3, Y3
@@ -31241,12 +31653,14 @@ TEXT ·shortToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -31283,12 +31697,14 @@ TEXT ·shortToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x007f007f, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z2
 	VPMAXSW      Z0, Z2, Z2
 	VPMINSW      Z1, Z2, Z2
@@ -31332,10 +31748,12 @@ TEXT ·shortToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -31381,10 +31799,12 @@ TEXT ·shortToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VPMAXSW     (CX)(BX*2), Y0, Y3
 	VPMINSW     Y1, Y3, Y3
 	VPSHUFB     Y2, Y3, Y3
@@ -31425,12 +31845,14 @@ TEXT ·shortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -31467,12 +31889,14 @@ TEXT ·shortToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z2
 	VPMAXSW      Z0, Z2, Z2
 	VPMINSW      Z1, Z2, Z2
@@ -31513,10 +31937,12 @@ TEXT ·shortToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
 	VMOVDQU    (CX)(BX*2), Y0
 	VMOVDQU    32(CX)(BX*2), Y1
 	VMOVDQU    64(CX)(BX*2), Y2
@@ -31548,10 +31974,12 @@ TEXT ·shortToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
 	VPMAXSW    (CX)(BX*2), Y0, Y1
 	VPMAXSW    32(CX)(BX*2), Y0, Y2
 	VPMAXSW    64(CX)(BX*2), Y0, Y3
@@ -31580,12 +32008,14 @@ TEXT ·shortToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
-	PREFETCHT1 4224(CX)(BX*2)
-	PREFETCHT1 4288(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 128(SI)(BX*2)
+	PREFETCHT1 192(SI)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z0
 	VMOVDQU64  64(CX)(BX*2), Z1
 	VMOVDQU64  128(CX)(BX*2), Z2
@@ -31616,12 +32046,14 @@ TEXT ·shortToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
-	PREFETCHT1 4224(CX)(BX*2)
-	PREFETCHT1 4288(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 128(SI)(BX*2)
+	PREFETCHT1 192(SI)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z1
 	VPMAXSW    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*2), Z2
@@ -31654,9 +32086,11 @@ TEXT ·shortToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VPMOVSXWD  16(CX)(BX*2), Y1
 	VPMOVSXWD  32(CX)(BX*2), Y2
@@ -31688,9 +32122,11 @@ TEXT ·shortToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMAXSW    (CX)(BX*2), X0, X1
 	VPMOVSXWD  X1, Y1
 	VPMAXSW    16(CX)(BX*2), X0, X2
@@ -31723,10 +32159,12 @@ TEXT ·shortToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Z0
 	VPMOVSXWD  32(CX)(BX*2), Z1
 	VPMOVSXWD  64(CX)(BX*2), Z2
@@ -31757,10 +32195,12 @@ TEXT ·shortToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
 	VMOVDQU    (CX)(BX*2), Y1
 	VPMAXSW    Y0, Y1, Y1
 	VPMOVSXWD  Y1, Z1
@@ -31797,9 +32237,11 @@ TEXT ·shortToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Y0
 	VPMOVSXWQ  8(CX)(BX*2), Y1
 	VPMOVSXWQ  16(CX)(BX*2), Y2
@@ -31828,9 +32270,11 @@ TEXT ·shortToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Z0
 	VPMOVSXWQ  16(CX)(BX*2), Z1
 	VPMOVSXWQ  32(CX)(BX*2), Z2
@@ -31859,9 +32303,11 @@ TEXT ·shortToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Y0
 	VPMOVSXWQ  8(CX)(BX*2), Y1
 	VPMOVSXWQ  16(CX)(BX*2), Y2
@@ -31893,9 +32339,11 @@ TEXT ·shortToUlongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VMOVQ      (CX)(BX*2), X1
 	VPMAXSW    X0, X1, X1
 	VPMOVSXWQ  X1, Y1
@@ -31932,9 +32380,11 @@ TEXT ·shortToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Z0
 	VPMOVSXWQ  16(CX)(BX*2), Z1
 	VPMOVSXWQ  32(CX)(BX*2), Z2
@@ -31965,9 +32415,11 @@ TEXT ·shortToUlongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VMOVDQU    (CX)(BX*2), X1
 	VPMAXSW    X0, X1, X1
 	VPMOVSXWQ  X1, Z1
@@ -32004,9 +32456,11 @@ TEXT ·shortToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -32043,9 +32497,11 @@ TEXT ·shortToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x03, Y0, X1
@@ -32082,9 +32538,11 @@ TEXT ·shortToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x02, Y0, X1
@@ -32121,9 +32579,11 @@ TEXT ·shortToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x01, Y0, X1
@@ -32160,10 +32620,12 @@ TEXT ·shortToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -32200,10 +32662,12 @@ TEXT ·shortToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x03, Z0, Y1
@@ -32240,10 +32704,12 @@ TEXT ·shortToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x02, Z0, Y1
@@ -32280,10 +32746,12 @@ TEXT ·shortToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x01, Z0, Y1
@@ -32320,9 +32788,11 @@ TEXT ·shortToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVSXWD  8(CX)(BX*2), X1
@@ -32355,9 +32825,11 @@ TEXT ·shortToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVSXWD  16(CX)(BX*2), Y1
@@ -32393,10 +32865,12 @@ TEXT ·ushortToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -32439,10 +32913,12 @@ TEXT ·ushortToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VPMINUW     (CX)(BX*2), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -32479,12 +32955,14 @@ TEXT ·ushortToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -32519,12 +32997,14 @@ TEXT ·ushortToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x007f007f, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z1
 	VPMINUW      Z0, Z1, Z1
 	VPMOVWB      Z1, Y2
@@ -32564,10 +33044,12 @@ TEXT ·ushortToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -32610,10 +33092,12 @@ TEXT ·ushortToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
-	PREFETCHT1  4160(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  64(SI)(BX*2)
 	VPMINUW     (CX)(BX*2), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -32650,12 +33134,14 @@ TEXT ·ushortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -32690,12 +33176,14 @@ TEXT ·ushortToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
-	PREFETCHT1   4224(CX)(BX*2)
-	PREFETCHT1   4288(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   128(SI)(BX*2)
+	PREFETCHT1   192(SI)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z1
 	VPMINUW      Z0, Z1, Z1
 	VPMOVWB      Z1, Y2
@@ -32732,10 +33220,12 @@ TEXT ·ushortToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
 	VMOVDQU    (CX)(BX*2), Y0
 	VMOVDQU    32(CX)(BX*2), Y1
 	VMOVDQU    64(CX)(BX*2), Y2
@@ -32767,10 +33257,12 @@ TEXT ·ushortToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7fff7fff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
 	VPMINUW    (CX)(BX*2), Y0, Y1
 	VPMINUW    32(CX)(BX*2), Y0, Y2
 	VPMINUW    64(CX)(BX*2), Y0, Y3
@@ -32799,12 +33291,14 @@ TEXT ·ushortToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
-	PREFETCHT1 4224(CX)(BX*2)
-	PREFETCHT1 4288(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 128(SI)(BX*2)
+	PREFETCHT1 192(SI)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z0
 	VMOVDQU64  64(CX)(BX*2), Z1
 	VMOVDQU64  128(CX)(BX*2), Z2
@@ -32835,12 +33329,14 @@ TEXT ·ushortToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x7fff7fff, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
-	PREFETCHT1 4224(CX)(BX*2)
-	PREFETCHT1 4288(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 128(SI)(BX*2)
+	PREFETCHT1 192(SI)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z1
 	VPMINUW    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*2), Z2
@@ -32873,9 +33369,11 @@ TEXT ·ushortToUintAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VPMOVZXWD  16(CX)(BX*2), Y1
 	VPMOVZXWD  32(CX)(BX*2), Y2
@@ -32904,10 +33402,12 @@ TEXT ·ushortToUintAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
-	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 64(SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Z0
 	VPMOVZXWD  32(CX)(BX*2), Z1
 	VPMOVZXWD  64(CX)(BX*2), Z2
@@ -32936,9 +33436,11 @@ TEXT ·ushortToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Y0
 	VPMOVZXWQ  8(CX)(BX*2), Y1
 	VPMOVZXWQ  16(CX)(BX*2), Y2
@@ -32967,9 +33469,11 @@ TEXT ·ushortToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Z0
 	VPMOVZXWQ  16(CX)(BX*2), Z1
 	VPMOVZXWQ  32(CX)(BX*2), Z2
@@ -32998,9 +33502,11 @@ TEXT ·ushortToUlongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Y0
 	VPMOVZXWQ  8(CX)(BX*2), Y1
 	VPMOVZXWQ  16(CX)(BX*2), Y2
@@ -33029,9 +33535,11 @@ TEXT ·ushortToUlongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Z0
 	VPMOVZXWQ  16(CX)(BX*2), Z1
 	VPMOVZXWQ  32(CX)(BX*2), Z2
@@ -33060,9 +33568,11 @@ TEXT ·ushortToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -33099,9 +33609,11 @@ TEXT ·ushortToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x03, Y0, X1
@@ -33138,9 +33650,11 @@ TEXT ·ushortToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x02, Y0, X1
@@ -33177,9 +33691,11 @@ TEXT ·ushortToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x01, Y0, X1
@@ -33216,10 +33732,12 @@ TEXT ·ushortToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -33256,10 +33774,12 @@ TEXT ·ushortToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x03, Z0, Y1
@@ -33296,10 +33816,12 @@ TEXT ·ushortToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x02, Z0, Y1
@@ -33336,10 +33858,12 @@ TEXT ·ushortToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*2)
-	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   (SI)(BX*2)
+	PREFETCHT1   64(SI)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x01, Z0, Y1
@@ -33376,9 +33900,11 @@ TEXT ·ushortToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVZXWD  8(CX)(BX*2), X1
@@ -33411,9 +33937,11 @@ TEXT ·ushortToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVZXWD  16(CX)(BX*2), Y1
@@ -33446,10 +33974,12 @@ TEXT ·intToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VMOVDQU    64(CX)(BX*4), Y2
@@ -33481,10 +34011,12 @@ TEXT ·intToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMAXSD    (CX)(BX*4), Y0, Y1
 	VPMAXSD    32(CX)(BX*4), Y0, Y2
 	VPMAXSD    64(CX)(BX*4), Y0, Y3
@@ -33513,12 +34045,14 @@ TEXT ·intToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	PREFETCHT1 4224(CX)(BX*4)
-	PREFETCHT1 4288(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 128(SI)(BX*4)
+	PREFETCHT1 192(SI)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z0
 	VMOVDQU64  64(CX)(BX*4), Z1
 	VMOVDQU64  128(CX)(BX*4), Z2
@@ -33549,12 +34083,14 @@ TEXT ·intToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	PREFETCHT1 4224(CX)(BX*4)
-	PREFETCHT1 4288(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 128(SI)(BX*4)
+	PREFETCHT1 192(SI)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z1
 	VPMAXSD    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*4), Z2
@@ -33587,9 +34123,11 @@ TEXT ·intToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Y0
 	VPMOVSXDQ  16(CX)(BX*4), Y1
 	VPMOVSXDQ  32(CX)(BX*4), Y2
@@ -33618,10 +34156,12 @@ TEXT ·intToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Z0
 	VPMOVSXDQ  32(CX)(BX*4), Z1
 	VPMOVSXDQ  64(CX)(BX*4), Z2
@@ -33650,9 +34190,11 @@ TEXT ·intToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Y0
 	VPMOVSXDQ  16(CX)(BX*4), Y1
 	VPMOVSXDQ  32(CX)(BX*4), Y2
@@ -33684,9 +34226,11 @@ TEXT ·intToUlongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPMAXSD    (CX)(BX*4), X0, X1
 	VPMOVSXDQ  X1, Y1
 	VPMAXSD    16(CX)(BX*4), X0, X2
@@ -33719,10 +34263,12 @@ TEXT ·intToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Z0
 	VPMOVSXDQ  32(CX)(BX*4), Z1
 	VPMOVSXDQ  64(CX)(BX*4), Z2
@@ -33753,10 +34299,12 @@ TEXT ·intToUlongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y1
 	VPMAXSD    Y0, Y1, Y1
 	VPMOVSXDQ  Y1, Z1
@@ -33799,10 +34347,12 @@ TEXT ·intToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -33849,10 +34399,12 @@ TEXT ·intToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -33899,10 +34451,12 @@ TEXT ·intToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -33949,10 +34503,12 @@ TEXT ·intToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -33997,12 +34553,14 @@ TEXT ·intToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34051,12 +34609,14 @@ TEXT ·intToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34105,12 +34665,14 @@ TEXT ·intToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34159,12 +34721,14 @@ TEXT ·intToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34209,9 +34773,11 @@ TEXT ·intToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VCVTDQ2PD  (CX)(BX*4), Y0
 	VCVTDQ2PD  16(CX)(BX*4), Y1
 	VCVTDQ2PD  32(CX)(BX*4), Y2
@@ -34240,10 +34806,12 @@ TEXT ·intToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VCVTDQ2PD  (CX)(BX*4), Z0
 	VCVTDQ2PD  32(CX)(BX*4), Z1
 	VCVTDQ2PD  64(CX)(BX*4), Z2
@@ -34277,10 +34845,12 @@ TEXT ·uintToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X0, Y0
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y2
 	VPSHUFB     Y0, Y2, Y2
 	VPERMD      Y2, Y1, Y2
@@ -34325,10 +34895,12 @@ TEXT ·uintToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X1, Y1
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y3
 	VPSHUFB     Y1, Y3, Y3
 	VPERMD      Y3, Y2, Y3
@@ -34365,12 +34937,14 @@ TEXT ·uintToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDB      Z0, X1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -34405,12 +34979,14 @@ TEXT ·uintToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDB      Z1, X2
@@ -34452,10 +35028,12 @@ TEXT ·uintToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X0, Y0
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y2
 	VPSHUFB     Y0, Y2, Y2
 	VPERMD      Y2, Y1, Y2
@@ -34500,10 +35078,12 @@ TEXT ·uintToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X1, Y1
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y3
 	VPSHUFB     Y1, Y3, Y3
 	VPERMD      Y3, Y2, Y3
@@ -34540,12 +35120,14 @@ TEXT ·uintToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDB      Z0, X1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -34580,12 +35162,14 @@ TEXT ·uintToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x000000ff, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDB      Z1, X2
@@ -34625,10 +35209,12 @@ TEXT ·uintToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -34671,10 +35257,12 @@ TEXT ·uintToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -34711,12 +35299,14 @@ TEXT ·uintToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDW      Z0, Y1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -34751,12 +35341,14 @@ TEXT ·uintToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00007fff, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDW      Z1, Y2
@@ -34796,10 +35388,12 @@ TEXT ·uintToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -34842,10 +35436,12 @@ TEXT ·uintToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -34882,12 +35478,14 @@ TEXT ·uintToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDW      Z0, Y1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -34922,12 +35520,14 @@ TEXT ·uintToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x0000ffff, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDW      Z1, Y2
@@ -34964,10 +35564,12 @@ TEXT ·uintToIntWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VMOVDQU    64(CX)(BX*4), Y2
@@ -34999,10 +35601,12 @@ TEXT ·uintToIntSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7fffffff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMINUD    (CX)(BX*4), Y0, Y1
 	VPMINUD    32(CX)(BX*4), Y0, Y2
 	VPMINUD    64(CX)(BX*4), Y0, Y3
@@ -35031,12 +35635,14 @@ TEXT ·uintToIntWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	PREFETCHT1 4224(CX)(BX*4)
-	PREFETCHT1 4288(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 128(SI)(BX*4)
+	PREFETCHT1 192(SI)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z0
 	VMOVDQU64  64(CX)(BX*4), Z1
 	VMOVDQU64  128(CX)(BX*4), Z2
@@ -35067,12 +35673,14 @@ TEXT ·uintToIntSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
-	PREFETCHT1 4224(CX)(BX*4)
-	PREFETCHT1 4288(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 128(SI)(BX*4)
+	PREFETCHT1 192(SI)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z1
 	VPMINUD    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*4), Z2
@@ -35105,9 +35713,11 @@ TEXT ·uintToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Y0
 	VPMOVZXDQ  16(CX)(BX*4), Y1
 	VPMOVZXDQ  32(CX)(BX*4), Y2
@@ -35136,10 +35746,12 @@ TEXT ·uintToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Z0
 	VPMOVZXDQ  32(CX)(BX*4), Z1
 	VPMOVZXDQ  64(CX)(BX*4), Z2
@@ -35168,9 +35780,11 @@ TEXT ·uintToUlongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Y0
 	VPMOVZXDQ  16(CX)(BX*4), Y1
 	VPMOVZXDQ  32(CX)(BX*4), Y2
@@ -35199,10 +35813,12 @@ TEXT ·uintToUlongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Z0
 	VPMOVZXDQ  32(CX)(BX*4), Z1
 	VPMOVZXDQ  64(CX)(BX*4), Z2
@@ -35234,10 +35850,12 @@ TEXT ·uintToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x00, Y1, X2
@@ -35277,10 +35895,12 @@ TEXT ·uintToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x03, Y1, X2
@@ -35320,10 +35940,12 @@ TEXT ·uintToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x02, Y1, X2
@@ -35363,10 +35985,12 @@ TEXT ·uintToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x01, Y1, X2
@@ -35405,12 +36029,14 @@ TEXT ·uintToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -35453,12 +36079,14 @@ TEXT ·uintToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -35501,12 +36129,14 @@ TEXT ·uintToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -35549,12 +36179,14 @@ TEXT ·uintToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -35601,9 +36233,11 @@ TEXT ·uintToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VPXOR      (CX)(BX*4), X0, X2
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
@@ -35640,10 +36274,12 @@ TEXT ·uintToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VCVTUDQ2PD (CX)(BX*4), Z0
 	VCVTUDQ2PD 32(CX)(BX*4), Z1
 	VCVTUDQ2PD 64(CX)(BX*4), Z2
@@ -35679,10 +36315,12 @@ TEXT ·longToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X2
@@ -35732,10 +36370,12 @@ TEXT ·longToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VPCMPGTQ    Y4, Y0, Y5
 	VBLENDVPD   Y5, Y0, Y4, Y4
@@ -35788,12 +36428,14 @@ TEXT ·longToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z0
 	VPMOVQB     Z0, X1
 	VMOVDQU64   64(CX)(BX*8), Z0
@@ -35830,12 +36472,14 @@ TEXT ·longToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x000000000000007f, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z2
 	VPMAXSQ     Z0, Z2, Z2
 	VPMINSQ     Z1, Z2, Z2
@@ -35883,10 +36527,12 @@ TEXT ·longToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X2
@@ -35934,10 +36580,12 @@ TEXT ·longToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VBLENDVPD   Y4, Y1, Y4, Y4
 	VPCMPGTQ    Y0, Y4, Y5
@@ -35986,12 +36634,14 @@ TEXT ·longToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z0
 	VPMOVQB     Z0, X1
 	VMOVDQU64   64(CX)(BX*8), Z0
@@ -36028,12 +36678,14 @@ TEXT ·longToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x00000000000000ff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z2
 	VPMAXSQ     Z0, Z2, Z2
 	VPMINSQ     Z1, Z2, Z2
@@ -36081,10 +36733,12 @@ TEXT ·longToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X3
@@ -36134,10 +36788,12 @@ TEXT ·longToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VPCMPGTQ    Y4, Y0, Y5
 	VBLENDVPD   Y5, Y0, Y4, Y4
@@ -36190,12 +36846,14 @@ TEXT ·longToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQW      Z0, X1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -36232,12 +36890,14 @@ TEXT ·longToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x0000000000007fff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -36285,10 +36945,12 @@ TEXT ·longToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X3
@@ -36336,10 +36998,12 @@ TEXT ·longToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VBLENDVPD   Y4, Y1, Y4, Y4
 	VPCMPGTQ    Y0, Y4, Y5
@@ -36388,12 +37052,14 @@ TEXT ·longToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQW      Z0, X1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -36430,12 +37096,14 @@ TEXT ·longToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x000000000000ffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -36480,10 +37148,12 @@ TEXT ·longToIntWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ   SI, X0
 	MOVQ    $0x0000000600000004, SI
 	VPINSRQ $0x01, SI, X0, X0
+	MOVQ    ·simdPrefetchDist8+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y1
 	VPERMD      Y1, Y0, Y1
 	VMOVDQU     32(CX)(BX*8), Y2
@@ -36526,10 +37196,12 @@ TEXT ·longToIntSatAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPCMPGTQ    Y3, Y0, Y4
 	VBLENDVPD   Y4, Y0, Y3, Y3
@@ -36578,12 +37250,14 @@ TEXT ·longToIntWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQD      Z0, Y1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -36620,12 +37294,14 @@ TEXT ·longToIntSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x000000007fffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -36670,10 +37346,12 @@ TEXT ·longToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ   SI, X0
 	MOVQ    $0x0000000600000004, SI
 	VPINSRQ $0x01, SI, X0, X0
+	MOVQ    ·simdPrefetchDist8+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y1
 	VPERMD      Y1, Y0, Y1
 	VMOVDQU     32(CX)(BX*8), Y2
@@ -36714,10 +37392,12 @@ TEXT ·longToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VBLENDVPD   Y3, Y1, Y3, Y3
 	VPCMPGTQ    Y0, Y3, Y4
@@ -36762,12 +37442,14 @@ TEXT ·longToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQD      Z0, Y1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -36804,12 +37486,14 @@ TEXT ·longToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x00000000ffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -36850,10 +37534,12 @@ TEXT ·longToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y0
 	VMOVDQU    32(CX)(BX*8), Y1
 	VMOVDQU    64(CX)(BX*8), Y2
@@ -36883,10 +37569,12 @@ TEXT ·longToUlongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
+	MOVQ  ·simdPrefetchDist8+0(SB), SI
+	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y1
 	VBLENDVPD  Y1, Y0, Y1, Y1
 	VMOVDQU    32(CX)(BX*8), Y2
@@ -36919,12 +37607,14 @@ TEXT ·longToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
-	PREFETCHT1 4224(CX)(BX*8)
-	PREFETCHT1 4288(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
+	PREFETCHT1 128(SI)(BX*8)
+	PREFETCHT1 192(SI)(BX*8)
 	VMOVDQU64  (CX)(BX*8), Z0
 	VMOVDQU64  64(CX)(BX*8), Z1
 	VMOVDQU64  128(CX)(BX*8), Z2
@@ -36955,12 +37645,14 @@ TEXT ·longToUlongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x0000000000000000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
-	PREFETCHT1 4224(CX)(BX*8)
-	PREFETCHT1 4288(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
+	PREFETCHT1 128(SI)(BX*8)
+	PREFETCHT1 192(SI)(BX*8)
 	VMOVDQU64  (CX)(BX*8), Z1
 	VPMAXSQ    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*8), Z2
@@ -37003,10 +37695,12 @@ TEXT ·longToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPCMPGTQ    Y1, Y3, Y4
 	VBLENDVPD   Y4, Y1, Y3, Y3
@@ -37073,10 +37767,12 @@ TEXT ·longToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPCMPGTQ    Y1, Y3, Y4
 	VBLENDVPD   Y4, Y1, Y3, Y3
@@ -37143,10 +37839,12 @@ TEXT ·longToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPCMPGTQ    Y1, Y3, Y4
 	VBLENDVPD   Y4, Y1, Y3, Y3
@@ -37213,10 +37911,12 @@ TEXT ·longToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPCMPGTQ    Y1, Y3, Y4
 	VBLENDVPD   Y4, Y1, Y3, Y3
@@ -37277,12 +37977,14 @@ TEXT ·longToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -37335,12 +38037,14 @@ TEXT ·longToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -37393,12 +38097,14 @@ TEXT ·longToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -37451,12 +38157,14 @@ TEXT ·longToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z2
 	VPMAXSQ      Z0, Z2, Z2
 	VPMINSQ      Z1, Z2, Z2
@@ -37512,10 +38220,12 @@ TEXT ·ulongToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X2
@@ -37563,10 +38273,12 @@ TEXT ·ulongToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VPSRLQ      $0x07, Y4, Y5
 	VPCMPEQQ    Y1, Y5, Y5
@@ -37615,12 +38327,14 @@ TEXT ·ulongToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z0
 	VPMOVQB     Z0, X1
 	VMOVDQU64   64(CX)(BX*8), Z0
@@ -37655,12 +38369,14 @@ TEXT ·ulongToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x000000000000007f, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z1
 	VPMINUQ     Z0, Z1, Z1
 	VPMOVQB     Z1, X2
@@ -37704,10 +38420,12 @@ TEXT ·ulongToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X2
@@ -37755,10 +38473,12 @@ TEXT ·ulongToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VPSRLQ      $0x08, Y4, Y5
 	VPCMPEQQ    Y1, Y5, Y5
@@ -37807,12 +38527,14 @@ TEXT ·ulongToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z0
 	VPMOVQB     Z0, X1
 	VMOVDQU64   64(CX)(BX*8), Z0
@@ -37847,12 +38569,14 @@ TEXT ·ulongToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x00000000000000ff, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
-	PREFETCHT1  4224(CX)(BX*8)
-	PREFETCHT1  4288(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
+	PREFETCHT1  128(SI)(BX*8)
+	PREFETCHT1  192(SI)(BX*8)
 	VMOVDQU64   (CX)(BX*8), Z1
 	VPMINUQ     Z0, Z1, Z1
 	VPMOVQB     Z1, X2
@@ -37896,10 +38620,12 @@ TEXT ·ulongToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X3
@@ -37947,10 +38673,12 @@ TEXT ·ulongToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VPSRLQ      $0x0f, Y4, Y5
 	VPCMPEQQ    Y1, Y5, Y5
@@ -37999,12 +38727,14 @@ TEXT ·ulongToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQW      Z0, X1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -38039,12 +38769,14 @@ TEXT ·ulongToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x0000000000007fff, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQW      Z1, X2
@@ -38088,10 +38820,12 @@ TEXT ·ulongToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y2
 	VPERMD      Y2, Y0, Y2
 	VPSHUFB     X1, X2, X3
@@ -38139,10 +38873,12 @@ TEXT ·ulongToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y4
 	VPSRLQ      $0x10, Y4, Y5
 	VPCMPEQQ    Y1, Y5, Y5
@@ -38191,12 +38927,14 @@ TEXT ·ulongToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQW      Z0, X1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -38231,12 +38969,14 @@ TEXT ·ulongToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x000000000000ffff, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQW      Z1, X2
@@ -38277,10 +39017,12 @@ TEXT ·ulongToIntWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ   SI, X0
 	MOVQ    $0x0000000600000004, SI
 	VPINSRQ $0x01, SI, X0, X0
+	MOVQ    ·simdPrefetchDist8+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y1
 	VPERMD      Y1, Y0, Y1
 	VMOVDQU     32(CX)(BX*8), Y2
@@ -38321,10 +39063,12 @@ TEXT ·ulongToIntSatAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPSRLQ      $0x1f, Y3, Y4
 	VPCMPEQQ    Y1, Y4, Y4
@@ -38369,12 +39113,14 @@ TEXT ·ulongToIntWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQD      Z0, Y1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -38409,12 +39155,14 @@ TEXT ·ulongToIntSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x000000007fffffff, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQD      Z1, Y2
@@ -38455,10 +39203,12 @@ TEXT ·ulongToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ   SI, X0
 	MOVQ    $0x0000000600000004, SI
 	VPINSRQ $0x01, SI, X0, X0
+	MOVQ    ·simdPrefetchDist8+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y1
 	VPERMD      Y1, Y0, Y1
 	VMOVDQU     32(CX)(BX*8), Y2
@@ -38499,10 +39249,12 @@ TEXT ·ulongToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPSRLQ      $0x20, Y3, Y4
 	VPCMPEQQ    Y1, Y4, Y4
@@ -38547,12 +39299,14 @@ TEXT ·ulongToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z0
 	VPMOVQD      Z0, Y1
 	VMOVDQU64    64(CX)(BX*8), Z0
@@ -38587,12 +39341,14 @@ TEXT ·ulongToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x00000000ffffffff, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQD      Z1, Y2
@@ -38629,10 +39385,12 @@ TEXT ·ulongToLongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y0
 	VMOVDQU    32(CX)(BX*8), Y1
 	VMOVDQU    64(CX)(BX*8), Y2
@@ -38664,10 +39422,12 @@ TEXT ·ulongToLongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
 	VMOVDQU    (CX)(BX*8), Y1
 	VBLENDVPD  Y1, Y0, Y1, Y1
 	VMOVDQU    32(CX)(BX*8), Y2
@@ -38700,12 +39460,14 @@ TEXT ·ulongToLongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist8+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
-	PREFETCHT1 4224(CX)(BX*8)
-	PREFETCHT1 4288(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
+	PREFETCHT1 128(SI)(BX*8)
+	PREFETCHT1 192(SI)(BX*8)
 	VMOVDQU64  (CX)(BX*8), Z0
 	VMOVDQU64  64(CX)(BX*8), Z1
 	VMOVDQU64  128(CX)(BX*8), Z2
@@ -38736,12 +39498,14 @@ TEXT ·ulongToLongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*8)
-	PREFETCHT1 4160(CX)(BX*8)
-	PREFETCHT1 4224(CX)(BX*8)
-	PREFETCHT1 4288(CX)(BX*8)
+	PREFETCHT1 (SI)(BX*8)
+	PREFETCHT1 64(SI)(BX*8)
+	PREFETCHT1 128(SI)(BX*8)
+	PREFETCHT1 192(SI)(BX*8)
 	VMOVDQU64  (CX)(BX*8), Z1
 	VPMINUQ    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*8), Z2
@@ -38782,10 +39546,12 @@ TEXT ·ulongToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPSRLQ      $0x18, Y3, Y4
 	VPCMPEQQ    Y0, Y4, Y4
@@ -38846,10 +39612,12 @@ TEXT ·ulongToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPSRLQ      $0x18, Y3, Y4
 	VPCMPEQQ    Y0, Y4, Y4
@@ -38910,10 +39678,12 @@ TEXT ·ulongToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPSRLQ      $0x18, Y3, Y4
 	VPCMPEQQ    Y0, Y4, Y4
@@ -38974,10 +39744,12 @@ TEXT ·ulongToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X2
 	MOVQ         $0x0000000600000004, SI
 	VPINSRQ      $0x01, SI, X2, X2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVDQU     (CX)(BX*8), Y3
 	VPSRLQ      $0x18, Y3, Y4
 	VPCMPEQQ    Y0, Y4, Y4
@@ -39032,12 +39804,14 @@ TEXT ·ulongToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQD      Z1, Y1
@@ -39084,12 +39858,14 @@ TEXT ·ulongToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQD      Z1, Y1
@@ -39136,12 +39912,14 @@ TEXT ·ulongToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQD      Z1, Y1
@@ -39188,12 +39966,14 @@ TEXT ·ulongToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVQ         $0x0000000001000000, SI
 	VPBROADCASTQ SI, Z0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
-	PREFETCHT1   4224(CX)(BX*8)
-	PREFETCHT1   4288(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
+	PREFETCHT1   128(SI)(BX*8)
+	PREFETCHT1   192(SI)(BX*8)
 	VMOVDQU64    (CX)(BX*8), Z1
 	VPMINUQ      Z0, Z1, Z1
 	VPMOVQD      Z1, Y1
@@ -39249,9 +40029,11 @@ TEXT ·halfToCharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMINPS      Y4, Y1, Y4
 	VMAXPS      Y4, Y0, Y4
@@ -39311,9 +40093,11 @@ TEXT ·halfToCharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMINPS      Y4, Y1, Y4
 	VMAXPS      Y4, Y0, Y4
@@ -39373,9 +40157,11 @@ TEXT ·halfToCharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x0a, Y4, Y4
 	VMINPS      Y4, Y1, Y4
@@ -39439,9 +40225,11 @@ TEXT ·halfToCharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x09, Y4, Y4
 	VMINPS      Y4, Y1, Y4
@@ -39498,10 +40286,12 @@ TEXT ·halfToCharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -39550,10 +40340,12 @@ TEXT ·halfToCharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -39602,10 +40394,12 @@ TEXT ·halfToCharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -39654,10 +40448,12 @@ TEXT ·halfToCharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -39711,9 +40507,11 @@ TEXT ·halfToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMAXPS      Y0, Y4, Y4
 	VCVTPS2DQ   Y4, Y4
@@ -39771,9 +40569,11 @@ TEXT ·halfToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMAXPS      Y0, Y4, Y4
 	VCVTTPS2DQ  Y4, Y4
@@ -39831,9 +40631,11 @@ TEXT ·halfToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x0a, Y4, Y4
 	VMAXPS      Y0, Y4, Y4
@@ -39895,9 +40697,11 @@ TEXT ·halfToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x09, Y4, Y4
 	VMAXPS      Y0, Y4, Y4
@@ -39954,10 +40758,12 @@ TEXT ·halfToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40006,10 +40812,12 @@ TEXT ·halfToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40058,10 +40866,12 @@ TEXT ·halfToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40110,10 +40920,12 @@ TEXT ·halfToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40167,9 +40979,11 @@ TEXT ·halfToShortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMINPS      Y3, Y1, Y3
 	VMAXPS      Y3, Y0, Y3
@@ -40227,9 +41041,11 @@ TEXT ·halfToShortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMINPS      Y3, Y1, Y3
 	VMAXPS      Y3, Y0, Y3
@@ -40287,9 +41103,11 @@ TEXT ·halfToShortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x0a, Y3, Y3
 	VMINPS      Y3, Y1, Y3
@@ -40351,9 +41169,11 @@ TEXT ·halfToShortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x09, Y3, Y3
 	VMINPS      Y3, Y1, Y3
@@ -40410,10 +41230,12 @@ TEXT ·halfToShortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40462,10 +41284,12 @@ TEXT ·halfToShortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40514,10 +41338,12 @@ TEXT ·halfToShortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40566,10 +41392,12 @@ TEXT ·halfToShortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40621,9 +41449,11 @@ TEXT ·halfToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMAXPS      Y0, Y3, Y3
 	VCVTPS2DQ   Y3, Y3
@@ -40679,9 +41509,11 @@ TEXT ·halfToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMAXPS      Y0, Y3, Y3
 	VCVTTPS2DQ  Y3, Y3
@@ -40737,9 +41569,11 @@ TEXT ·halfToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x0a, Y3, Y3
 	VMAXPS      Y0, Y3, Y3
@@ -40799,9 +41633,11 @@ TEXT ·halfToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x09, Y3, Y3
 	VMAXPS      Y0, Y3, Y3
@@ -40858,10 +41694,12 @@ TEXT ·halfToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40910,10 +41748,12 @@ TEXT ·halfToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40962,10 +41802,12 @@ TEXT ·halfToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41014,10 +41856,12 @@ TEXT ·halfToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*2)
-	PREFETCHT1       4160(CX)(BX*2)
+	PREFETCHT1       (SI)(BX*2)
+	PREFETCHT1       64(SI)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41065,9 +41909,11 @@ TEXT ·halfToIntRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VCVTPS2DQ  Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -41119,9 +41965,11 @@ TEXT ·halfToIntRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -41173,9 +42021,11 @@ TEXT ·halfToIntRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x0a, Y1, Y1
 	VCVTTPS2DQ Y1, Y2
@@ -41231,9 +42081,11 @@ TEXT ·halfToIntRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x09, Y1, Y1
 	VCVTTPS2DQ Y1, Y2
@@ -41290,10 +42142,12 @@ TEXT ·halfToIntRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
-	PREFETCHT1         4160(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         64(SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z3
@@ -41342,10 +42196,12 @@ TEXT ·halfToIntRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
-	PREFETCHT1         4160(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         64(SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z3
@@ -41394,10 +42250,12 @@ TEXT ·halfToIntRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
-	PREFETCHT1         4160(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         64(SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z3
@@ -41446,10 +42304,12 @@ TEXT ·halfToIntRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
-	PREFETCHT1         4160(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         64(SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z3
@@ -41495,9 +42355,11 @@ TEXT ·halfToUintRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
+	MOVQ  ·simdPrefetchDist+0(SB), SI
+	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VMAXPS     Y0, Y1, Y1
 	VCVTPS2DQ  Y1, Y1
@@ -41543,9 +42405,11 @@ TEXT ·halfToUintRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
+	MOVQ  ·simdPrefetchDist+0(SB), SI
+	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VMAXPS     Y0, Y1, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -41591,9 +42455,11 @@ TEXT ·halfToUintRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
+	MOVQ  ·simdPrefetchDist+0(SB), SI
+	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x0a, Y1, Y1
 	VMAXPS     Y0, Y1, Y1
@@ -41643,9 +42509,11 @@ TEXT ·halfToUintRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
+	MOVQ  ·simdPrefetchDist+0(SB), SI
+	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x09, Y1, Y1
 	VMAXPS     Y0, Y1, Y1
@@ -41695,10 +42563,12 @@ TEXT ·halfToUintRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
-	PREFETCHT1          4160(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          64(SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RN_SAE.Z Z1, K1, Z1
@@ -41736,10 +42606,12 @@ TEXT ·halfToUintRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
-	PREFETCHT1          4160(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          64(SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RZ_SAE.Z Z1, K1, Z1
@@ -41777,10 +42649,12 @@ TEXT ·halfToUintRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
-	PREFETCHT1          4160(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          64(SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RU_SAE.Z Z1, K1, Z1
@@ -41818,10 +42692,12 @@ TEXT ·halfToUintRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
-	PREFETCHT1          4160(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          64(SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RD_SAE.Z Z1, K1, Z1
@@ -41873,9 +42749,11 @@ TEXT ·halfToLongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x08, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -41959,9 +42837,11 @@ TEXT ·halfToLongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x0b, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -42045,9 +42925,11 @@ TEXT ·halfToLongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x0a, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -42131,9 +43013,11 @@ TEXT ·halfToLongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x09, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -42206,9 +43090,11 @@ TEXT ·halfToLongRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
@@ -42257,9 +43143,11 @@ TEXT ·halfToLongRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
@@ -42308,9 +43196,11 @@ TEXT ·halfToLongRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
@@ -42359,9 +43249,11 @@ TEXT ·halfToLongRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         (SI)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
@@ -42413,9 +43305,11 @@ TEXT ·halfToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x08, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -42479,9 +43373,11 @@ TEXT ·halfToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x0b, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -42545,9 +43441,11 @@ TEXT ·halfToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x0a, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -42611,9 +43509,11 @@ TEXT ·halfToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x09, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -42671,9 +43571,11 @@ TEXT ·halfToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
@@ -42711,9 +43613,11 @@ TEXT ·halfToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
@@ -42751,9 +43655,11 @@ TEXT ·halfToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
@@ -42791,9 +43697,11 @@ TEXT ·halfToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          (SI)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
@@ -42830,9 +43738,11 @@ TEXT ·halfToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X0
 	VCVTPS2PD  X0, Y0
 	VCVTPH2PS  8(CX)(BX*2), X1
@@ -42865,9 +43775,11 @@ TEXT ·halfToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y0
 	VCVTPS2PD  Y0, Z0
 	VCVTPH2PS  16(CX)(BX*2), Y1
@@ -42918,9 +43830,11 @@ TEXT ·floatToLongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x08, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -43019,9 +43933,11 @@ TEXT ·floatToLongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x0b, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -43120,9 +44036,11 @@ TEXT ·floatToLongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x0a, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -43221,9 +44139,11 @@ TEXT ·floatToLongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x09, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -43308,10 +44228,12 @@ TEXT ·floatToLongRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
@@ -43360,10 +44282,12 @@ TEXT ·floatToLongRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
@@ -43412,10 +44336,12 @@ TEXT ·floatToLongRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
@@ -43464,10 +44390,12 @@ TEXT ·floatToLongRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*4)
-	PREFETCHT1         4160(CX)(BX*4)
+	PREFETCHT1         (SI)(BX*4)
+	PREFETCHT1         64(SI)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
@@ -43525,9 +44453,11 @@ TEXT ·floatToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x08, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -43613,9 +44543,11 @@ TEXT ·floatToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x0b, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -43701,9 +44633,11 @@ TEXT ·floatToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x0a, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -43789,9 +44723,11 @@ TEXT ·floatToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
 	VROUNDPS     $0x09, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -43865,10 +44801,12 @@ TEXT ·floatToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
@@ -43906,10 +44844,12 @@ TEXT ·floatToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
@@ -43947,10 +44887,12 @@ TEXT ·floatToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
@@ -43988,10 +44930,12 @@ TEXT ·floatToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*4)
-	PREFETCHT1          4160(CX)(BX*4)
+	PREFETCHT1          (SI)(BX*4)
+	PREFETCHT1          64(SI)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
@@ -44028,9 +44972,11 @@ TEXT ·floatToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VCVTPS2PD  (CX)(BX*4), Y0
 	VCVTPS2PD  16(CX)(BX*4), Y1
 	VCVTPS2PD  32(CX)(BX*4), Y2
@@ -44059,10 +45005,12 @@ TEXT ·floatToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VCVTPS2PD  (CX)(BX*4), Z0
 	VCVTPS2PD  32(CX)(BX*4), Z1
 	VCVTPS2PD  64(CX)(BX*4), Z2
@@ -44100,10 +45048,12 @@ TEXT ·doubleToCharRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMINPD      Y3, Y1, Y3
 	VMAXPD      Y3, Y0, Y3
@@ -44157,10 +45107,12 @@ TEXT ·doubleToCharRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMINPD      Y3, Y1, Y3
 	VMAXPD      Y3, Y0, Y3
@@ -44214,10 +45166,12 @@ TEXT ·doubleToCharRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x0a, Y3, Y3
 	VMINPD      Y3, Y1, Y3
@@ -44275,10 +45229,12 @@ TEXT ·doubleToCharRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x09, Y3, Y3
 	VMINPD      Y3, Y1, Y3
@@ -44331,12 +45287,14 @@ TEXT ·doubleToCharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44385,12 +45343,14 @@ TEXT ·doubleToCharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44439,12 +45399,14 @@ TEXT ·doubleToCharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44493,12 +45455,14 @@ TEXT ·doubleToCharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x405fc00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44550,10 +45514,12 @@ TEXT ·doubleToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMAXPD      Y0, Y3, Y3
 	VCVTPD2DQY  Y3, X3
@@ -44605,10 +45571,12 @@ TEXT ·doubleToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMAXPD      Y0, Y3, Y3
 	VCVTTPD2DQY Y3, X3
@@ -44660,10 +45628,12 @@ TEXT ·doubleToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x0a, Y3, Y3
 	VMAXPD      Y0, Y3, Y3
@@ -44719,10 +45689,12 @@ TEXT ·doubleToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0c0804000c080400, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x09, Y3, Y3
 	VMAXPD      Y0, Y3, Y3
@@ -44775,12 +45747,14 @@ TEXT ·doubleToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44829,12 +45803,14 @@ TEXT ·doubleToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44883,12 +45859,14 @@ TEXT ·doubleToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44937,12 +45915,14 @@ TEXT ·doubleToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x406fe00000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -44996,10 +45976,12 @@ TEXT ·doubleToShortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMINPD      Y3, Y1, Y3
 	VMAXPD      Y3, Y0, Y3
@@ -45053,10 +46035,12 @@ TEXT ·doubleToShortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMINPD      Y3, Y1, Y3
 	VMAXPD      Y3, Y0, Y3
@@ -45110,10 +46094,12 @@ TEXT ·doubleToShortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x0a, Y3, Y3
 	VMINPD      Y3, Y1, Y3
@@ -45171,10 +46157,12 @@ TEXT ·doubleToShortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x09, Y3, Y3
 	VMINPD      Y3, Y1, Y3
@@ -45227,12 +46215,14 @@ TEXT ·doubleToShortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45281,12 +46271,14 @@ TEXT ·doubleToShortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45335,12 +46327,14 @@ TEXT ·doubleToShortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45389,12 +46383,14 @@ TEXT ·doubleToShortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40dfffc000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45446,10 +46442,12 @@ TEXT ·doubleToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMAXPD      Y0, Y3, Y3
 	VCVTPD2DQY  Y3, X3
@@ -45501,10 +46499,12 @@ TEXT ·doubleToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VMAXPD      Y0, Y3, Y3
 	VCVTTPD2DQY Y3, X3
@@ -45556,10 +46556,12 @@ TEXT ·doubleToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x0a, Y3, Y3
 	VMAXPD      Y0, Y3, Y3
@@ -45615,10 +46617,12 @@ TEXT ·doubleToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*8)
-	PREFETCHT1  4160(CX)(BX*8)
+	PREFETCHT1  (SI)(BX*8)
+	PREFETCHT1  64(SI)(BX*8)
 	VMOVUPD     (CX)(BX*8), Y3
 	VROUNDPD    $0x09, Y3, Y3
 	VMAXPD      Y0, Y3, Y3
@@ -45671,12 +46675,14 @@ TEXT ·doubleToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45725,12 +46731,14 @@ TEXT ·doubleToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45779,12 +46787,14 @@ TEXT ·doubleToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45833,12 +46843,14 @@ TEXT ·doubleToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x40efffe000000000, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z2
 	VMINPD           Z2, Z1, Z2
 	VMAXPD           Z2, Z0, Z2
@@ -45901,10 +46913,12 @@ TEXT ·doubleToLongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x08, (CX)(BX*8), Y6
 	VMAXPD       Y6, Y3, Y6
 	VMULPD       Y1, Y6, Y7
@@ -45999,10 +47013,12 @@ TEXT ·doubleToLongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x0b, (CX)(BX*8), Y6
 	VMAXPD       Y6, Y3, Y6
 	VMULPD       Y1, Y6, Y7
@@ -46097,10 +47113,12 @@ TEXT ·doubleToLongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x0a, (CX)(BX*8), Y6
 	VMAXPD       Y6, Y3, Y6
 	VMULPD       Y1, Y6, Y7
@@ -46195,10 +47213,12 @@ TEXT ·doubleToLongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x09, (CX)(BX*8), Y6
 	VMAXPD       Y6, Y3, Y6
 	VMULPD       Y1, Y6, Y7
@@ -46279,12 +47299,14 @@ TEXT ·doubleToLongRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
-	PREFETCHT1         4224(CX)(BX*8)
-	PREFETCHT1         4288(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
+	PREFETCHT1         128(SI)(BX*8)
+	PREFETCHT1         192(SI)(BX*8)
 	VMOVUPD            (CX)(BX*8), Z2
 	VCMPPD             $0x07, Z2, Z2, K1
 	VCVTPD2QQ.RN_SAE.Z Z2, K1, Z3
@@ -46333,12 +47355,14 @@ TEXT ·doubleToLongRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
-	PREFETCHT1         4224(CX)(BX*8)
-	PREFETCHT1         4288(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
+	PREFETCHT1         128(SI)(BX*8)
+	PREFETCHT1         192(SI)(BX*8)
 	VMOVUPD            (CX)(BX*8), Z2
 	VCMPPD             $0x07, Z2, Z2, K1
 	VCVTPD2QQ.RZ_SAE.Z Z2, K1, Z3
@@ -46387,12 +47411,14 @@ TEXT ·doubleToLongRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
-	PREFETCHT1         4224(CX)(BX*8)
-	PREFETCHT1         4288(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
+	PREFETCHT1         128(SI)(BX*8)
+	PREFETCHT1         192(SI)(BX*8)
 	VMOVUPD            (CX)(BX*8), Z2
 	VCMPPD             $0x07, Z2, Z2, K1
 	VCVTPD2QQ.RU_SAE.Z Z2, K1, Z3
@@ -46441,12 +47467,14 @@ TEXT ·doubleToLongRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         4096(CX)(BX*8)
-	PREFETCHT1         4160(CX)(BX*8)
-	PREFETCHT1         4224(CX)(BX*8)
-	PREFETCHT1         4288(CX)(BX*8)
+	PREFETCHT1         (SI)(BX*8)
+	PREFETCHT1         64(SI)(BX*8)
+	PREFETCHT1         128(SI)(BX*8)
+	PREFETCHT1         192(SI)(BX*8)
 	VMOVUPD            (CX)(BX*8), Z2
 	VCMPPD             $0x07, Z2, Z2, K1
 	VCVTPD2QQ.RD_SAE.Z Z2, K1, Z3
@@ -46504,10 +47532,12 @@ TEXT ·doubleToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x08, (CX)(BX*8), Y5
 	VMAXPD       Y3, Y5, Y5
 	VMULPD       Y1, Y5, Y6
@@ -46589,10 +47619,12 @@ TEXT ·doubleToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x0b, (CX)(BX*8), Y5
 	VMAXPD       Y3, Y5, Y5
 	VMULPD       Y1, Y5, Y6
@@ -46674,10 +47706,12 @@ TEXT ·doubleToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x0a, (CX)(BX*8), Y5
 	VMAXPD       Y3, Y5, Y5
 	VMULPD       Y1, Y5, Y6
@@ -46759,10 +47793,12 @@ TEXT ·doubleToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VROUNDPD     $0x09, (CX)(BX*8), Y5
 	VMAXPD       Y3, Y5, Y5
 	VMULPD       Y1, Y5, Y6
@@ -46832,12 +47868,14 @@ TEXT ·doubleToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
-	PREFETCHT1          4224(CX)(BX*8)
-	PREFETCHT1          4288(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
+	PREFETCHT1          128(SI)(BX*8)
+	PREFETCHT1          192(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UQQ.RN_SAE.Z Z1, K1, Z1
@@ -46875,12 +47913,14 @@ TEXT ·doubleToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
-	PREFETCHT1          4224(CX)(BX*8)
-	PREFETCHT1          4288(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
+	PREFETCHT1          128(SI)(BX*8)
+	PREFETCHT1          192(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UQQ.RZ_SAE.Z Z1, K1, Z1
@@ -46918,12 +47958,14 @@ TEXT ·doubleToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
-	PREFETCHT1          4224(CX)(BX*8)
-	PREFETCHT1          4288(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
+	PREFETCHT1          128(SI)(BX*8)
+	PREFETCHT1          192(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UQQ.RU_SAE.Z Z1, K1, Z1
@@ -46961,12 +48003,14 @@ TEXT ·doubleToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
+	MOVQ   ·simdPrefetchDist8+0(SB), SI
+	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          4096(CX)(BX*8)
-	PREFETCHT1          4160(CX)(BX*8)
-	PREFETCHT1          4224(CX)(BX*8)
-	PREFETCHT1          4288(CX)(BX*8)
+	PREFETCHT1          (SI)(BX*8)
+	PREFETCHT1          64(SI)(BX*8)
+	PREFETCHT1          128(SI)(BX*8)
+	PREFETCHT1          192(SI)(BX*8)
 	VMOVUPD             (CX)(BX*8), Z1
 	VCMPPD              $0x11, Z1, Z0, K1
 	VCVTPD2UQQ.RD_SAE.Z Z1, K1, Z1
@@ -47018,10 +48062,12 @@ TEXT ·doubleToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VMOVUPD      (CX)(BX*8), Y3
 	VCVTPD2PSY   Y3, X7
 	VCVTPS2PD    X7, Y4
@@ -47117,10 +48163,12 @@ TEXT ·doubleToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VMOVUPD      (CX)(BX*8), Y3
 	VCVTPD2PSY   Y3, X7
 	VCVTPS2PD    X7, Y4
@@ -47216,10 +48264,12 @@ TEXT ·doubleToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VMOVUPD      (CX)(BX*8), Y3
 	VCVTPD2PSY   Y3, X7
 	VCVTPS2PD    X7, Y4
@@ -47315,10 +48365,12 @@ TEXT ·doubleToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*8)
-	PREFETCHT1   4160(CX)(BX*8)
+	PREFETCHT1   (SI)(BX*8)
+	PREFETCHT1   64(SI)(BX*8)
 	VMOVUPD      (CX)(BX*8), Y3
 	VCVTPD2PSY   Y3, X7
 	VCVTPS2PD    X7, Y4
@@ -47402,12 +48454,14 @@ TEXT ·doubleToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y2
 	VCVTPS2PD        Y2, Z3
@@ -47459,12 +48513,14 @@ TEXT ·doubleToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y2
 	VCVTPS2PD        Y2, Z3
@@ -47516,12 +48572,14 @@ TEXT ·doubleToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y2
 	VCVTPS2PD        Y2, Z3
@@ -47573,12 +48631,14 @@ TEXT ·doubleToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000001, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
+	MOVQ         ·simdPrefetchDist8+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       4096(CX)(BX*8)
-	PREFETCHT1       4160(CX)(BX*8)
-	PREFETCHT1       4224(CX)(BX*8)
-	PREFETCHT1       4288(CX)(BX*8)
+	PREFETCHT1       (SI)(BX*8)
+	PREFETCHT1       64(SI)(BX*8)
+	PREFETCHT1       128(SI)(BX*8)
+	PREFETCHT1       192(SI)(BX*8)
 	VMOVUPD          (CX)(BX*8), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y2
 	VCVTPS2PD        Y2, Z3
@@ -51714,9 +52774,11 @@ TEXT ·floatToBf16RTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y1
 	VPAND      miniK<>+128(SB), Y1, Y1
@@ -51757,9 +52819,11 @@ TEXT ·floatToBf16RTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
 	VPOR       miniK<>+224(SB), Y0, Y2
@@ -51792,9 +52856,11 @@ TEXT ·floatToBf16RTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPANDN     miniK<>+192(SB), Y1, Y1
@@ -51833,9 +52899,11 @@ TEXT ·floatToBf16RTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPSRLD     $0x10, Y1, Y1
@@ -51881,10 +52949,12 @@ TEXT ·floatToBf16RTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z4
 	VPSRLD     $0x10, Z4, Z5
 	VPANDD     Z0, Z5, Z5
@@ -51926,10 +52996,12 @@ TEXT ·floatToBf16RTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z2
 	VCMPPS     $0x03, Z2, Z2, K1
 	VPORD      Z0, Z2, K1, Z2
@@ -51965,10 +53037,12 @@ TEXT ·floatToBf16RTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z1
 	VMOVDQU64    permQ512<>+0(SB), Z2
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z3
 	VPSRAD     $0x1f, Z3, Z4
 	VPANDND    Z0, Z4, Z4
@@ -52008,10 +53082,12 @@ TEXT ·floatToBf16RTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z2
 	VPSRAD     $0x1f, Z2, Z3
 	VPSRLD     $0x10, Z3, Z3
@@ -52048,9 +53124,11 @@ TEXT ·floatToBf16SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y1
 	VPAND      miniK<>+128(SB), Y1, Y1
@@ -52095,9 +53173,11 @@ TEXT ·floatToBf16SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPMINUD    miniK<>+96(SB), Y0, Y1
 	VPMINSD    miniK<>+64(SB), Y1, Y1
@@ -52134,9 +53214,11 @@ TEXT ·floatToBf16SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPANDN     miniK<>+192(SB), Y1, Y1
@@ -52179,9 +53261,11 @@ TEXT ·floatToBf16SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPSRLD     $0x10, Y1, Y1
@@ -52235,10 +53319,12 @@ TEXT ·floatToBf16SatRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z4
 	VMOVDQU64    permQ512<>+0(SB), Z5
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z6
 	VPSRLD     $0x10, Z6, Z7
 	VPANDD     Z0, Z7, Z7
@@ -52288,10 +53374,12 @@ TEXT ·floatToBf16SatRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z4
 	VPMINUD    Z0, Z4, Z5
 	VPMINSD    Z1, Z5, Z5
@@ -52335,10 +53423,12 @@ TEXT ·floatToBf16SatRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z3
 	VMOVDQU64    permQ512<>+0(SB), Z4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z5
 	VPSRAD     $0x1f, Z5, Z6
 	VPANDND    Z0, Z6, Z6
@@ -52386,10 +53476,12 @@ TEXT ·floatToBf16SatRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z4
 	VPSRAD     $0x1f, Z4, Z5
 	VPSRLD     $0x10, Z5, Z5
@@ -52431,10 +53523,12 @@ TEXT ·floatToE4m3RTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y1
 	VMOVUPS    32(CX)(BX*4), Y2
 	VMOVUPS    64(CX)(BX*4), Y3
@@ -52509,10 +53603,12 @@ TEXT ·floatToE4m3RTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y1
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
@@ -52571,10 +53667,12 @@ TEXT ·floatToE4m3RTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -52645,10 +53743,12 @@ TEXT ·floatToE4m3RTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -52732,12 +53832,14 @@ TEXT ·floatToE4m3RTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z6
 	VMOVDQU32    permB512<>+0(SB), Z7
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z8
 	VPANDD        Z0, Z8, Z9
 	VPMINUD       Z1, Z9, Z9
@@ -52833,12 +53935,14 @@ TEXT ·floatToE4m3RTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z8
 	VMOVDQU32    permB512<>+0(SB), Z9
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z10
 	VPANDD        Z0, Z10, Z11
 	VPMINUD       Z1, Z11, Z12
@@ -52944,12 +54048,14 @@ TEXT ·floatToE4m3RTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z12
@@ -53063,12 +54169,14 @@ TEXT ·floatToE4m3RTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z12
@@ -53162,10 +54270,12 @@ TEXT ·floatToE4m3SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*4)
-	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 64(SI)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y1
 	VMOVUPS    32(CX)(BX*4), Y2
 	VMOVUPS    64(CX)(BX*4), Y3
@@ -53248,10 +54358,12 @@ TEXT ·floatToE4m3SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y1
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
@@ -53310,10 +54422,12 @@ TEXT ·floatToE4m3SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -53387,10 +54501,12 @@ TEXT ·floatToE4m3SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -53480,12 +54596,14 @@ TEXT ·floatToE4m3SatRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z8
 	VMOVDQU32    permB512<>+0(SB), Z9
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z10
 	VPANDD        Z0, Z10, Z11
 	VPMINUD       Z1, Z11, Z12
@@ -53589,12 +54707,14 @@ TEXT ·floatToE4m3SatRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z8
 	VMOVDQU32    permB512<>+0(SB), Z9
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z10
 	VPANDD        Z0, Z10, Z11
 	VPMINUD       Z1, Z11, Z12
@@ -53700,12 +54820,14 @@ TEXT ·floatToE4m3SatRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z13
@@ -53819,12 +54941,14 @@ TEXT ·floatToE4m3SatRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    4096(CX)(BX*4)
-	PREFETCHT1    4160(CX)(BX*4)
-	PREFETCHT1    4224(CX)(BX*4)
-	PREFETCHT1    4288(CX)(BX*4)
+	PREFETCHT1    (SI)(BX*4)
+	PREFETCHT1    64(SI)(BX*4)
+	PREFETCHT1    128(SI)(BX*4)
+	PREFETCHT1    192(SI)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z13
@@ -53918,10 +55042,12 @@ TEXT ·floatToE5m2RTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -53982,10 +55108,12 @@ TEXT ·floatToE5m2RTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54020,10 +55148,12 @@ TEXT ·floatToE5m2RTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54066,10 +55196,12 @@ TEXT ·floatToE5m2RTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54118,12 +55250,14 @@ TEXT ·floatToE5m2RTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x007f007f, SI
 	VPBROADCASTD SI, Z3
 	VMOVDQU64    permQ512<>+0(SB), Z4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z5
 	VCVTPS2PH    $0x03, Z5, Y6
 	VCVTPH2PS    Y6, Z7
@@ -54193,12 +55327,14 @@ TEXT ·floatToE5m2RTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7c007c00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z3
 	VCVTPS2PH    $0x03, Z3, Y1
 	VMOVUPS      64(CX)(BX*4), Z3
@@ -54242,12 +55378,14 @@ TEXT ·floatToE5m2RTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z3
 	VMOVDQU64    permQ512<>+0(SB), Z4
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z5
 	VCVTPS2PH    $0x03, Z5, Y6
 	VCVTPH2PS    Y6, Z7
@@ -54315,12 +55453,14 @@ TEXT ·floatToE5m2RTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7c007c00, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z4
 	VCVTPS2PH    $0x03, Z4, Y5
 	VCVTPH2PS    Y5, Z6
@@ -54382,10 +55522,12 @@ TEXT ·floatToE5m2SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54449,10 +55591,12 @@ TEXT ·floatToE5m2SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54490,10 +55634,12 @@ TEXT ·floatToE5m2SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54539,10 +55685,12 @@ TEXT ·floatToE5m2SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
+	MOVQ    ·simdPrefetchDist+0(SB), SI
+	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*4)
-	PREFETCHT1  4160(CX)(BX*4)
+	PREFETCHT1  (SI)(BX*4)
+	PREFETCHT1  64(SI)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54598,12 +55746,14 @@ TEXT ·floatToE5m2SatRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z5
 	VMOVDQU64    permQ512<>+0(SB), Z6
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z7
 	VCVTPS2PH    $0x03, Z7, Y8
 	VCVTPH2PS    Y8, Z9
@@ -54681,12 +55831,14 @@ TEXT ·floatToE5m2SatRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z5
 	VMOVDQU64    permQ512<>+0(SB), Z6
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z7
 	VCVTPS2PH    $0x03, Z7, Y1
 	VMOVUPS      64(CX)(BX*4), Z7
@@ -54742,12 +55894,14 @@ TEXT ·floatToE5m2SatRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z5
 	VMOVDQU64    permQ512<>+0(SB), Z6
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z7
 	VCVTPS2PH    $0x03, Z7, Y8
 	VCVTPH2PS    Y8, Z9
@@ -54823,12 +55977,14 @@ TEXT ·floatToE5m2SatRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z4
 	VMOVDQU64    permQ512<>+0(SB), Z5
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   4096(CX)(BX*4)
-	PREFETCHT1   4160(CX)(BX*4)
-	PREFETCHT1   4224(CX)(BX*4)
-	PREFETCHT1   4288(CX)(BX*4)
+	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   64(SI)(BX*4)
+	PREFETCHT1   128(SI)(BX*4)
+	PREFETCHT1   192(SI)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z6
 	VCVTPS2PH    $0x03, Z6, Y7
 	VCVTPH2PS    Y7, Z8
@@ -54893,9 +56049,11 @@ TEXT ·bf16ToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 (SI)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VPSLLD     $0x10, Y0, Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
@@ -54929,9 +56087,11 @@ TEXT ·bf16ToFloatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x11111121, SI
 	VPBROADCASTD SI, Z0
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  (SI)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Z1
 	VPSLLD      $0x10, Z1, Z1
 	VFIXUPIMMPS $0x00, Z0, Z1, Z1
@@ -54959,9 +56119,11 @@ TEXT ·e4m3ToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), X0
 	VPSLLW     $0x07, X0, X0
 	VPAND      miniK<>+256(SB), X0, X0
@@ -55030,9 +56192,11 @@ TEXT ·e4m3ToFloatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z2
 	MOVL         $0x7ff00000, SI
 	VPBROADCASTD SI, Z3
+	MOVQ         ·simdPrefetchDist+0(SB), SI
+	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Y4
 	VPSLLW     $0x07, Y4, Y4
 	VPAND      Y0, Y4, Y4
@@ -55088,9 +56252,11 @@ TEXT ·e5m2ToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), X0
 	VPSLLW     $0x08, X0, X0
 	VCVTPH2PS  X0, Y0
@@ -55126,9 +56292,11 @@ TEXT ·e5m2ToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
+	MOVQ ·simdPrefetchDist+0(SB), SI
+	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 (SI)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Y0
 	VPSLLW     $0x08, Y0, Y0
 	VCVTPH2PS  Y0, Z0
@@ -55224,4 +56392,15 @@ flagF64AVX512loop:
 flagF64AVX512done:
 	MOVQ BX, ret+40(FP)
 	VZEROUPPER
+	RET
+
+// func cpuidVendor() (b uint32, d uint32, c uint32)
+// Requires: CPUID
+TEXT ·cpuidVendor(SB), NOSPLIT, $0-12
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	MOVL BX, b+0(FP)
+	MOVL DX, d+4(FP)
+	MOVL CX, c+8(FP)
 	RET
