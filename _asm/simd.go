@@ -147,10 +147,11 @@ var curTier string
 // 52), where the Xeon loses up to a quarter with PREFETCHT0 instead, and
 // where the kernels from 2-byte sources (half -> char) lose a tenth without
 // it (issue 32, docs/PERFORMANCE.md). So the distance is a variable of the
-// package, which the kernels load once: simdPrefetchDist8 for 8-byte
-// sources, simdPrefetchDist for the others, both streamDist by default;
-// on AMD's processors simdPrefetchDist8 is 0, where the prefetches name the
-// lines the loop is loading and do nothing.
+// kernels from 8-byte sources take their distance from a variable of the
+// package, simdPrefetchDist8, loaded once per call: streamDist by default,
+// 0 on AMD's processors, where the prefetches then name the lines the loop
+// is loading and do nothing. The other kernels keep streamDist as a
+// constant displacement.
 var streamDist = 4096
 
 // store writes vector register v to m: a plain unaligned store, or a
@@ -198,23 +199,24 @@ func kernel(p *pair, tier, variant string) {
 		f(variant)
 	}
 	var pf reg.GPVirtual
-	if nt {
-		// The prefetch base: src plus simdPrefetchDist (simdPrefetchDist8
-		// for 8-byte sources), a variable of the package: streamDist, or 0,
-		// where the prefetches name the lines being loaded and do nothing.
+	if nt && p.s.size == 8 {
+		// From 8-byte sources the prefetch base is src plus
+		// simdPrefetchDist8, a variable of the package (streamDist, or 0
+		// where the prefetches then name the lines being loaded and do
+		// nothing); the loop's instructions are the same either way.
 		pf = GP64()
-		dist := "·simdPrefetchDist"
-		if p.s.size == 8 {
-			dist = "·simdPrefetchDist8"
-		}
-		MOVQ(NewDataAddr(Symbol{Name: dist}, 0), pf)
+		MOVQ(NewDataAddr(Symbol{Name: "·simdPrefetchDist8"}, 0), pf)
 		ADDQ(src, pf)
 	}
 	Label("loop")
 	in := func(disp int) Mem { return Mem{Base: src, Index: i, Scale: uint8(p.s.size), Disp: disp} }
 	if nt {
 		for off := 0; off < block*p.s.size; off += 64 {
-			PREFETCHT1(Mem{Base: pf, Index: i, Scale: uint8(p.s.size), Disp: off})
+			if pf != nil {
+				PREFETCHT1(Mem{Base: pf, Index: i, Scale: uint8(p.s.size), Disp: off})
+			} else {
+				PREFETCHT1(in(off + streamDist))
+			}
 		}
 	}
 	out := func(disp int) Mem { return Mem{Base: dst, Index: i, Scale: uint8(p.d.size), Disp: disp} }
@@ -945,12 +947,12 @@ func writeHooks(ps, mps []*pair, amd64, other string) {
 	b.WriteString(hdr + "//go:build gc && !purego\n\npackage convert\n\nimport (\n\"unsafe\"\n\n\"github.com/clconv/clconv/half\"\n\"github.com/clconv/clconv/round\"\n)\n\nvar _ half.Half\n\n")
 	o.WriteString(hdr + "//go:build !amd64 || purego || !gc\n\npackage convert\n\nimport (\n\"unsafe\"\n\n\"github.com/clconv/clconv/half\"\n\"github.com/clconv/clconv/round\"\n)\n\nvar _ half.Half\n\n")
 	o.WriteString("// Without assembly the hooks convert nothing and the slice kernels' Go loops do all the work.\n\n")
-	fmt.Fprintf(&b, "// simdPrefetchDist and simdPrefetchDist8 (for 8-byte sources) are how many\n")
-	fmt.Fprintf(&b, "// bytes ahead of a block the streaming kernels prefetch their source\n")
-	fmt.Fprintf(&b, "// (PREFETCHT1), loaded once per call: 0 names the block's own lines, which\n")
-	fmt.Fprintf(&b, "// makes the prefetches no-ops (simd_amd64.go sets simdPrefetchDist8 to 0\n")
-	fmt.Fprintf(&b, "// on AMD's processors).\n")
-	fmt.Fprintf(&b, "var simdPrefetchDist, simdPrefetchDist8 = %d, %d\n\n", streamDist, streamDist)
+	fmt.Fprintf(&b, "// simdPrefetchDist8 is how many bytes ahead of a block the streaming kernels\n")
+	fmt.Fprintf(&b, "// from 8-byte sources prefetch their source (PREFETCHT1), loaded once per\n")
+	fmt.Fprintf(&b, "// call: 0 names the block's own lines, which makes the prefetches no-ops\n")
+	fmt.Fprintf(&b, "// (simd_amd64.go sets it on AMD's processors). The other streaming kernels\n")
+	fmt.Fprintf(&b, "// prefetch %d bytes ahead, a constant.\n", streamDist)
+	fmt.Fprintf(&b, "var simdPrefetchDist8 = %d\n\n", streamDist)
 	for _, p := range ps {
 		kn := "simd" + p.name() + "Kernels"
 		fmt.Fprintf(&b, "var %s = simdKernels{\n", kn)

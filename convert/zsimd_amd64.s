@@ -23015,12 +23015,10 @@ TEXT ·floatToCharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23069,12 +23067,10 @@ TEXT ·floatToCharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23123,12 +23119,10 @@ TEXT ·floatToCharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23177,12 +23171,10 @@ TEXT ·floatToCharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y3
 	VCMPPS     $0x07, Y2, Y2, Y2
@@ -23232,14 +23224,12 @@ TEXT ·floatToCharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
@@ -23281,14 +23271,12 @@ TEXT ·floatToCharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
@@ -23330,14 +23318,12 @@ TEXT ·floatToCharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
@@ -23379,14 +23365,12 @@ TEXT ·floatToCharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU32    permB512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
@@ -23427,12 +23411,10 @@ TEXT ·floatToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23473,12 +23455,10 @@ TEXT ·floatToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23519,12 +23499,10 @@ TEXT ·floatToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23565,12 +23543,10 @@ TEXT ·floatToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y2
 	VMINPS     Y2, Y0, Y2
 	VCVTTPS2DQ Y2, Y2
@@ -23610,14 +23586,12 @@ TEXT ·floatToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RN_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23653,14 +23627,12 @@ TEXT ·floatToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RZ_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23696,14 +23668,12 @@ TEXT ·floatToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RU_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23739,14 +23709,12 @@ TEXT ·floatToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU32    permB512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
-	PREFETCHT1       128(SI)(BX*4)
-	PREFETCHT1       192(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
+	PREFETCHT1       4224(CX)(BX*4)
+	PREFETCHT1       4288(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RD_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -23782,11 +23750,9 @@ TEXT ·floatToShortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23822,11 +23788,9 @@ TEXT ·floatToShortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23862,11 +23826,9 @@ TEXT ·floatToShortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23902,11 +23864,9 @@ TEXT ·floatToShortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x46fffe00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y2
 	VCMPPS     $0x07, Y1, Y1, Y1
@@ -23944,12 +23904,10 @@ TEXT ·floatToShortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RN_SAE Z3, Z3
@@ -23983,12 +23941,10 @@ TEXT ·floatToShortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RZ_SAE Z3, Z3
@@ -24022,12 +23978,10 @@ TEXT ·floatToShortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RU_SAE Z3, Z3
@@ -24061,12 +24015,10 @@ TEXT ·floatToShortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VMOVDQU64    permQ512<>+0(SB), Z1
 	MOVL         $0x11111188, SI
 	VPBROADCASTD SI, Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z3
 	VFIXUPIMMPS      $0x00, Z2, Z3, Z3
 	VCVTPS2DQ.RD_SAE Z3, Z3
@@ -24098,11 +24050,9 @@ TEXT ·floatToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24134,11 +24084,9 @@ TEXT ·floatToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24170,11 +24118,9 @@ TEXT ·floatToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24206,11 +24152,9 @@ TEXT ·floatToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y1
 	VMINPS     Y1, Y0, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -24242,12 +24186,10 @@ TEXT ·floatToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RN_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24277,12 +24219,10 @@ TEXT ·floatToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RZ_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24312,12 +24252,10 @@ TEXT ·floatToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RU_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24347,12 +24285,10 @@ TEXT ·floatToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMINPS           (CX)(BX*4), Z0, Z2
 	VCVTPS2DQ.RD_SAE Z2, Z2
 	VMINPS           64(CX)(BX*4), Z0, Z3
@@ -24382,11 +24318,9 @@ TEXT ·floatToIntRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24423,11 +24357,9 @@ TEXT ·floatToIntRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24464,11 +24396,9 @@ TEXT ·floatToIntRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24505,11 +24435,9 @@ TEXT ·floatToIntRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -24547,12 +24475,10 @@ TEXT ·floatToIntRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z3
@@ -24588,12 +24514,10 @@ TEXT ·floatToIntRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z3
@@ -24629,12 +24553,10 @@ TEXT ·floatToIntRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z3
@@ -24670,12 +24592,10 @@ TEXT ·floatToIntRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z3
@@ -24717,11 +24637,9 @@ TEXT ·floatToUintRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x08, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24773,11 +24691,9 @@ TEXT ·floatToUintRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0b, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24829,11 +24745,9 @@ TEXT ·floatToUintRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x0a, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24885,11 +24799,9 @@ TEXT ·floatToUintRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X2
 	VPBROADCASTD X2, Y2
 	VPXOR        Y3, Y3, Y3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VROUNDPS   $0x09, (CX)(BX*4), Y4
 	VMAXPS     Y3, Y4, Y4
 	VCMPPS     $0x1d, Y0, Y4, Y5
@@ -24932,12 +24844,10 @@ TEXT ·floatToUintRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RN_SAE.Z Z1, K1, Z1
@@ -24966,12 +24876,10 @@ TEXT ·floatToUintRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RZ_SAE.Z Z1, K1, Z1
@@ -25000,12 +24908,10 @@ TEXT ·floatToUintRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RU_SAE.Z Z1, K1, Z1
@@ -25034,12 +24940,10 @@ TEXT ·floatToUintRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RD_SAE.Z Z1, K1, Z1
@@ -25067,11 +24971,9 @@ TEXT ·intToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VCVTDQ2PS  (CX)(BX*4), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VCVTDQ2PS  32(CX)(BX*4), Y0
@@ -25098,11 +25000,9 @@ TEXT ·intToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VCVTDQ2PD    (CX)(BX*4), Y1
 	VCVTPD2PSY   Y1, X2
 	VCVTPS2PD    X2, Y3
@@ -25162,11 +25062,9 @@ TEXT ·intToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VCVTDQ2PD    (CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -25234,11 +25132,9 @@ TEXT ·intToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VCVTDQ2PD    (CX)(BX*4), Y0
 	VCVTPD2PSY   Y0, X1
 	VCVTPS2PD    X1, Y2
@@ -25306,12 +25202,10 @@ TEXT ·intToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RN_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25337,12 +25231,10 @@ TEXT ·intToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RZ_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25368,12 +25260,10 @@ TEXT ·intToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RU_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25399,12 +25289,10 @@ TEXT ·intToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*4)
-	PREFETCHT1       64(SI)(BX*4)
+	PREFETCHT1       4096(CX)(BX*4)
+	PREFETCHT1       4160(CX)(BX*4)
 	VMOVDQU32        (CX)(BX*4), Z0
 	VCVTDQ2PS.RD_SAE Z0, Z0
 	VMOVNTDQ         Z0, (AX)(BX*4)
@@ -25436,11 +25324,9 @@ TEXT ·uintToFloatRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPXOR      (CX)(BX*4), X0, X2
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
@@ -25489,11 +25375,9 @@ TEXT ·uintToFloatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VPXOR        (CX)(BX*4), X1, X3
 	VCVTDQ2PD    X3, Y3
 	VADDPD       Y2, Y3, Y3
@@ -25567,11 +25451,9 @@ TEXT ·uintToFloatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VPXOR        (CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -25653,11 +25535,9 @@ TEXT ·uintToFloatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VPXOR        (CX)(BX*4), X0, X2
 	VCVTDQ2PD    X2, Y2
 	VADDPD       Y1, Y2, Y2
@@ -25733,12 +25613,10 @@ TEXT ·uintToFloatRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        (SI)(BX*4)
-	PREFETCHT1        64(SI)(BX*4)
+	PREFETCHT1        4096(CX)(BX*4)
+	PREFETCHT1        4160(CX)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RN_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -25764,12 +25642,10 @@ TEXT ·uintToFloatRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        (SI)(BX*4)
-	PREFETCHT1        64(SI)(BX*4)
+	PREFETCHT1        4096(CX)(BX*4)
+	PREFETCHT1        4160(CX)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RZ_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -25795,12 +25671,10 @@ TEXT ·uintToFloatRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        (SI)(BX*4)
-	PREFETCHT1        64(SI)(BX*4)
+	PREFETCHT1        4096(CX)(BX*4)
+	PREFETCHT1        4160(CX)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RU_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -25826,12 +25700,10 @@ TEXT ·uintToFloatRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1        (SI)(BX*4)
-	PREFETCHT1        64(SI)(BX*4)
+	PREFETCHT1        4096(CX)(BX*4)
+	PREFETCHT1        4160(CX)(BX*4)
 	VMOVDQU32         (CX)(BX*4), Z0
 	VCVTUDQ2PS.RD_SAE Z0, Z0
 	VMOVNTDQ          Z0, (AX)(BX*4)
@@ -26154,11 +26026,9 @@ TEXT ·floatToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x00, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26182,11 +26052,9 @@ TEXT ·floatToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x03, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26210,11 +26078,9 @@ TEXT ·floatToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x02, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26238,11 +26104,9 @@ TEXT ·floatToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y0
 	VCVTPS2PH  $0x01, Y0, (AX)(BX*2)
 	VMOVUPS    32(CX)(BX*4), Y0
@@ -26266,12 +26130,10 @@ TEXT ·floatToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x00, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26297,12 +26159,10 @@ TEXT ·floatToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x03, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26328,12 +26188,10 @@ TEXT ·floatToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x02, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26359,12 +26217,10 @@ TEXT ·floatToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Z0
 	VCVTPS2PH  $0x01, Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -26390,11 +26246,9 @@ TEXT ·halfToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VCVTPH2PS  16(CX)(BX*2), Y0
@@ -26418,11 +26272,9 @@ TEXT ·halfToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VCVTPH2PS  32(CX)(BX*2), Z0
@@ -29038,11 +28890,9 @@ TEXT ·charToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVSXBD  8(CX)(BX*1), Y0
@@ -29066,11 +28916,9 @@ TEXT ·charToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVSXBD  16(CX)(BX*1), Z0
@@ -29094,11 +28942,9 @@ TEXT ·charToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -29124,11 +28970,9 @@ TEXT ·charToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -29154,11 +28998,9 @@ TEXT ·ucharToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVZXBD  8(CX)(BX*1), Y0
@@ -29182,11 +29024,9 @@ TEXT ·ucharToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVZXBD  16(CX)(BX*1), Z0
@@ -29210,11 +29050,9 @@ TEXT ·ucharToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -29240,11 +29078,9 @@ TEXT ·ucharToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -29270,11 +29106,9 @@ TEXT ·shortToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVSXWD  16(CX)(BX*2), Y0
@@ -29298,11 +29132,9 @@ TEXT ·shortToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVSXWD  32(CX)(BX*2), Z0
@@ -29326,11 +29158,9 @@ TEXT ·shortToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -29356,11 +29186,9 @@ TEXT ·shortToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -29386,11 +29214,9 @@ TEXT ·ushortToIntAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
 	VPMOVZXWD  16(CX)(BX*2), Y0
@@ -29414,11 +29240,9 @@ TEXT ·ushortToIntAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
 	VPMOVZXWD  32(CX)(BX*2), Z0
@@ -29442,11 +29266,9 @@ TEXT ·ushortToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VCVTDQ2PS  Y0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*4)
@@ -29472,11 +29294,9 @@ TEXT ·ushortToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Z0
 	VCVTDQ2PS  Z0, Z0
 	VMOVNTDQ   Z0, (AX)(BX*4)
@@ -29506,12 +29326,10 @@ TEXT ·intToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y2
 	VPAND      32(CX)(BX*4), Y0, Y3
 	VPAND      64(CX)(BX*4), Y0, Y4
@@ -29541,12 +29359,10 @@ TEXT ·intToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y1
 	VMOVDQU    32(CX)(BX*4), Y2
 	VMOVDQU    64(CX)(BX*4), Y3
@@ -29575,12 +29391,10 @@ TEXT ·intToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDB    Z0, X0
 	VMOVNTDQ   X0, (AX)(BX*1)
@@ -29606,12 +29420,10 @@ TEXT ·intToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVSDB   Z0, X0
 	VMOVNTDQ   X0, (AX)(BX*1)
@@ -29641,12 +29453,10 @@ TEXT ·intToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      permB256<>+0(SB), Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y2
 	VPAND      32(CX)(BX*4), Y0, Y3
 	VPAND      64(CX)(BX*4), Y0, Y4
@@ -29676,12 +29486,10 @@ TEXT ·intToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y1
 	VMOVDQU    32(CX)(BX*4), Y2
 	VMOVDQU    64(CX)(BX*4), Y3
@@ -29710,12 +29518,10 @@ TEXT ·intToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDB    Z0, X0
 	VMOVNTDQ   X0, (AX)(BX*1)
@@ -29742,12 +29548,10 @@ TEXT ·intToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMAXSD    (CX)(BX*4), Z0, Z1
 	VPMOVUSDB  Z1, X1
 	VMOVNTDQ   X1, (AX)(BX*1)
@@ -29776,11 +29580,9 @@ TEXT ·intToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000ffff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y1
 	VPAND      32(CX)(BX*4), Y0, Y2
 	VPACKUSDW  Y2, Y1, Y1
@@ -29805,11 +29607,9 @@ TEXT ·intToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VPACKSSDW  Y1, Y0, Y0
@@ -29834,12 +29634,10 @@ TEXT ·intToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDW    Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -29865,12 +29663,10 @@ TEXT ·intToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVSDW   Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -29899,11 +29695,9 @@ TEXT ·intToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000ffff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPAND      (CX)(BX*4), Y0, Y1
 	VPAND      32(CX)(BX*4), Y0, Y2
 	VPACKUSDW  Y2, Y1, Y1
@@ -29928,11 +29722,9 @@ TEXT ·intToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VPACKUSDW  Y1, Y0, Y0
@@ -29957,12 +29749,10 @@ TEXT ·intToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z0
 	VPMOVDW    Z0, Y0
 	VMOVNTDQ   Y0, (AX)(BX*2)
@@ -29989,12 +29779,10 @@ TEXT ·intToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMAXSD    (CX)(BX*4), Z0, Z1
 	VPMOVUSDW  Z1, Y1
 	VMOVNTDQ   Y1, (AX)(BX*2)
@@ -30021,12 +29809,10 @@ TEXT ·charToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VMOVDQU    (CX)(BX*1), Y0
 	VMOVDQU    32(CX)(BX*1), Y1
 	VMOVDQU    64(CX)(BX*1), Y2
@@ -30058,12 +29844,10 @@ TEXT ·charToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VPMAXSB    (CX)(BX*1), Y0, Y1
 	VPMAXSB    32(CX)(BX*1), Y0, Y2
 	VPMAXSB    64(CX)(BX*1), Y0, Y3
@@ -30092,14 +29876,12 @@ TEXT ·charToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-256, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
-	PREFETCHT1 128(SI)(BX*1)
-	PREFETCHT1 192(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 4224(CX)(BX*1)
+	PREFETCHT1 4288(CX)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z0
 	VMOVDQU64  64(CX)(BX*1), Z1
 	VMOVDQU64  128(CX)(BX*1), Z2
@@ -30130,14 +29912,12 @@ TEXT ·charToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
-	PREFETCHT1 128(SI)(BX*1)
-	PREFETCHT1 192(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 4224(CX)(BX*1)
+	PREFETCHT1 4288(CX)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z1
 	VPMAXSB    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*1), Z2
@@ -30170,11 +29950,9 @@ TEXT ·charToShortAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Y0
 	VPMOVSXBW  16(CX)(BX*1), Y1
 	VPMOVSXBW  32(CX)(BX*1), Y2
@@ -30203,12 +29981,10 @@ TEXT ·charToShortAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Z0
 	VPMOVSXBW  32(CX)(BX*1), Z1
 	VPMOVSXBW  64(CX)(BX*1), Z2
@@ -30237,11 +30013,9 @@ TEXT ·charToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Y0
 	VPMOVSXBW  16(CX)(BX*1), Y1
 	VPMOVSXBW  32(CX)(BX*1), Y2
@@ -30273,11 +30047,9 @@ TEXT ·charToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMAXSB    (CX)(BX*1), X0, X1
 	VPMOVSXBW  X1, Y1
 	VPMAXSB    16(CX)(BX*1), X0, X2
@@ -30310,12 +30082,10 @@ TEXT ·charToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Z0
 	VPMOVSXBW  32(CX)(BX*1), Z1
 	VPMOVSXBW  64(CX)(BX*1), Z2
@@ -30346,12 +30116,10 @@ TEXT ·charToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VMOVDQU    (CX)(BX*1), Y1
 	VPMAXSB    Y0, Y1, Y1
 	VPMOVSXBW  Y1, Z1
@@ -30388,11 +30156,9 @@ TEXT ·charToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VPMOVSXBD  8(CX)(BX*1), Y1
 	VPMOVSXBD  16(CX)(BX*1), Y2
@@ -30424,11 +30190,9 @@ TEXT ·charToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VMOVQ      (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBD  X1, Y1
@@ -30465,11 +30229,9 @@ TEXT ·charToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Z0
 	VPMOVSXBD  16(CX)(BX*1), Z1
 	VPMOVSXBD  32(CX)(BX*1), Z2
@@ -30500,11 +30262,9 @@ TEXT ·charToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VMOVDQU    (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBD  X1, Z1
@@ -30541,11 +30301,9 @@ TEXT ·charToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Y0
 	VPMOVSXBQ  4(CX)(BX*1), Y1
 	VPMOVSXBQ  8(CX)(BX*1), Y2
@@ -30574,11 +30332,9 @@ TEXT ·charToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Z0
 	VPMOVSXBQ  8(CX)(BX*1), Z1
 	VPMOVSXBQ  16(CX)(BX*1), Z2
@@ -30607,11 +30363,9 @@ TEXT ·charToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Y0
 	VPMOVSXBQ  4(CX)(BX*1), Y1
 	VPMOVSXBQ  8(CX)(BX*1), Y2
@@ -30643,11 +30397,9 @@ TEXT ·charToUlongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VMOVD      (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBQ  X1, Y1
@@ -30684,11 +30436,9 @@ TEXT ·charToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBQ  (CX)(BX*1), Z0
 	VPMOVSXBQ  8(CX)(BX*1), Z1
 	VPMOVSXBQ  16(CX)(BX*1), Z2
@@ -30719,11 +30469,9 @@ TEXT ·charToUlongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VMOVQ      (CX)(BX*1), X1
 	VPMAXSB    X0, X1, X1
 	VPMOVSXBQ  X1, Z1
@@ -30760,11 +30508,9 @@ TEXT ·charToHalfAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*1)
+	PREFETCHT1  4096(CX)(BX*1)
 	VPMOVSXBD   (CX)(BX*1), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -30801,11 +30547,9 @@ TEXT ·charToHalfAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*1)
+	PREFETCHT1   4096(CX)(BX*1)
 	VPMOVSXBD    (CX)(BX*1), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -30842,11 +30586,9 @@ TEXT ·charToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVSXBD  4(CX)(BX*1), X1
@@ -30879,11 +30621,9 @@ TEXT ·charToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBD  (CX)(BX*1), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVSXBD  8(CX)(BX*1), Y1
@@ -30916,12 +30656,10 @@ TEXT ·ucharToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VMOVDQU    (CX)(BX*1), Y0
 	VMOVDQU    32(CX)(BX*1), Y1
 	VMOVDQU    64(CX)(BX*1), Y2
@@ -30953,12 +30691,10 @@ TEXT ·ucharToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7f7f7f7f, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VPMINUB    (CX)(BX*1), Y0, Y1
 	VPMINUB    32(CX)(BX*1), Y0, Y2
 	VPMINUB    64(CX)(BX*1), Y0, Y3
@@ -30987,14 +30723,12 @@ TEXT ·ucharToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-256, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
-	PREFETCHT1 128(SI)(BX*1)
-	PREFETCHT1 192(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 4224(CX)(BX*1)
+	PREFETCHT1 4288(CX)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z0
 	VMOVDQU64  64(CX)(BX*1), Z1
 	VMOVDQU64  128(CX)(BX*1), Z2
@@ -31025,14 +30759,12 @@ TEXT ·ucharToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x7f7f7f7f, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
-	PREFETCHT1 128(SI)(BX*1)
-	PREFETCHT1 192(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
+	PREFETCHT1 4224(CX)(BX*1)
+	PREFETCHT1 4288(CX)(BX*1)
 	VMOVDQU64  (CX)(BX*1), Z1
 	VPMINUB    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*1), Z2
@@ -31065,11 +30797,9 @@ TEXT ·ucharToShortAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Y0
 	VPMOVZXBW  16(CX)(BX*1), Y1
 	VPMOVZXBW  32(CX)(BX*1), Y2
@@ -31098,12 +30828,10 @@ TEXT ·ucharToShortAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Z0
 	VPMOVZXBW  32(CX)(BX*1), Z1
 	VPMOVZXBW  64(CX)(BX*1), Z2
@@ -31132,11 +30860,9 @@ TEXT ·ucharToUshortAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Y0
 	VPMOVZXBW  16(CX)(BX*1), Y1
 	VPMOVZXBW  32(CX)(BX*1), Y2
@@ -31165,12 +30891,10 @@ TEXT ·ucharToUshortAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
-	PREFETCHT1 64(SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
+	PREFETCHT1 4160(CX)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Z0
 	VPMOVZXBW  32(CX)(BX*1), Z1
 	VPMOVZXBW  64(CX)(BX*1), Z2
@@ -31199,11 +30923,9 @@ TEXT ·ucharToUintAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VPMOVZXBD  8(CX)(BX*1), Y1
 	VPMOVZXBD  16(CX)(BX*1), Y2
@@ -31232,11 +30954,9 @@ TEXT ·ucharToUintAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Z0
 	VPMOVZXBD  16(CX)(BX*1), Z1
 	VPMOVZXBD  32(CX)(BX*1), Z2
@@ -31265,11 +30985,9 @@ TEXT ·ucharToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Y0
 	VPMOVZXBQ  4(CX)(BX*1), Y1
 	VPMOVZXBQ  8(CX)(BX*1), Y2
@@ -31298,11 +31016,9 @@ TEXT ·ucharToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Z0
 	VPMOVZXBQ  8(CX)(BX*1), Z1
 	VPMOVZXBQ  16(CX)(BX*1), Z2
@@ -31331,11 +31047,9 @@ TEXT ·ucharToUlongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Y0
 	VPMOVZXBQ  4(CX)(BX*1), Y1
 	VPMOVZXBQ  8(CX)(BX*1), Y2
@@ -31364,11 +31078,9 @@ TEXT ·ucharToUlongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBQ  (CX)(BX*1), Z0
 	VPMOVZXBQ  8(CX)(BX*1), Z1
 	VPMOVZXBQ  16(CX)(BX*1), Z2
@@ -31397,11 +31109,9 @@ TEXT ·ucharToHalfAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*1)
+	PREFETCHT1  4096(CX)(BX*1)
 	VPMOVZXBD   (CX)(BX*1), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -31438,11 +31148,9 @@ TEXT ·ucharToHalfAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*1)
+	PREFETCHT1   4096(CX)(BX*1)
 	VPMOVZXBD    (CX)(BX*1), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -31479,11 +31187,9 @@ TEXT ·ucharToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVZXBD  4(CX)(BX*1), X1
@@ -31516,11 +31222,9 @@ TEXT ·ucharToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBD  (CX)(BX*1), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVZXBD  8(CX)(BX*1), Y1
@@ -31556,12 +31260,10 @@ TEXT ·shortToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -31607,12 +31309,10 @@ TEXT ·shortToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VPMAXSW     (CX)(BX*2), Y0, Y3
 	VPMINSW     Y1, Y3, Y3
 	VPSHUFB     Y2, Y3, Y3
@@ -31653,14 +31353,12 @@ TEXT ·shortToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -31697,14 +31395,12 @@ TEXT ·shortToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x007f007f, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z2
 	VPMAXSW      Z0, Z2, Z2
 	VPMINSW      Z1, Z2, Z2
@@ -31748,12 +31444,10 @@ TEXT ·shortToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -31799,12 +31493,10 @@ TEXT ·shortToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VPMAXSW     (CX)(BX*2), Y0, Y3
 	VPMINSW     Y1, Y3, Y3
 	VPSHUFB     Y2, Y3, Y3
@@ -31845,14 +31537,12 @@ TEXT ·shortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -31889,14 +31579,12 @@ TEXT ·shortToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z2
 	VPMAXSW      Z0, Z2, Z2
 	VPMINSW      Z1, Z2, Z2
@@ -31937,12 +31625,10 @@ TEXT ·shortToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
 	VMOVDQU    (CX)(BX*2), Y0
 	VMOVDQU    32(CX)(BX*2), Y1
 	VMOVDQU    64(CX)(BX*2), Y2
@@ -31974,12 +31660,10 @@ TEXT ·shortToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
 	VPMAXSW    (CX)(BX*2), Y0, Y1
 	VPMAXSW    32(CX)(BX*2), Y0, Y2
 	VPMAXSW    64(CX)(BX*2), Y0, Y3
@@ -32008,14 +31692,12 @@ TEXT ·shortToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
-	PREFETCHT1 128(SI)(BX*2)
-	PREFETCHT1 192(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 4224(CX)(BX*2)
+	PREFETCHT1 4288(CX)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z0
 	VMOVDQU64  64(CX)(BX*2), Z1
 	VMOVDQU64  128(CX)(BX*2), Z2
@@ -32046,14 +31728,12 @@ TEXT ·shortToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
-	PREFETCHT1 128(SI)(BX*2)
-	PREFETCHT1 192(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 4224(CX)(BX*2)
+	PREFETCHT1 4288(CX)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z1
 	VPMAXSW    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*2), Z2
@@ -32086,11 +31766,9 @@ TEXT ·shortToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VPMOVSXWD  16(CX)(BX*2), Y1
 	VPMOVSXWD  32(CX)(BX*2), Y2
@@ -32122,11 +31800,9 @@ TEXT ·shortToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMAXSW    (CX)(BX*2), X0, X1
 	VPMOVSXWD  X1, Y1
 	VPMAXSW    16(CX)(BX*2), X0, X2
@@ -32159,12 +31835,10 @@ TEXT ·shortToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Z0
 	VPMOVSXWD  32(CX)(BX*2), Z1
 	VPMOVSXWD  64(CX)(BX*2), Z2
@@ -32195,12 +31869,10 @@ TEXT ·shortToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
 	VMOVDQU    (CX)(BX*2), Y1
 	VPMAXSW    Y0, Y1, Y1
 	VPMOVSXWD  Y1, Z1
@@ -32237,11 +31909,9 @@ TEXT ·shortToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Y0
 	VPMOVSXWQ  8(CX)(BX*2), Y1
 	VPMOVSXWQ  16(CX)(BX*2), Y2
@@ -32270,11 +31940,9 @@ TEXT ·shortToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Z0
 	VPMOVSXWQ  16(CX)(BX*2), Z1
 	VPMOVSXWQ  32(CX)(BX*2), Z2
@@ -32303,11 +31971,9 @@ TEXT ·shortToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Y0
 	VPMOVSXWQ  8(CX)(BX*2), Y1
 	VPMOVSXWQ  16(CX)(BX*2), Y2
@@ -32339,11 +32005,9 @@ TEXT ·shortToUlongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VMOVQ      (CX)(BX*2), X1
 	VPMAXSW    X0, X1, X1
 	VPMOVSXWQ  X1, Y1
@@ -32380,11 +32044,9 @@ TEXT ·shortToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWQ  (CX)(BX*2), Z0
 	VPMOVSXWQ  16(CX)(BX*2), Z1
 	VPMOVSXWQ  32(CX)(BX*2), Z2
@@ -32415,11 +32077,9 @@ TEXT ·shortToUlongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VMOVDQU    (CX)(BX*2), X1
 	VPMAXSW    X0, X1, X1
 	VPMOVSXWQ  X1, Z1
@@ -32456,11 +32116,9 @@ TEXT ·shortToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -32497,11 +32155,9 @@ TEXT ·shortToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x03, Y0, X1
@@ -32538,11 +32194,9 @@ TEXT ·shortToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x02, Y0, X1
@@ -32579,11 +32233,9 @@ TEXT ·shortToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVSXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x01, Y0, X1
@@ -32620,12 +32272,10 @@ TEXT ·shortToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -32662,12 +32312,10 @@ TEXT ·shortToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x03, Z0, Y1
@@ -32704,12 +32352,10 @@ TEXT ·shortToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x02, Z0, Y1
@@ -32746,12 +32392,10 @@ TEXT ·shortToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVSXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x01, Z0, Y1
@@ -32788,11 +32432,9 @@ TEXT ·shortToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVSXWD  8(CX)(BX*2), X1
@@ -32825,11 +32467,9 @@ TEXT ·shortToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVSXWD  (CX)(BX*2), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVSXWD  16(CX)(BX*2), Y1
@@ -32865,12 +32505,10 @@ TEXT ·ushortToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -32913,12 +32551,10 @@ TEXT ·ushortToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VPMINUW     (CX)(BX*2), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -32955,14 +32591,12 @@ TEXT ·ushortToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -32997,14 +32631,12 @@ TEXT ·ushortToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x007f007f, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z1
 	VPMINUW      Z0, Z1, Z1
 	VPMOVWB      Z1, Y2
@@ -33044,12 +32676,10 @@ TEXT ·ushortToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VMOVDQU     (CX)(BX*2), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -33092,12 +32722,10 @@ TEXT ·ushortToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0e0c0a0806040200, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
-	PREFETCHT1  64(SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
+	PREFETCHT1  4160(CX)(BX*2)
 	VPMINUW     (CX)(BX*2), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -33134,14 +32762,12 @@ TEXT ·ushortToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z0
 	VPMOVWB      Z0, Y1
 	VMOVDQU64    64(CX)(BX*2), Z0
@@ -33176,14 +32802,12 @@ TEXT ·ushortToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
-	PREFETCHT1   128(SI)(BX*2)
-	PREFETCHT1   192(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
+	PREFETCHT1   4224(CX)(BX*2)
+	PREFETCHT1   4288(CX)(BX*2)
 	VMOVDQU64    (CX)(BX*2), Z1
 	VPMINUW      Z0, Z1, Z1
 	VPMOVWB      Z1, Y2
@@ -33220,12 +32844,10 @@ TEXT ·ushortToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
 	VMOVDQU    (CX)(BX*2), Y0
 	VMOVDQU    32(CX)(BX*2), Y1
 	VMOVDQU    64(CX)(BX*2), Y2
@@ -33257,12 +32879,10 @@ TEXT ·ushortToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7fff7fff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
 	VPMINUW    (CX)(BX*2), Y0, Y1
 	VPMINUW    32(CX)(BX*2), Y0, Y2
 	VPMINUW    64(CX)(BX*2), Y0, Y3
@@ -33291,14 +32911,12 @@ TEXT ·ushortToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-128, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
-	PREFETCHT1 128(SI)(BX*2)
-	PREFETCHT1 192(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 4224(CX)(BX*2)
+	PREFETCHT1 4288(CX)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z0
 	VMOVDQU64  64(CX)(BX*2), Z1
 	VMOVDQU64  128(CX)(BX*2), Z2
@@ -33329,14 +32947,12 @@ TEXT ·ushortToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x7fff7fff, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
-	PREFETCHT1 128(SI)(BX*2)
-	PREFETCHT1 192(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
+	PREFETCHT1 4224(CX)(BX*2)
+	PREFETCHT1 4288(CX)(BX*2)
 	VMOVDQU64  (CX)(BX*2), Z1
 	VPMINUW    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*2), Z2
@@ -33369,11 +32985,9 @@ TEXT ·ushortToUintAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VPMOVZXWD  16(CX)(BX*2), Y1
 	VPMOVZXWD  32(CX)(BX*2), Y2
@@ -33402,12 +33016,10 @@ TEXT ·ushortToUintAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
-	PREFETCHT1 64(SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
+	PREFETCHT1 4160(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Z0
 	VPMOVZXWD  32(CX)(BX*2), Z1
 	VPMOVZXWD  64(CX)(BX*2), Z2
@@ -33436,11 +33048,9 @@ TEXT ·ushortToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Y0
 	VPMOVZXWQ  8(CX)(BX*2), Y1
 	VPMOVZXWQ  16(CX)(BX*2), Y2
@@ -33469,11 +33079,9 @@ TEXT ·ushortToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Z0
 	VPMOVZXWQ  16(CX)(BX*2), Z1
 	VPMOVZXWQ  32(CX)(BX*2), Z2
@@ -33502,11 +33110,9 @@ TEXT ·ushortToUlongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Y0
 	VPMOVZXWQ  8(CX)(BX*2), Y1
 	VPMOVZXWQ  16(CX)(BX*2), Y2
@@ -33535,11 +33141,9 @@ TEXT ·ushortToUlongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWQ  (CX)(BX*2), Z0
 	VPMOVZXWQ  16(CX)(BX*2), Z1
 	VPMOVZXWQ  32(CX)(BX*2), Z2
@@ -33568,11 +33172,9 @@ TEXT ·ushortToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x00, Y0, X1
@@ -33609,11 +33211,9 @@ TEXT ·ushortToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x03, Y0, X1
@@ -33650,11 +33250,9 @@ TEXT ·ushortToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x02, Y0, X1
@@ -33691,11 +33289,9 @@ TEXT ·ushortToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Y0
 	VCVTDQ2PS   Y0, Y0
 	VCVTPS2PH   $0x01, Y0, X1
@@ -33732,12 +33328,10 @@ TEXT ·ushortToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x00, Z0, Y1
@@ -33774,12 +33368,10 @@ TEXT ·ushortToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x03, Z0, Y1
@@ -33816,12 +33408,10 @@ TEXT ·ushortToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x02, Z0, Y1
@@ -33858,12 +33448,10 @@ TEXT ·ushortToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*2)
-	PREFETCHT1   64(SI)(BX*2)
+	PREFETCHT1   4096(CX)(BX*2)
+	PREFETCHT1   4160(CX)(BX*2)
 	VPMOVZXWD    (CX)(BX*2), Z0
 	VCVTDQ2PS    Z0, Z0
 	VCVTPS2PH    $0x01, Z0, Y1
@@ -33900,11 +33488,9 @@ TEXT ·ushortToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), X0
 	VCVTDQ2PD  X0, Y0
 	VPMOVZXWD  8(CX)(BX*2), X1
@@ -33937,11 +33523,9 @@ TEXT ·ushortToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VCVTDQ2PD  Y0, Z0
 	VPMOVZXWD  16(CX)(BX*2), Y1
@@ -33974,12 +33558,10 @@ TEXT ·intToUintWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VMOVDQU    64(CX)(BX*4), Y2
@@ -34011,12 +33593,10 @@ TEXT ·intToUintSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMAXSD    (CX)(BX*4), Y0, Y1
 	VPMAXSD    32(CX)(BX*4), Y0, Y2
 	VPMAXSD    64(CX)(BX*4), Y0, Y3
@@ -34045,14 +33625,12 @@ TEXT ·intToUintWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
-	PREFETCHT1 128(SI)(BX*4)
-	PREFETCHT1 192(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 4224(CX)(BX*4)
+	PREFETCHT1 4288(CX)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z0
 	VMOVDQU64  64(CX)(BX*4), Z1
 	VMOVDQU64  128(CX)(BX*4), Z2
@@ -34083,14 +33661,12 @@ TEXT ·intToUintSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
-	PREFETCHT1 128(SI)(BX*4)
-	PREFETCHT1 192(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 4224(CX)(BX*4)
+	PREFETCHT1 4288(CX)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z1
 	VPMAXSD    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*4), Z2
@@ -34123,11 +33699,9 @@ TEXT ·intToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Y0
 	VPMOVSXDQ  16(CX)(BX*4), Y1
 	VPMOVSXDQ  32(CX)(BX*4), Y2
@@ -34156,12 +33730,10 @@ TEXT ·intToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Z0
 	VPMOVSXDQ  32(CX)(BX*4), Z1
 	VPMOVSXDQ  64(CX)(BX*4), Z2
@@ -34190,11 +33762,9 @@ TEXT ·intToUlongWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Y0
 	VPMOVSXDQ  16(CX)(BX*4), Y1
 	VPMOVSXDQ  32(CX)(BX*4), Y2
@@ -34226,11 +33796,9 @@ TEXT ·intToUlongSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPMAXSD    (CX)(BX*4), X0, X1
 	VPMOVSXDQ  X1, Y1
 	VPMAXSD    16(CX)(BX*4), X0, X2
@@ -34263,12 +33831,10 @@ TEXT ·intToUlongWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMOVSXDQ  (CX)(BX*4), Z0
 	VPMOVSXDQ  32(CX)(BX*4), Z1
 	VPMOVSXDQ  64(CX)(BX*4), Z2
@@ -34299,12 +33865,10 @@ TEXT ·intToUlongSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y1
 	VPMAXSD    Y0, Y1, Y1
 	VPMOVSXDQ  Y1, Z1
@@ -34347,12 +33911,10 @@ TEXT ·intToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -34399,12 +33961,10 @@ TEXT ·intToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -34451,12 +34011,10 @@ TEXT ·intToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -34503,12 +34061,10 @@ TEXT ·intToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X1
 	VPBROADCASTD X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMAXSD     (CX)(BX*4), Y0, Y2
 	VPMINSD     Y1, Y2, Y2
 	VCVTDQ2PS   Y2, Y2
@@ -34553,14 +34109,12 @@ TEXT ·intToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34609,14 +34163,12 @@ TEXT ·intToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34665,14 +34217,12 @@ TEXT ·intToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34721,14 +34271,12 @@ TEXT ·intToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z2
 	VPMAXSD      Z0, Z2, Z2
 	VPMINSD      Z1, Z2, Z2
@@ -34773,11 +34321,9 @@ TEXT ·intToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VCVTDQ2PD  (CX)(BX*4), Y0
 	VCVTDQ2PD  16(CX)(BX*4), Y1
 	VCVTDQ2PD  32(CX)(BX*4), Y2
@@ -34806,12 +34352,10 @@ TEXT ·intToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VCVTDQ2PD  (CX)(BX*4), Z0
 	VCVTDQ2PD  32(CX)(BX*4), Z1
 	VCVTDQ2PD  64(CX)(BX*4), Z2
@@ -34845,12 +34389,10 @@ TEXT ·uintToCharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X0, Y0
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y2
 	VPSHUFB     Y0, Y2, Y2
 	VPERMD      Y2, Y1, Y2
@@ -34895,12 +34437,10 @@ TEXT ·uintToCharSatAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X1, Y1
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y3
 	VPSHUFB     Y1, Y3, Y3
 	VPERMD      Y3, Y2, Y3
@@ -34937,14 +34477,12 @@ TEXT ·uintToCharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDB      Z0, X1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -34979,14 +34517,12 @@ TEXT ·uintToCharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDB      Z1, X2
@@ -35028,12 +34564,10 @@ TEXT ·uintToUcharWrapAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X0, Y0
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y2
 	VPSHUFB     Y0, Y2, Y2
 	VPERMD      Y2, Y1, Y2
@@ -35078,12 +34612,10 @@ TEXT ·uintToUcharSatAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X1, Y1
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y3
 	VPSHUFB     Y1, Y3, Y3
 	VPERMD      Y3, Y2, Y3
@@ -35120,14 +34652,12 @@ TEXT ·uintToUcharWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDB      Z0, X1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -35162,14 +34692,12 @@ TEXT ·uintToUcharSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x000000ff, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDB      Z1, X2
@@ -35209,12 +34737,10 @@ TEXT ·uintToShortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -35257,12 +34783,10 @@ TEXT ·uintToShortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -35299,14 +34823,12 @@ TEXT ·uintToShortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDW      Z0, Y1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -35341,14 +34863,12 @@ TEXT ·uintToShortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x00007fff, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDW      Z1, Y2
@@ -35388,12 +34908,10 @@ TEXT ·uintToUshortWrapAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVDQU     (CX)(BX*4), Y1
 	VPSHUFB     Y0, Y1, Y1
 	VPERMQ      $0x08, Y1, Y1
@@ -35436,12 +34954,10 @@ TEXT ·uintToUshortSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y2
 	VPSHUFB     Y1, Y2, Y2
 	VPERMQ      $0x08, Y2, Y2
@@ -35478,14 +34994,12 @@ TEXT ·uintToUshortWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z0
 	VPMOVDW      Z0, Y1
 	VMOVDQU64    64(CX)(BX*4), Z0
@@ -35520,14 +35034,12 @@ TEXT ·uintToUshortSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x0000ffff, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU64    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VPMOVDW      Z1, Y2
@@ -35564,12 +35076,10 @@ TEXT ·uintToIntWrapAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VMOVDQU    32(CX)(BX*4), Y1
 	VMOVDQU    64(CX)(BX*4), Y2
@@ -35601,12 +35111,10 @@ TEXT ·uintToIntSatAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7fffffff, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMINUD    (CX)(BX*4), Y0, Y1
 	VPMINUD    32(CX)(BX*4), Y0, Y2
 	VPMINUD    64(CX)(BX*4), Y0, Y3
@@ -35635,14 +35143,12 @@ TEXT ·uintToIntWrapAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
-	PREFETCHT1 128(SI)(BX*4)
-	PREFETCHT1 192(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 4224(CX)(BX*4)
+	PREFETCHT1 4288(CX)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z0
 	VMOVDQU64  64(CX)(BX*4), Z1
 	VMOVDQU64  128(CX)(BX*4), Z2
@@ -35673,14 +35179,12 @@ TEXT ·uintToIntSatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
-	PREFETCHT1 128(SI)(BX*4)
-	PREFETCHT1 192(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
+	PREFETCHT1 4224(CX)(BX*4)
+	PREFETCHT1 4288(CX)(BX*4)
 	VMOVDQU64  (CX)(BX*4), Z1
 	VPMINUD    Z0, Z1, Z1
 	VMOVDQU64  64(CX)(BX*4), Z2
@@ -35713,11 +35217,9 @@ TEXT ·uintToLongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Y0
 	VPMOVZXDQ  16(CX)(BX*4), Y1
 	VPMOVZXDQ  32(CX)(BX*4), Y2
@@ -35746,12 +35248,10 @@ TEXT ·uintToLongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Z0
 	VPMOVZXDQ  32(CX)(BX*4), Z1
 	VPMOVZXDQ  64(CX)(BX*4), Z2
@@ -35780,11 +35280,9 @@ TEXT ·uintToUlongAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Y0
 	VPMOVZXDQ  16(CX)(BX*4), Y1
 	VPMOVZXDQ  32(CX)(BX*4), Y2
@@ -35813,12 +35311,10 @@ TEXT ·uintToUlongAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VPMOVZXDQ  (CX)(BX*4), Z0
 	VPMOVZXDQ  32(CX)(BX*4), Z1
 	VPMOVZXDQ  64(CX)(BX*4), Z2
@@ -35850,12 +35346,10 @@ TEXT ·uintToHalfRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x00, Y1, X2
@@ -35895,12 +35389,10 @@ TEXT ·uintToHalfRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x03, Y1, X2
@@ -35940,12 +35432,10 @@ TEXT ·uintToHalfRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x02, Y1, X2
@@ -35985,12 +35475,10 @@ TEXT ·uintToHalfRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x01000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VPMINUD     (CX)(BX*4), Y0, Y1
 	VCVTDQ2PS   Y1, Y1
 	VCVTPS2PH   $0x01, Y1, X2
@@ -36029,14 +35517,12 @@ TEXT ·uintToHalfRTEAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -36079,14 +35565,12 @@ TEXT ·uintToHalfRTZAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -36129,14 +35613,12 @@ TEXT ·uintToHalfRTPAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -36179,14 +35661,12 @@ TEXT ·uintToHalfRTNAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x01000000, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVDQU32    (CX)(BX*4), Z1
 	VPMINUD      Z0, Z1, Z1
 	VCVTDQ2PS    Z1, Z1
@@ -36233,11 +35713,9 @@ TEXT ·uintToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x41e0000000000000, SI
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VPXOR      (CX)(BX*4), X0, X2
 	VCVTDQ2PD  X2, Y2
 	VADDPD     Y1, Y2, Y2
@@ -36274,12 +35752,10 @@ TEXT ·uintToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VCVTUDQ2PD (CX)(BX*4), Z0
 	VCVTUDQ2PD 32(CX)(BX*4), Z1
 	VCVTUDQ2PD 64(CX)(BX*4), Z2
@@ -40029,11 +39505,9 @@ TEXT ·halfToCharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMINPS      Y4, Y1, Y4
 	VMAXPS      Y4, Y0, Y4
@@ -40093,11 +39567,9 @@ TEXT ·halfToCharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMINPS      Y4, Y1, Y4
 	VMAXPS      Y4, Y0, Y4
@@ -40157,11 +39629,9 @@ TEXT ·halfToCharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x0a, Y4, Y4
 	VMINPS      Y4, Y1, Y4
@@ -40225,11 +39695,9 @@ TEXT ·halfToCharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x09, Y4, Y4
 	VMINPS      Y4, Y1, Y4
@@ -40286,12 +39754,10 @@ TEXT ·halfToCharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40340,12 +39806,10 @@ TEXT ·halfToCharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40394,12 +39858,10 @@ TEXT ·halfToCharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40448,12 +39910,10 @@ TEXT ·halfToCharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x42fe0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40507,11 +39967,9 @@ TEXT ·halfToUcharRTEAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMAXPS      Y0, Y4, Y4
 	VCVTPS2DQ   Y4, Y4
@@ -40569,11 +40027,9 @@ TEXT ·halfToUcharRTZAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VMAXPS      Y0, Y4, Y4
 	VCVTTPS2DQ  Y4, Y4
@@ -40631,11 +40087,9 @@ TEXT ·halfToUcharRTPAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x0a, Y4, Y4
 	VMAXPS      Y0, Y4, Y4
@@ -40697,11 +40151,9 @@ TEXT ·halfToUcharRTNAVX2NT(SB), NOSPLIT, $0-32
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000400000000, SI
 	VMOVQ        SI, X3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y4
 	VROUNDPS    $0x09, Y4, Y4
 	VMAXPS      Y0, Y4, Y4
@@ -40758,12 +40210,10 @@ TEXT ·halfToUcharRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40812,12 +40262,10 @@ TEXT ·halfToUcharRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40866,12 +40314,10 @@ TEXT ·halfToUcharRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40920,12 +40366,10 @@ TEXT ·halfToUcharRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x437f0000, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -40979,11 +40423,9 @@ TEXT ·halfToShortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMINPS      Y3, Y1, Y3
 	VMAXPS      Y3, Y0, Y3
@@ -41041,11 +40483,9 @@ TEXT ·halfToShortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMINPS      Y3, Y1, Y3
 	VMAXPS      Y3, Y0, Y3
@@ -41103,11 +40543,9 @@ TEXT ·halfToShortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x0a, Y3, Y3
 	VMINPS      Y3, Y1, Y3
@@ -41169,11 +40607,9 @@ TEXT ·halfToShortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x09, Y3, Y3
 	VMINPS      Y3, Y1, Y3
@@ -41230,12 +40666,10 @@ TEXT ·halfToShortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41284,12 +40718,10 @@ TEXT ·halfToShortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41338,12 +40770,10 @@ TEXT ·halfToShortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41392,12 +40822,10 @@ TEXT ·halfToShortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x46fffe00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41449,11 +40877,9 @@ TEXT ·halfToUshortRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMAXPS      Y0, Y3, Y3
 	VCVTPS2DQ   Y3, Y3
@@ -41509,11 +40935,9 @@ TEXT ·halfToUshortRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VMAXPS      Y0, Y3, Y3
 	VCVTTPS2DQ  Y3, Y3
@@ -41569,11 +40993,9 @@ TEXT ·halfToUshortRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x0a, Y3, Y3
 	VMAXPS      Y0, Y3, Y3
@@ -41633,11 +41055,9 @@ TEXT ·halfToUshortRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x0d0c090805040100, SI
 	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VCVTPH2PS   (CX)(BX*2), Y3
 	VROUNDPS    $0x09, Y3, Y3
 	VMAXPS      Y0, Y3, Y3
@@ -41694,12 +41114,10 @@ TEXT ·halfToUshortRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41748,12 +41166,10 @@ TEXT ·halfToUshortRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41802,12 +41218,10 @@ TEXT ·halfToUshortRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41856,12 +41270,10 @@ TEXT ·halfToUshortRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x477fff00, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1       (SI)(BX*2)
-	PREFETCHT1       64(SI)(BX*2)
+	PREFETCHT1       4096(CX)(BX*2)
+	PREFETCHT1       4160(CX)(BX*2)
 	VCVTPH2PS        (CX)(BX*2), Z2
 	VMINPS           Z2, Z1, Z2
 	VMAXPS           Z2, Z0, Z2
@@ -41909,11 +41321,9 @@ TEXT ·halfToIntRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VCVTPS2DQ  Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -41965,11 +41375,9 @@ TEXT ·halfToIntRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VCVTTPS2DQ Y1, Y2
 	VCMPPS     $0x1d, Y0, Y1, Y3
@@ -42021,11 +41429,9 @@ TEXT ·halfToIntRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x0a, Y1, Y1
 	VCVTTPS2DQ Y1, Y2
@@ -42081,11 +41487,9 @@ TEXT ·halfToIntRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVL         $0x4f000000, SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x09, Y1, Y1
 	VCVTTPS2DQ Y1, Y2
@@ -42142,12 +41546,10 @@ TEXT ·halfToIntRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
-	PREFETCHT1         64(SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         4160(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RN_SAE.Z Z2, K1, Z3
@@ -42196,12 +41598,10 @@ TEXT ·halfToIntRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
-	PREFETCHT1         64(SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         4160(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RZ_SAE.Z Z2, K1, Z3
@@ -42250,12 +41650,10 @@ TEXT ·halfToIntRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
-	PREFETCHT1         64(SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         4160(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RU_SAE.Z Z2, K1, Z3
@@ -42304,12 +41702,10 @@ TEXT ·halfToIntRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVL         $0x7fffffff, SI
 	VPBROADCASTD SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
-	PREFETCHT1         64(SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
+	PREFETCHT1         4160(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Z2
 	VCMPPS             $0x07, Z2, Z2, K1
 	VCVTPS2DQ.RD_SAE.Z Z2, K1, Z3
@@ -42355,11 +41751,9 @@ TEXT ·halfToUintRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
-	MOVQ  ·simdPrefetchDist+0(SB), SI
-	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VMAXPS     Y0, Y1, Y1
 	VCVTPS2DQ  Y1, Y1
@@ -42405,11 +41799,9 @@ TEXT ·halfToUintRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
-	MOVQ  ·simdPrefetchDist+0(SB), SI
-	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VMAXPS     Y0, Y1, Y1
 	VCVTTPS2DQ Y1, Y1
@@ -42455,11 +41847,9 @@ TEXT ·halfToUintRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
-	MOVQ  ·simdPrefetchDist+0(SB), SI
-	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x0a, Y1, Y1
 	VMAXPS     Y0, Y1, Y1
@@ -42509,11 +41899,9 @@ TEXT ·halfToUintRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ  DX, ret+24(FP)
 	JZ    done
 	VPXOR Y0, Y0, Y0
-	MOVQ  ·simdPrefetchDist+0(SB), SI
-	ADDQ  CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y1
 	VROUNDPS   $0x09, Y1, Y1
 	VMAXPS     Y0, Y1, Y1
@@ -42563,12 +41951,10 @@ TEXT ·halfToUintRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
-	PREFETCHT1          64(SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          4160(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RN_SAE.Z Z1, K1, Z1
@@ -42606,12 +41992,10 @@ TEXT ·halfToUintRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
-	PREFETCHT1          64(SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          4160(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RZ_SAE.Z Z1, K1, Z1
@@ -42649,12 +42033,10 @@ TEXT ·halfToUintRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
-	PREFETCHT1          64(SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          4160(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RU_SAE.Z Z1, K1, Z1
@@ -42692,12 +42074,10 @@ TEXT ·halfToUintRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
-	PREFETCHT1          64(SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
+	PREFETCHT1          4160(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Z1
 	VCMPPS              $0x11, Z1, Z0, K1
 	VCVTPS2UDQ.RD_SAE.Z Z1, K1, Z1
@@ -42749,11 +42129,9 @@ TEXT ·halfToLongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x08, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -42837,11 +42215,9 @@ TEXT ·halfToLongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x0b, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -42925,11 +42301,9 @@ TEXT ·halfToLongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x0a, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -43013,11 +42387,9 @@ TEXT ·halfToLongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0xfff0000000000000, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X5
 	VROUNDPS   $0x09, X5, X5
 	VCVTPS2PD  X5, Y5
@@ -43090,11 +42462,9 @@ TEXT ·halfToLongRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
@@ -43143,11 +42513,9 @@ TEXT ·halfToLongRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
@@ -43196,11 +42564,9 @@ TEXT ·halfToLongRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
@@ -43249,11 +42615,9 @@ TEXT ·halfToLongRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*2)
+	PREFETCHT1         4096(CX)(BX*2)
 	VCVTPH2PS          (CX)(BX*2), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
@@ -43305,11 +42669,9 @@ TEXT ·halfToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x08, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -43373,11 +42735,9 @@ TEXT ·halfToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x0b, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -43441,11 +42801,9 @@ TEXT ·halfToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x0a, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -43509,11 +42867,9 @@ TEXT ·halfToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
 	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y2, Y2, Y2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X3
 	VROUNDPS   $0x09, X3, X3
 	VCVTPS2PD  X3, Y3
@@ -43571,11 +42927,9 @@ TEXT ·halfToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
@@ -43613,11 +42967,9 @@ TEXT ·halfToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
@@ -43655,11 +43007,9 @@ TEXT ·halfToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
@@ -43697,11 +43047,9 @@ TEXT ·halfToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*2)
+	PREFETCHT1          4096(CX)(BX*2)
 	VCVTPH2PS           (CX)(BX*2), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
@@ -43738,11 +43086,9 @@ TEXT ·halfToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), X0
 	VCVTPS2PD  X0, Y0
 	VCVTPH2PS  8(CX)(BX*2), X1
@@ -43775,11 +43121,9 @@ TEXT ·halfToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VCVTPH2PS  (CX)(BX*2), Y0
 	VCVTPS2PD  Y0, Z0
 	VCVTPH2PS  16(CX)(BX*2), Y1
@@ -43830,11 +43174,9 @@ TEXT ·floatToLongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x08, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -43933,11 +43275,9 @@ TEXT ·floatToLongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x0b, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -44036,11 +43376,9 @@ TEXT ·floatToLongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x0a, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -44139,11 +43477,9 @@ TEXT ·floatToLongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x7fffffffffffffff, SI
 	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x09, (CX)(BX*4), X6
 	VCVTPS2PD    X6, Y6
 	VMAXPD       Y6, Y3, Y6
@@ -44228,12 +43564,10 @@ TEXT ·floatToLongRTEAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RN_SAE.Z Y2, K1, Z3
@@ -44282,12 +43616,10 @@ TEXT ·floatToLongRTZAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RZ_SAE.Z Y2, K1, Z3
@@ -44336,12 +43668,10 @@ TEXT ·floatToLongRTPAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RU_SAE.Z Y2, K1, Z3
@@ -44390,12 +43720,10 @@ TEXT ·floatToLongRTNAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z0
 	MOVQ         $0x7fffffffffffffff, SI
 	VPBROADCASTQ SI, Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1         (SI)(BX*4)
-	PREFETCHT1         64(SI)(BX*4)
+	PREFETCHT1         4096(CX)(BX*4)
+	PREFETCHT1         4160(CX)(BX*4)
 	VMOVUPS            (CX)(BX*4), Y2
 	VCMPPS             $0x07, Y2, Y2, K1
 	VCVTPS2QQ.RD_SAE.Z Y2, K1, Z3
@@ -44453,11 +43781,9 @@ TEXT ·floatToUlongRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x08, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -44543,11 +43869,9 @@ TEXT ·floatToUlongRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x0b, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -44633,11 +43957,9 @@ TEXT ·floatToUlongRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x0a, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -44723,11 +44045,9 @@ TEXT ·floatToUlongRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         $0x43efffffffffffff, SI
 	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
 	VROUNDPS     $0x09, (CX)(BX*4), X5
 	VCVTPS2PD    X5, Y5
 	VMAXPD       Y3, Y5, Y5
@@ -44801,12 +44121,10 @@ TEXT ·floatToUlongRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RN_SAE.Z Y1, K1, Z1
@@ -44844,12 +44162,10 @@ TEXT ·floatToUlongRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RZ_SAE.Z Y1, K1, Z1
@@ -44887,12 +44203,10 @@ TEXT ·floatToUlongRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RU_SAE.Z Y1, K1, Z1
@@ -44930,12 +44244,10 @@ TEXT ·floatToUlongRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVQ   DX, ret+24(FP)
 	JZ     done
 	VPXORD Z0, Z0, Z0
-	MOVQ   ·simdPrefetchDist+0(SB), SI
-	ADDQ   CX, SI
 
 loop:
-	PREFETCHT1          (SI)(BX*4)
-	PREFETCHT1          64(SI)(BX*4)
+	PREFETCHT1          4096(CX)(BX*4)
+	PREFETCHT1          4160(CX)(BX*4)
 	VMOVUPS             (CX)(BX*4), Y1
 	VCMPPS              $0x11, Y1, Y0, K1
 	VCVTPS2UQQ.RD_SAE.Z Y1, K1, Z1
@@ -44972,11 +44284,9 @@ TEXT ·floatToDoubleAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VCVTPS2PD  (CX)(BX*4), Y0
 	VCVTPS2PD  16(CX)(BX*4), Y1
 	VCVTPS2PD  32(CX)(BX*4), Y2
@@ -45005,12 +44315,10 @@ TEXT ·floatToDoubleAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VCVTPS2PD  (CX)(BX*4), Z0
 	VCVTPS2PD  32(CX)(BX*4), Z1
 	VCVTPS2PD  64(CX)(BX*4), Z2
@@ -52774,11 +52082,9 @@ TEXT ·floatToBf16RTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y1
 	VPAND      miniK<>+128(SB), Y1, Y1
@@ -52819,11 +52125,9 @@ TEXT ·floatToBf16RTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
 	VPOR       miniK<>+224(SB), Y0, Y2
@@ -52856,11 +52160,9 @@ TEXT ·floatToBf16RTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPANDN     miniK<>+192(SB), Y1, Y1
@@ -52899,11 +52201,9 @@ TEXT ·floatToBf16RTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPSRLD     $0x10, Y1, Y1
@@ -52949,12 +52249,10 @@ TEXT ·floatToBf16RTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z4
 	VPSRLD     $0x10, Z4, Z5
 	VPANDD     Z0, Z5, Z5
@@ -52996,12 +52294,10 @@ TEXT ·floatToBf16RTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z2
 	VCMPPS     $0x03, Z2, Z2, K1
 	VPORD      Z0, Z2, K1, Z2
@@ -53037,12 +52333,10 @@ TEXT ·floatToBf16RTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z1
 	VMOVDQU64    permQ512<>+0(SB), Z2
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z3
 	VPSRAD     $0x1f, Z3, Z4
 	VPANDND    Z0, Z4, Z4
@@ -53082,12 +52376,10 @@ TEXT ·floatToBf16RTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z1
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z2
 	VPSRAD     $0x1f, Z2, Z3
 	VPSRLD     $0x10, Z3, Z3
@@ -53124,11 +52416,9 @@ TEXT ·floatToBf16SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRLD     $0x10, Y0, Y1
 	VPAND      miniK<>+128(SB), Y1, Y1
@@ -53173,11 +52463,9 @@ TEXT ·floatToBf16SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPMINUD    miniK<>+96(SB), Y0, Y1
 	VPMINSD    miniK<>+64(SB), Y1, Y1
@@ -53214,11 +52502,9 @@ TEXT ·floatToBf16SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPANDN     miniK<>+192(SB), Y1, Y1
@@ -53261,11 +52547,9 @@ TEXT ·floatToBf16SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
 	VMOVDQU    (CX)(BX*4), Y0
 	VPSRAD     $0x1f, Y0, Y1
 	VPSRLD     $0x10, Y1, Y1
@@ -53319,12 +52603,10 @@ TEXT ·floatToBf16SatRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z4
 	VMOVDQU64    permQ512<>+0(SB), Z5
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z6
 	VPSRLD     $0x10, Z6, Z7
 	VPANDD     Z0, Z7, Z7
@@ -53374,12 +52656,10 @@ TEXT ·floatToBf16SatRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z4
 	VPMINUD    Z0, Z4, Z5
 	VPMINSD    Z1, Z5, Z5
@@ -53423,12 +52703,10 @@ TEXT ·floatToBf16SatRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z3
 	VMOVDQU64    permQ512<>+0(SB), Z4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z5
 	VPSRAD     $0x1f, Z5, Z6
 	VPANDND    Z0, Z6, Z6
@@ -53476,12 +52754,10 @@ TEXT ·floatToBf16SatRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00400000, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVDQU32  (CX)(BX*4), Z4
 	VPSRAD     $0x1f, Z4, Z5
 	VPSRLD     $0x10, Z5, Z5
@@ -53523,12 +52799,10 @@ TEXT ·floatToE4m3RTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y1
 	VMOVUPS    32(CX)(BX*4), Y2
 	VMOVUPS    64(CX)(BX*4), Y3
@@ -53603,12 +52877,10 @@ TEXT ·floatToE4m3RTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y1
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
@@ -53667,12 +52939,10 @@ TEXT ·floatToE4m3RTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -53743,12 +53013,10 @@ TEXT ·floatToE4m3RTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -53832,14 +53100,12 @@ TEXT ·floatToE4m3RTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z6
 	VMOVDQU32    permB512<>+0(SB), Z7
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z8
 	VPANDD        Z0, Z8, Z9
 	VPMINUD       Z1, Z9, Z9
@@ -53935,14 +53201,12 @@ TEXT ·floatToE4m3RTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z8
 	VMOVDQU32    permB512<>+0(SB), Z9
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z10
 	VPANDD        Z0, Z10, Z11
 	VPMINUD       Z1, Z11, Z12
@@ -54048,14 +53312,12 @@ TEXT ·floatToE4m3RTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z12
@@ -54169,14 +53431,12 @@ TEXT ·floatToE4m3RTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z12
@@ -54270,12 +53530,10 @@ TEXT ·floatToE4m3SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*4)
-	PREFETCHT1 64(SI)(BX*4)
+	PREFETCHT1 4096(CX)(BX*4)
+	PREFETCHT1 4160(CX)(BX*4)
 	VMOVUPS    (CX)(BX*4), Y1
 	VMOVUPS    32(CX)(BX*4), Y2
 	VMOVUPS    64(CX)(BX*4), Y3
@@ -54358,12 +53616,10 @@ TEXT ·floatToE4m3SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y1
 	VMOVUPS     32(CX)(BX*4), Y2
 	VMOVUPS     64(CX)(BX*4), Y3
@@ -54422,12 +53678,10 @@ TEXT ·floatToE4m3SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54501,12 +53755,10 @@ TEXT ·floatToE4m3SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -54596,14 +53848,12 @@ TEXT ·floatToE4m3SatRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z8
 	VMOVDQU32    permB512<>+0(SB), Z9
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z10
 	VPANDD        Z0, Z10, Z11
 	VPMINUD       Z1, Z11, Z12
@@ -54707,14 +53957,12 @@ TEXT ·floatToE4m3SatRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z8
 	VMOVDQU32    permB512<>+0(SB), Z9
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z10
 	VPANDD        Z0, Z10, Z11
 	VPMINUD       Z1, Z11, Z12
@@ -54820,14 +54068,12 @@ TEXT ·floatToE4m3SatRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z13
@@ -54941,14 +54187,12 @@ TEXT ·floatToE4m3SatRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x0000007f, SI
 	VPBROADCASTD SI, Z9
 	VMOVDQU32    permB512<>+0(SB), Z10
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1    (SI)(BX*4)
-	PREFETCHT1    64(SI)(BX*4)
-	PREFETCHT1    128(SI)(BX*4)
-	PREFETCHT1    192(SI)(BX*4)
+	PREFETCHT1    4096(CX)(BX*4)
+	PREFETCHT1    4160(CX)(BX*4)
+	PREFETCHT1    4224(CX)(BX*4)
+	PREFETCHT1    4288(CX)(BX*4)
 	VMOVDQU32     (CX)(BX*4), Z11
 	VPANDD        Z0, Z11, Z12
 	VPMINUD       Z1, Z12, Z13
@@ -55042,12 +54286,10 @@ TEXT ·floatToE5m2RTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55108,12 +54350,10 @@ TEXT ·floatToE5m2RTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55148,12 +54388,10 @@ TEXT ·floatToE5m2RTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55196,12 +54434,10 @@ TEXT ·floatToE5m2RTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55250,14 +54486,12 @@ TEXT ·floatToE5m2RTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x007f007f, SI
 	VPBROADCASTD SI, Z3
 	VMOVDQU64    permQ512<>+0(SB), Z4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z5
 	VCVTPS2PH    $0x03, Z5, Y6
 	VCVTPH2PS    Y6, Z7
@@ -55327,14 +54561,12 @@ TEXT ·floatToE5m2RTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7c007c00, SI
 	VPBROADCASTD SI, Z0
 	VMOVDQU64    permQ512<>+0(SB), Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z3
 	VCVTPS2PH    $0x03, Z3, Y1
 	VMOVUPS      64(CX)(BX*4), Z3
@@ -55378,14 +54610,12 @@ TEXT ·floatToE5m2RTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z3
 	VMOVDQU64    permQ512<>+0(SB), Z4
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z5
 	VCVTPS2PH    $0x03, Z5, Y6
 	VCVTPH2PS    Y6, Z7
@@ -55453,14 +54683,12 @@ TEXT ·floatToE5m2RTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7c007c00, SI
 	VPBROADCASTD SI, Z2
 	VMOVDQU64    permQ512<>+0(SB), Z3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z4
 	VCVTPS2PH    $0x03, Z4, Y5
 	VCVTPH2PS    Y5, Z6
@@ -55522,12 +54750,10 @@ TEXT ·floatToE5m2SatRTEAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55591,12 +54817,10 @@ TEXT ·floatToE5m2SatRTZAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55634,12 +54858,10 @@ TEXT ·floatToE5m2SatRTPAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55685,12 +54907,10 @@ TEXT ·floatToE5m2SatRTNAVX2NT(SB), NOSPLIT, $0-32
 	MOVQ    DX, ret+24(FP)
 	JZ      done
 	VMOVDQU permB256<>+0(SB), Y0
-	MOVQ    ·simdPrefetchDist+0(SB), SI
-	ADDQ    CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*4)
-	PREFETCHT1  64(SI)(BX*4)
+	PREFETCHT1  4096(CX)(BX*4)
+	PREFETCHT1  4160(CX)(BX*4)
 	VMOVUPS     (CX)(BX*4), Y0
 	VMOVUPS     32(CX)(BX*4), Y3
 	VMOVUPS     64(CX)(BX*4), Y4
@@ -55746,14 +54966,12 @@ TEXT ·floatToE5m2SatRTEAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z5
 	VMOVDQU64    permQ512<>+0(SB), Z6
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z7
 	VCVTPS2PH    $0x03, Z7, Y8
 	VCVTPH2PS    Y8, Z9
@@ -55831,14 +55049,12 @@ TEXT ·floatToE5m2SatRTZAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z5
 	VMOVDQU64    permQ512<>+0(SB), Z6
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z7
 	VCVTPS2PH    $0x03, Z7, Y1
 	VMOVUPS      64(CX)(BX*4), Z7
@@ -55894,14 +55110,12 @@ TEXT ·floatToE5m2SatRTPAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z5
 	VMOVDQU64    permQ512<>+0(SB), Z6
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z7
 	VCVTPS2PH    $0x03, Z7, Y8
 	VCVTPH2PS    Y8, Z9
@@ -55977,14 +55191,12 @@ TEXT ·floatToE5m2SatRTNAVX512NT(SB), NOSPLIT, $0-32
 	MOVL         $0x7bff7bff, SI
 	VPBROADCASTD SI, Z4
 	VMOVDQU64    permQ512<>+0(SB), Z5
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1   (SI)(BX*4)
-	PREFETCHT1   64(SI)(BX*4)
-	PREFETCHT1   128(SI)(BX*4)
-	PREFETCHT1   192(SI)(BX*4)
+	PREFETCHT1   4096(CX)(BX*4)
+	PREFETCHT1   4160(CX)(BX*4)
+	PREFETCHT1   4224(CX)(BX*4)
+	PREFETCHT1   4288(CX)(BX*4)
 	VMOVUPS      (CX)(BX*4), Z6
 	VCVTPS2PH    $0x03, Z6, Y7
 	VCVTPH2PS    Y7, Z8
@@ -56049,11 +55261,9 @@ TEXT ·bf16ToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*2)
+	PREFETCHT1 4096(CX)(BX*2)
 	VPMOVZXWD  (CX)(BX*2), Y0
 	VPSLLD     $0x10, Y0, Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
@@ -56087,11 +55297,9 @@ TEXT ·bf16ToFloatAVX512NT(SB), NOSPLIT, $0-32
 	JZ           done
 	MOVL         $0x11111121, SI
 	VPBROADCASTD SI, Z0
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1  (SI)(BX*2)
+	PREFETCHT1  4096(CX)(BX*2)
 	VPMOVZXWD   (CX)(BX*2), Z1
 	VPSLLD      $0x10, Z1, Z1
 	VFIXUPIMMPS $0x00, Z0, Z1, Z1
@@ -56119,11 +55327,9 @@ TEXT ·e4m3ToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), X0
 	VPSLLW     $0x07, X0, X0
 	VPAND      miniK<>+256(SB), X0, X0
@@ -56192,11 +55398,9 @@ TEXT ·e4m3ToFloatAVX512NT(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z2
 	MOVL         $0x7ff00000, SI
 	VPBROADCASTD SI, Z3
-	MOVQ         ·simdPrefetchDist+0(SB), SI
-	ADDQ         CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVSXBW  (CX)(BX*1), Y4
 	VPSLLW     $0x07, Y4, Y4
 	VPAND      Y0, Y4, Y4
@@ -56252,11 +55456,9 @@ TEXT ·e5m2ToFloatAVX2NT(SB), NOSPLIT, $0-32
 	ANDQ $-32, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), X0
 	VPSLLW     $0x08, X0, X0
 	VCVTPH2PS  X0, Y0
@@ -56292,11 +55494,9 @@ TEXT ·e5m2ToFloatAVX512NT(SB), NOSPLIT, $0-32
 	ANDQ $-64, DX
 	MOVQ DX, ret+24(FP)
 	JZ   done
-	MOVQ ·simdPrefetchDist+0(SB), SI
-	ADDQ CX, SI
 
 loop:
-	PREFETCHT1 (SI)(BX*1)
+	PREFETCHT1 4096(CX)(BX*1)
 	VPMOVZXBW  (CX)(BX*1), Y0
 	VPSLLW     $0x08, Y0, Y0
 	VCVTPH2PS  Y0, Z0

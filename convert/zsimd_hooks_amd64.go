@@ -13,12 +13,12 @@ import (
 
 var _ half.Half
 
-// simdPrefetchDist and simdPrefetchDist8 (for 8-byte sources) are how many
-// bytes ahead of a block the streaming kernels prefetch their source
-// (PREFETCHT1), loaded once per call: 0 names the block's own lines, which
-// makes the prefetches no-ops (simd_amd64.go sets simdPrefetchDist8 to 0
-// on AMD's processors).
-var simdPrefetchDist, simdPrefetchDist8 = 4096, 4096
+// simdPrefetchDist8 is how many bytes ahead of a block the streaming kernels
+// from 8-byte sources prefetch their source (PREFETCHT1), loaded once per
+// call: 0 names the block's own lines, which makes the prefetches no-ops
+// (simd_amd64.go sets it on AMD's processors). The other streaming kernels
+// prefetch 4096 bytes ahead, a constant.
+var simdPrefetchDist8 = 4096
 
 var simdFloatToCharKernels = simdKernels{
 	1: {floatToCharRTEAVX2, floatToCharRTZAVX2, floatToCharRTPAVX2, floatToCharRTNAVX2},         // AVX2
