@@ -341,17 +341,25 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 // exponent) of its bit pattern b. The loops compute, with
 // j = b>>23 and s = b + add[j],
 //
-//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]
+//	base[j] + ((b | (b&odd[j])>>2) + add[j]) >> sh[j]
 //
 // (without the odd term but for rte) and set the destination's quiet bit
-// where (b + nan[j]) has its top bit set:
+// where (b + nan[j]) has its top bit set (shifted to it by a constant and
+// masked: one shift fewer than a shift down and back up, where the Xeon's
+// shifts share two ports with its conditional moves and branches):
 //   - add is narrowRow's add plus the implicit bit, less j's own bits
 //     (j<<23, wrapping), so that s is the significand with the implicit
 //     bit plus add, without masking b;
-//   - odd is 1 where rte adds the kept significand's last bit (ties to
-//     even): below bit 23 that bit is b's own; where sh is 23 or more the
-//     kept part is 1 (sh = 23) or 0, which add holds instead (odd 0), and
-//     for infinities and NaNs odd is 0 (it could carry into the payload);
+//   - odd is 1<<sh where rte rounds a tie by the kept significand's last
+//     bit (ties to even): below bit 23 that bit is b's own, and ORed into
+//     the dropped bits two places below the rounding bit it turns a tie
+//     into a carry exactly where that bit is 1 and changes no other
+//     carry (the dropped bits exceed half an ulp exactly where they did,
+//     or equal it; sh is at least 13 here). That takes a constant shift
+//     where adding the bit itself took a shift by sh. Where sh is 23 or
+//     more the kept part is 1 (sh = 23) or 0, which add holds instead
+//     (odd 0), and for infinities and NaNs odd is 0 (it could carry into
+//     the payload);
 //   - nan is 2^31-1 less j's bits for the NaN exponent, so that b + nan
 //     reaches 2^31 exactly when the significand is not 0, and less j's
 //     bits elsewhere (b + nan is then the significand).
@@ -379,6 +387,7 @@ func narrowTable32(dm, db, ds int, m round.Mode) *narrow32 {
 				add++
 			}
 		}
+		odd <<= sh & 31 // below bit 23 where odd is 1
 		nan := -uint64(j) << 23
 		if e == 0xff {
 			nan += 1<<31 - 1
@@ -393,17 +402,25 @@ func narrowTable32(dm, db, ds int, m round.Mode) *narrow32 {
 // exponent) of its bit pattern b. The loops compute, with
 // j = b>>52 and s = b + add[j],
 //
-//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]
+//	base[j] + ((b | (b&odd[j])>>2) + add[j]) >> sh[j]
 //
 // (without the odd term but for rte) and set the destination's quiet bit
-// where (b + nan[j]) has its top bit set:
+// where (b + nan[j]) has its top bit set (shifted to it by a constant and
+// masked: one shift fewer than a shift down and back up, where the Xeon's
+// shifts share two ports with its conditional moves and branches):
 //   - add is narrowRow's add plus the implicit bit, less j's own bits
 //     (j<<52, wrapping), so that s is the significand with the implicit
 //     bit plus add, without masking b;
-//   - odd is 1 where rte adds the kept significand's last bit (ties to
-//     even): below bit 52 that bit is b's own; where sh is 52 or more the
-//     kept part is 1 (sh = 52) or 0, which add holds instead (odd 0), and
-//     for infinities and NaNs odd is 0 (it could carry into the payload);
+//   - odd is 1<<sh where rte rounds a tie by the kept significand's last
+//     bit (ties to even): below bit 52 that bit is b's own, and ORed into
+//     the dropped bits two places below the rounding bit it turns a tie
+//     into a carry exactly where that bit is 1 and changes no other
+//     carry (the dropped bits exceed half an ulp exactly where they did,
+//     or equal it; sh is at least 13 here). That takes a constant shift
+//     where adding the bit itself took a shift by sh. Where sh is 52 or
+//     more the kept part is 1 (sh = 52) or 0, which add holds instead
+//     (odd 0), and for infinities and NaNs odd is 0 (it could carry into
+//     the payload);
 //   - nan is 2^63-1 less j's bits for the NaN exponent, so that b + nan
 //     reaches 2^63 exactly when the significand is not 0, and less j's
 //     bits elsewhere (b + nan is then the significand).
@@ -440,6 +457,7 @@ func narrowTable64(dm, db, ds int, m round.Mode) *narrow64 {
 				add++
 			}
 		}
+		odd <<= sh & 63 // below bit 52 where odd is 1
 		nan := -uint64(j) << 52
 		if e == 0x7ff {
 			nan += 1<<63 - 1
@@ -3458,10 +3476,10 @@ func sliceLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) {
 		return
 	}
 	for i, x := range src {
-		sg := uint64(x >> 63)              // 0 or all ones
-		a := (uint64(x) ^ sg) - sg         // the magnitude
-		big := int64(a>>16|-(a>>16)) >> 63 // all ones when a > 65535
-		a = a&0xffff | uint64(big)&0xffff
+		sg := uint64(x >> 63)                  // 0 or all ones
+		a := (uint64(x) ^ sg) - sg             // the magnitude
+		big := uint64(int64(-(a >> 16)) >> 63) // all ones when a > 65535
+		a = (a | big) & 0xffff                 // min(a, 65535)
 		k := uint32(65535 + (a ^ sg) - sg)
 		dst[i] = t[k&(1<<17-1)]
 	}
@@ -3903,8 +3921,8 @@ func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 	}
 	for i, x := range src {
 		a := x
-		big := int64(a>>16|-(a>>16)) >> 63 // all ones when a > 65535
-		a = a&0xffff | uint64(big)&0xffff
+		big := uint64(int64(-(a >> 16)) >> 63) // all ones when a > 65535
+		a = (a | big) & 0xffff                 // min(a, 65535)
 		k := uint32(65535 + a)
 		dst[i] = t[k&(1<<17-1)]
 	}
@@ -5269,7 +5287,7 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			j := b >> 23
 			sh := t.sh[j] & 31
 			r := b + t.add[j]
-			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
 		}
 	case round.RTP:
 		t := floatToHalfTables[2].get(len(src))
@@ -5283,7 +5301,7 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			j := b >> 23
 			sh := t.sh[j] & 31
 			r := b + t.add[j]
-			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
 		}
 	case round.RTN:
 		t := floatToHalfTables[3].get(len(src))
@@ -5297,7 +5315,7 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			j := b >> 23
 			sh := t.sh[j] & 31
 			r := b + t.add[j]
-			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
 		}
 	default:
 		t := floatToHalfTables[0].get(len(src))
@@ -5310,8 +5328,8 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 		for i, b := range bs {
 			j := b >> 23
 			sh := t.sh[j] & 31
-			r := b + t.add[j] + b>>sh&t.odd[j]
-			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>31)<<9)
+			r := (b | (b&t.odd[j])>>2) + t.add[j] // ties to even
+			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
 		}
 	}
 }
@@ -6180,7 +6198,7 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
-			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>63)<<9)
+			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
 		}
 	case round.RTP:
 		t := doubleToHalfTables[2].get(len(src))
@@ -6194,7 +6212,7 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
-			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>63)<<9)
+			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
 		}
 	case round.RTN:
 		t := doubleToHalfTables[3].get(len(src))
@@ -6208,7 +6226,7 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
-			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>63)<<9)
+			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
 		}
 	default:
 		t := doubleToHalfTables[0].get(len(src))
@@ -6221,8 +6239,8 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 		for i, b := range bs {
 			e := &t[b>>52]
 			sh := e.sh & 63
-			r := b + e.add + b>>sh&e.odd
-			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>63)<<9)
+			r := (b | (b&e.odd)>>2) + e.add // ties to even
+			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
 		}
 	}
 }
@@ -6275,7 +6293,7 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
-			dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>63)<<22)
+			dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
 		}
 	case round.RTP:
 		t := doubleToFloatTables[2].get(len(src))
@@ -6289,7 +6307,7 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
-			dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>63)<<22)
+			dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
 		}
 	case round.RTN:
 		t := doubleToFloatTables[3].get(len(src))
@@ -6303,7 +6321,7 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
-			dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>63)<<22)
+			dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
 		}
 	default:
 

@@ -1205,17 +1205,25 @@ func helpers() {
 		p("// exponent) of its bit pattern b. The loops compute, with")
 		p("// j = b>>%d and s = b + add[j],", w.sm)
 		p("//")
-		p("//	base[j] + (s + (b>>sh[j])&odd[j]) >> sh[j]")
+		p("//	base[j] + ((b | (b&odd[j])>>2) + add[j]) >> sh[j]")
 		p("//")
 		p("// (without the odd term but for rte) and set the destination's quiet bit")
-		p("// where (b + nan[j]) has its top bit set:")
+		p("// where (b + nan[j]) has its top bit set (shifted to it by a constant and")
+		p("// masked: one shift fewer than a shift down and back up, where the Xeon's")
+		p("// shifts share two ports with its conditional moves and branches):")
 		p("//   - add is narrowRow's add plus the implicit bit, less j's own bits")
 		p("//     (j<<%d, wrapping), so that s is the significand with the implicit", w.sm)
 		p("//     bit plus add, without masking b;")
-		p("//   - odd is 1 where rte adds the kept significand's last bit (ties to")
-		p("//     even): below bit %d that bit is b's own; where sh is %d or more the", w.sm, w.sm)
-		p("//     kept part is 1 (sh = %d) or 0, which add holds instead (odd 0), and", w.sm)
-		p("//     for infinities and NaNs odd is 0 (it could carry into the payload);")
+		p("//   - odd is 1<<sh where rte rounds a tie by the kept significand's last")
+		p("//     bit (ties to even): below bit %d that bit is b's own, and ORed into", w.sm)
+		p("//     the dropped bits two places below the rounding bit it turns a tie")
+		p("//     into a carry exactly where that bit is 1 and changes no other")
+		p("//     carry (the dropped bits exceed half an ulp exactly where they did,")
+		p("//     or equal it; sh is at least 13 here). That takes a constant shift")
+		p("//     where adding the bit itself took a shift by sh. Where sh is %d or", w.sm)
+		p("//     more the kept part is 1 (sh = %d) or 0, which add holds instead", w.sm)
+		p("//     (odd 0), and for infinities and NaNs odd is 0 (it could carry into")
+		p("//     the payload);")
 		p("//   - nan is 2^%d-1 less j's bits for the NaN exponent, so that b + nan", w.bits-1)
 		p("//     reaches 2^%d exactly when the significand is not 0, and less j's", w.bits-1)
 		p("//     bits elsewhere (b + nan is then the significand).")
@@ -1258,6 +1266,7 @@ func helpers() {
 		p("odd = 0")
 		p("if m == round.RTE && sh == %d { add++ }", w.sm)
 		p("}")
+		p("odd <<= sh & %d // below bit %d where odd is 1", w.bits-1, w.sm)
 		p("nan := -uint64(j) << %d", w.sm)
 		p("if e == %#x { nan += 1<<%d - 1 }", w.rows/2-1, w.bits-1)
 		if w.bits == 64 {
@@ -1547,8 +1556,13 @@ func intToHalfIndex(s kind) string {
 	} else {
 		c.w("a := x")
 	}
-	c.w("big := int%d(a>>16|-(a>>16)) >> %d // all ones when a > 65535", s.bits, s.bits-1)
-	c.w("a = a&0xffff | %s(big)&0xffff", u)
+	// a>>16 is below 2^48, so its negation is negative exactly where it
+	// is not 0. No min: Go's compiler keeps a branch, not a conditional
+	// move, in a value that indexes a load, and these branches are random.
+	// (25 -> 20 instructions: long -> half 3.9-4.05x -> 3.2-3.4x below the
+	// median on the GPU machine's Xeon, docs/PERFORMANCE.md.)
+	c.w("big := %s(int%d(-(a >> 16)) >> %d) // all ones when a > 65535", u, s.bits, s.bits-1)
+	c.w("a = (a | big) & 0xffff // min(a, 65535)")
 	if s.signed {
 		c.w("k := uint32(65535 + (a ^ sg) - sg)")
 	} else {
@@ -1572,11 +1586,11 @@ func narrowLoop(s, d kind, mm string) string {
 	}
 	c.w("sh := %s & %d", f("sh"), sf.w-1)
 	if mm == "RTE" {
-		c.w("r := b + %s + b>>sh&%s", f("add"), f("odd"))
+		c.w("r := (b | (b&%s)>>2) + %s // ties to even", f("odd"), f("add"))
 	} else {
 		c.w("r := b + %s", f("add"))
 	}
-	q := fmt.Sprintf("uint32((b+%s)>>%d)<<%d", f("nan"), sf.w-1, df.mant-1)
+	q := fmt.Sprintf("uint32((b+%s)>>%d)&%#x", f("nan"), sf.w-df.mant, 1<<(df.mant-1))
 	e := fmt.Sprintf("%s + uint32(r>>sh) | %s", f("base"), q)
 	if sf.w == 32 {
 		e = fmt.Sprintf("%s + r>>sh | %s", f("base"), q)
@@ -1666,7 +1680,12 @@ func stepBody(s, d kind, mm string) string {
 // rounded to nearest, ties to even, in its low bits (rte: one addition),
 // and rtp steps that by one where the sign of s - 1.5*2^p - v says: that
 // difference is exact or rounds away from zero, never to zero, so its sign
-// is exact.
+// is exact. math.Ceil, exact on every port and one ROUNDSD on amd64 with
+// SSE4.1, was 10% faster on the EPYC but 25-50% slower on the GPU machine's
+// Xeon (double -> ulong rtp 3.5x -> 5.4x below the median, one sitting):
+// Go's compiler leaves ROUNDSD's merge into its destination register, a
+// dependence from one iteration to the next, and ROUNDSD's latency is 8
+// cycles there.
 func floatToIntLoop(s, d kind, mm string) string {
 	if wideMode(s, d, mm) {
 		return wideLoop(s, d, mm)
