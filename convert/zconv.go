@@ -4441,6 +4441,7 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint32(0x42fe0000))
+		zero := hide(uint32(0))
 		lo := hide(uint32(0xc3000000))
 		nan := hide(uint32(0xff000000))
 		for i, b := range bs {
@@ -4448,13 +4449,14 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			dst[i] = int8(v)
 		}
 	case round.RTP:
 		hi := hide(uint32(0x42fe0000))
+		zero := hide(uint32(0))
 		lo := hide(uint32(0xc3000000))
 		nan := hide(uint32(0xff000000))
 		mg := hide(float32(0x1.8p23))
@@ -4463,7 +4465,7 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg                                                       // v rounded to nearest in the low bits
@@ -4492,6 +4494,7 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 		}
 	default:
 		hi := hide(uint32(0x42fe0000))
+		zero := hide(uint32(0))
 		lo := hide(uint32(0xc3000000))
 		nan := hide(uint32(0xff000000))
 		mg := hide(float32(0x1.8p23))
@@ -4500,7 +4503,7 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -4541,25 +4544,27 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint32(0x437f0000))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			dst[i] = uint8(v)
 		}
 	case round.RTP:
 		hi := hide(uint32(0x437f0000))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg                                                        // v rounded to nearest in the low bits
@@ -4567,25 +4572,27 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		hi := hide(uint32(0x437f0000))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			dst[i] = uint8(v)
 		}
 	default:
 		hi := hide(uint32(0x437f0000))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -4626,6 +4633,7 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint32(0x46fffe00))
+		zero := hide(uint32(0))
 		lo := hide(uint32(0xc7000000))
 		nan := hide(uint32(0xff000000))
 		for i, b := range bs {
@@ -4633,13 +4641,14 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			dst[i] = int16(v)
 		}
 	case round.RTP:
 		hi := hide(uint32(0x46fffe00))
+		zero := hide(uint32(0))
 		lo := hide(uint32(0xc7000000))
 		nan := hide(uint32(0xff000000))
 		mg := hide(float32(0x1.8p23))
@@ -4648,7 +4657,7 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg                                                        // v rounded to nearest in the low bits
@@ -4677,6 +4686,7 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 		}
 	default:
 		hi := hide(uint32(0x46fffe00))
+		zero := hide(uint32(0))
 		lo := hide(uint32(0xc7000000))
 		nan := hide(uint32(0xff000000))
 		mg := hide(float32(0x1.8p23))
@@ -4685,7 +4695,7 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -4726,25 +4736,27 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint32(0x477fff00))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			dst[i] = uint16(v)
 		}
 	case round.RTP:
 		hi := hide(uint32(0x477fff00))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg                                                         // v rounded to nearest in the low bits
@@ -4752,25 +4764,27 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		hi := hide(uint32(0x477fff00))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			dst[i] = uint16(v)
 		}
 	default:
 		hi := hide(uint32(0x477fff00))
+		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		mg := hide(float32(0x1.8p23))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float32frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -5401,6 +5415,7 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint64(0x405fc00000000000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc060000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		for i, b := range bs {
@@ -5408,13 +5423,14 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = int8(v)
 		}
 	case round.RTP:
 		hi := hide(uint64(0x405fc00000000000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc060000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
@@ -5423,7 +5439,7 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg                                                       // v rounded to nearest in the low bits
@@ -5452,6 +5468,7 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 		}
 	default:
 		hi := hide(uint64(0x405fc00000000000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc060000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
@@ -5460,7 +5477,7 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -5501,25 +5518,27 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint64(0x406fe00000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = uint8(v)
 		}
 	case round.RTP:
 		hi := hide(uint64(0x406fe00000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg                                                        // v rounded to nearest in the low bits
@@ -5527,25 +5546,27 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		hi := hide(uint64(0x406fe00000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = uint8(v)
 		}
 	default:
 		hi := hide(uint64(0x406fe00000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -5586,6 +5607,7 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint64(0x40dfffc000000000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc0e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		for i, b := range bs {
@@ -5593,13 +5615,14 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = int16(v)
 		}
 	case round.RTP:
 		hi := hide(uint64(0x40dfffc000000000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc0e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
@@ -5608,7 +5631,7 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg                                                        // v rounded to nearest in the low bits
@@ -5637,6 +5660,7 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 		}
 	default:
 		hi := hide(uint64(0x40dfffc000000000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc0e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
@@ -5645,7 +5669,7 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -5686,25 +5710,27 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint64(0x40efffe000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = uint16(v)
 		}
 	case round.RTP:
 		hi := hide(uint64(0x40efffe000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg                                                         // v rounded to nearest in the low bits
@@ -5712,25 +5738,27 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		hi := hide(uint64(0x40efffe000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = uint16(v)
 		}
 	default:
 		hi := hide(uint64(0x40efffe000000000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -5771,6 +5799,7 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint64(0x41dfffffffc00000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc1e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		for i, b := range bs {
@@ -5778,13 +5807,14 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = int32(v)
 		}
 	case round.RTP:
 		hi := hide(uint64(0x41dfffffffc00000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc1e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
@@ -5793,7 +5823,7 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg                                                        // v rounded to nearest in the low bits
@@ -5822,6 +5852,7 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 		}
 	default:
 		hi := hide(uint64(0x41dfffffffc00000))
+		zero := hide(uint64(0))
 		lo := hide(uint64(0xc1e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
@@ -5830,7 +5861,7 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
 			if b<<1 > nan {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
@@ -5871,25 +5902,27 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		hi := hide(uint64(0x41efffffffe00000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = uint32(v)
 		}
 	case round.RTP:
 		hi := hide(uint64(0x41efffffffe00000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg                                                         // v rounded to nearest in the low bits
@@ -5897,25 +5930,27 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		hi := hide(uint64(0x41efffffffe00000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			dst[i] = uint32(v)
 		}
 	default:
 		hi := hide(uint64(0x41efffffffe00000))
+		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
 		for i, b := range bs {
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
-				c = 0
+				c = zero
 			}
 			v := math.Float64frombits(c)
 			s := v + mg // v rounded to nearest in the low bits
