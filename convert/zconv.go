@@ -3501,24 +3501,32 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
-		p := scale24
-		k := low24
+		lim := hide(int64(1 << 53))
+		high := hide(^uint64(1<<29 - 1))
 		for i, x := range src {
-			m := x >> 63 // 0 or -1
-			l := bits.Len64(uint64(x^m) | 1<<23)
-			sh := uint(l - 24)
-			t := (x + int64(k[l])&m) >> sh // the ceiling below zero
-			dst[i] = float32(int32(t)) * p[l]
+			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+			m := x >> 63                          // 0 or -1
+			// below 2^53 in magnitude x is exact
+			if x^m < lim {
+				w = x
+			}
+			db := math.Float64bits(float64(w))
+			dst[i] = float32(math.Float64frombits(db & high)) // exact
 		}
 	case round.RTP:
-		p := scale24
-		k := low24
+		lim := hide(int64(1 << 53))
+		high := hide(^uint64(1<<29 - 1))
+		low := hide(uint64(1<<29 - 1))
 		for i, x := range src {
-			m := x >> 63 // 0 or -1
-			l := bits.Len64(uint64(x^m) | 1<<23)
-			sh := uint(l - 24)
-			t := x>>sh + int64(-(uint64(x)&k[l])>>63) // 1 more where inexact
-			dst[i] = float32(int32(t)) * p[l]
+			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+			m := x >> 63                          // 0 or -1
+			// below 2^53 in magnitude x is exact
+			if x^m < lim {
+				w = x
+			}
+			db := math.Float64bits(float64(w))
+			db += low &^ uint64(m)                            // the magnitude up above zero
+			dst[i] = float32(math.Float64frombits(db & high)) // exact
 		}
 	case round.RTN:
 		p := scale24
