@@ -4468,7 +4468,36 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 		lo := hide(uint32(0xc3000000))
 		nan := hide(uint32(0xff000000))
 		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                       // v rounded to nearest in the low bits
+				dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                       // v rounded to nearest in the low bits
+				dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
@@ -4568,7 +4597,34 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = uint8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = uint8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
@@ -4660,7 +4716,36 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 		lo := hide(uint32(0xc7000000))
 		nan := hide(uint32(0xff000000))
 		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := uint32(min(int32(b), int32(hi))) // above MAX, and +NaN: MAX
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
@@ -4760,7 +4845,34 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
 		mg := hide(float32(0x1.8p23))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                         // v rounded to nearest in the low bits
+				dst[i] = uint16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float32frombits(c)
+				s := v + mg                                                         // v rounded to nearest in the low bits
+				dst[i] = uint16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
@@ -5442,7 +5554,36 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 		lo := hide(uint64(0xc060000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                       // v rounded to nearest in the low bits
+				dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                       // v rounded to nearest in the low bits
+				dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
@@ -5542,7 +5683,34 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = uint8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = uint8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
@@ -5634,7 +5802,36 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 		lo := hide(uint64(0xc0e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
@@ -5734,7 +5931,34 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                         // v rounded to nearest in the low bits
+				dst[i] = uint16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                         // v rounded to nearest in the low bits
+				dst[i] = uint16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {
@@ -5826,7 +6050,36 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 		lo := hide(uint64(0xc1e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
 		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
+				c = min(c, lo)                        // below MIN, and -NaN: MIN
+				// NaN gives 0
+				if b<<1 > nan {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                        // v rounded to nearest in the low bits
+				dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := uint64(min(int64(b), int64(hi))) // above MAX, and +NaN: MAX
 			c = min(c, lo)                        // below MIN, and -NaN: MIN
 			// NaN gives 0
@@ -5926,7 +6179,34 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
 		mg := hide(float64(0x1.8p52))
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                         // v rounded to nearest in the low bits
+				dst[i] = uint32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				c := min(b, hi)
+				// NaN, or below zero, gives 0
+				if b > inf {
+					c = zero
+				}
+				v := math.Float64frombits(c)
+				s := v + mg                                                         // v rounded to nearest in the low bits
+				dst[i] = uint32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			c := min(b, hi)
 			// NaN, or below zero, gives 0
 			if b > inf {

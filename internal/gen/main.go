@@ -1431,6 +1431,34 @@ func bitsLoop(body string) string {
 	return "for i, b := range bs {\n" + strings.TrimSpace(body) + "\n}"
 }
 
+// bitsLoop2 is bitsLoop unrolled by two, then the last element alone: one
+// loop branch per two elements. On the GPU machine's Xeon the loop's
+// compare-and-branch takes port 0 or 6, which the clamps' conditional moves
+// and the shifts of the loops that are bound there share (float -> int rtp,
+// the rounded sum stepped: 8% faster unrolled, one run of 10 against 10;
+// the EPYC gains about as much). Go's compiler proves every index of the
+// unrolled body in range (dst is dst[:len(src)]), so it keeps no bounds
+// check.
+func bitsLoop2(body string) string {
+	body = strings.TrimSpace(body)
+	return fmt.Sprintf(`i := 0
+for ; i < len(bs)-1; i += 2 {
+{
+b := bs[i]
+%s
+}
+{
+i := i + 1
+b := bs[i]
+%s
+}
+}
+for ; i < len(bs); i++ {
+b := bs[i]
+%s
+}`, body, body, body)
+}
+
 // fastSlice writes the loops of slice<S>To<D> when the pair has a plan of its
 // own, and reports whether it did.
 func fastSlice(s, d kind) bool {
@@ -1749,6 +1777,7 @@ func floatToIntLoop(s, d kind, mm string) string {
 		c.w("dst[i] = %s(%s(s))", d.goT, tobits)
 	} else {
 		c.w("dst[i] = %s(%s(s) + %s(s-mg-v)>>%d) // one more where below v", d.goT, tobits, tobits, w-1)
+		return pre.String() + bitsLoop2(c.String())
 	}
 	return pre.String() + bitsLoop(c.String())
 }
