@@ -1434,11 +1434,13 @@ func bitsLoop(body string) string {
 // bitsLoop2 is bitsLoop unrolled by two, then the last element alone: one
 // loop branch per two elements. On the GPU machine's Xeon the loop's
 // compare-and-branch takes port 0 or 6, which the clamps' conditional moves
-// and the shifts of the loops that are bound there share (float -> int rtp,
-// the rounded sum stepped: 8% faster unrolled, one run of 10 against 10;
-// the EPYC gains about as much). Go's compiler proves every index of the
-// unrolled body in range (dst is dst[:len(src)]), so it keeps no bounds
-// check.
+// and the shifts of the loops that are bound there share (float -> 8..32-bit
+// rtp, the rounded sum stepped: 8% faster unrolled in a microbenchmark of
+// 10 runs against 10 there, 5-9% in a sitting of 7 clconv bench runs
+// against 7; 7% on the EPYC). Unrolled the same way, long -> float and long
+// -> half measured no faster, and stay rolled. Go's compiler proves every
+// index of the unrolled body in range (dst is dst[:len(src)]), so it keeps
+// no bounds check; the tail keeps one.
 func bitsLoop2(body string) string {
 	body = strings.TrimSpace(body)
 	return fmt.Sprintf(`i := 0
@@ -1925,9 +1927,14 @@ func shiftBody(s, d kind, mm string) string {
 // to float exactly. Against shiftBody's shift by the length: no bits.Len64,
 // no shift by CL and no table, fewer of the operations that the Xeon's
 // ports 0 and 6 share (shifts, conditional moves, branches). On the GPU
-// machine's Xeon, one sitting of 7 runs against 7: rtz 3.61x -> 3.04x below
-// the median, rtp 3.95x -> 3.66x; rtn, a shift alone in shiftBody, went
-// 2.60x -> 3.70x this way and stays there.
+// machine's Xeon, sittings of 7 runs against 7: on an H100's host rtz
+// 3.61x -> 3.04x below the median and rtp 3.95x -> 3.66x; on an H200's
+// host rtz 3.41x -> 3.42x and rtp 3.62x -> 4.02x. Code placement alone
+// moves these loops by 10-20% there (an unsigned comparison in place of
+// the select's shift and exclusive or, three instructions fewer, measured
+// rtp 3.88x -> 4.71x, and loops it did not touch 8-12% slower), so the two
+// forms are not told apart; this one has fewer instructions. rtn, a shift
+// alone in shiftBody, went 2.60x -> 3.70x this way and stays there.
 func clearBody(mm string) string {
 	var c code
 	c.w("w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11")
