@@ -3541,8 +3541,9 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 		lim := hide(int64(1 << 53))
 		for i, x := range src {
 			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+			m := x >> 63                          // 0 or -1
 			// below 2^53 in magnitude x is exact
-			if x^(x>>63) < lim {
+			if x^m < lim {
 				w = x
 			}
 			dst[i] = float32(float64(w))

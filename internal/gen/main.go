@@ -965,9 +965,10 @@ func orZero(s string) string {
 //     a mask (clearBody); long to float in rtn, ulong to float and ulong to
 //     double in the directed modes, and long to double in rtn: the value
 //     shifted right to the precision, rounding as it shifts, converts exactly
-//     and is scaled by a power of two from a table (shiftBody); long and ulong to float and ulong to double in rte: an
-//     exact float64 step, or one rounded to odd, and one rounding by the
-//     hardware or Go's softfloat (jamBody).
+//     and is scaled by a power of two from a table (shiftBody); long and
+//     ulong to float and ulong to double in rte: an exact float64 step, or
+//     one rounded to odd, and one rounding by the hardware or Go's softfloat
+//     (jamBody).
 //
 // Every table is computed once, the first time a slice long enough to repay
 // it needs it (lazyTable): nothing at init, and a short conversion takes the
@@ -1434,11 +1435,11 @@ func bitsLoop(body string) string {
 // bitsLoop2 is bitsLoop unrolled by two, then the last element alone: one
 // loop branch per two elements. On the GPU machine's Xeon the loop's
 // compare-and-branch takes port 0 or 6, which the clamps' conditional moves
-// and the shifts of the loops that are bound there share (float -> 8..32-bit
-// rtp, the rounded sum stepped: 8% faster unrolled in a microbenchmark of
-// 10 runs against 10 there, 5-9% in a sitting of 7 clconv bench runs
-// against 7; 7% on the EPYC). Unrolled the same way, long -> float and long
-// -> half measured no faster, and stay rolled. Go's compiler proves every
+// and the shifts of the loops that are bound there share (rtp of float ->
+// 8/16-bit and double -> 8..32-bit, the rounded sum stepped: 5-9% faster
+// unrolled in a sitting of 7 clconv bench runs against 7, s07 of
+// docs/device/issue30-session36-xeon-go-l2). Unrolled the same way, long
+// -> float and long -> half measured no faster (s08), and stay rolled. Go's compiler proves every
 // index of the unrolled body in range (dst is dst[:len(src)]), so it keeps
 // no bounds check; the tail keeps one.
 func bitsLoop2(body string) string {
@@ -1519,7 +1520,7 @@ func fastSlice(s, d kind) bool {
 					if d.cl == "double" {
 						pre = "p := [2]float64{1, 2}\n"
 					} else if s.signed {
-						pre = "lim := hide(int64(1 << 53))\n"
+						pre = longExactLim
 					} else {
 						pre += "lim := hide(uint64(1 << 53))\n"
 					}
@@ -1531,7 +1532,7 @@ func fastSlice(s, d kind) bool {
 				case s.cl == "long" && d.cl == "float" && mm != "RTN":
 					// rtn stays a shift (shiftBody), which is its rounding:
 					// 42% slower this way on the GPU machine's Xeon.
-					pre := "lim := hide(int64(1 << 53))\nhigh := hide(^uint64(1<<29 - 1))\n"
+					pre := longExactLim + "high := hide(^uint64(1<<29 - 1))\n"
 					if mm == "RTP" {
 						pre += "low := hide(uint64(1<<29 - 1))\n"
 					}
@@ -1720,15 +1721,15 @@ func stepBody(s, d kind, mm string) string {
 // rounded to nearest, ties to even, in its low bits (rte: one addition),
 // and rtp steps that by one where the sign of s - 1.5*2^p - v says: that
 // difference is exact or rounds away from zero, never to zero, so its sign
-// is exact. (A comparison of s - 1.5*2^p with v, one instruction fewer,
-// ran 4-9% slower on the GPU machine's Xeon: its SETcc and the compare
-// take ports 0 and 6, which the conditional moves of the clamp and the
-// loop's branch already share.) math.Ceil, exact on every port and one ROUNDSD on amd64 with
-// SSE4.1, was 10% faster on the EPYC but 25-50% slower on the GPU machine's
-// Xeon (double -> ulong rtp 3.5x -> 5.4x below the median, one sitting):
-// Go's compiler leaves ROUNDSD's merge into its destination register, a
-// dependence from one iteration to the next, and ROUNDSD's latency is 8
-// cycles there.
+// is exact. Measured and not kept (docs/device/issue30-session36-xeon-go-l2,
+// sittings s01 and s03): a comparison of s - 1.5*2^p with v, one
+// instruction fewer, ran 4-9% slower on the GPU machine's Xeon (its SETcc
+// and the compare take ports 0 and 6, which the clamp's conditional moves
+// and the loop's branch already share); math.Ceil, exact on every port and
+// one ROUNDSD on amd64 with SSE4.1, ran 25-50% slower there (double ->
+// ulong rtp 3.5x -> 5.4x below the median): Go's compiler leaves ROUNDSD's
+// merge into its destination register, a dependence from one iteration to
+// the next, and ROUNDSD's latency is 8 cycles there.
 func floatToIntLoop(s, d kind, mm string) string {
 	if wideMode(s, d, mm) {
 		return wideLoop(s, d, mm)
@@ -1937,10 +1938,7 @@ func shiftBody(s, d kind, mm string) string {
 // alone in shiftBody, went 2.60x -> 3.70x this way and stays there.
 func clearBody(mm string) string {
 	var c code
-	c.w("w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11")
-	c.w("m := x >> 63 // 0 or -1")
-	c.w("// below 2^53 in magnitude x is exact")
-	c.w("if x^m < lim { w = x }")
+	longExact(&c)
 	c.w("db := math.Float64bits(float64(w))")
 	switch mm {
 	case "RTP":
@@ -1949,6 +1947,20 @@ func clearBody(mm string) string {
 	c.w("dst[i] = float32(math.Float64frombits(db & high)) // exact")
 	return c.String()
 }
+
+// longExact writes w, long x made exact in float64 for a rounding to
+// float (jamBody, clearBody): x below 2^53 in magnitude, from there x
+// rounded to odd at bit 11; and m, x's sign as 0 or -1. The loop's
+// prelude holds lim (longExactLim).
+func longExact(c *code) {
+	c.w("w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11")
+	c.w("m := x >> 63 // 0 or -1")
+	c.w("// below 2^53 in magnitude x is exact")
+	c.w("if x^m < lim { w = x }")
+}
+
+// longExactLim is the prelude of longExact's loops.
+const longExactLim = "lim := hide(int64(1 << 53))\n"
 
 // jamBody converts long or ulong x to float, or ulong x to double, rounding
 // to nearest (ties to even) with one correctly rounded float64 -> float32
@@ -1975,12 +1987,11 @@ func jamBody(s, d kind) string {
 		c.w("dst[i] = float64(int64(w)) * p[k] // 2^k")
 		return c.String()
 	}
-	c.w("w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11")
 	if s.signed {
-		c.w("// below 2^53 in magnitude x is exact")
-		c.w("if x^(x>>63) < lim { w = x }")
+		longExact(&c)
 		c.w("dst[i] = float32(float64(w))")
 	} else {
+		c.w("w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11")
 		c.w("// below 2^53 x is exact")
 		c.w("if x < lim { w = x }")
 		c.w("dst[i] = float32(float64(int64(w)) + p[x>>63]) // 2^64 back from 2^63 up")
