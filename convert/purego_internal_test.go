@@ -94,6 +94,16 @@ func pureGoTestInputs(k cltype.Kind) []uint64 {
 			}
 		}
 	}
+	if n > 16 {
+		// Every integer from just below 2^16 to 2^16+4096, and their
+		// negations: the edge of the integer-to-half tables (x+65535 for
+		// x in [-65535, 65535]), where an index taken modulo the table's
+		// size wraps.
+		for d := uint64(0); d < 4160; d++ {
+			v := 1<<16 - 64 + d
+			vals = append(vals, v, -v&mask)
+		}
+	}
 	for range 20000 {
 		vals = append(vals, r.Uint64()&mask)
 	}

@@ -2080,8 +2080,7 @@ func sliceShortToHalf(dst []half.Half, src []int16, m round.Mode, sat bool) {
 		return
 	}
 	for i, x := range src {
-		k := uint32(int32(x) + 65535)
-		dst[i] = t[k&(1<<17-1)]
+		dst[i] = t[uint32(int32(x)+65535)]
 	}
 }
 
@@ -2368,8 +2367,7 @@ func sliceUshortToHalf(dst []half.Half, src []uint16, m round.Mode, sat bool) {
 		return
 	}
 	for i, x := range src {
-		k := uint32(x) + 65535
-		dst[i] = t[k&(1<<17-1)]
+		dst[i] = t[uint32(x)+65535]
 	}
 }
 
@@ -2719,12 +2717,19 @@ func sliceIntToHalf(dst []half.Half, src []int32, m round.Mode, sat bool) {
 		}
 		return
 	}
+	neg, pos := t[0], t[2*65535] // -65535 and 65535
 	for i, x := range src {
-		d := int64(x) - 65535
-		y := 65535 + d&(d>>63) // min(x, 65535)
-		y += 65535
-		k := uint32(y &^ (y >> 63)) // max(x, -65535) + 65535
-		dst[i] = t[k&(1<<17-1)]
+		k := uint64(x) + 65535
+		h := t[k&(1<<17-1)]
+		ov := pos
+		if x < 0 {
+			ov = neg
+		}
+		// outside [-65535, 65535]
+		if k > 2*65535 {
+			h = ov
+		}
+		dst[i] = h
 	}
 }
 
@@ -3079,11 +3084,14 @@ func sliceUintToHalf(dst []half.Half, src []uint32, m round.Mode, sat bool) {
 		}
 		return
 	}
+	pos := t[2*65535] // 65535
 	for i, x := range src {
-		d := int64(x) - 65535
-		y := 65535 + d&(d>>63) // min(x, 65535)
-		k := uint32(y) + 65535
-		dst[i] = t[k&(1<<17-1)]
+		k := uint64(x) + 65535
+		h := t[k&(1<<17-1)]
+		if x > 65535 {
+			h = pos
+		}
+		dst[i] = h
 	}
 }
 
@@ -3475,13 +3483,19 @@ func sliceLongToHalf(dst []half.Half, src []int64, m round.Mode, sat bool) {
 		}
 		return
 	}
+	neg, pos := t[0], t[2*65535] // -65535 and 65535
 	for i, x := range src {
-		sg := uint64(x >> 63)                  // 0 or all ones
-		a := (uint64(x) ^ sg) - sg             // the magnitude
-		big := uint64(int64(-(a >> 16)) >> 63) // all ones when a > 65535
-		a = (a | big) & 0xffff                 // min(a, 65535)
-		k := uint32(65535 + (a ^ sg) - sg)
-		dst[i] = t[k&(1<<17-1)]
+		k := uint64(x) + 65535
+		h := t[k&(1<<17-1)]
+		ov := pos
+		if x < 0 {
+			ov = neg
+		}
+		// outside [-65535, 65535]
+		if k > 2*65535 {
+			h = ov
+		}
+		dst[i] = h
 	}
 }
 
@@ -3514,19 +3528,33 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 			dst[i] = float32(math.Float64frombits(db & high)) // exact
 		}
 	case round.RTP:
-		lim := hide(int64(1 << 53))
-		high := hide(^uint64(1<<29 - 1))
-		low := hide(uint64(1<<29 - 1))
-		for i, x := range src {
-			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
-			m := x >> 63                          // 0 or -1
-			// below 2^53 in magnitude x is exact
-			if x^m < lim {
-				w = x
+		if hwInt64ToFloat32 {
+			for i, x := range src {
+				f := float32(x)
+				fb := math.Float32bits(f)
+				df := int64(f) - x
+				if fb == 0x5f000000 {
+					df = 1
+				} // 2^63
+				sg := int64(x) >> 63 // 0 or -1
+				fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
+				dst[i] = math.Float32frombits(fb)
 			}
-			db := math.Float64bits(float64(w))
-			db += low &^ uint64(m)                            // the magnitude up above zero
-			dst[i] = float32(math.Float64frombits(db & high)) // exact
+		} else {
+			lim := hide(int64(1 << 53))
+			high := hide(^uint64(1<<29 - 1))
+			low := hide(uint64(1<<29 - 1))
+			for i, x := range src {
+				w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+				m := x >> 63                          // 0 or -1
+				// below 2^53 in magnitude x is exact
+				if x^m < lim {
+					w = x
+				}
+				db := math.Float64bits(float64(w))
+				db += low &^ uint64(m)                            // the magnitude up above zero
+				dst[i] = float32(math.Float64frombits(db & high)) // exact
+			}
 		}
 	case round.RTN:
 		p := scale24
@@ -3928,12 +3956,14 @@ func sliceUlongToHalf(dst []half.Half, src []uint64, m round.Mode, sat bool) {
 		}
 		return
 	}
+	pos := t[2*65535] // 65535
 	for i, x := range src {
-		a := x
-		big := uint64(int64(-(a >> 16)) >> 63) // all ones when a > 65535
-		a = (a | big) & 0xffff                 // min(a, 65535)
-		k := uint32(65535 + a)
-		dst[i] = t[k&(1<<17-1)]
+		k := uint64(x) + 65535
+		h := t[k&(1<<17-1)]
+		if x > 65535 {
+			h = pos
+		}
+		dst[i] = h
 	}
 }
 

@@ -939,7 +939,8 @@ func orZero(s string) string {
 //     computed from the scalar conversion itself (half -> D: all 2^16 inputs
 //     per mode, 64 to 512 KiB; the integers of 16 bits or more -> half: every
 //     value in [-65535, 65535] per mode, 256 KiB, a wider magnitude converting
-//     as 65535 does; char and uchar -> half: 256 entries per mode);
+//     as 65535 does, selected after the load (intToHalfLoop); char and uchar
+//     -> half: 256 entries per mode);
 //   - float and double to a narrower floating type (double -> float in the
 //     directed modes; rounding to nearest is the hardware's): a table per
 //     sign and exponent of the source, in columns, gives the result's
@@ -956,19 +957,20 @@ func orZero(s string) string {
 //   - float and double to the other integer types and modes: the bit
 //     pattern, loaded as an integer, clamped with one signed and one
 //     unsigned integer min, rounded by 1.5*2^p and a step (floatToIntLoop);
-//   - int and uint to float in the directed modes, and long to double in
-//     rtz and rtp: Go's conversion rounds to nearest, and an exact integer
-//     comparison of that result with the source steps it by one unit where
-//     the mode wants the other neighbour (stepBody); long to float in rtz
-//     and rtp: an exact float64 (x, or x rounded to odd at bit 11 from 2^53
-//     up) whose bit pattern is rounded to float's 24 bits by an addition and
-//     a mask (clearBody); long to float in rtn, ulong to float and ulong to
-//     double in the directed modes, and long to double in rtn: the value
-//     shifted right to the precision, rounding as it shifts, converts exactly
-//     and is scaled by a power of two from a table (shiftBody); long and
-//     ulong to float and ulong to double in rte: an exact float64 step, or
-//     one rounded to odd, and one rounding by the hardware or Go's softfloat
-//     (jamBody).
+//   - int and uint to float in the directed modes, long to double in rtz
+//     and rtp, and long to float in rtp where Go's float32(int64) is one
+//     instruction (hwInt64ToFloat32): Go's conversion rounds to nearest, and
+//     an exact integer comparison of that result with the source steps it
+//     by one unit where the mode wants the other neighbour (stepBody); long
+//     to float in rtz, and in rtp on the other ports: an exact float64 (x,
+//     or x rounded to odd at bit 11 from 2^53 up) whose bit pattern is
+//     rounded to float's 24 bits by an addition and a mask (clearBody); long
+//     to float in rtn, ulong to float and ulong to double in the directed
+//     modes, and long to double in rtn: the value shifted right to the
+//     precision, rounding as it shifts, converts exactly and is scaled by a
+//     power of two from a table (shiftBody); long and ulong to float and
+//     ulong to double in rte: an exact float64 step, or one rounded to odd,
+//     and one rounding by the hardware or Go's softfloat (jamBody).
 //
 // Every table is computed once, the first time a slice long enough to repay
 // it needs it (lazyTable): nothing at init, and a short conversion takes the
@@ -1486,10 +1488,7 @@ func fastSlice(s, d kind) bool {
 		}
 		p("t := intToHalfTables[modeIndex(m)].get(len(src))")
 		scalarPath(s, d)
-		p("for i, x := range src {")
-		p("%s", strings.TrimSpace(intToHalfIndex(s)))
-		p("dst[i] = t[k&(1<<17-1)]")
-		p("}")
+		intToHalfLoop(s)
 	case s.float && d.float && s.bits > d.bits:
 		p("_ = sat")
 		if s.cl == "double" && d.cl == "float" {
@@ -1535,6 +1534,10 @@ func fastSlice(s, d kind) bool {
 					pre := longExactLim + "high := hide(^uint64(1<<29 - 1))\n"
 					if mm == "RTP" {
 						pre += "low := hide(uint64(1<<29 - 1))\n"
+						// Where Go's float32(x) is one instruction, a step
+						// from it is 7 instructions shorter (docs/PERFORMANCE.md).
+						return "if hwInt64ToFloat32 {\n" + rangeLoop(stepBody(s, d, mm)) +
+							"} else {\n" + pre + rangeLoop(clearBody(mm)) + "}\n"
 					}
 					return pre + rangeLoop(clearBody(mm))
 				case s.bits == 64 && !(s.cl == "long" && d.cl == "double" && mm != "RTN"):
@@ -1566,50 +1569,42 @@ func scalarPath(s, d kind) {
 	p("}")
 }
 
-// intToHalfIndex returns statements that set k to the index in
-// intToHalfTable of integer x: x+65535 with x clamped to [-65535, 65535],
-// without branches (Go's compiler keeps the branches of min and max where
-// their result addresses a load).
-func intToHalfIndex(s kind) string {
-	var c code
+// intToHalfLoop writes the loop that converts integer x through
+// intToHalfTable, at index x+65535. A short or ushort is always in the
+// table. A wider x is looked up at its low 17 bits, and where it is outside
+// [-65535, 65535] the result is then replaced by that of -65535 or 65535
+// (every integer of larger magnitude converts as these do). The selects
+// come after the load, so Go's compiler makes them conditional moves (it
+// keeps branches, and these are random, in a value that indexes a load):
+// 9 instructions for long, against 18 for a branch-free clamp of the index
+// (docs/PERFORMANCE.md).
+func intToHalfLoop(s kind) {
 	switch s.cl {
 	case "short":
-		return "k := uint32(int32(x) + 65535)"
+		p("for i, x := range src { dst[i] = t[uint32(int32(x)+65535)] }")
+		return
 	case "ushort":
-		return "k := uint32(x) + 65535"
-	case "int", "uint":
-		// In int64, where nothing overflows: min(x, 65535) is 65535 plus
-		// the negative part of x-65535, and max(y, 0) clears a negative y.
-		c.w("d := int64(x) - 65535")
-		c.w("y := 65535 + d&(d>>63) // min(x, 65535)")
-		if s.cl == "uint" {
-			c.w("k := uint32(y) + 65535")
-			return c.String()
-		}
-		c.w("y += 65535")
-		c.w("k := uint32(y &^ (y >> 63)) // max(x, -65535) + 65535")
-		return c.String()
+		p("for i, x := range src { dst[i] = t[uint32(x)+65535] }")
+		return
 	}
-	u := fmt.Sprintf("uint%d", s.bits)
 	if s.signed {
-		c.w("sg := %s(x >> %d) // 0 or all ones", u, s.bits-1)
-		c.w("a := (%s(x) ^ sg) - sg // the magnitude", u)
+		p("neg, pos := t[0], t[2*65535] // -65535 and 65535")
 	} else {
-		c.w("a := x")
+		p("pos := t[2*65535] // 65535")
 	}
-	// a>>16 is below 2^48, so its negation is negative exactly where it
-	// is not 0. No min: Go's compiler keeps a branch, not a conditional
-	// move, in a value that indexes a load, and these branches are random.
-	// (25 -> 20 instructions: long -> half 3.9-4.05x -> 3.2-3.4x below the
-	// median on the GPU machine's Xeon, docs/PERFORMANCE.md.)
-	c.w("big := %s(int%d(-(a >> 16)) >> %d) // all ones when a > 65535", u, s.bits, s.bits-1)
-	c.w("a = (a | big) & 0xffff // min(a, 65535)")
+	p("for i, x := range src {")
+	p("k := uint64(x) + 65535")
+	p("h := t[k&(1<<17-1)]")
 	if s.signed {
-		c.w("k := uint32(65535 + (a ^ sg) - sg)")
+		p("ov := pos")
+		p("if x < 0 { ov = neg }")
+		p("// outside [-65535, 65535]")
+		p("if k > 2*65535 { h = ov }")
 	} else {
-		c.w("k := uint32(65535 + a)")
+		p("if x > 65535 { h = pos }")
 	}
-	return c.String()
+	p("dst[i] = h")
+	p("}")
 }
 
 // narrowLoop rounds float or double x (bit pattern b) to the narrower
@@ -1669,6 +1664,9 @@ func stepBody(s, d kind, mm string) string {
 	// The comparison: int64(f) is exact below 2^63 in magnitude; f is 2^63
 	// (above every long) only for x within half a unit of it.
 	two63 := fmt.Sprintf("%#x", math.Float64bits(0x1p63))
+	if w == 32 {
+		two63 = fmt.Sprintf("%#x", math.Float32bits(0x1p63))
+	}
 	above, below := "positive64(df)", "negative64(df)"
 	if s.bits < 64 {
 		c.w("df := int64(f) - int64(x) // exact: f is an integer below 2^33")
