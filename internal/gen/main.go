@@ -1049,16 +1049,6 @@ func helpers() {
 		p("var scale%d = [65]float%d{%s}", w.prec, w.bits, strings.Join(vs, ", "))
 		p("")
 	}
-	p("// low24[l] and low53[l] are 2^(l-24)-1 and 2^(l-53)-1 (0 below): the")
-	p("// bits that the shift drops.")
-	for _, prec := range []int{24, 53} {
-		var vs []string
-		for l := range 65 {
-			vs = append(vs, fmt.Sprintf("1<<%d - 1", max(l-prec, 0)))
-		}
-		p("var low%d = [65]uint64{%s}", prec, strings.Join(vs, ", "))
-		p("")
-	}
 	p("// u64Bias[x>>63] is what a ulong x loses when converted as an int64.")
 	p("var u64Bias = [2]float64{0, 0x1p64}")
 	p("")
@@ -1543,11 +1533,7 @@ func fastSlice(s, d kind) bool {
 				case s.bits == 64 && !(s.cl == "long" && d.cl == "double" && mm != "RTN"):
 					// p, a copy of the table on the stack: indexed there
 					// without a nil check of a pointer.
-					pre := fmt.Sprintf("p := scale%d\n", fmtOf(d).mant+1)
-					if s.signed && mm != "RTN" {
-						pre += fmt.Sprintf("k := low%d\n", fmtOf(d).mant+1)
-					}
-					return pre + rangeLoop(shiftBody(s, d, mm))
+					return fmt.Sprintf("p := scale%d\n", fmtOf(d).mant+1) + rangeLoop(shiftBody(s, d, mm))
 				}
 				return rangeLoop(stepBody(s, d, mm))
 			})
@@ -1859,14 +1845,10 @@ zero := hide(int64(0)) // in a register, not set again for every element
 // entry l of scale24 or scale53 (one load and one multiplication, where
 // putting sh into the result's exponent field took a move out of the
 // floating-point register, a shift and an addition; indexed by l, whose
-// range Go's compiler knows, the load needs no bounds check or mask). The
-// arithmetic shift of x itself rounds toward -infinity for either sign;
-// toward +infinity it adds 1 where the bits shifted out, x & k (k = 2^sh-1,
-// the entry l of low24 or low53), are not all zero, which the sign of
-// -(x&k) tells (a shift by a constant: Intel's cores take more micro-ops
-// for a shift by CL, of which the loop has one already); toward zero it
-// adds k before the shift below zero (the ceiling there). An unsigned x shifts as it is, and rounds up as ((x-1)>>sh)+1
-// (0 for x = 0).
+// range Go's compiler knows, the load needs no bounds check or mask). A
+// signed x takes only rtn here, the arithmetic shift's own rounding for
+// either sign (its rtz and rtp are clearBody's and stepBody's). An unsigned
+// x shifts as it is, and rounds up as ((x-1)>>sh)+1 (0 for x = 0).
 //
 // The length l is that of x^(x>>63), |x|-1 below zero, which is one less
 // where |x| is a power of two 2^j: then the shifted value is -2^p, which
@@ -1896,14 +1878,11 @@ func shiftBody(s, d kind, mm string) string {
 		c.w("m := x >> 63 // 0 or -1")
 		c.w("l := %s", length("uint64(x ^ m)"))
 		c.w("sh := uint(l - %d)", prec)
-		switch mm {
-		case "RTN":
-			c.w("t := x >> sh")
-		case "RTZ":
-			c.w("t := (x + int64(k[l])&m) >> sh // the ceiling below zero")
-		case "RTP":
-			c.w("t := x>>sh + int64(-(uint64(x)&k[l])>>63) // 1 more where inexact")
+		if mm != "RTN" {
+			// long -> float rtz and rtp are clearBody's and stepBody's.
+			panic("shiftBody: a signed source rounds only toward -infinity here")
 		}
+		c.w("t := x >> sh")
 	} else {
 		c.w("l := %s", length("x"))
 		c.w("sh := uint(l - %d)", prec)
