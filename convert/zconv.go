@@ -484,22 +484,80 @@ var doubleToFloatTables = [4]lazyTable[narrow64]{
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTN) }},
 }
 
+// rowAdd32 returns c for the positive floats of exponent field e, [2^E,
+// 2^(E+1)) with E = e-127 (every subnormal for e = 0): for every such v
+// but zero, truncating v+c (rounded to nearest) gives v rounded up to an
+// integer, and truncating -v-c gives -v rounded down. c is 1 less one unit
+// in the last place of the row (v+c is then exact, or rounds within the
+// integer it truncates to), 1-2^E below 1 (v+c lies in [1, 1.5)), 1 where
+// 1-2^E is not a float (v+c rounds to 1, or just above), and 0 from 2^23 up,
+// where every value is an integer. Zero, in the subnormals' row, would
+// round to 1; the loops send zero elsewhere.
+func rowAdd32(e int) float32 {
+	switch E := e - 127; {
+	case E >= 23:
+		return 0
+	case E >= 0:
+		return float32(1 - math.Ldexp(1, E-23))
+	case E >= -24:
+		return float32(1 - math.Ldexp(1, E))
+	}
+	return 1
+}
+
+// rtpRows32 holds, for every index j = (b-1)>>23 of a float's bit pattern b,
+// what floatToIntLoop adds to a float v (b, or b clamped to the
+// destination's range) before truncating it, so that the truncation rounds
+// v up. Row j holds the values above 2^E and up to 2^(E+1), E = j-127, and
+// their negations in row j+256; row 0 the subnormals and 2^-126. The rows'
+// offset by one puts both zeros with the NaNs: +0 in row 511 (with the
+// negative NaNs), -0 in row 255 (with the positive ones), where the addend
+// is 0 (a NaN is clamped to zero before the addition). The addend is 0 in
+// the negative rows (truncation rounds them up) and 1 in the rows below 1
+// where 1-2^E is not a float; below 1, 1-2^E, so that v plus it lies in
+// [1, 1.5]. From 1 up it is 1 less one unit in the last place of [2^E,
+// 2^(E+1)), u, and less 2^-24: for v of that binade, an integer n plus
+// k units, v plus it is n+1-2^-24 (rounds to n+1) and more for k > 0, or
+// n+1-u-2^-24 (rounds to n+1-u) for k = 0; for v = 2^(E+1), whose unit is 2u,
+// 2^(E+1)+1-u-2^-24 rounds down to 2^(E+1)+1-2u, below the halfway point
+// where rounding to even would give 2^(E+1)+1. A clamped v (MAX, or MIN)
+// is an integer: any addend of a row at or above its own leaves it there.
+func rtpRowTable32() *[512]float32 {
+	t := new([512]float32)
+	for j := range 255 {
+		switch E := j - 127; {
+		case E < -24: // with the subnormals' row
+			t[j] = 1
+		case E < 0:
+			t[j] = float32(1 - math.Ldexp(1, E))
+		case E < 23:
+			t[j] = float32(1 - math.Ldexp(1, E-23) - 0x1p-24)
+		}
+	}
+	return t
+}
+
+var rtpRows32 = lazyTable[[512]float32]{min: 1 << 12, build: rtpRowTable32}
+
 // wide32 holds, for every index j = b>>23 (sign and exponent) of a float's
 // bit pattern b, what the loops that convert it to an integer type in one
 // mode need (internal/gen's wideLoop). With v the float, a loop computes q,
 // the rounded value as an int64 (garbage where the row is out of range),
 // and stores q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1):
-//   - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0
-//     (rtp, rtn: step masks the fraction's bits in the rows of the sign
-//     that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:
-//     f and g are 2^23 with the row's sign below 2^23, where adding and
-//     subtracting it rounds to an integer, ties to even, and 0 from there
-//     up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode
-//     (exact), and sat adds the 2^63 back (an OR: q is below 2^63);
+//   - q is int64(v) (rtz), int64(v+f[j]) (rtp, rtn: f is rowAdd32's
+//     addend in the rows of the sign that the mode rounds away from zero,
+//     so that truncating the sum rounds v in the mode), or
+//     int64(v+f[j]-g[j]) (rte: f and g are 2^23 with the row's sign below
+//     2^23, where adding and subtracting it rounds to an integer, ties to
+//     even, and 0 from there up); to ulong, from 2^63 up, v+f[j] with f =
+//     -2^63 in every mode (exact), and sat adds the 2^63 back (an OR: q is
+//     below 2^63);
 //   - keep is all ones where q is the result (the rounded value is in
 //     range), else 0, and sat is then the saturated result (MIN or MAX;
 //     to an unsigned type 0 for every negative row, which rounds to 0 or
-//     below).
+//     below). In rtp and rtn, row 0 (or 0x100) adds 1 (or -1): a
+//     subnormal rounds to it, but zero does not, and the loop's test for
+//     a NaN takes zero too (b<<1-1 above the NaNs' bound less one).
 //
 // Each column starts a cache line and 8 bytes after the one before, so
 // that a row's entries do not all fall into one set of the L1 cache:
@@ -512,10 +570,8 @@ type wide32 struct {
 	_    [9]uint64
 	g    [512]float32
 	_    [18]uint64
-	step [512]uint32
-	_    [27]uint64
 	keep [512]uint64
-	_    [36]uint64
+	_    [27]uint64
 	sat  [512]uint64
 }
 
@@ -534,12 +590,7 @@ func wideTable32(bits int, signed bool, m round.Mode) *wide32 {
 			t.g[j] = t.f[j]
 		}
 		if m == round.RTP && !neg || m == round.RTN && neg && signed {
-			switch {
-			case e < 127: // below 1: any bit of the magnitude
-				t.step[j] = 1<<31 - 1
-			case e < 150:
-				t.step[j] = 1<<(150-e) - 1
-			}
+			t.f[j] = sg * rowAdd32(e)
 		}
 		t.keep[j] = math.MaxUint64
 		switch {
@@ -560,22 +611,80 @@ func wideTable32(bits int, signed bool, m round.Mode) *wide32 {
 	return t
 }
 
+// rowAdd64 returns c for the positive doubles of exponent field e, [2^E,
+// 2^(E+1)) with E = e-1023 (every subnormal for e = 0): for every such v
+// but zero, truncating v+c (rounded to nearest) gives v rounded up to an
+// integer, and truncating -v-c gives -v rounded down. c is 1 less one unit
+// in the last place of the row (v+c is then exact, or rounds within the
+// integer it truncates to), 1-2^E below 1 (v+c lies in [1, 1.5)), 1 where
+// 1-2^E is not a double (v+c rounds to 1, or just above), and 0 from 2^52 up,
+// where every value is an integer. Zero, in the subnormals' row, would
+// round to 1; the loops send zero elsewhere.
+func rowAdd64(e int) float64 {
+	switch E := e - 1023; {
+	case E >= 52:
+		return 0
+	case E >= 0:
+		return float64(1 - math.Ldexp(1, E-52))
+	case E >= -53:
+		return float64(1 - math.Ldexp(1, E))
+	}
+	return 1
+}
+
+// rtpRows64 holds, for every index j = (b-1)>>52 of a double's bit pattern b,
+// what floatToIntLoop adds to a double v (b, or b clamped to the
+// destination's range) before truncating it, so that the truncation rounds
+// v up. Row j holds the values above 2^E and up to 2^(E+1), E = j-1023, and
+// their negations in row j+2048; row 0 the subnormals and 2^-1022. The rows'
+// offset by one puts both zeros with the NaNs: +0 in row 4095 (with the
+// negative NaNs), -0 in row 2047 (with the positive ones), where the addend
+// is 0 (a NaN is clamped to zero before the addition). The addend is 0 in
+// the negative rows (truncation rounds them up) and 1 in the rows below 1
+// where 1-2^E is not a double; below 1, 1-2^E, so that v plus it lies in
+// [1, 1.5]. From 1 up it is 1 less one unit in the last place of [2^E,
+// 2^(E+1)), u, and less 2^-53: for v of that binade, an integer n plus
+// k units, v plus it is n+1-2^-53 (rounds to n+1) and more for k > 0, or
+// n+1-u-2^-53 (rounds to n+1-u) for k = 0; for v = 2^(E+1), whose unit is 2u,
+// 2^(E+1)+1-u-2^-53 rounds down to 2^(E+1)+1-2u, below the halfway point
+// where rounding to even would give 2^(E+1)+1. A clamped v (MAX, or MIN)
+// is an integer: any addend of a row at or above its own leaves it there.
+func rtpRowTable64() *[4096]float64 {
+	t := new([4096]float64)
+	for j := range 2047 {
+		switch E := j - 1023; {
+		case E < -53: // with the subnormals' row
+			t[j] = 1
+		case E < 0:
+			t[j] = float64(1 - math.Ldexp(1, E))
+		case E < 52:
+			t[j] = float64(1 - math.Ldexp(1, E-52) - 0x1p-53)
+		}
+	}
+	return t
+}
+
+var rtpRows64 = lazyTable[[4096]float64]{min: 1 << 14, build: rtpRowTable64}
+
 // wide64 holds, for every index j = b>>52 (sign and exponent) of a double's
 // bit pattern b, what the loops that convert it to an integer type in one
 // mode need (internal/gen's wideLoop). With v the double, a loop computes q,
 // the rounded value as an int64 (garbage where the row is out of range),
 // and stores q&keep[j] | sat[j], or 0 for a NaN (a comparison of b<<1):
-//   - q is int64(v) (rtz), that plus or minus 1 where b&step[j] is not 0
-//     (rtp, rtn: step masks the fraction's bits in the rows of the sign
-//     that the mode rounds away from zero), or int64(v+f[j]-g[j]) (rte:
-//     f and g are 2^52 with the row's sign below 2^52, where adding and
-//     subtracting it rounds to an integer, ties to even, and 0 from there
-//     up); to ulong, from 2^63 up, v+f[j] with f = -2^63 in every mode
-//     (exact), and sat adds the 2^63 back (an OR: q is below 2^63);
+//   - q is int64(v) (rtz), int64(v+f[j]) (rtp, rtn: f is rowAdd64's
+//     addend in the rows of the sign that the mode rounds away from zero,
+//     so that truncating the sum rounds v in the mode), or
+//     int64(v+f[j]-g[j]) (rte: f and g are 2^52 with the row's sign below
+//     2^52, where adding and subtracting it rounds to an integer, ties to
+//     even, and 0 from there up); to ulong, from 2^63 up, v+f[j] with f =
+//     -2^63 in every mode (exact), and sat adds the 2^63 back (an OR: q is
+//     below 2^63);
 //   - keep is all ones where q is the result (the rounded value is in
 //     range), else 0, and sat is then the saturated result (MIN or MAX;
 //     to an unsigned type 0 for every negative row, which rounds to 0 or
-//     below).
+//     below). In rtp and rtn, row 0 (or 0x800) adds 1 (or -1): a
+//     subnormal rounds to it, but zero does not, and the loop's test for
+//     a NaN takes zero too (b<<1-1 above the NaNs' bound less one).
 //
 // Each column starts a cache line and 8 bytes after the one before, so
 // that a row's entries do not all fall into one set of the L1 cache:
@@ -588,10 +697,8 @@ type wide64 struct {
 	_    [9]uint64
 	g    [4096]float64
 	_    [18]uint64
-	step [4096]uint64
-	_    [27]uint64
 	keep [4096]uint64
-	_    [36]uint64
+	_    [27]uint64
 	sat  [4096]uint64
 }
 
@@ -610,12 +717,7 @@ func wideTable64(bits int, signed bool, m round.Mode) *wide64 {
 			t.g[j] = t.f[j]
 		}
 		if m == round.RTP && !neg || m == round.RTN && neg && signed {
-			switch {
-			case e < 1023: // below 1: any bit of the magnitude
-				t.step[j] = 1<<63 - 1
-			case e < 1075:
-				t.step[j] = 1<<(1075-e) - 1
-			}
+			t.f[j] = sg * rowAdd64(e)
 		}
 		t.keep[j] = math.MaxUint64
 		switch {
@@ -2743,27 +2845,87 @@ func sliceIntToFloat(dst []float32, src []int32, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			f := float32(x)
-			fb := math.Float32bits(f)
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				sg := int64(x) >> 63      // 0 or -1
+				fb -= uint32(positive64((df ^ sg) - sg))
+				dst[i] = math.Float32frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				sg := int64(x) >> 63      // 0 or -1
+				fb -= uint32(positive64((df ^ sg) - sg))
+				dst[i] = math.Float32frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float32(x), math.Float32bits(float32(x))
 			df := int64(f) - int64(x) // exact: f is an integer below 2^33
 			sg := int64(x) >> 63      // 0 or -1
 			fb -= uint32(positive64((df ^ sg) - sg))
 			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTP:
-		for i, x := range src {
-			f := float32(x)
-			fb := math.Float32bits(f)
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				sg := int64(x) >> 63      // 0 or -1
+				fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
+				dst[i] = math.Float32frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				sg := int64(x) >> 63      // 0 or -1
+				fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
+				dst[i] = math.Float32frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float32(x), math.Float32bits(float32(x))
 			df := int64(f) - int64(x) // exact: f is an integer below 2^33
 			sg := int64(x) >> 63      // 0 or -1
 			fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
 			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTN:
-		for i, x := range src {
-			f := float32(x)
-			fb := math.Float32bits(f)
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				sg := int64(x) >> 63      // 0 or -1
+				fb -= uint32((positive64(df) ^ uint64(sg)) - uint64(sg))
+				dst[i] = math.Float32frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				sg := int64(x) >> 63      // 0 or -1
+				fb -= uint32((positive64(df) ^ uint64(sg)) - uint64(sg))
+				dst[i] = math.Float32frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float32(x), math.Float32bits(float32(x))
 			df := int64(f) - int64(x) // exact: f is an integer below 2^33
 			sg := int64(x) >> 63      // 0 or -1
 			fb -= uint32((positive64(df) ^ uint64(sg)) - uint64(sg))
@@ -3105,25 +3267,79 @@ func sliceUintToFloat(dst []float32, src []uint32, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			f := float32(x)
-			fb := math.Float32bits(f)
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				fb -= uint32(positive64(df))
+				dst[i] = math.Float32frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				fb -= uint32(positive64(df))
+				dst[i] = math.Float32frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float32(x), math.Float32bits(float32(x))
 			df := int64(f) - int64(x) // exact: f is an integer below 2^33
 			fb -= uint32(positive64(df))
 			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTP:
-		for i, x := range src {
-			f := float32(x)
-			fb := math.Float32bits(f)
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				fb += uint32(negative64(df))
+				dst[i] = math.Float32frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				fb += uint32(negative64(df))
+				dst[i] = math.Float32frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float32(x), math.Float32bits(float32(x))
 			df := int64(f) - int64(x) // exact: f is an integer below 2^33
 			fb += uint32(negative64(df))
 			dst[i] = math.Float32frombits(fb)
 		}
 	case round.RTN:
-		for i, x := range src {
-			f := float32(x)
-			fb := math.Float32bits(f)
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				fb -= uint32(positive64(df))
+				dst[i] = math.Float32frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
+				df := int64(f) - int64(x) // exact: f is an integer below 2^33
+				fb -= uint32(positive64(df))
+				dst[i] = math.Float32frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float32(x), math.Float32bits(float32(x))
 			df := int64(f) - int64(x) // exact: f is an integer below 2^33
 			fb -= uint32(positive64(df))
 			dst[i] = math.Float32frombits(fb)
@@ -3509,13 +3725,37 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
-		lim := hide(int64(1 << 53))
+		lim35 := hide(int64(1 << 35))
 		high := hide(^uint64(1<<29 - 1))
-		for i, x := range src {
-			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
-			m := x >> 63                          // 0 or -1
-			// below 2^53 in magnitude x is exact
-			if x^m < lim {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				m := x >> 63                // 0 or -1
+				w := (x + m&0x7ff) &^ 0x7ff // toward zero at bit 11
+				if x^m < lim35 {
+					w = x
+				}
+				db := math.Float64bits(float64(w))
+				dst[i] = float32(math.Float64frombits(db & high)) // exact
+			}
+			{
+				i := i + 1
+				x := src[i]
+				m := x >> 63                // 0 or -1
+				w := (x + m&0x7ff) &^ 0x7ff // toward zero at bit 11
+				if x^m < lim35 {
+					w = x
+				}
+				db := math.Float64bits(float64(w))
+				dst[i] = float32(math.Float64frombits(db & high)) // exact
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			m := x >> 63                // 0 or -1
+			w := (x + m&0x7ff) &^ 0x7ff // toward zero at bit 11
+			if x^m < lim35 {
 				w = x
 			}
 			db := math.Float64bits(float64(w))
@@ -3523,12 +3763,40 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 		}
 	case round.RTP:
 		if hwInt64ToFloat32 {
-			for i, x := range src {
-				f := float32(x)
-				fb := math.Float32bits(f)
+			two63 := hide(uint32(0x5f000000))
+			one := hide(int64(1))
+			i := 0
+			for ; i < len(src)-1; i += 2 {
+				{
+					x := src[i]
+					f, fb := float32(x), math.Float32bits(float32(x))
+					df := int64(f) - x
+					if fb == two63 {
+						df = one
+					} // 2^63
+					sg := int64(x) >> 63 // 0 or -1
+					fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
+					dst[i] = math.Float32frombits(fb)
+				}
+				{
+					i := i + 1
+					x := src[i]
+					f, fb := float32(x), math.Float32bits(float32(x))
+					df := int64(f) - x
+					if fb == two63 {
+						df = one
+					} // 2^63
+					sg := int64(x) >> 63 // 0 or -1
+					fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
+					dst[i] = math.Float32frombits(fb)
+				}
+			}
+			for ; i < len(src); i++ {
+				x := src[i]
+				f, fb := float32(x), math.Float32bits(float32(x))
 				df := int64(f) - x
-				if fb == 0x5f000000 {
-					df = 1
+				if fb == two63 {
+					df = one
 				} // 2^63
 				sg := int64(x) >> 63 // 0 or -1
 				fb += uint32((negative64(df) ^ uint64(sg)) - uint64(sg))
@@ -3538,7 +3806,36 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 			lim := hide(int64(1 << 53))
 			high := hide(^uint64(1<<29 - 1))
 			low := hide(uint64(1<<29 - 1))
-			for i, x := range src {
+			i := 0
+			for ; i < len(src)-1; i += 2 {
+				{
+					x := src[i]
+					w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+					m := x >> 63                          // 0 or -1
+					// below 2^53 in magnitude x is exact
+					if x^m < lim {
+						w = x
+					}
+					db := math.Float64bits(float64(w))
+					db += low &^ uint64(m)                            // the magnitude up above zero
+					dst[i] = float32(math.Float64frombits(db & high)) // exact
+				}
+				{
+					i := i + 1
+					x := src[i]
+					w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+					m := x >> 63                          // 0 or -1
+					// below 2^53 in magnitude x is exact
+					if x^m < lim {
+						w = x
+					}
+					db := math.Float64bits(float64(w))
+					db += low &^ uint64(m)                            // the magnitude up above zero
+					dst[i] = float32(math.Float64frombits(db & high)) // exact
+				}
+			}
+			for ; i < len(src); i++ {
+				x := src[i]
 				w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
 				m := x >> 63                          // 0 or -1
 				// below 2^53 in magnitude x is exact
@@ -3552,7 +3849,28 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		p := scale24
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				m := x >> 63 // 0 or -1
+				l := bits.Len64(uint64(x^m) | 1<<23)
+				sh := uint(l - 24)
+				t := x >> sh
+				dst[i] = float32(int32(t)) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				m := x >> 63 // 0 or -1
+				l := bits.Len64(uint64(x^m) | 1<<23)
+				sh := uint(l - 24)
+				t := x >> sh
+				dst[i] = float32(int32(t)) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			m := x >> 63 // 0 or -1
 			l := bits.Len64(uint64(x^m) | 1<<23)
 			sh := uint(l - 24)
@@ -3561,7 +3879,32 @@ func sliceLongToFloat(dst []float32, src []int64, m round.Mode, sat bool) {
 		}
 	default:
 		lim := hide(int64(1 << 53))
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+				m := x >> 63                          // 0 or -1
+				// below 2^53 in magnitude x is exact
+				if x^m < lim {
+					w = x
+				}
+				dst[i] = float32(float64(w))
+			}
+			{
+				i := i + 1
+				x := src[i]
+				w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+				m := x >> 63                          // 0 or -1
+				// below 2^53 in magnitude x is exact
+				if x^m < lim {
+					w = x
+				}
+				dst[i] = float32(float64(w))
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
 			m := x >> 63                          // 0 or -1
 			// below 2^53 in magnitude x is exact
@@ -3589,24 +3932,80 @@ func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 	_ = sat
 	switch m {
 	case round.RTZ:
-		for i, x := range src {
-			f := float64(x)
-			fb := math.Float64bits(f)
+		two63 := hide(uint64(0x43e0000000000000))
+		one := hide(int64(1))
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float64(x), math.Float64bits(float64(x))
+				df := int64(f) - x
+				if fb == two63 {
+					df = one
+				} // 2^63
+				sg := int64(x) >> 63 // 0 or -1
+				fb -= uint64(positive64((df ^ sg) - sg))
+				dst[i] = math.Float64frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float64(x), math.Float64bits(float64(x))
+				df := int64(f) - x
+				if fb == two63 {
+					df = one
+				} // 2^63
+				sg := int64(x) >> 63 // 0 or -1
+				fb -= uint64(positive64((df ^ sg) - sg))
+				dst[i] = math.Float64frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float64(x), math.Float64bits(float64(x))
 			df := int64(f) - x
-			if fb == 0x43e0000000000000 {
-				df = 1
+			if fb == two63 {
+				df = one
 			} // 2^63
 			sg := int64(x) >> 63 // 0 or -1
 			fb -= uint64(positive64((df ^ sg) - sg))
 			dst[i] = math.Float64frombits(fb)
 		}
 	case round.RTP:
-		for i, x := range src {
-			f := float64(x)
-			fb := math.Float64bits(f)
+		two63 := hide(uint64(0x43e0000000000000))
+		one := hide(int64(1))
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				f, fb := float64(x), math.Float64bits(float64(x))
+				df := int64(f) - x
+				if fb == two63 {
+					df = one
+				} // 2^63
+				sg := int64(x) >> 63 // 0 or -1
+				fb += uint64((negative64(df) ^ uint64(sg)) - uint64(sg))
+				dst[i] = math.Float64frombits(fb)
+			}
+			{
+				i := i + 1
+				x := src[i]
+				f, fb := float64(x), math.Float64bits(float64(x))
+				df := int64(f) - x
+				if fb == two63 {
+					df = one
+				} // 2^63
+				sg := int64(x) >> 63 // 0 or -1
+				fb += uint64((negative64(df) ^ uint64(sg)) - uint64(sg))
+				dst[i] = math.Float64frombits(fb)
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
+			f, fb := float64(x), math.Float64bits(float64(x))
 			df := int64(f) - x
-			if fb == 0x43e0000000000000 {
-				df = 1
+			if fb == two63 {
+				df = one
 			} // 2^63
 			sg := int64(x) >> 63 // 0 or -1
 			fb += uint64((negative64(df) ^ uint64(sg)) - uint64(sg))
@@ -3614,7 +4013,28 @@ func sliceLongToDouble(dst []float64, src []int64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		p := scale53
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				m := x >> 63 // 0 or -1
+				l := bits.Len64(uint64(x^m)>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := x >> sh
+				dst[i] = float64(t) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				m := x >> 63 // 0 or -1
+				l := bits.Len64(uint64(x^m)>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := x >> sh
+				dst[i] = float64(t) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			m := x >> 63 // 0 or -1
 			l := bits.Len64(uint64(x^m)>>22|1<<30) + 22
 			sh := uint(l - 53)
@@ -3978,7 +4398,26 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		p := scale24
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				l := bits.Len64(x | 1<<23)
+				sh := uint(l - 24)
+				t := int64(x >> sh)
+				dst[i] = float32(int32(t)) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				l := bits.Len64(x | 1<<23)
+				sh := uint(l - 24)
+				t := int64(x >> sh)
+				dst[i] = float32(int32(t)) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			l := bits.Len64(x | 1<<23)
 			sh := uint(l - 24)
 			t := int64(x >> sh)
@@ -3986,7 +4425,26 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 		}
 	case round.RTP:
 		p := scale24
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				l := bits.Len64(x | 1<<23)
+				sh := uint(l - 24)
+				t := int64((x-1)>>sh + 1)
+				dst[i] = float32(int32(t)) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				l := bits.Len64(x | 1<<23)
+				sh := uint(l - 24)
+				t := int64((x-1)>>sh + 1)
+				dst[i] = float32(int32(t)) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			l := bits.Len64(x | 1<<23)
 			sh := uint(l - 24)
 			t := int64((x-1)>>sh + 1)
@@ -3994,7 +4452,26 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		p := scale24
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				l := bits.Len64(x | 1<<23)
+				sh := uint(l - 24)
+				t := int64(x >> sh)
+				dst[i] = float32(int32(t)) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				l := bits.Len64(x | 1<<23)
+				sh := uint(l - 24)
+				t := int64(x >> sh)
+				dst[i] = float32(int32(t)) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			l := bits.Len64(x | 1<<23)
 			sh := uint(l - 24)
 			t := int64(x >> sh)
@@ -4003,7 +4480,30 @@ func sliceUlongToFloat(dst []float32, src []uint64, m round.Mode, sat bool) {
 	default:
 		p := u64Bias
 		lim := hide(uint64(1 << 53))
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+				// below 2^53 x is exact
+				if x < lim {
+					w = x
+				}
+				dst[i] = float32(float64(int64(w)) + p[x>>63]) // 2^64 back from 2^63 up
+			}
+			{
+				i := i + 1
+				x := src[i]
+				w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
+				// below 2^53 x is exact
+				if x < lim {
+					w = x
+				}
+				dst[i] = float32(float64(int64(w)) + p[x>>63]) // 2^64 back from 2^63 up
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			w := (x | (x&0x7ff + 0x7ff)) &^ 0x7ff // rounded to odd at bit 11
 			// below 2^53 x is exact
 			if x < lim {
@@ -4031,7 +4531,26 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 	switch m {
 	case round.RTZ:
 		p := scale53
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				l := bits.Len64(x>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := int64(x >> sh)
+				dst[i] = float64(t) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				l := bits.Len64(x>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := int64(x >> sh)
+				dst[i] = float64(t) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			l := bits.Len64(x>>22|1<<30) + 22
 			sh := uint(l - 53)
 			t := int64(x >> sh)
@@ -4039,7 +4558,26 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 		}
 	case round.RTP:
 		p := scale53
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				l := bits.Len64(x>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := int64((x-1)>>sh + 1)
+				dst[i] = float64(t) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				l := bits.Len64(x>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := int64((x-1)>>sh + 1)
+				dst[i] = float64(t) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			l := bits.Len64(x>>22|1<<30) + 22
 			sh := uint(l - 53)
 			t := int64((x-1)>>sh + 1)
@@ -4047,7 +4585,26 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 		}
 	case round.RTN:
 		p := scale53
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				l := bits.Len64(x>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := int64(x >> sh)
+				dst[i] = float64(t) * p[l]
+			}
+			{
+				i := i + 1
+				x := src[i]
+				l := bits.Len64(x>>22|1<<30) + 22
+				sh := uint(l - 53)
+				t := int64(x >> sh)
+				dst[i] = float64(t) * p[l]
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			l := bits.Len64(x>>22|1<<30) + 22
 			sh := uint(l - 53)
 			t := int64(x >> sh)
@@ -4055,7 +4612,30 @@ func sliceUlongToDouble(dst []float64, src []uint64, m round.Mode, sat bool) {
 		}
 	default:
 		p := [2]float64{1, 2}
-		for i, x := range src {
+		i := 0
+		for ; i < len(src)-1; i += 2 {
+			{
+				x := src[i]
+				w := x>>1 | x&1 // halved, rounded to odd
+				k := x >> 63
+				if k == 0 {
+					w = x
+				}
+				dst[i] = float64(int64(w)) * p[k] // 2^k
+			}
+			{
+				i := i + 1
+				x := src[i]
+				w := x>>1 | x&1 // halved, rounded to odd
+				k := x >> 63
+				if k == 0 {
+					w = x
+				}
+				dst[i] = float64(int64(w)) * p[k] // 2^k
+			}
+		}
+		for ; i < len(src); i++ {
+			x := src[i]
 			w := x>>1 | x&1 // halved, rounded to odd
 			k := x >> 63
 			if k == 0 {
@@ -4488,11 +5068,17 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 			dst[i] = int8(v)
 		}
 	case round.RTP:
+		t := rtpRows32.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToChar(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint32(0x42fe0000))
 		zero := hide(uint32(0))
 		lo := hide(uint32(0xc3000000))
 		nan := hide(uint32(0xff000000))
-		mg := hide(float32(0x1.8p23))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -4504,8 +5090,7 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                       // v rounded to nearest in the low bits
-				dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = int8(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -4517,8 +5102,7 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                       // v rounded to nearest in the low bits
-				dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = int8(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -4530,8 +5114,7 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float32frombits(c)
-			s := v + mg                                                       // v rounded to nearest in the low bits
-			dst[i] = int8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			dst[i] = int8(float32(v + t[(b-1)>>23])) // truncated: rounded up
 		}
 	case round.RTN:
 		t := floatToCharTables[3].get(len(src))
@@ -4542,16 +5125,43 @@ func sliceFloatToChar(dst []int8, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int8(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int8(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int8(q)
 		}
 	default:
@@ -4618,10 +5228,16 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 			dst[i] = uint8(v)
 		}
 	case round.RTP:
+		t := rtpRows32.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUchar(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint32(0x437f0000))
 		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
-		mg := hide(float32(0x1.8p23))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -4632,8 +5248,7 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = uint8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = uint8(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -4644,8 +5259,7 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = uint8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = uint8(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -4656,8 +5270,7 @@ func sliceFloatToUchar(dst []uint8, src []float32, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float32frombits(c)
-			s := v + mg                                                        // v rounded to nearest in the low bits
-			dst[i] = uint8(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			dst[i] = uint8(float32(v + t[(b-1)>>23])) // truncated: rounded up
 		}
 	case round.RTN:
 		hi := hide(uint32(0x437f0000))
@@ -4736,11 +5349,17 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 			dst[i] = int16(v)
 		}
 	case round.RTP:
+		t := rtpRows32.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToShort(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint32(0x46fffe00))
 		zero := hide(uint32(0))
 		lo := hide(uint32(0xc7000000))
 		nan := hide(uint32(0xff000000))
-		mg := hide(float32(0x1.8p23))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -4752,8 +5371,7 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = int16(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -4765,8 +5383,7 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = int16(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -4778,8 +5395,7 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float32frombits(c)
-			s := v + mg                                                        // v rounded to nearest in the low bits
-			dst[i] = int16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			dst[i] = int16(float32(v + t[(b-1)>>23])) // truncated: rounded up
 		}
 	case round.RTN:
 		t := floatToShortTables[3].get(len(src))
@@ -4790,16 +5406,43 @@ func sliceFloatToShort(dst []int16, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int16(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int16(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int16(q)
 		}
 	default:
@@ -4866,10 +5509,16 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 			dst[i] = uint16(v)
 		}
 	case round.RTP:
+		t := rtpRows32.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = floatToUshort(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint32(0x477fff00))
 		zero := hide(uint32(0))
 		inf := hide(uint32(0x7f800000))
-		mg := hide(float32(0x1.8p23))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -4880,8 +5529,7 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                         // v rounded to nearest in the low bits
-				dst[i] = uint16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = uint16(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -4892,8 +5540,7 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float32frombits(c)
-				s := v + mg                                                         // v rounded to nearest in the low bits
-				dst[i] = uint16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+				dst[i] = uint16(float32(v + t[(b-1)>>23])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -4904,8 +5551,7 @@ func sliceFloatToUshort(dst []uint16, src []float32, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float32frombits(c)
-			s := v + mg                                                         // v rounded to nearest in the low bits
-			dst[i] = uint16(math.Float32bits(s) + math.Float32bits(s-mg-v)>>31) // one more where below v
+			dst[i] = uint16(float32(v + t[(b-1)>>23])) // truncated: rounded up
 		}
 	case round.RTN:
 		hi := hide(uint32(0x477fff00))
@@ -4979,7 +5625,34 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v)
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v)
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
 			q := int64(v)
@@ -4998,16 +5671,43 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64(v) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int32(q)
 		}
 	case round.RTN:
@@ -5019,16 +5719,43 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int32(q)
 		}
 	default:
@@ -5042,7 +5769,34 @@ func sliceFloatToInt(dst []int32, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
 			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
@@ -5096,10 +5850,37 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64((v + t.f[j]))
+			q := int64(float32(v + t.f[j]))
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
 				q = zero
@@ -5115,16 +5896,43 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = uint32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = uint32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = uint32(q)
 		}
 	case round.RTN:
@@ -5138,10 +5946,37 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64((v + t.f[j]))
+			q := int64(float32(v + t.f[j]))
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
 				q = zero
@@ -5159,7 +5994,34 @@ func sliceFloatToUint(dst []uint32, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
 			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
@@ -5212,7 +6074,34 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v)
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v)
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
 			q := int64(v)
@@ -5231,16 +6120,43 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64(v) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int64(q)
 		}
 	case round.RTN:
@@ -5252,16 +6168,43 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>31) // one less where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int64(q)
 		}
 	default:
@@ -5275,7 +6218,34 @@ func sliceFloatToLong(dst []int64, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
 			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
@@ -5328,10 +6298,37 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64((v + t.f[j]))
+			q := int64(float32(v + t.f[j]))
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
 				q = zero
@@ -5347,16 +6344,43 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint32(0xfeffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>31) // one more where inexact
+			q := int64(float32(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = uint64(q)
 		}
 	case round.RTN:
@@ -5370,10 +6394,37 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(float32(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
-			q := int64((v + t.f[j]))
+			q := int64(float32(v + t.f[j]))
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
 				q = zero
@@ -5391,7 +6442,34 @@ func sliceFloatToUlong(dst []uint64, src []float32, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))          // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			v := src[i]
 			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
@@ -5442,7 +6520,26 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := b + t.add[j]
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := b + t.add[j]
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			sh := t.sh[j] & 31
 			r := b + t.add[j]
@@ -5456,7 +6553,26 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := b + t.add[j]
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := b + t.add[j]
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			sh := t.sh[j] & 31
 			r := b + t.add[j]
@@ -5470,7 +6586,26 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := b + t.add[j]
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := b + t.add[j]
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			sh := t.sh[j] & 31
 			r := b + t.add[j]
@@ -5484,7 +6619,26 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := (b | (b&t.odd[j])>>2) + t.add[j] // ties to even
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 23
+				sh := t.sh[j] & 31
+				r := (b | (b&t.odd[j])>>2) + t.add[j] // ties to even
+				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 23
 			sh := t.sh[j] & 31
 			r := (b | (b&t.odd[j])>>2) + t.add[j] // ties to even
@@ -5574,11 +6728,17 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 			dst[i] = int8(v)
 		}
 	case round.RTP:
+		t := rtpRows64.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToChar(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint64(0x405fc00000000000))
 		zero := hide(uint64(0))
 		lo := hide(uint64(0xc060000000000000))
 		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -5590,8 +6750,7 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                       // v rounded to nearest in the low bits
-				dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = int8(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -5603,8 +6762,7 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                       // v rounded to nearest in the low bits
-				dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = int8(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -5616,8 +6774,7 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float64frombits(c)
-			s := v + mg                                                       // v rounded to nearest in the low bits
-			dst[i] = int8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			dst[i] = int8(float64(v + t[(b-1)>>52])) // truncated: rounded up
 		}
 	case round.RTN:
 		t := doubleToCharTables[3].get(len(src))
@@ -5628,16 +6785,43 @@ func sliceDoubleToChar(dst []int8, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint64(0xffdfffffffffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int8(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int8(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int8(q)
 		}
 	default:
@@ -5704,10 +6888,16 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 			dst[i] = uint8(v)
 		}
 	case round.RTP:
+		t := rtpRows64.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUchar(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint64(0x406fe00000000000))
 		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
-		mg := hide(float64(0x1.8p52))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -5718,8 +6908,7 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = uint8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = uint8(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -5730,8 +6919,7 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = uint8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = uint8(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -5742,8 +6930,7 @@ func sliceDoubleToUchar(dst []uint8, src []float64, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float64frombits(c)
-			s := v + mg                                                        // v rounded to nearest in the low bits
-			dst[i] = uint8(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			dst[i] = uint8(float64(v + t[(b-1)>>52])) // truncated: rounded up
 		}
 	case round.RTN:
 		hi := hide(uint64(0x406fe00000000000))
@@ -5822,11 +7009,17 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 			dst[i] = int16(v)
 		}
 	case round.RTP:
+		t := rtpRows64.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToShort(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint64(0x40dfffc000000000))
 		zero := hide(uint64(0))
 		lo := hide(uint64(0xc0e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -5838,8 +7031,7 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = int16(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -5851,8 +7043,7 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = int16(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -5864,8 +7055,7 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float64frombits(c)
-			s := v + mg                                                        // v rounded to nearest in the low bits
-			dst[i] = int16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			dst[i] = int16(float64(v + t[(b-1)>>52])) // truncated: rounded up
 		}
 	case round.RTN:
 		t := doubleToShortTables[3].get(len(src))
@@ -5876,16 +7066,43 @@ func sliceDoubleToShort(dst []int16, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint64(0xffdfffffffffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int16(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int16(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int16(q)
 		}
 	default:
@@ -5952,10 +7169,16 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 			dst[i] = uint16(v)
 		}
 	case round.RTP:
+		t := rtpRows64.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUshort(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint64(0x40efffe000000000))
 		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
-		mg := hide(float64(0x1.8p52))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -5966,8 +7189,7 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                         // v rounded to nearest in the low bits
-				dst[i] = uint16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = uint16(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -5978,8 +7200,7 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                         // v rounded to nearest in the low bits
-				dst[i] = uint16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = uint16(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -5990,8 +7211,7 @@ func sliceDoubleToUshort(dst []uint16, src []float64, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float64frombits(c)
-			s := v + mg                                                         // v rounded to nearest in the low bits
-			dst[i] = uint16(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			dst[i] = uint16(float64(v + t[(b-1)>>52])) // truncated: rounded up
 		}
 	case round.RTN:
 		hi := hide(uint64(0x40efffe000000000))
@@ -6070,11 +7290,17 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 			dst[i] = int32(v)
 		}
 	case round.RTP:
+		t := rtpRows64.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToInt(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint64(0x41dfffffffc00000))
 		zero := hide(uint64(0))
 		lo := hide(uint64(0xc1e0000000000000))
 		nan := hide(uint64(0xffe0000000000000))
-		mg := hide(float64(0x1.8p52))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -6086,8 +7312,7 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = int32(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -6099,8 +7324,7 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                        // v rounded to nearest in the low bits
-				dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = int32(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -6112,8 +7336,7 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float64frombits(c)
-			s := v + mg                                                        // v rounded to nearest in the low bits
-			dst[i] = int32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			dst[i] = int32(float64(v + t[(b-1)>>52])) // truncated: rounded up
 		}
 	case round.RTN:
 		t := doubleToIntTables[3].get(len(src))
@@ -6124,16 +7347,43 @@ func sliceDoubleToInt(dst []int32, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint64(0xffdfffffffffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int32(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int32(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int32(q)
 		}
 	default:
@@ -6200,10 +7450,16 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 			dst[i] = uint32(v)
 		}
 	case round.RTP:
+		t := rtpRows64.get(len(src))
+		if t == nil { // a short slice, and no table yet
+			for i, x := range src {
+				dst[i] = doubleToUint(x, round.RTP, false)
+			}
+			return
+		}
 		hi := hide(uint64(0x41efffffffe00000))
 		zero := hide(uint64(0))
 		inf := hide(uint64(0x7ff0000000000000))
-		mg := hide(float64(0x1.8p52))
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
@@ -6214,8 +7470,7 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                         // v rounded to nearest in the low bits
-				dst[i] = uint32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = uint32(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 			{
 				i := i + 1
@@ -6226,8 +7481,7 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 					c = zero
 				}
 				v := math.Float64frombits(c)
-				s := v + mg                                                         // v rounded to nearest in the low bits
-				dst[i] = uint32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+				dst[i] = uint32(float64(v + t[(b-1)>>52])) // truncated: rounded up
 			}
 		}
 		for ; i < len(bs); i++ {
@@ -6238,8 +7492,7 @@ func sliceDoubleToUint(dst []uint32, src []float64, m round.Mode, sat bool) {
 				c = zero
 			}
 			v := math.Float64frombits(c)
-			s := v + mg                                                         // v rounded to nearest in the low bits
-			dst[i] = uint32(math.Float64bits(s) + math.Float64bits(s-mg-v)>>63) // one more where below v
+			dst[i] = uint32(float64(v + t[(b-1)>>52])) // truncated: rounded up
 		}
 	case round.RTN:
 		hi := hide(uint64(0x41efffffffe00000))
@@ -6312,7 +7565,34 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(v)
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(v)
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
 			q := int64(v)
@@ -6331,16 +7611,43 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint64(0xffdfffffffffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64(v) + int64(-(b&t.step[j])>>63) // one more where inexact
+			q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int64(q)
 		}
 	case round.RTN:
@@ -6352,16 +7659,43 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint64(0xffdfffffffffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64(v) - int64(-(b&t.step[j])>>63) // one less where inexact
+			q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = int64(q)
 		}
 	default:
@@ -6375,7 +7709,34 @@ func sliceDoubleToLong(dst []int64, src []float64, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = int64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
 			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
@@ -6428,10 +7789,37 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64((v + t.f[j]))
+			q := int64(float64(v + t.f[j]))
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
 				q = zero
@@ -6447,16 +7835,43 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 			return
 		}
 		src := src[:len(bs)]
-		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
+		nan := hide(uint64(0xffdfffffffffffff)) // above it, b<<1-1 is a NaN's or a zero's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if x := b<<1 - 1; nan < x {
+					q = zero
+				} // NaN, and ±0
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64((v + t.f[j])) + int64(-(b&t.step[j])>>63) // one more where inexact
+			q := int64(float64(v + t.f[j])) // truncated: rounded in the mode
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
-			if b<<1 > nan {
+			if x := b<<1 - 1; nan < x {
 				q = zero
-			}
+			} // NaN, and ±0
 			dst[i] = uint64(q)
 		}
 	case round.RTN:
@@ -6470,10 +7885,37 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(float64(v + t.f[j]))
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
-			q := int64((v + t.f[j]))
+			q := int64(float64(v + t.f[j]))
 			q = q&int64(t.keep[j]) | int64(t.sat[j])
 			if b<<1 > nan {
 				q = zero
@@ -6491,7 +7933,34 @@ func sliceDoubleToUlong(dst []uint64, src []float64, m round.Mode, sat bool) {
 		src := src[:len(bs)]
 		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
 		zero := hide(int64(0))                  // in a register, not set again for every element
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				j := b >> 52
+				v := src[i]
+				q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
+				q = q&int64(t.keep[j]) | int64(t.sat[j])
+				if b<<1 > nan {
+					q = zero
+				}
+				dst[i] = uint64(q)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			j := b >> 52
 			v := src[i]
 			q := int64(v + t.f[j] - t.g[j]) // rounded to nearest, ties to even
@@ -6542,7 +8011,26 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
@@ -6556,7 +8044,26 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
@@ -6570,7 +8077,26 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
@@ -6584,7 +8110,26 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := (b | (b&e.odd)>>2) + e.add // ties to even
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := (b | (b&e.odd)>>2) + e.add // ties to even
+				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := (b | (b&e.odd)>>2) + e.add // ties to even
@@ -6637,7 +8182,26 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
@@ -6651,7 +8215,26 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
@@ -6665,7 +8248,26 @@ func sliceDoubleToFloat(dst []float32, src []float64, m round.Mode, sat bool) {
 			}
 			return
 		}
-		for i, b := range bs {
+		i := 0
+		for ; i < len(bs)-1; i += 2 {
+			{
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
+			}
+			{
+				i := i + 1
+				b := bs[i]
+				e := &t[b>>52]
+				sh := e.sh & 63
+				r := b + e.add
+				dst[i] = math.Float32frombits(e.base + uint32(r>>sh) | uint32((b+e.nan)>>41)&0x400000)
+			}
+		}
+		for ; i < len(bs); i++ {
+			b := bs[i]
 			e := &t[b>>52]
 			sh := e.sh & 63
 			r := b + e.add
