@@ -312,12 +312,22 @@ func BenchmarkPureGoTableBuild(b *testing.B) {
 	})
 	b.Run("doubleToHalf", func(b *testing.B) {
 		for b.Loop() {
-			narrowTable64(10, 15, 15, round.RTE)
+			narrowTable64(10, 15, 15, round.RTZ)
 		}
 	})
 	b.Run("floatToHalf", func(b *testing.B) {
 		for b.Loop() {
-			narrowTable32(10, 15, 15, round.RTE)
+			narrowTable32(10, 15, 15, round.RTZ)
+		}
+	})
+	b.Run("doubleToHalfRTE", func(b *testing.B) {
+		for b.Loop() {
+			halfRTETable64()
+		}
+	})
+	b.Run("floatToHalfRTE", func(b *testing.B) {
+		for b.Loop() {
+			halfRTETable32()
 		}
 	})
 }

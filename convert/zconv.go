@@ -270,9 +270,10 @@ var ucharToHalfTables = [4]lazyTable[[256]half.Half]{
 // the values of sign sign and biased exponent e of a binary floating format
 // with sm stored significand bits and exponent bias sb, rounded in mode m to
 // a narrower format with dm stored significand bits, exponent bias db and
-// its sign at bit ds. The rounding of such a value with significand sig
-// (its stored bits with the implicit bit at sm) is
-// base + (sig+add)>>sh (for rte, base + (sig+add+(sig>>sh)&1)>>sh), whose
+// its sign at bit ds, in a directed mode (rte is halfRTE's, or the
+// hardware's for double -> float). The rounding of such a value with
+// significand sig (its stored bits with the implicit bit at sm) is
+// base + (sig+add)>>sh, whose
 // significand's implicit bit and any carry out of it add to the exponent
 // field in base:
 //   - e at or above d's smallest normal exponent: base holds the sign and
@@ -283,15 +284,13 @@ var ucharToHalfTables = [4]lazyTable[[256]half.Half]{
 //   - e all ones (infinities and NaNs): base holds the sign and d's
 //     largest exponent field less one, sh drops sm-dm bits and add is 0, so
 //     that an infinity stays one and a NaN keeps the payload bits that fit
-//     (the loops then set the quiet bit; the tables clear the bit that
-//     keeps rte's added low bit, which could carry into the payload);
+//     (the loops then set the quiet bit);
 //   - at or above 2^(emax+1) (overflow): base is the largest finite value
 //     with sh sm+2, so that only a mode that rounds away from zero adds
-//     one unit (to infinity); for rte, base is infinity.
+//     one unit (to infinity).
 //
-// add is 2^(sh-1)-1 for rte (ties go to even through the added low bit of
-// the shifted significand), 2^sh-1 where the mode rounds away from zero on
-// this side, else 0. The loops give every significand the implicit bit,
+// add is 2^sh-1 where the mode rounds away from zero on this side, else 0.
+// The loops give every significand the implicit bit,
 // which for e 0 makes zero 2^sm and a subnormal 2^sm plus its stored bits:
 // there, rounding away from zero adds 2^sh-1-2^sm, which carries a
 // subnormal to one unit and leaves zero at 0.
@@ -307,9 +306,6 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 	case e > db+sb: // 2^(emax+1) or more
 		sh = cap
 		base = uint64(2*db)<<dm | (1<<dm - 1)
-		if m == round.RTE {
-			base++
-		}
 	case e >= e0:
 		sh = sm - dm
 		base = uint64(e-e0) << dm
@@ -320,8 +316,6 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 	switch {
 	case e == 2*sb+1:
 		add = 0
-	case m == round.RTE:
-		add = 1<<(sh-1) - 1
 	case m == round.RTP && sign == 0, m == round.RTN && sign == 1:
 		add = 1<<sh - 1
 		if e == 0 {
@@ -335,58 +329,39 @@ func narrowRow(sign, e, sm, sb, dm, db, ds int, m round.Mode) (base uint64, sh i
 // exponent) of its bit pattern b. The loops compute, with
 // j = b>>23 and s = b + add[j],
 //
-//	base[j] + ((b | (b&odd[j])>>2) + add[j]) >> sh[j]
+//	base[j] + (b + add[j]) >> sh[j]
 //
-// (without the odd term but for rte) and set the destination's quiet bit
+// in a directed mode (rte is halfRTE's, or the hardware's for double ->
+// float) and set the destination's quiet bit
 // where (b + nan[j]) has its top bit set (shifted to it by a constant and
 // masked: one shift fewer than a shift down and back up, where the Xeon's
 // shifts share two ports with its conditional moves and branches):
 //   - add is narrowRow's add plus the implicit bit, less j's own bits
 //     (j<<23, wrapping), so that s is the significand with the implicit
 //     bit plus add, without masking b;
-//   - odd is 1<<sh where rte rounds a tie by the kept significand's last
-//     bit (ties to even): below bit 23 that bit is b's own, and ORed into
-//     the dropped bits two places below the rounding bit it turns a tie
-//     into a carry exactly where that bit is 1 and changes no other
-//     carry (the dropped bits exceed half an ulp exactly where they did,
-//     or equal it; sh is at least 13 here). That takes a constant shift
-//     where adding the bit itself took a shift by sh. Where sh is 23 or
-//     more the kept part is 1 (sh = 23) or 0, which add holds instead
-//     (odd 0), and for infinities and NaNs odd is 0 (it could carry into
-//     the payload);
 //   - nan is 2^31-1 less j's bits for the NaN exponent, so that b + nan
 //     reaches 2^31 exactly when the significand is not 0, and less j's
 //     bits elsewhere (b + nan is then the significand).
 type narrow32 struct {
-	add, odd, nan [512]uint32
-	base          [512]uint32
-	sh            [512]uint8
+	add, nan [512]uint32
+	base     [512]uint32
+	sh       [512]uint8
 }
 
 // narrowTable32 returns narrow32 for a destination with dm stored
-// significand bits, exponent bias db and its sign at bit ds, in mode m.
+// significand bits, exponent bias db and its sign at bit ds, in directed
+// mode m.
 func narrowTable32(dm, db, ds int, m round.Mode) *narrow32 {
 	t := new(narrow32)
 	for j := range 512 {
 		e := j & 0xff
 		base, sh, add := narrowRow(j>>8, e, 23, 127, dm, db, ds, m)
 		add += 1<<23 - uint64(j)<<23
-		odd := uint64(1)
-		switch {
-		case e == 0xff: // infinity or NaN
-			odd = 0
-		case sh >= 23: // the kept significand is 1 (sh = 23) or 0
-			odd = 0
-			if m == round.RTE && sh == 23 {
-				add++
-			}
-		}
-		odd <<= sh & 31 // below bit 23 where odd is 1
 		nan := -uint64(j) << 23
 		if e == 0xff {
 			nan += 1<<31 - 1
 		}
-		t.add[j], t.odd[j], t.nan[j] = uint32(add), uint32(odd), uint32(nan)
+		t.add[j], t.nan[j] = uint32(add), uint32(nan)
 		t.base[j], t.sh[j] = uint32(base), uint8(sh)
 	}
 	return t
@@ -396,25 +371,16 @@ func narrowTable32(dm, db, ds int, m round.Mode) *narrow32 {
 // exponent) of its bit pattern b. The loops compute, with
 // j = b>>52 and s = b + add[j],
 //
-//	base[j] + ((b | (b&odd[j])>>2) + add[j]) >> sh[j]
+//	base[j] + (b + add[j]) >> sh[j]
 //
-// (without the odd term but for rte) and set the destination's quiet bit
+// in a directed mode (rte is halfRTE's, or the hardware's for double ->
+// float) and set the destination's quiet bit
 // where (b + nan[j]) has its top bit set (shifted to it by a constant and
 // masked: one shift fewer than a shift down and back up, where the Xeon's
 // shifts share two ports with its conditional moves and branches):
 //   - add is narrowRow's add plus the implicit bit, less j's own bits
 //     (j<<52, wrapping), so that s is the significand with the implicit
 //     bit plus add, without masking b;
-//   - odd is 1<<sh where rte rounds a tie by the kept significand's last
-//     bit (ties to even): below bit 52 that bit is b's own, and ORed into
-//     the dropped bits two places below the rounding bit it turns a tie
-//     into a carry exactly where that bit is 1 and changes no other
-//     carry (the dropped bits exceed half an ulp exactly where they did,
-//     or equal it; sh is at least 13 here). That takes a constant shift
-//     where adding the bit itself took a shift by sh. Where sh is 52 or
-//     more the kept part is 1 (sh = 52) or 0, which add holds instead
-//     (odd 0), and for infinities and NaNs odd is 0 (it could carry into
-//     the payload);
 //   - nan is 2^63-1 less j's bits for the NaN exponent, so that b + nan
 //     reaches 2^63 exactly when the significand is not 0, and less j's
 //     bits elsewhere (b + nan is then the significand).
@@ -423,66 +389,164 @@ func narrowTable32(dm, db, ds int, m round.Mode) *narrow32 {
 // line and one page per element: from memory, where the streams take
 // the L1 cache and the TLB, columns 32 KiB apart ran 20-50% slower
 // (double -> half 0.46-0.62 -> 0.70-0.91 G elements/s on the AMD EPYC,
-// a noisy run), and in L2 about 4% faster.
+// a noisy run), and in L2 about 4% faster. The unused word keeps the rows
+// at 32 bytes, so that one shift scales the index (it held rte's
+// tie-breaking bit until session 38).
 type narrow64 [4096]narrowEntry64
 
 // narrowEntry64 is a row of narrow64.
 type narrowEntry64 struct {
-	add, odd, nan uint64
-	base          uint32
-	sh            uint8
+	add, _, nan uint64
+	base        uint32
+	sh          uint8
 }
 
 // narrowTable64 returns narrow64 for a destination with dm stored
-// significand bits, exponent bias db and its sign at bit ds, in mode m.
+// significand bits, exponent bias db and its sign at bit ds, in directed
+// mode m.
 func narrowTable64(dm, db, ds int, m round.Mode) *narrow64 {
 	t := new(narrow64)
 	for j := range 4096 {
 		e := j & 0x7ff
 		base, sh, add := narrowRow(j>>11, e, 52, 1023, dm, db, ds, m)
 		add += 1<<52 - uint64(j)<<52
-		odd := uint64(1)
-		switch {
-		case e == 0x7ff: // infinity or NaN
-			odd = 0
-		case sh >= 52: // the kept significand is 1 (sh = 52) or 0
-			odd = 0
-			if m == round.RTE && sh == 52 {
-				add++
-			}
-		}
-		odd <<= sh & 63 // below bit 52 where odd is 1
 		nan := -uint64(j) << 52
 		if e == 0x7ff {
 			nan += 1<<63 - 1
 		}
-		t[j] = narrowEntry64{add, odd, nan, uint32(base), uint8(sh)}
+		t[j] = narrowEntry64{add: add, nan: nan, base: uint32(base), sh: uint8(sh)}
 	}
 	return t
 }
 
 // floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the
-// narrowing tables per mode (modeIndex).
+// narrowing tables per directed mode (modeIndex); rte has none.
 var floatToHalfTables = [4]lazyTable[narrow32]{
-	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTE) }},
+	{}, // rte: none
 	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTZ) }},
 	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTP) }},
 	{min: 1 << 12, build: func() *narrow32 { return narrowTable32(10, 15, 15, round.RTN) }},
 }
 
 var doubleToHalfTables = [4]lazyTable[narrow64]{
-	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTE) }},
+	{}, // rte: none
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTZ) }},
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTP) }},
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(10, 15, 15, round.RTN) }},
 }
 
 var doubleToFloatTables = [4]lazyTable[narrow64]{
-	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTE) }},
+	{}, // rte: none
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTZ) }},
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTP) }},
 	{min: 1 << 14, build: func() *narrow64 { return narrowTable64(23, 127, 31, round.RTN) }},
 }
+
+// halfRTE32 holds, for every index j = b>>23 (sign and exponent) of a
+// float's bit pattern b, what halfRTELoop needs to convert it to half,
+// rounding to nearest with ties to even by the hardware's own addition:
+//   - c is 1.5 times 2^(E+13) with the row's sign, E = j's exponent less
+//     127, in half's normal range, where half's spacing, 2^(E-10), is that
+//     of the floats around c: v+c rounds v to half's spacing (below 2^-14,
+//     to 2^-24, half's subnormal spacing: E = -14 there), and the low 16
+//     bits of the sum's pattern are the rounded magnitude in half's
+//     spacings (below 2^11: c's own low bits are 0, and the sum stays in
+//     c's binade). Above half's range, and for the infinities, c is the
+//     infinity of the row's sign: the sum is that infinity, whose low bits
+//     are 0;
+//   - base is what the low 16 bits add up with to the half: the sign and
+//     the exponent less one (the rounded magnitude holds the implicit
+//     bit, and carries into the exponent where it rounds up to the next
+//     binade, or to infinity above 65520), or the infinity;
+//   - nan is what half(b>>13) with the quiet bit adds up with to the half
+//     of a NaN (its sign, its quiet bit and the top 10 bits of its
+//     payload): 0x8000 in the positive NaNs' row, else 0. A NaN's sum,
+//     whose bits differ between processors, is replaced by that.
+type halfRTE32 struct {
+	c    [512]float32
+	_    [9]uint64
+	base [512]uint16
+	_    [18]uint64
+	nan  [512]uint16
+}
+
+func halfRTETable32() *halfRTE32 {
+	t := new(halfRTE32)
+	for j := range 512 {
+		sign, e := uint16(j>>8)<<15, j&0xff
+		sg := 1.0
+		if sign != 0 {
+			sg = -1
+		}
+		switch E := e - 127; {
+		case E > 15: // above half's range, and the infinities
+			t.c[j], t.base[j] = float32(math.Inf(int(sg))), sign|0x7c00
+			if e == 0xff && sign == 0 {
+				t.nan[j] = 0x8000
+			}
+		default:
+			E = max(E, -14) // below: half's subnormals, and values that round to 0 or to them
+			t.c[j] = float32(sg * math.Ldexp(1.5, E+13))
+			t.base[j] = sign | uint16(E+14)<<10
+		}
+	}
+	return t
+}
+
+var floatToHalfRTE = lazyTable[halfRTE32]{min: 1 << 12, build: halfRTETable32}
+
+// halfRTE64 holds, for every index j = b>>52 (sign and exponent) of a
+// double's bit pattern b, what halfRTELoop needs to convert it to half,
+// rounding to nearest with ties to even by the hardware's own addition:
+//   - c is 1.5 times 2^(E+42) with the row's sign, E = j's exponent less
+//     1023, in half's normal range, where half's spacing, 2^(E-10), is that
+//     of the doubles around c: v+c rounds v to half's spacing (below 2^-14,
+//     to 2^-24, half's subnormal spacing: E = -14 there), and the low 16
+//     bits of the sum's pattern are the rounded magnitude in half's
+//     spacings (below 2^11: c's own low bits are 0, and the sum stays in
+//     c's binade). Above half's range, and for the infinities, c is the
+//     infinity of the row's sign: the sum is that infinity, whose low bits
+//     are 0;
+//   - base is what the low 16 bits add up with to the half: the sign and
+//     the exponent less one (the rounded magnitude holds the implicit
+//     bit, and carries into the exponent where it rounds up to the next
+//     binade, or to infinity above 65520), or the infinity;
+//   - nan is what half(b>>42) with the quiet bit adds up with to the half
+//     of a NaN (its sign, its quiet bit and the top 10 bits of its
+//     payload): 0x8000 in the positive NaNs' row, else 0. A NaN's sum,
+//     whose bits differ between processors, is replaced by that.
+type halfRTE64 struct {
+	c    [4096]float64
+	_    [9]uint64
+	base [4096]uint16
+	_    [18]uint64
+	nan  [4096]uint16
+}
+
+func halfRTETable64() *halfRTE64 {
+	t := new(halfRTE64)
+	for j := range 4096 {
+		sign, e := uint16(j>>11)<<15, j&0x7ff
+		sg := 1.0
+		if sign != 0 {
+			sg = -1
+		}
+		switch E := e - 1023; {
+		case E > 15: // above half's range, and the infinities
+			t.c[j], t.base[j] = float64(math.Inf(int(sg))), sign|0x7c00
+			if e == 0x7ff && sign == 0 {
+				t.nan[j] = 0x8000
+			}
+		default:
+			E = max(E, -14) // below: half's subnormals, and values that round to 0 or to them
+			t.c[j] = float64(sg * math.Ldexp(1.5, E+42))
+			t.base[j] = sign | uint16(E+14)<<10
+		}
+	}
+	return t
+}
+
+var doubleToHalfRTE = lazyTable[halfRTE64]{min: 1 << 14, build: halfRTETable64}
 
 // rowAdd32 returns c for the positive floats of exponent field e, [2^E,
 // 2^(E+1)) with E = e-127 (every subnormal for e = 0): for every such v
@@ -6612,37 +6676,45 @@ func sliceFloatToHalf(dst []half.Half, src []float32, m round.Mode, sat bool) {
 			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
 		}
 	default:
-		t := floatToHalfTables[0].get(len(src))
+		t := floatToHalfRTE.get(len(src))
 		if t == nil { // a short slice, and no table yet
 			for i, x := range src {
 				dst[i] = floatToHalf(x, round.RTE, false)
 			}
 			return
 		}
+		src := src[:len(bs)]
+		nan := hide(uint32(0xff000000)) // above it, b<<1 is a NaN's
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
 				b := bs[i]
 				j := b >> 23
-				sh := t.sh[j] & 31
-				r := (b | (b&t.odd[j])>>2) + t.add[j] // ties to even
-				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+				h := uint16(math.Float32bits(float32(src[i]+t.c[j]))) + t.base[j]
+				if b<<1 > nan {
+					h = (uint16(b>>13) | 0x200) + t.nan[j]
+				} // NaN
+				dst[i] = half.Half(h)
 			}
 			{
 				i := i + 1
 				b := bs[i]
 				j := b >> 23
-				sh := t.sh[j] & 31
-				r := (b | (b&t.odd[j])>>2) + t.add[j] // ties to even
-				dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+				h := uint16(math.Float32bits(float32(src[i]+t.c[j]))) + t.base[j]
+				if b<<1 > nan {
+					h = (uint16(b>>13) | 0x200) + t.nan[j]
+				} // NaN
+				dst[i] = half.Half(h)
 			}
 		}
 		for ; i < len(bs); i++ {
 			b := bs[i]
 			j := b >> 23
-			sh := t.sh[j] & 31
-			r := (b | (b&t.odd[j])>>2) + t.add[j] // ties to even
-			dst[i] = half.Half(t.base[j] + r>>sh | uint32((b+t.nan[j])>>22)&0x200)
+			h := uint16(math.Float32bits(float32(src[i]+t.c[j]))) + t.base[j]
+			if b<<1 > nan {
+				h = (uint16(b>>13) | 0x200) + t.nan[j]
+			} // NaN
+			dst[i] = half.Half(h)
 		}
 	}
 }
@@ -8103,37 +8175,45 @@ func sliceDoubleToHalf(dst []half.Half, src []float64, m round.Mode, sat bool) {
 			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
 		}
 	default:
-		t := doubleToHalfTables[0].get(len(src))
+		t := doubleToHalfRTE.get(len(src))
 		if t == nil { // a short slice, and no table yet
 			for i, x := range src {
 				dst[i] = doubleToHalf(x, round.RTE, false)
 			}
 			return
 		}
+		src := src[:len(bs)]
+		nan := hide(uint64(0xffe0000000000000)) // above it, b<<1 is a NaN's
 		i := 0
 		for ; i < len(bs)-1; i += 2 {
 			{
 				b := bs[i]
-				e := &t[b>>52]
-				sh := e.sh & 63
-				r := (b | (b&e.odd)>>2) + e.add // ties to even
-				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+				j := b >> 52
+				h := uint16(math.Float64bits(float64(src[i]+t.c[j]))) + t.base[j]
+				if b<<1 > nan {
+					h = (uint16(b>>42) | 0x200) + t.nan[j]
+				} // NaN
+				dst[i] = half.Half(h)
 			}
 			{
 				i := i + 1
 				b := bs[i]
-				e := &t[b>>52]
-				sh := e.sh & 63
-				r := (b | (b&e.odd)>>2) + e.add // ties to even
-				dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+				j := b >> 52
+				h := uint16(math.Float64bits(float64(src[i]+t.c[j]))) + t.base[j]
+				if b<<1 > nan {
+					h = (uint16(b>>42) | 0x200) + t.nan[j]
+				} // NaN
+				dst[i] = half.Half(h)
 			}
 		}
 		for ; i < len(bs); i++ {
 			b := bs[i]
-			e := &t[b>>52]
-			sh := e.sh & 63
-			r := (b | (b&e.odd)>>2) + e.add // ties to even
-			dst[i] = half.Half(e.base + uint32(r>>sh) | uint32((b+e.nan)>>54)&0x200)
+			j := b >> 52
+			h := uint16(math.Float64bits(float64(src[i]+t.c[j]))) + t.base[j]
+			if b<<1 > nan {
+				h = (uint16(b>>42) | 0x200) + t.nan[j]
+			} // NaN
+			dst[i] = half.Half(h)
 		}
 	}
 }

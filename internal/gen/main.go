@@ -941,13 +941,16 @@ func orZero(s string) string {
 //     value in [-65535, 65535] per mode, 256 KiB, a wider magnitude converting
 //     as 65535 does, selected after the load (intToHalfLoop); char and uchar
 //     -> half: 256 entries per mode);
-//   - float and double to a narrower floating type (double -> float in the
-//     directed modes; rounding to nearest is the hardware's): a table per
-//     sign and exponent of the source, in columns, gives the result's
-//     exponent field, the shift that drops the extra significand bits and
-//     the addend that rounds them in the mode (with the implicit bit and
-//     less the index's own bits, so that b plus it needs no masking), so
-//     that one addition and one shift round (narrowRow, narrow32, narrow64);
+//   - float and double to a narrower floating type in the directed modes: a
+//     table per sign and exponent of the source, in columns, gives the
+//     result's exponent field, the shift that drops the extra significand
+//     bits and the addend that rounds them in the mode (with the implicit
+//     bit and less the index's own bits, so that b plus it needs no
+//     masking), so that one addition and one shift round (narrowRow,
+//     narrow32, narrow64); to half in rte, one addition of a constant of the
+//     row in the source's format rounds to half's spacing, and the sum's low
+//     bits plus the row's base are the half (halfRTELoop; double -> float
+//     rte is the hardware's conversion);
 //   - float and double to long and ulong, float to int and uint, and rtn to
 //     the narrower signed types: a table per sign and exponent (wide32,
 //     wide64) says whether the row is in range and what it saturates to;
@@ -1013,6 +1016,21 @@ var modeOrder = []string{"RTE", "RTZ", "RTP", "RTN"}
 func lazyTables(name, typ, min, build string) {
 	p("var %s = [4]lazyTable[%s]{", name, typ)
 	for _, mm := range modeOrder {
+		p("{min: %s, build: func() *%s { return %s }},", min, typ, strings.ReplaceAll(build, "MODE", "round."+mm))
+	}
+	p("}")
+	p("")
+}
+
+// directedTables is lazyTables without a table for rte: its entry is
+// empty, and nothing asks for it.
+func directedTables(name, typ, min, build string) {
+	p("var %s = [4]lazyTable[%s]{", name, typ)
+	for _, mm := range modeOrder {
+		if mm == "RTE" {
+			p("{}, // rte: none")
+			continue
+		}
 		p("{min: %s, build: func() *%s { return %s }},", min, typ, strings.ReplaceAll(build, "MODE", "round."+mm))
 	}
 	p("}")
@@ -1136,9 +1154,10 @@ func helpers() {
 	p("// the values of sign sign and biased exponent e of a binary floating format")
 	p("// with sm stored significand bits and exponent bias sb, rounded in mode m to")
 	p("// a narrower format with dm stored significand bits, exponent bias db and")
-	p("// its sign at bit ds. The rounding of such a value with significand sig")
-	p("// (its stored bits with the implicit bit at sm) is")
-	p("// base + (sig+add)>>sh (for rte, base + (sig+add+(sig>>sh)&1)>>sh), whose")
+	p("// its sign at bit ds, in a directed mode (rte is halfRTE's, or the")
+	p("// hardware's for double -> float). The rounding of such a value with")
+	p("// significand sig (its stored bits with the implicit bit at sm) is")
+	p("// base + (sig+add)>>sh, whose")
 	p("// significand's implicit bit and any carry out of it add to the exponent")
 	p("// field in base:")
 	p("//   - e at or above d's smallest normal exponent: base holds the sign and")
@@ -1149,14 +1168,12 @@ func helpers() {
 	p("//   - e all ones (infinities and NaNs): base holds the sign and d's")
 	p("//     largest exponent field less one, sh drops sm-dm bits and add is 0, so")
 	p("//     that an infinity stays one and a NaN keeps the payload bits that fit")
-	p("//     (the loops then set the quiet bit; the tables clear the bit that")
-	p("//     keeps rte's added low bit, which could carry into the payload);")
+	p("//     (the loops then set the quiet bit);")
 	p("//   - at or above 2^(emax+1) (overflow): base is the largest finite value")
 	p("//     with sh sm+2, so that only a mode that rounds away from zero adds")
-	p("//     one unit (to infinity); for rte, base is infinity.")
-	p("// add is 2^(sh-1)-1 for rte (ties go to even through the added low bit of")
-	p("// the shifted significand), 2^sh-1 where the mode rounds away from zero on")
-	p("// this side, else 0. The loops give every significand the implicit bit,")
+	p("//     one unit (to infinity).")
+	p("// add is 2^sh-1 where the mode rounds away from zero on this side, else 0.")
+	p("// The loops give every significand the implicit bit,")
 	p("// which for e 0 makes zero 2^sm and a subnormal 2^sm plus its stored bits:")
 	p("// there, rounding away from zero adds 2^sh-1-2^sm, which carries a")
 	p("// subnormal to one unit and leaves zero at 0.")
@@ -1172,7 +1189,6 @@ func helpers() {
 	p("case e > db+sb: // 2^(emax+1) or more")
 	p("sh = cap")
 	p("base = uint64(2*db)<<dm | (1<<dm - 1)")
-	p("if m == round.RTE { base++ }")
 	p("case e >= e0:")
 	p("sh = sm - dm")
 	p("base = uint64(e-e0) << dm")
@@ -1183,8 +1199,6 @@ func helpers() {
 	p("switch {")
 	p("case e == 2*sb+1:")
 	p("add = 0")
-	p("case m == round.RTE:")
-	p("add = 1<<(sh-1) - 1")
 	p("case m == round.RTP && sign == 0, m == round.RTN && sign == 1:")
 	p("add = 1<<sh - 1")
 	p("if e == 0 {")
@@ -1202,25 +1216,16 @@ func helpers() {
 		p("// exponent) of its bit pattern b. The loops compute, with")
 		p("// j = b>>%d and s = b + add[j],", w.sm)
 		p("//")
-		p("//	base[j] + ((b | (b&odd[j])>>2) + add[j]) >> sh[j]")
+		p("//	base[j] + (b + add[j]) >> sh[j]")
 		p("//")
-		p("// (without the odd term but for rte) and set the destination's quiet bit")
+		p("// in a directed mode (rte is halfRTE's, or the hardware's for double ->")
+		p("// float) and set the destination's quiet bit")
 		p("// where (b + nan[j]) has its top bit set (shifted to it by a constant and")
 		p("// masked: one shift fewer than a shift down and back up, where the Xeon's")
 		p("// shifts share two ports with its conditional moves and branches):")
 		p("//   - add is narrowRow's add plus the implicit bit, less j's own bits")
 		p("//     (j<<%d, wrapping), so that s is the significand with the implicit", w.sm)
 		p("//     bit plus add, without masking b;")
-		p("//   - odd is 1<<sh where rte rounds a tie by the kept significand's last")
-		p("//     bit (ties to even): below bit %d that bit is b's own, and ORed into", w.sm)
-		p("//     the dropped bits two places below the rounding bit it turns a tie")
-		p("//     into a carry exactly where that bit is 1 and changes no other")
-		p("//     carry (the dropped bits exceed half an ulp exactly where they did,")
-		p("//     or equal it; sh is at least 13 here). That takes a constant shift")
-		p("//     where adding the bit itself took a shift by sh. Where sh is %d or", w.sm)
-		p("//     more the kept part is 1 (sh = %d) or 0, which add holds instead", w.sm)
-		p("//     (odd 0), and for infinities and NaNs odd is 0 (it could carry into")
-		p("//     the payload);")
 		p("//   - nan is 2^%d-1 less j's bits for the NaN exponent, so that b + nan", w.bits-1)
 		p("//     reaches 2^%d exactly when the significand is not 0, and less j's", w.bits-1)
 		p("//     bits elsewhere (b + nan is then the significand).")
@@ -1230,46 +1235,40 @@ func helpers() {
 			p("// line and one page per element: from memory, where the streams take")
 			p("// the L1 cache and the TLB, columns 32 KiB apart ran 20-50%% slower")
 			p("// (double -> half 0.46-0.62 -> 0.70-0.91 G elements/s on the AMD EPYC,")
-			p("// a noisy run), and in L2 about 4%% faster.")
+			p("// a noisy run), and in L2 about 4%% faster. The unused word keeps the rows")
+			p("// at 32 bytes, so that one shift scales the index (it held rte's")
+			p("// tie-breaking bit until session 38).")
 			p("type narrow64 [%d]narrowEntry64", w.rows)
 			p("")
 			p("// narrowEntry64 is a row of narrow64.")
 			p("type narrowEntry64 struct {")
-			p("add, odd, nan uint64")
-			p("base          uint32")
-			p("sh            uint8")
+			p("add, _, nan uint64")
+			p("base        uint32")
+			p("sh          uint8")
 			p("}")
 		} else {
 			p("type narrow%d struct {", w.bits)
-			p("add, odd, nan [%d]uint%d", w.rows, w.bits)
-			p("base          [%d]uint32", w.rows)
-			p("sh            [%d]uint8", w.rows)
+			p("add, nan [%d]uint%d", w.rows, w.bits)
+			p("base     [%d]uint32", w.rows)
+			p("sh       [%d]uint8", w.rows)
 			p("}")
 		}
 		p("")
 		p("// narrowTable%d returns narrow%d for a destination with dm stored", w.bits, w.bits)
-		p("// significand bits, exponent bias db and its sign at bit ds, in mode m.")
+		p("// significand bits, exponent bias db and its sign at bit ds, in directed")
+		p("// mode m.")
 		p("func narrowTable%d(dm, db, ds int, m round.Mode) *narrow%d {", w.bits, w.bits)
 		p("t := new(narrow%d)", w.bits)
 		p("for j := range %d {", w.rows)
 		p("e := j & %#x", w.rows/2-1)
 		p("base, sh, add := narrowRow(j>>%d, e, %d, %d, dm, db, ds, m)", bitsLen(w.rows/2-1), w.sm, w.sb)
 		p("add += 1<<%d - uint64(j)<<%d", w.sm, w.sm)
-		p("odd := uint64(1)")
-		p("switch {")
-		p("case e == %#x: // infinity or NaN", w.rows/2-1)
-		p("odd = 0")
-		p("case sh >= %d: // the kept significand is 1 (sh = %d) or 0", w.sm, w.sm)
-		p("odd = 0")
-		p("if m == round.RTE && sh == %d { add++ }", w.sm)
-		p("}")
-		p("odd <<= sh & %d // below bit %d where odd is 1", w.bits-1, w.sm)
 		p("nan := -uint64(j) << %d", w.sm)
 		p("if e == %#x { nan += 1<<%d - 1 }", w.rows/2-1, w.bits-1)
 		if w.bits == 64 {
-			p("t[j] = narrowEntry64{add, odd, nan, uint32(base), uint8(sh)}")
+			p("t[j] = narrowEntry64{add: add, nan: nan, base: uint32(base), sh: uint8(sh)}")
 		} else {
-			p("t.add[j], t.odd[j], t.nan[j] = uint%d(add), uint%d(odd), uint%d(nan)", w.bits, w.bits, w.bits)
+			p("t.add[j], t.nan[j] = uint%d(add), uint%d(nan)", w.bits, w.bits)
 			p("t.base[j], t.sh[j] = uint32(base), uint8(sh)")
 		}
 		p("}")
@@ -1278,10 +1277,11 @@ func helpers() {
 		p("")
 	}
 	p("// floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the")
-	p("// narrowing tables per mode (modeIndex).")
-	lazyTables("floatToHalfTables", "narrow32", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
-	lazyTables("doubleToHalfTables", "narrow64", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
-	lazyTables("doubleToFloatTables", "narrow64", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+	p("// narrowing tables per directed mode (modeIndex); rte has none.")
+	directedTables("floatToHalfTables", "narrow32", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
+	directedTables("doubleToHalfTables", "narrow64", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
+	directedTables("doubleToFloatTables", "narrow64", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+	halfRTETables()
 
 	// Rows for float and double -> long and ulong.
 	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
@@ -1366,6 +1366,65 @@ func helpers() {
 				lazyTables(lower(s.fn)+"To"+d.fn+"Tables", fmt.Sprintf("wide%d", sf.w), map[int]string{32: "1 << 12", 64: "1 << 14"}[sf.w], fmt.Sprintf("wideTable%d(%d, %v, MODE)", sf.w, d.bits, d.signed))
 			}
 		}
+	}
+}
+
+// halfRTETables writes halfRTE32 and halfRTE64, the rows of halfRTELoop.
+func halfRTETables() {
+	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
+		F := fmt.Sprintf("float%d", w.bits)
+		src := map[int]string{32: "float", 64: "double"}[w.bits]
+		p("// halfRTE%d holds, for every index j = b>>%d (sign and exponent) of a", w.bits, w.sm)
+		p("// %s's bit pattern b, what halfRTELoop needs to convert it to half,", src)
+		p("// rounding to nearest with ties to even by the hardware's own addition:")
+		p("//   - c is 1.5 times 2^(E+%d) with the row's sign, E = j's exponent less", w.sm-10)
+		p("//     %d, in half's normal range, where half's spacing, 2^(E-10), is that", w.sb)
+		p("//     of the %ss around c: v+c rounds v to half's spacing (below 2^-14,", src)
+		p("//     to 2^-24, half's subnormal spacing: E = -14 there), and the low 16")
+		p("//     bits of the sum's pattern are the rounded magnitude in half's")
+		p("//     spacings (below 2^11: c's own low bits are 0, and the sum stays in")
+		p("//     c's binade). Above half's range, and for the infinities, c is the")
+		p("//     infinity of the row's sign: the sum is that infinity, whose low bits")
+		p("//     are 0;")
+		p("//   - base is what the low 16 bits add up with to the half: the sign and")
+		p("//     the exponent less one (the rounded magnitude holds the implicit")
+		p("//     bit, and carries into the exponent where it rounds up to the next")
+		p("//     binade, or to infinity above 65520), or the infinity;")
+		p("//   - nan is what half(b>>%d) with the quiet bit adds up with to the half", w.sm-10)
+		p("//     of a NaN (its sign, its quiet bit and the top 10 bits of its")
+		p("//     payload): 0x8000 in the positive NaNs' row, else 0. A NaN's sum,")
+		p("//     whose bits differ between processors, is replaced by that.")
+		p("type halfRTE%d struct {", w.bits)
+		p("c    [%d]%s", w.rows, F)
+		p("_    [9]uint64")
+		p("base [%d]uint16", w.rows)
+		p("_    [18]uint64")
+		p("nan  [%d]uint16", w.rows)
+		p("}")
+		p("")
+		p("func halfRTETable%d() *halfRTE%d {", w.bits, w.bits)
+		p("t := new(halfRTE%d)", w.bits)
+		p("for j := range %d {", w.rows)
+		p("sign, e := uint16(j>>%d)<<15, j&%#x", bitsLen(w.rows/2-1), w.rows/2-1)
+		p("sg := 1.0")
+		p("if sign != 0 { sg = -1 }")
+		p("switch E := e - %d; {", w.sb)
+		p("case E > 15: // above half's range, and the infinities")
+		p("t.c[j], t.base[j] = %s(math.Inf(int(sg))), sign|0x7c00", F)
+		p("if e == %#x && sign == 0 {", w.rows/2-1)
+		p("t.nan[j] = 0x8000")
+		p("}")
+		p("default:")
+		p("E = max(E, -14) // below: half's subnormals, and values that round to 0 or to them")
+		p("t.c[j] = %s(sg * math.Ldexp(1.5, E+%d))", F, w.sm-10)
+		p("t.base[j] = sign | uint16(E+14)<<10")
+		p("}")
+		p("}")
+		p("return t")
+		p("}")
+		p("")
+		p("var %sToHalfRTE = lazyTable[halfRTE%d]{min: %s, build: halfRTETable%d}", src, w.bits, map[int]string{32: "1 << 12", 64: "1 << 14"}[w.bits], w.bits)
+		p("")
 	}
 }
 
@@ -1476,25 +1535,7 @@ func rangeLoop(body string) string {
 
 // rangeLoop2 is rangeLoop unrolled by two, then the last element alone
 // (bitsLoop2's form, over src).
-func rangeLoop2(body string) string {
-	body = strings.TrimSpace(body)
-	return fmt.Sprintf(`i := 0
-for ; i < len(src)-1; i += 2 {
-{
-x := src[i]
-%s
-}
-{
-i := i + 1
-x := src[i]
-%s
-}
-}
-for ; i < len(src); i++ {
-x := src[i]
-%s
-}`, body, body, body)
-}
+func rangeLoop2(body string) string { return unroll2("src", "x", body) }
 
 // bitsView writes bs, src as its bit patterns: loaded straight into an
 // integer register, without a move from a floating-point one.
@@ -1513,29 +1554,35 @@ func bitsLoop(body string) string {
 // and the shifts of the loops that are bound there share (rtp of float ->
 // 8/16-bit and double -> 8..32-bit, then the rounded sum stepped: 5-9%
 // faster unrolled in a sitting of 7 clconv bench runs against 7, s07 of
-// docs/device/issue30-session36-xeon-go-l2). wideLoop and narrowLoop are
-// unrolled too (session 38); long -> float and long -> half measured no
-// faster unrolled (s08 of session 36), and stay rolled. Go's compiler
-// proves every index of the unrolled body in range (dst is
-// dst[:len(src)]), so it keeps no bounds check; the tail keeps one.
-func bitsLoop2(body string) string {
+// docs/device/issue30-session36-xeon-go-l2). wideLoop, narrowLoop and
+// halfRTELoop are unrolled too, and over src the int -> float loops of the
+// directed modes (rangeLoop2; session 38, once stepBody's constants left the
+// loop); long -> half measured no faster unrolled (s08 of session 36), and
+// stays rolled.
+func bitsLoop2(body string) string { return unroll2("bs", "b", body) }
+
+// unroll2 is a loop over slice whose body converts the element named v into
+// dst[i], unrolled by two, then the last element alone. Go's compiler proves
+// every index of the unrolled body in range (dst is dst[:len(src)]), so it
+// keeps no bounds check; the tail keeps one.
+func unroll2(slice, v, body string) string {
 	body = strings.TrimSpace(body)
 	return fmt.Sprintf(`i := 0
-for ; i < len(bs)-1; i += 2 {
+for ; i < len(%[1]s)-1; i += 2 {
 {
-b := bs[i]
-%s
+%[2]s := %[1]s[i]
+%[3]s
 }
 {
 i := i + 1
-b := bs[i]
-%s
+%[2]s := %[1]s[i]
+%[3]s
 }
 }
-for ; i < len(bs); i++ {
-b := bs[i]
-%s
-}`, body, body, body)
+for ; i < len(%[1]s); i++ {
+%[2]s := %[1]s[i]
+%[3]s
+}`, slice, v, body)
 }
 
 // fastSlice writes the loops of slice<S>To<D> when the pair has a plan of its
@@ -1681,9 +1728,43 @@ func intToHalfLoop(s kind) {
 	p("}")
 }
 
+// halfRTELoop rounds float or double src (bit patterns bs) to half, to
+// nearest with ties to even, by one addition in the source's format (the
+// hardware's rounding, or Go's softfloat) and the low bits of the sum
+// (halfRTE32, halfRTE64). Only a NaN's result is taken from its pattern by
+// integer operations, and replaced after: a NaN's sum differs between
+// processors. Go's compiler makes that a branch (its block loads), taken by
+// the NaNs alone: 0.8% of the benchmark's input. Against the integer
+// rounding of narrow64's rows it has no shift by CL and no tie fix-up:
+// about 11 instructions an element for double, one of them a shift, against
+// 18 with six micro-operations on the Xeon's shift ports (0 and 6). Double
+// -> half rte 3.35x -> 1.94x below the median (s05 of
+// docs/device/issue30-session38-xeon-go-l2).
+func halfRTELoop(s kind) string {
+	var c code
+	sf := fmtOf(s)
+	F := fmt.Sprintf("float%d", sf.w)
+	c.w("j := b >> %d", sf.mant)
+	c.w("h := uint16(math.Float%dbits(%s(src[i] + t.c[j]))) + t.base[j]", sf.w, F)
+	c.w("if b<<1 > nan { h = (uint16(b>>%d) | 0x200) + t.nan[j] } // NaN", sf.mant-10)
+	c.w("dst[i] = half.Half(h)")
+	return fmt.Sprintf(`t := %sToHalfRTE.get(len(src))
+if t == nil { // a short slice, and no table yet
+for i, x := range src { dst[i] = %sToHalf(x, round.RTE, false) }
+return
+}
+src := src[:len(bs)]
+nan := hide(uint%d(%#x)) // above it, b<<1 is a NaN's
+`, lower(s.fn), lower(s.fn), sf.w, uint64(1<<(sf.w-1-sf.mant)-1)<<(sf.mant+1)) + bitsLoop2(c.String())
+}
+
 // narrowLoop rounds float or double x (bit pattern b) to the narrower
-// floating type d in mode mm with the columns of narrow32 or narrow64.
+// floating type d in directed mode mm with the columns of narrow32 or the
+// rows of narrow64; rte to half is halfRTELoop's.
 func narrowLoop(s, d kind, mm string) string {
+	if mm == "RTE" { // to half: double -> float rte is the hardware's
+		return halfRTELoop(s)
+	}
 	var c code
 	tables := lower(s.fn) + "To" + d.fn + "Tables"
 	sf, df := fmtOf(s), fmtOf(d)
@@ -1695,11 +1776,7 @@ func narrowLoop(s, d kind, mm string) string {
 		c.w("j := b >> %d", sf.mant)
 	}
 	c.w("sh := %s & %d", f("sh"), sf.w-1)
-	if mm == "RTE" {
-		c.w("r := (b | (b&%s)>>2) + %s // ties to even", f("odd"), f("add"))
-	} else {
-		c.w("r := b + %s", f("add"))
-	}
+	c.w("r := b + %s", f("add"))
 	q := fmt.Sprintf("uint32((b+%s)>>%d)&%#x", f("nan"), sf.w-df.mant, 1<<(df.mant-1))
 	e := fmt.Sprintf("%s + uint32(r>>sh) | %s", f("base"), q)
 	if sf.w == 32 {
@@ -1710,9 +1787,8 @@ func narrowLoop(s, d kind, mm string) string {
 	} else {
 		c.w("dst[i] = math.Float32frombits(%s)", e)
 	}
-	// Unrolled: double -> half rte 3.66x -> 3.17x below the median, float
-	// -> half rte 3.25x -> 2.84x (s01 of
-	// docs/device/issue30-session38-xeon-go-l2).
+	// Unrolled by two (session 38; docs/device/issue30-session38-xeon-go-l2
+	// has the sittings).
 	loop := bitsLoop2(c.String())
 	// The table is loaded once per loop, outside the inner loop.
 	return fmt.Sprintf(`t := %s[%d].get(len(src))
