@@ -1980,9 +1980,10 @@ func wideMode(s, d kind, mm string) bool {
 
 // wideLoop converts float or double src (bit patterns bs) to long or ulong
 // in mode mm with the rows of wide32 or wide64: the value is rounded in
-// floating point (rte) or truncated and stepped by an integer test of its
-// fraction bits (rtp, rtn), converted once, and the row's keep and sat and
-// the NaN test put the saturated results in without a branch. Every
+// floating point (rte), or plus the row's addend (rtp, rtn: rowAdd), and
+// converted once, truncating; the row's keep and sat and the NaN test (with
+// zero in rtp and rtn, whose row adds 1) put the saturated results in
+// without a branch. Every
 // conversion is of a value in range; where the row is out of range the
 // conversion's result, which Go leaves to the hardware, is masked away.
 func wideLoop(s, d kind, mm string) string {
