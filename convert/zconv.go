@@ -470,6 +470,7 @@ type halfRTE32 struct {
 	nan  [512]uint16
 }
 
+// halfRTETable32 returns halfRTE32.
 func halfRTETable32() *halfRTE32 {
 	t := new(halfRTE32)
 	for j := range 512 {
@@ -523,6 +524,7 @@ type halfRTE64 struct {
 	nan  [4096]uint16
 }
 
+// halfRTETable64 returns halfRTE64.
 func halfRTETable64() *halfRTE64 {
 	t := new(halfRTE64)
 	for j := range 4096 {
@@ -588,14 +590,10 @@ func rowAdd32(e int) float32 {
 // is an integer: any addend of a row at or above its own leaves it there.
 func rtpRowTable32() *[512]float32 {
 	t := new([512]float32)
-	for j := range 255 {
-		switch E := j - 127; {
-		case E < -24: // with the subnormals' row
-			t[j] = 1
-		case E < 0:
-			t[j] = float32(1 - math.Ldexp(1, E))
-		case E < 23:
-			t[j] = float32(1 - math.Ldexp(1, E-23) - 0x1p-24)
+	for j := range 255 { // the positive rows but the NaNs'
+		t[j] = rowAdd32(j)
+		if E := j - 127; E >= 0 && E < 23 {
+			t[j] -= 0x1p-24 // for 2^(E+1), the row's top
 		}
 	}
 	return t
@@ -715,14 +713,10 @@ func rowAdd64(e int) float64 {
 // is an integer: any addend of a row at or above its own leaves it there.
 func rtpRowTable64() *[4096]float64 {
 	t := new([4096]float64)
-	for j := range 2047 {
-		switch E := j - 1023; {
-		case E < -53: // with the subnormals' row
-			t[j] = 1
-		case E < 0:
-			t[j] = float64(1 - math.Ldexp(1, E))
-		case E < 52:
-			t[j] = float64(1 - math.Ldexp(1, E-52) - 0x1p-53)
+	for j := range 2047 { // the positive rows but the NaNs'
+		t[j] = rowAdd64(j)
+		if E := j - 1023; E >= 0 && E < 52 {
+			t[j] -= 0x1p-53 // for 2^(E+1), the row's top
 		}
 	}
 	return t

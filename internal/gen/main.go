@@ -989,6 +989,24 @@ func orZero(s string) string {
 // CLCONV_PUREGO_EXHAUSTIVE=1 every input of the 32-bit sources) and with the
 // reference, every 8- and 16-bit input included.
 
+// srcFormat is float or double as the source of the table-driven loops:
+// its width, rows (sign and exponent), stored significand bits, exponent
+// bias, name, and the lazyTable threshold of its tables.
+type srcFormat struct {
+	bits, rows, sm, sb int
+	name, min          string
+}
+
+var srcFormats = []srcFormat{{32, 512, 23, 127, "float", "1 << 12"}, {64, 4096, 52, 1023, "double", "1 << 14"}}
+
+// srcFormatOf returns the srcFormat of width bits.
+func srcFormatOf(bits int) srcFormat {
+	if bits == 32 {
+		return srcFormats[0]
+	}
+	return srcFormats[1]
+}
+
 // fmtInfo describes a binary floating-point format.
 type fmtInfo struct {
 	w, mant, bias int // width, stored significand bits, exponent bias
@@ -1013,21 +1031,16 @@ var modeOrder = []string{"RTE", "RTZ", "RTP", "RTN"}
 // lazyTables writes a [4] array of lazyTables, one per mode, of type typ
 // ("[256]half.Half"), built by build (MODE stands for the mode) on first use
 // by a slice of at least min elements.
-func lazyTables(name, typ, min, build string) {
-	p("var %s = [4]lazyTable[%s]{", name, typ)
-	for _, mm := range modeOrder {
-		p("{min: %s, build: func() *%s { return %s }},", min, typ, strings.ReplaceAll(build, "MODE", "round."+mm))
-	}
-	p("}")
-	p("")
-}
+func lazyTables(name, typ, min, build string) { modeTables(name, typ, min, build, true) }
 
 // directedTables is lazyTables without a table for rte: its entry is
 // empty, and nothing asks for it.
-func directedTables(name, typ, min, build string) {
+func directedTables(name, typ, min, build string) { modeTables(name, typ, min, build, false) }
+
+func modeTables(name, typ, min, build string, rte bool) {
 	p("var %s = [4]lazyTable[%s]{", name, typ)
 	for _, mm := range modeOrder {
-		if mm == "RTE" {
+		if mm == "RTE" && !rte {
 			p("{}, // rte: none")
 			continue
 		}
@@ -1211,8 +1224,8 @@ func helpers() {
 	// The tables in columns, one array per field, so that every field is
 	// one load at the same index (no scaling of the index, and the field's
 	// own width).
-	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
-		p("// narrow%d holds narrowRow for a %s at every index b>>%d (sign and", w.bits, map[int]string{32: "float", 64: "double"}[w.bits], w.sm)
+	for _, w := range srcFormats {
+		p("// narrow%d holds narrowRow for a %s at every index b>>%d (sign and", w.bits, w.name, w.sm)
 		p("// exponent) of its bit pattern b. The loops compute, with")
 		p("// j = b>>%d and s = b + add[j],", w.sm)
 		p("//")
@@ -1278,16 +1291,16 @@ func helpers() {
 	}
 	p("// floatToHalfTables, doubleToHalfTables and doubleToFloatTables hold the")
 	p("// narrowing tables per directed mode (modeIndex); rte has none.")
-	directedTables("floatToHalfTables", "narrow32", "1 << 12", "narrowTable32(10, 15, 15, MODE)")
-	directedTables("doubleToHalfTables", "narrow64", "1 << 14", "narrowTable64(10, 15, 15, MODE)")
-	directedTables("doubleToFloatTables", "narrow64", "1 << 14", "narrowTable64(23, 127, 31, MODE)")
+	directedTables("floatToHalfTables", "narrow32", srcFormats[0].min, "narrowTable32(10, 15, 15, MODE)")
+	directedTables("doubleToHalfTables", "narrow64", srcFormats[1].min, "narrowTable64(10, 15, 15, MODE)")
+	directedTables("doubleToFloatTables", "narrow64", srcFormats[1].min, "narrowTable64(23, 127, 31, MODE)")
 	halfRTETables()
 
 	// Rows for float and double -> long and ulong.
-	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
+	for _, w := range srcFormats {
 		F := fmt.Sprintf("float%d", w.bits)
-		src := map[int]string{32: "float", 64: "double"}[w.bits]
-		rowAdds(w.bits, w.rows, w.sm, w.sb)
+		src := w.name
+		rowAdds(w)
 		p("// wide%d holds, for every index j = b>>%d (sign and exponent) of a %s's", w.bits, w.sm, src)
 		p("// bit pattern b, what the loops that convert it to an integer type in one")
 		p("// mode need (internal/gen's wideLoop). With v the %s, a loop computes q,", src)
@@ -1363,7 +1376,7 @@ func helpers() {
 		for _, d := range kinds {
 			if usesWide(s, d) && (d.signed || d.bits >= 32 && (s.cl == "float" || d.bits == 64)) {
 				sf := fmtOf(s)
-				lazyTables(lower(s.fn)+"To"+d.fn+"Tables", fmt.Sprintf("wide%d", sf.w), map[int]string{32: "1 << 12", 64: "1 << 14"}[sf.w], fmt.Sprintf("wideTable%d(%d, %v, MODE)", sf.w, d.bits, d.signed))
+				lazyTables(lower(s.fn)+"To"+d.fn+"Tables", fmt.Sprintf("wide%d", sf.w), srcFormatOf(sf.w).min, fmt.Sprintf("wideTable%d(%d, %v, MODE)", sf.w, d.bits, d.signed))
 			}
 		}
 	}
@@ -1371,9 +1384,9 @@ func helpers() {
 
 // halfRTETables writes halfRTE32 and halfRTE64, the rows of halfRTELoop.
 func halfRTETables() {
-	for _, w := range []struct{ bits, rows, sm, sb int }{{32, 512, 23, 127}, {64, 4096, 52, 1023}} {
+	for _, w := range srcFormats {
 		F := fmt.Sprintf("float%d", w.bits)
-		src := map[int]string{32: "float", 64: "double"}[w.bits]
+		src := w.name
 		p("// halfRTE%d holds, for every index j = b>>%d (sign and exponent) of a", w.bits, w.sm)
 		p("// %s's bit pattern b, what halfRTELoop needs to convert it to half,", src)
 		p("// rounding to nearest with ties to even by the hardware's own addition:")
@@ -1402,6 +1415,7 @@ func halfRTETables() {
 		p("nan  [%d]uint16", w.rows)
 		p("}")
 		p("")
+		p("// halfRTETable%d returns halfRTE%d.", w.bits, w.bits)
 		p("func halfRTETable%d() *halfRTE%d {", w.bits, w.bits)
 		p("t := new(halfRTE%d)", w.bits)
 		p("for j := range %d {", w.rows)
@@ -1423,7 +1437,7 @@ func halfRTETables() {
 		p("return t")
 		p("}")
 		p("")
-		p("var %sToHalfRTE = lazyTable[halfRTE%d]{min: %s, build: halfRTETable%d}", src, w.bits, map[int]string{32: "1 << 12", 64: "1 << 14"}[w.bits], w.bits)
+		p("var %sToHalfRTE = lazyTable[halfRTE%d]{min: %s, build: halfRTETable%d}", src, w.bits, w.min, w.bits)
 		p("")
 	}
 }
@@ -1431,9 +1445,9 @@ func halfRTETables() {
 // rowAdds writes rowAdd<bits>, the addend that rounds up by truncation in
 // one row of a float or double, and the shifted rows of floatToIntLoop's
 // rtp (rtpRows<bits>).
-func rowAdds(bits, rows, sm, sb int) {
+func rowAdds(w srcFormat) {
+	bits, rows, sm, sb, src := w.bits, w.rows, w.sm, w.sb, w.name
 	F := fmt.Sprintf("float%d", bits)
-	src := map[int]string{32: "float", 64: "double"}[bits]
 	p("// rowAdd%d returns c for the positive %ss of exponent field e, [2^E,", bits, src)
 	p("// 2^(E+1)) with E = e-%d (every subnormal for e = 0): for every such v", sb)
 	p("// but zero, truncating v+c (rounded to nearest) gives v rounded up to an")
@@ -1474,20 +1488,16 @@ func rowAdds(bits, rows, sm, sb int) {
 	p("// is an integer: any addend of a row at or above its own leaves it there.")
 	p("func rtpRowTable%d() *[%d]%s {", bits, rows, F)
 	p("t := new([%d]%s)", rows, F)
-	p("for j := range %d {", rows/2-1)
-	p("switch E := j - %d; {", sb)
-	p("case E < -%d: // with the subnormals' row", sm+1)
-	p("t[j] = 1")
-	p("case E < 0:")
-	p("t[j] = %s(1 - math.Ldexp(1, E))", F)
-	p("case E < %d:", sm)
-	p("t[j] = %s(1 - math.Ldexp(1, E-%d) - 0x1p-%d)", F, sm, sm+1)
+	p("for j := range %d { // the positive rows but the NaNs'", rows/2-1)
+	p("t[j] = rowAdd%d(j)", bits)
+	p("if E := j - %d; E >= 0 && E < %d {", sb, sm)
+	p("t[j] -= 0x1p-%d // for 2^(E+1), the row's top", sm+1)
 	p("}")
 	p("}")
 	p("return t")
 	p("}")
 	p("")
-	p("var rtpRows%d = lazyTable[[%d]%s]{min: %s, build: rtpRowTable%d}", bits, rows, F, map[int]string{32: "1 << 12", 64: "1 << 14"}[bits], bits)
+	p("var rtpRows%d = lazyTable[[%d]%s]{min: %s, build: rtpRowTable%d}", bits, rows, F, w.min, bits)
 	p("")
 }
 
