@@ -1,7 +1,6 @@
 package checkpoint
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/safetensors"
 )
 
@@ -31,24 +32,32 @@ func Convert(ctx context.Context, dst io.WriterAt, src *safetensors.File, others
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Shards: 1}
+	// The reports move into rep, where the conversion completes them: no
+	// second copy of a report per tensor.
+	rep := &Report{Shards: 1, Tensors: make([]TensorReport, len(jobs))}
+	for i, j := range jobs {
+		rep.Tensors[i] = *j.report
+		j.report = &rep.Tensors[i]
+	}
 	var done atomic.Int64
 	total := src.Size
 	n, err := write(ctx, dst, src, jobs, &opt, &done, total)
 	if err != nil {
 		return nil, err
 	}
-	for _, j := range jobs {
-		rep.Tensors = append(rep.Tensors, *j.report)
-	}
 	rep.BytesIn, rep.BytesOut = src.Size, n
+	rep.Warnings = tensorWarnings(rep, &opt)
 	return rep, nil
 }
 
 // index maps every tensor name of files to its source; a name in two files
 // is an error.
 func index(files []*safetensors.File) (map[string]source, error) {
-	all := map[string]source{}
+	n := 0
+	for _, f := range files {
+		n += len(f.Tensors)
+	}
+	all := make(map[string]source, n)
 	for _, f := range files {
 		for i := range f.Tensors {
 			t := &f.Tensors[i]
@@ -64,8 +73,8 @@ func index(files []*safetensors.File) (map[string]source, error) {
 // write writes the header of jobs' output and then every tensor, and
 // returns the number of bytes written.
 func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*job, opt *Options, done *atomic.Int64, total int64) (int64, error) {
-	var infos []safetensors.TensorInfo
-	var live []*job
+	infos := make([]safetensors.TensorInfo, 0, len(jobs))
+	live := make([]*job, 0, len(jobs))
 	for _, j := range jobs {
 		if j.act == ActDropScale {
 			continue
@@ -73,15 +82,15 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 		infos = append(infos, j.out)
 		live = append(live, j)
 	}
-	var hdr bytes.Buffer
-	w, err := safetensors.NewWriter(&hdr, infos, outMetadata(src.Metadata, jobs))
+	hw := &headerWriter{dst: dst}
+	w, err := safetensors.NewWriter(hw, infos, outMetadata(src.Metadata, jobs))
+	if hw.err != nil {
+		return 0, &fileconv.WriteError{Err: hw.err}
+	}
 	if err != nil {
 		return 0, fmt.Errorf("checkpoint: %w", err)
 	}
-	if _, err := dst.WriteAt(hdr.Bytes(), 0); err != nil {
-		return 0, &fileconv.WriteError{Err: err}
-	}
-	base := int64(hdr.Len())
+	base := hw.n
 	placed := w.Tensors()
 	size := base
 	for i, j := range live {
@@ -94,16 +103,16 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 			opt.Progress(d, total)
 		}
 	}
+	small := &batch{dst: dst, buf: make([]byte, 0, batchBytes)}
 	for _, j := range live {
 		if err := ctx.Err(); err != nil {
 			return 0, context.Cause(ctx)
 		}
-		out := io.NewOffsetWriter(dst, base+j.out.Begin)
 		switch j.act {
 		case ActKeep:
-			err = copyTensor(out, j.src)
+			err = copyTensor(ctx, small.of(j), base+j.out.Begin, j.src, opt)
 		case ActConvert:
-			err = convertTensor(ctx, out, j, opt)
+			err = convertTensor(ctx, small.of(j), base+j.out.Begin, j, opt)
 		case ActDequantFP8:
 			err = dequantFP8(ctx, dst, base, j, opt)
 		case ActQuantFP8:
@@ -122,40 +131,152 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 			progress(j.src.t.Bytes())
 		}
 	}
+	if err := small.flush(); err != nil {
+		return 0, &fileconv.WriteError{Err: err}
+	}
 	return size, nil
 }
 
-// copyTensor copies a tensor's bytes unchanged.
-func copyTensor(out io.Writer, s source) error {
-	buf := make([]byte, 1<<20)
-	_, err := io.CopyBuffer(struct{ io.Writer }{out}, struct{ io.Reader }{s.f.Section(s.t)}, buf)
-	if err != nil {
-		return tensorErr(s.t.Name, err)
-	}
-	return nil
+// batchBytes is the size of the batch of small outputs, and smallBytes the
+// size up to which a kept or converted tensor's output goes into it.
+const batchBytes, smallBytes = 1 << 20, 64 << 10
+
+// batch gathers the outputs of consecutive small tensors into one write: a
+// million one-element tensors make a few writes, not a million. A small
+// tensor is one piece, written from the calling goroutine (parallel), so
+// that the batch needs no lock.
+type batch struct {
+	dst io.WriterAt
+	off int64 // where buf goes
+	buf []byte
 }
 
-// convertTensor converts a tensor element by element through fileconv's
-// streaming engine (all cores, constant memory, the same statistics as
-// .npy conversion).
-func convertTensor(ctx context.Context, out io.Writer, j *job, opt *Options) error {
-	t := j.src.t
-	res, err := fileconv.Convert(ctx, out, j.src.f.Section(t), fileconv.Options{
-		Dst: opt.To, Sat: opt.Sat, Mode: opt.Mode,
-		From: t.DType.Kind(), In: fileconv.FormatRaw, Out: fileconv.FormatRaw,
-		Workers: opt.Workers, Stats: opt.Stats, Size: t.Bytes(),
-	})
-	if err != nil {
-		return tensorErr(t.Name, err)
+// of returns the output for job j: the batch for a small tensor (of one
+// piece), dst for the others.
+func (b *batch) of(j *job) io.WriterAt {
+	if j.out.Bytes() <= smallBytes && j.src.t.Bytes() <= smallBytes && j.src.t.Count() <= chunkElems {
+		return b
 	}
-	if res.Stats.Count != t.Count() {
-		return tensorErr(t.Name, fmt.Errorf("converted %d elements, want %d", res.Stats.Count, t.Count()))
+	return b.dst
+}
+
+func (b *batch) WriteAt(p []byte, off int64) (int, error) {
+	if off != b.off+int64(len(b.buf)) || len(b.buf)+len(p) > cap(b.buf) {
+		if err := b.flush(); err != nil {
+			return 0, err
+		}
+		b.off = off
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// flush writes what the batch holds.
+func (b *batch) flush() error {
+	if len(b.buf) == 0 {
+		return nil
+	}
+	_, err := b.dst.WriteAt(b.buf, b.off)
+	b.off += int64(len(b.buf))
+	b.buf = b.buf[:0]
+	return err
+}
+
+// headerWriter writes the output's header straight into dst from offset 0
+// (a header of a million tensors is tens of MB: no copy of it in a buffer).
+type headerWriter struct {
+	dst io.WriterAt
+	n   int64 // bytes written
+	err error // the first error of dst
+}
+
+func (h *headerWriter) Write(p []byte) (int, error) {
+	n, err := h.dst.WriteAt(p, h.n)
+	h.n += int64(n)
+	if err != nil && h.err == nil {
+		h.err = err
+	}
+	return n, err
+}
+
+// copyPiece is the most bytes a worker copies at once.
+const copyPiece = 1 << 20
+
+// copyTensor copies a tensor's bytes unchanged to dst at off, a piece of
+// copyPiece bytes at a time (on the workers for a larger tensor), through
+// reused buffers.
+func copyTensor(ctx context.Context, dst io.WriterAt, off int64, s source, opt *Options) error {
+	n := s.t.Bytes()
+	return parallel(ctx, int(ceilDiv(n, copyPiece)), opt, func(sc *scratch, i int) error {
+		at := int64(i) * copyPiece
+		b := sc.buf(0, min(copyPiece, n-at))
+		if err := readAt(s, b, at); err != nil {
+			return err
+		}
+		return writeAt(dst, b, off+at)
+	})
+}
+
+// convertTensor converts a tensor element by element into dst at off, with
+// the kernels of package convert, in pieces of chunkElems elements through
+// reused buffers: a small tensor on the calling goroutine, a large one on
+// the workers. With Options.Stats it goes through fileconv's streaming
+// engine, which counts the same statistics as .npy conversion (fileconv
+// exports no counting of a single buffer), with no more workers and chunks
+// than the tensor fills.
+func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt *Options) error {
+	t := j.src.t
+	from := t.DType.Kind()
+	ssize, dsize := int64(from.Size()), int64(opt.To.Size())
+	n := t.Count()
+	if n*ssize != t.Bytes() {
+		return tensorErr(t.Name, fmt.Errorf("%d bytes hold %d elements of %s, not %d", t.Bytes(), t.Bytes()/ssize, t.DType, n))
+	}
+	// fileconv.Convert's checks, which the fast path must keep.
+	if opt.Sat && opt.To.IsFloat() {
+		return tensorErr(t.Name, fmt.Errorf("_sat is not allowed with a floating destination (%s)", opt.To))
+	}
+	if opt.Mode > round.RTN {
+		return tensorErr(t.Name, fmt.Errorf("invalid rounding mode %v", opt.Mode))
 	}
 	if opt.Stats {
-		st := res.Stats
+		var st fileconv.Stats
+		if n > 0 {
+			// fileconv allocates 2*workers+2 chunks per call: one worker
+			// per MiB of the tensor at most, and chunks no larger than
+			// the tensor's share, so that a small tensor costs what it
+			// holds.
+			esize := max(ssize, dsize)
+			workers := int(min(int64(opt.workers()), ceilDiv(n*esize, fileconv.DefaultChunkBytes)))
+			chunk := int(min(fileconv.DefaultChunkBytes, ceilDiv(n, int64(workers))*esize))
+			res, err := fileconv.Convert(ctx, io.NewOffsetWriter(dst, off), j.src.f.Section(t), fileconv.Options{
+				Dst: opt.To, Sat: opt.Sat, Mode: opt.Mode,
+				From: from, In: fileconv.FormatRaw, Out: fileconv.FormatRaw,
+				Workers: workers, ChunkBytes: chunk, Stats: true, Size: t.Bytes(),
+			})
+			if err != nil {
+				return tensorErr(t.Name, err)
+			}
+			if res.Stats.Count != n {
+				return tensorErr(t.Name, fmt.Errorf("converted %d elements, want %d", res.Stats.Count, n))
+			}
+			st = res.Stats
+		}
 		j.report.Stats = &st
+		return nil
 	}
-	return nil
+	return parallel(ctx, int(ceilDiv(n, chunkElems)), opt, func(s *scratch, i int) error {
+		e0 := int64(i) * chunkElems
+		m := min(chunkElems, n-e0)
+		raw, out := s.buf(0, m*ssize), s.buf(1, m*dsize)
+		if err := readAt(j.src, raw, e0*ssize); err != nil {
+			return err
+		}
+		if err := convert.Bytes(opt.To, from, out, raw, opt.Mode, opt.Sat); err != nil {
+			return tensorErr(t.Name, err)
+		}
+		return writeAt(dst, out, off+e0*dsize)
+	})
 }
 
 // tensorErr names the tensor in err.
@@ -167,41 +288,70 @@ func tensorErr(name string, err error) error {
 	return fmt.Errorf("tensor %q: %w", name, err)
 }
 
-// workers returns the number of goroutines to use.
+// workersPerCPU caps Options.Workers at this many goroutines per
+// GOMAXPROCS. The conversions are bound by the CPU, and more goroutines than
+// cores only hide the latency of reading the mapped input and writing the
+// output, which a few per core do; each worker holds its buffers (a few MiB
+// at most), so that a huge --workers cannot exhaust memory.
+const workersPerCPU = 4
+
+// workers returns the number of goroutines to use: Options.Workers, at
+// most workersPerCPU x GOMAXPROCS, or GOMAXPROCS when it is not set.
 func (o *Options) workers() int {
+	n := runtime.GOMAXPROCS(0)
 	if o.Workers > 0 {
-		return o.Workers
+		return min(o.Workers, workersPerCPU*n)
 	}
-	return runtime.GOMAXPROCS(0)
+	return n
 }
 
-// parallel runs fn(i) for i in [0, n) on opt's workers, stopping at the
-// first error.
-func parallel(ctx context.Context, n int, opt *Options, fn func(i int) error) error {
+// parallel runs fn(s, i) for i in [0, n) on opt's workers, each with its
+// own scratch buffers, and stops at the first error or when ctx is done,
+// between two calls. The error returned is that of the lowest i that failed,
+// whatever the timing: every i below it has run (the workers take the
+// indices in order and skip only those above a failure). A single worker
+// (one piece, or Workers 1) runs on the calling goroutine.
+func parallel(ctx context.Context, n int, opt *Options, fn func(s *scratch, i int) error) error {
+	if n <= 0 {
+		return context.Cause(ctx)
+	}
+	workers := min(opt.workers(), n)
+	if workers == 1 {
+		s := scratchPool.Get().(*scratch)
+		defer scratchPool.Put(s)
+		for i := range n {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			if err := fn(s, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var (
 		next     atomic.Int64
+		failed   atomic.Int64 // the lowest index that failed, n while none has
 		mu       sync.Mutex
-		firstErr error
+		firstErr error // the error of index failed
 		wg       sync.WaitGroup
 	)
-	for range min(opt.workers(), max(n, 1)) {
+	failed.Store(int64(n))
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s := scratchPool.Get().(*scratch)
+			defer scratchPool.Put(s)
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
+				i := next.Add(1) - 1
+				if i >= int64(n) || i > failed.Load() || ctx.Err() != nil {
 					return
 				}
-				mu.Lock()
-				stop := firstErr != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-				if err := fn(i); err != nil {
+				if err := fn(s, int(i)); err != nil {
 					mu.Lock()
-					if firstErr == nil {
+					if i < failed.Load() {
+						failed.Store(i)
 						firstErr = err
 					}
 					mu.Unlock()

@@ -55,14 +55,42 @@ import "fmt"
 // options or the file system: shapes of a weight and its scale that do not
 // fit, a block with no finite scale, a malformed index or config.json,
 // tensor names that clash. clconv exits with status 1 for these (the input
-// is wrong) and 2 for the others.
-type DataError struct{ msg string }
+// is wrong) and 2 for the others. errors.Is and errors.As see through it to
+// the errors its message wraps (fmt's %w): an I/O error wrapped in a
+// DataError is still an I/O error.
+type DataError struct {
+	// File, Tensor and Offset say where the problem lies when it is known:
+	// a file (a shard, the index, config.json), a tensor of it, and the
+	// byte of the file (-1 when not known). The message names them already;
+	// they are for programs.
+	File   string
+	Tensor string
+	Offset int64
+
+	msg string
+	err error // fmt.Errorf's result: what %w operands it wraps
+}
 
 // Error returns the message.
 func (e *DataError) Error() string { return e.msg }
 
-// dataErrorf formats a *DataError (with fmt.Errorf's verbs; a %w operand's
-// text is kept, not its chain).
+// Unwrap returns the errors that the message wraps with %w (none, one or
+// several).
+func (e *DataError) Unwrap() []error {
+	switch u := e.err.(type) {
+	case interface{ Unwrap() error }:
+		if w := u.Unwrap(); w != nil {
+			return []error{w}
+		}
+	case interface{ Unwrap() []error }:
+		return u.Unwrap()
+	}
+	return nil
+}
+
+// dataErrorf formats a *DataError with fmt.Errorf's verbs; the operands of
+// %w stay in its chain (Unwrap).
 func dataErrorf(format string, args ...any) error {
-	return &DataError{fmt.Errorf(format, args...).Error()}
+	err := fmt.Errorf(format, args...)
+	return &DataError{Offset: -1, msg: err.Error(), err: err}
 }

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/fileconv"
 	"github.com/clconv/clconv/safetensors"
 )
@@ -22,37 +24,53 @@ import (
 const IndexSuffix = ".safetensors.index.json"
 
 // ConvertFile converts the safetensors file src into the new file dst,
-// atomically: dst appears only when every tensor is written, and an error
-// leaves no partial file (an existing dst is replaced only when replace is
-// set). A config.json beside src gives the FP8 weight block size unless
-// opt.WeightBlockSize is set.
+// atomically: dst appears only when every tensor is written and the file
+// reads back as meant (re-read by package safetensors' reader), and an
+// error or a cancellation leaves no partial file and no temporary one. An
+// existing dst is replaced only when replace is set, and only when it is a
+// regular file that is not src (CheckOutput). A config.json beside src
+// gives the FP8 weight block size; Options.WeightBlockSize, when set, must
+// agree with it.
 func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options) (*Report, error) {
 	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	if err := regularFile(src); err != nil {
+		return nil, err
+	}
+	if err := CheckOutput(dst, []string{src}, false, replace); err != nil {
 		return nil, err
 	}
 	if err := readConfig(filepath.Dir(src), &opt); err != nil {
 		return nil, err
 	}
-	f, err := safetensors.Open(src)
+	f, err := openShard(src)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if same(dst, src) {
-		return nil, fmt.Errorf("%s is the input file: the output may not be the input", dst)
-	}
+	opt.paths = map[*safetensors.File]string{f: src}
 	out, err := fileconv.CreateAtomic(dst, replace)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Convert(ctx, out, f, nil, opt)
+	var rep *Report
+	out.Verify = func(tmp string) error { return VerifyFile(tmp, rep) }
+	rep, err = Convert(ctx, out, f, nil, opt)
+	if err == nil {
+		err = ctx.Err()
+		if err != nil {
+			err = context.Cause(ctx)
+		}
+	}
 	if err == nil {
 		err = out.Commit()
 	}
 	if err != nil {
 		out.Abort()
-		return nil, err
+		return nil, nameErr(src, dst, err)
 	}
+	rep.Warnings = append(globWarnings(&opt, []*safetensors.File{f}), rep.Warnings...)
 	return rep, nil
 }
 
@@ -63,112 +81,211 @@ func same(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
+// nameErr names the file an error concerns: dst for a failure to write,
+// src for the rest (bad data, a failure to read).
+func nameErr(src, dst string, err error) error {
+	var we *fileconv.WriteError
+	var oe *outputError
+	switch {
+	case errors.As(err, &oe), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.As(err, &we):
+		return fileErr(dst, err)
+	}
+	return fileErr(src, err)
+}
+
 // Shards returns the shard files of the checkpoint at src, relative to dir:
 // src is a directory (with one *.safetensors.index.json, or else its
 // *.safetensors files) or an index file. index is the index's path, "" when
 // there is none.
 func Shards(src string) (dir, index string, shards []string, err error) {
-	fi, err := os.Stat(src)
+	l, err := listShards(src)
 	if err != nil {
 		return "", "", nil, err
 	}
-	dir = src
+	return l.dir, l.index, l.shards, nil
+}
+
+// shardList is a checkpoint's files.
+type shardList struct {
+	dir, index string
+	shards     []string
+	// unindexed are the .safetensors files of dir that the index leaves
+	// out (they are not converted); weightMap is the index's.
+	unindexed []string
+	weightMap map[string]string
+}
+
+func listShards(src string) (*shardList, error) {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return nil, err
+	}
+	l := &shardList{dir: src}
 	if !fi.IsDir() {
 		if !strings.HasSuffix(src, IndexSuffix) {
-			return "", "", nil, fmt.Errorf("%s is neither a directory nor a %s file", src, IndexSuffix)
+			return nil, fmt.Errorf("%s is neither a directory nor a %s file", src, IndexSuffix)
 		}
-		dir, index = filepath.Dir(src), src
+		if !fi.Mode().IsRegular() {
+			return nil, regularFile(src)
+		}
+		l.dir, l.index = filepath.Dir(src), src
 	} else {
-		idx, _ := filepath.Glob(filepath.Join(dir, "*"+IndexSuffix))
+		idx, _ := filepath.Glob(filepath.Join(l.dir, "*"+IndexSuffix))
 		switch len(idx) {
 		case 0:
 		case 1:
-			index = idx[0]
+			l.index = idx[0]
 		default:
-			return "", "", nil, fmt.Errorf("%s holds %d index files (%s): give the one to convert", dir, len(idx), strings.Join(idx, ", "))
+			return nil, fmt.Errorf("%s holds %d index files (%s): give the one to convert", l.dir, len(idx), strings.Join(idx, ", "))
 		}
 	}
-	if index == "" {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.safetensors"))
+	files, _ := filepath.Glob(filepath.Join(l.dir, "*.safetensors"))
+	if l.index == "" {
 		if len(files) == 0 {
-			return "", "", nil, fmt.Errorf("%s holds no .safetensors files", dir)
+			return nil, fmt.Errorf("%s holds no .safetensors files", l.dir)
 		}
 		for _, f := range files {
-			shards = append(shards, filepath.Base(f))
+			l.shards = append(l.shards, filepath.Base(f))
 		}
-		sort.Strings(shards)
-		return dir, "", shards, nil
+		sort.Strings(l.shards)
+		return l, nil
+	}
+	if err := regularFile(l.index); err != nil {
+		return nil, err
 	}
 	var idx struct {
 		WeightMap map[string]string `json:"weight_map"`
 	}
-	b, err := os.ReadFile(index)
+	b, err := readSmall(l.index, maxIndexBytes)
 	if err != nil {
-		return "", "", nil, err
+		return nil, err
 	}
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return "", "", nil, dataErrorf("%s: %v", index, err)
+		return nil, dataErrorf("%s: %v", l.index, err)
 	}
 	if len(idx.WeightMap) == 0 {
-		return "", "", nil, dataErrorf("%s: no weight_map", index)
+		return nil, dataErrorf("%s: no weight_map", l.index)
 	}
 	seen := map[string]bool{}
-	for _, s := range idx.WeightMap {
-		if s != filepath.Base(s) || !strings.HasSuffix(s, ".safetensors") {
-			return "", "", nil, dataErrorf("%s: shard %q is not a .safetensors file of that directory", index, s)
+	for name, s := range idx.WeightMap {
+		if s != filepath.Base(s) || !strings.HasSuffix(s, ".safetensors") || s == ".safetensors" {
+			return nil, dataErrorf("%s: weight_map: tensor %q: shard %q is not a .safetensors file of that directory", l.index, name, s)
 		}
 		if !seen[s] {
 			seen[s] = true
-			shards = append(shards, s)
+			l.shards = append(l.shards, s)
 		}
 	}
-	sort.Strings(shards)
-	return dir, index, shards, nil
+	sort.Strings(l.shards)
+	for _, f := range files {
+		if !seen[filepath.Base(f)] {
+			l.unindexed = append(l.unindexed, filepath.Base(f))
+		}
+	}
+	sort.Strings(l.unindexed)
+	l.weightMap = idx.WeightMap
+	return l, nil
+}
+
+// maxIndexBytes bounds an index or config.json read into memory.
+const maxIndexBytes = 256 << 20
+
+// readSmall reads the regular file path whole, refusing one above limit
+// bytes.
+func readSmall(path string, limit int64) ([]byte, error) {
+	if err := regularFile(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, dataErrorf("%s: larger than %d MiB: not an index or config file", path, limit>>20)
+	}
+	return b, nil
 }
 
 // ConvertCheckpoint converts the sharded checkpoint at src (see Shards) into
 // the new directory dst, shard by shard, with the same shard names and, when
 // src has one, its index with the weight map and total size updated. dst
-// appears only when everything is written (it is built in a temporary
-// directory beside it and renamed); an existing dst is replaced only when
-// replace is set. Scales may live in another shard than their weights.
+// appears only when everything is written and every shard reads back as
+// meant (it is built in a hidden temporary directory beside it and renamed;
+// an error or a cancellation leaves nothing). An existing dst is replaced
+// only when replace is set, and only when it holds nothing but what this
+// conversion writes (its shard names and index); an output that is an
+// input, contains one or lies inside the input directory is refused
+// (CheckOutput). Scales may live in another shard than their weights.
 func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt Options) (*Report, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
-	dir, index, shards, err := Shards(src)
+	l, err := listShards(src)
 	if err != nil {
+		return nil, err
+	}
+	dir, indexPath, shards := l.dir, l.index, l.shards
+	owned := map[string]bool{}
+	inputs := []string{dir}
+	for _, s := range shards {
+		owned[s] = true
+		inputs = append(inputs, filepath.Join(dir, s))
+	}
+	if indexPath != "" {
+		owned[filepath.Base(indexPath)] = true
+		inputs = append(inputs, indexPath)
+	}
+	oc := outputCheck{dst: dst, files: inputs[1:], dirs: inputs[:1], isDir: true, replace: replace,
+		owned: func(n string) bool { return owned[n] }}
+	if err := oc.check(); err != nil {
 		return nil, err
 	}
 	if err := readConfig(dir, &opt); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(dst); err == nil {
-		if !replace {
-			return nil, fmt.Errorf("%s exists: use --force to replace it", dst)
-		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("%s exists and is not a directory", dst)
-		}
-		if same(dst, dir) {
-			return nil, fmt.Errorf("%s is the input directory: the output may not be the input", dst)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
 	files := make([]*safetensors.File, len(shards))
+	opt.paths = map[*safetensors.File]string{}
 	for i, s := range shards {
-		f, err := safetensors.Open(filepath.Join(dir, s))
+		p := filepath.Join(dir, s)
+		f, err := openShard(p)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
 		files[i] = f
+		opt.paths[f] = p
 	}
-	var r [8]byte
-	rand.Read(r[:])
-	tmp := filepath.Clean(dst) + fileconv.TempPrefix + hex.EncodeToString(r[:]) + ".tmp"
-	if err := os.Mkdir(tmp, 0o777); err != nil {
+	all, err := index(files)
+	if err != nil {
+		return nil, err
+	}
+	var warnings []string
+	if l.weightMap != nil {
+		for name, shard := range l.weightMap {
+			s, ok := all[name]
+			if !ok {
+				return nil, dataErrorf("%s: weight_map names tensor %q in %s, which does not hold it", indexPath, name, shard)
+			}
+			if got := filepath.Base(opt.fileOf(s.f)); got != shard {
+				return nil, dataErrorf("%s: weight_map puts tensor %q in %s, but it is in %s", indexPath, name, shard, got)
+			}
+		}
+		if n := len(all) - len(l.weightMap); n > 0 {
+			warnings = append(warnings, fmt.Sprintf("%d tensor(s) of the shards are not in %s's weight_map; they are converted and added to the output's", n, filepath.Base(indexPath)))
+		}
+	}
+	for _, u := range l.unindexed {
+		warnings = append(warnings, fmt.Sprintf("%s is in %s but not in %s: it was left out (not converted, not copied)", u, dir, filepath.Base(indexPath)))
+	}
+	tmp, err := tempDir(dst)
+	if err != nil {
 		return nil, err
 	}
 	ok := false
@@ -180,6 +297,9 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 	rep := &Report{Shards: len(shards)}
 	var total int64
 	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, context.Cause(ctx)
+		}
 		others := append(append([]*safetensors.File(nil), files[:i]...), files[i+1:]...)
 		o := opt
 		if opt.Progress != nil {
@@ -189,7 +309,8 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 			}
 			o.Progress = func(d, _ int64) { opt.Progress(base+d, sumSizes(files)) }
 		}
-		out, err := os.Create(filepath.Join(tmp, shards[i]))
+		path := filepath.Join(tmp, shards[i])
+		out, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if err != nil {
 			return nil, err
 		}
@@ -197,8 +318,11 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 		if cerr := out.Close(); err == nil && cerr != nil {
 			err = &fileconv.WriteError{Err: cerr}
 		}
+		if err == nil {
+			err = VerifyFile(path, sr)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", shards[i], err)
+			return nil, nameErr(filepath.Join(dir, shards[i]), filepath.Join(dst, shards[i]), err)
 		}
 		for _, t := range sr.Tensors {
 			t.Shard = shards[i]
@@ -210,21 +334,111 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 		rep.BytesIn += sr.BytesIn
 		rep.BytesOut += sr.BytesOut
 	}
-	if index != "" {
-		b, err := newIndex(index, rep, total)
+	if indexPath != "" {
+		b, err := newIndex(indexPath, rep, total)
 		if err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(index)), b, 0o666); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(indexPath)), b, 0o666); err != nil {
 			return nil, err
 		}
 		rep.BytesOut += int64(len(b))
 	}
-	if err := swapDir(tmp, dst, replace); err != nil {
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	if err := swapDir(tmp, dst, replace, oc.owned); err != nil {
 		return nil, err
 	}
 	ok = true
+	rep.Warnings = append(append(globWarnings(&opt, files), warnings...), tensorWarnings(rep, &opt)...)
 	return rep, nil
+}
+
+// tensorWarnings returns the warnings of one file's conversion: finite
+// values that became NaN or infinite, and block-scaled layouts kept as
+// they are.
+func tensorWarnings(rep *Report, opt *Options) []string {
+	var out []string
+	var nonFinite int64
+	first, kept := "", 0
+	for _, t := range rep.Tensors {
+		if t.NonFinite > 0 {
+			if first == "" {
+				first = t.Name
+			}
+			nonFinite += t.NonFinite
+		}
+		if t.Layout {
+			kept++
+		}
+	}
+	if nonFinite > 0 {
+		to := opt.To.String()
+		what := "NaN or infinite"
+		if !hasInf(opt.To) {
+			what = "NaN (" + to + " has no infinity)"
+		}
+		hint := "--sat clamps them to ±max instead"
+		if opt.To == cltype.E4M3 || opt.To == cltype.E5M2 {
+			hint += ", --block-size 128x128 quantizes with a scale per block"
+		}
+		out = append(out, fmt.Sprintf("%d finite value(s) became %s converting to %s, the first in tensor %q: %s", nonFinite, what, to, first, hint))
+	}
+	if kept > 0 {
+		out = append(out, fmt.Sprintf("%d block-scaled weight(s) and scale(s) were kept byte for byte: converting to %s does not dequantize them (convert to bf16, f16 or float for that)", kept, opt.destName()))
+	}
+	return out
+}
+
+// hasInf reports whether floating type k has infinities.
+func hasInf(k cltype.Kind) bool {
+	switch k {
+	case cltype.E4M3, cltype.E8M0, cltype.E2M1, cltype.E2M3, cltype.E3M2:
+		return false
+	}
+	return true
+}
+
+// destName names the destination in messages.
+func (o *Options) destName() string {
+	if o.Block != nil {
+		return o.Block.Name
+	}
+	return o.To.String()
+}
+
+// globWarnings lists the globs of Tensors, Skip and KeepRaw that match no
+// tensor of files.
+func globWarnings(opt *Options, files []*safetensors.File) []string {
+	var out []string
+	for _, gs := range []struct {
+		flag  string
+		globs []string
+	}{{"--tensors", opt.Tensors}, {"--skip", opt.Skip}, {"--keep-raw", opt.KeepRaw}} {
+		for _, g := range gs.globs {
+			hit := false
+			for _, f := range files {
+				for i := range f.Tensors {
+					if ok, _ := path.Match(g, f.Tensors[i].Name); ok {
+						hit = true
+						break
+					}
+				}
+				if hit {
+					break
+				}
+			}
+			if !hit {
+				msg := fmt.Sprintf("%s %q matches no tensor", gs.flag, g)
+				if gs.flag == "--tensors" && len(opt.Tensors) == 1 {
+					msg += ": nothing was selected, every tensor was copied as it is"
+				}
+				out = append(out, msg)
+			}
+		}
+	}
+	return out
 }
 
 func sumSizes(files []*safetensors.File) int64 {
@@ -281,12 +495,15 @@ func newIndex(path string, rep *Report, total int64) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// swapDir renames the finished directory tmp to dst, replacing an existing
-// dst (moved aside first, removed after) when replace is set.
-func swapDir(tmp, dst string, replace bool) error {
-	if _, err := os.Stat(dst); err == nil {
+// swapDir renames the finished directory tmp to dst. An existing dst
+// (replace set, and checked to hold only owned names) is moved aside first
+// and then only its owned files are removed: a file that appeared there
+// meanwhile is never deleted (the moved directory is then kept, and named
+// in the error).
+func swapDir(tmp, dst string, replace bool, owned func(string) bool) error {
+	if _, err := os.Lstat(dst); err == nil {
 		if !replace {
-			return fmt.Errorf("%s exists: use --force to replace it", dst)
+			return unsafeOutput("%s exists: use --force to replace it", dst)
 		}
 		old := tmp + ".old"
 		if err := os.Rename(dst, old); err != nil {
@@ -296,35 +513,70 @@ func swapDir(tmp, dst string, replace bool) error {
 			os.Rename(old, dst)
 			return err
 		}
-		return os.RemoveAll(old)
+		names, _ := dirNames(old)
+		for _, n := range names {
+			p := filepath.Join(old, n)
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && owned(n) {
+				os.Remove(p)
+			}
+		}
+		if err := os.Remove(old); err != nil {
+			return fmt.Errorf("%s is written; the previous %s, moved to %s, holds files clconv did not write and was kept", dst, dst, old)
+		}
+		return nil
 	}
 	return os.Rename(tmp, dst)
 }
 
-// readConfig sets opt.WeightBlockSize from dir/config.json's
-// quantization_config.weight_block_size when the caller left it zero.
+// readConfig reads dir/config.json's quantization_config: its
+// weight_block_size becomes opt.WeightBlockSize when the caller left that
+// zero, and must equal it otherwise (a block size that conflicts with the
+// checkpoint's own gives wrong values without any shape mismatch: 129x128
+// scales 128x128 blocks with the same scale shape). A quant_method of
+// "fp8", or a weight_block_size, says the FP8 weights are block-quantized:
+// one without a scale is then an error.
 func readConfig(dir string, opt *Options) error {
-	if opt.WeightBlockSize != [2]int{} {
-		return nil
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
-	if err != nil {
+	path := filepath.Join(dir, "config.json")
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil // no config: the block size is inferred from the shapes
+	}
+	b, err := readSmall(path, maxIndexBytes)
+	if err != nil {
+		return err
 	}
 	var cfg struct {
 		Q *struct {
-			Block []int `json:"weight_block_size"`
+			Method string `json:"quant_method"`
+			Block  []int  `json:"weight_block_size"`
 		} `json:"quantization_config"`
 	}
 	if err := json.Unmarshal(b, &cfg); err != nil {
-		return dataErrorf("%s: %v", filepath.Join(dir, "config.json"), err)
+		return dataErrorf("%s: %v", path, err)
 	}
-	if cfg.Q == nil || cfg.Q.Block == nil {
+	if cfg.Q == nil {
+		return nil
+	}
+	if cfg.Q.Method == "fp8" || cfg.Q.Block != nil {
+		opt.fp8Config = path
+	}
+	if cfg.Q.Block == nil {
 		return nil
 	}
 	if len(cfg.Q.Block) != 2 || cfg.Q.Block[0] <= 0 || cfg.Q.Block[1] <= 0 {
-		return dataErrorf("%s: quantization_config.weight_block_size %v: want two positive sizes", filepath.Join(dir, "config.json"), cfg.Q.Block)
+		return dataErrorf("%s: quantization_config.weight_block_size %v: want two positive sizes", path, cfg.Q.Block)
 	}
-	opt.WeightBlockSize = [2]int{cfg.Q.Block[0], cfg.Q.Block[1]}
+	blk := [2]int{cfg.Q.Block[0], cfg.Q.Block[1]}
+	if w := opt.WeightBlockSize; w != [2]int{} && w != blk {
+		return dataErrorf("%s: the weight block size %dx%d asked for conflicts with quantization_config.weight_block_size [%d, %d]: the scales would be applied to the wrong blocks (leave out --weight-block-size, or fix config.json)",
+			path, w[0], w[1], blk[0], blk[1])
+	}
+	opt.WeightBlockSize = blk
 	return nil
+}
+
+// randomHex returns 16 random hex digits.
+func randomHex() string {
+	var r [8]byte
+	rand.Read(r[:])
+	return hex.EncodeToString(r[:])
 }

@@ -6,43 +6,138 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sync"
+	"unsafe"
 
+	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/safetensors"
 )
 
-// chunkElems is about how many elements a worker converts at a time.
-const chunkElems = 1 << 17
+// chunkElems is about how many elements a worker converts at a time. Every
+// loop of the package works on pieces of at most chunkElems elements (and
+// the scale values they use), a part of a row when a row is longer, so that
+// memory is bounded by the workers times the buffers of one piece whatever
+// the shapes, the block size or the number of tensors.
+var chunkElems int64 = 1 << 17 // a variable so that tests can shrink it
 
-// readAll reads a small tensor (a scale) as float64 values, exactly.
-func readAll(s source) ([]float64, error) {
-	t := s.t
-	raw := make([]byte, t.Bytes())
-	if _, err := s.f.Section(t).ReadAt(raw, 0); err != nil && !(err == io.EOF && len(raw) == 0) {
-		return nil, tensorErr(t.Name, &fileconv.ReadError{Err: err})
-	}
-	return toFloat64(t, raw)
+// scratch holds one worker's buffers, reused from piece to piece and from
+// tensor to tensor (scratchPool).
+type scratch struct {
+	b   [6][]byte
+	f64 []float64
+	aux []float64
+	f32 []float32
+	hf  []half.Half
+	bf  []bfloat16.BFloat16
 }
 
-// toFloat64 decodes raw little-endian elements of t's dtype into float64
-// values, exactly (every floating dtype but F64 widens exactly; F64 is
-// copied).
-func toFloat64(t *safetensors.TensorInfo, raw []byte) ([]float64, error) {
-	k := t.DType.Kind()
-	n := len(raw) / k.Size()
-	le := make([]byte, 8*n)
-	if err := convert.Bytes(cltype.Double, k, le, raw, round.RTE, false); err != nil {
-		return nil, tensorErr(t.Name, err)
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// buf returns buffer i resized to n bytes, aligned to 8 as convert.Bytes
+// needs for every element type.
+func (s *scratch) buf(i int, n int64) []byte {
+	if int64(len(s.b[i])) < n {
+		w := make([]uint64, (n+7)/8)
+		s.b[i] = unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w))
 	}
-	out := make([]float64, n)
+	return s.b[i][:n]
+}
+
+// grow returns *p resized to n elements, reallocated only when too small.
+func grow[T any](p *[]T, n int64) []T {
+	if int64(cap(*p)) < n {
+		*p = make([]T, n)
+	}
+	return (*p)[:n]
+}
+
+// piece is what a worker converts at once of a tensor seen as rows x cols:
+// whole rows [r0, r1) (c0 = 0, c1 = cols), or the columns [c0, c1) of row
+// r0 (r1 = r0+1) when a row is longer than chunkElems.
+type piece struct{ r0, r1, c0, c1 int64 }
+
+// len returns the number of elements of p.
+func (p piece) len() int64 { return (p.r1 - p.r0) * (p.c1 - p.c0) }
+
+// start returns the index of p's first element in the flat tensor; p's
+// elements follow it contiguously.
+func (p piece) start(cols int64) int64 { return p.r0*cols + p.c0 }
+
+// rowPieces splits rows x cols elements into pieces of at most chunkElems
+// elements (at least one row, or unit columns): whole rows while a row
+// fits, else parts of one row starting at multiples of unit, the number of
+// elements that must stay together (a block).
+type rowPieces struct{ rows, cols, rowsPer, colsPer, perRow int64 }
+
+func splitRows(rows, cols, unit int64) rowPieces {
+	p := rowPieces{rows: rows, cols: cols}
+	switch {
+	case rows <= 0 || cols <= 0:
+	case cols <= chunkElems:
+		p.rowsPer = chunkElems / cols
+	default:
+		p.colsPer = max(unit, chunkElems/unit*unit)
+		p.perRow = ceilDiv(cols, p.colsPer)
+	}
+	return p
+}
+
+// n returns the number of pieces.
+func (p rowPieces) n() int {
+	switch {
+	case p.rowsPer > 0:
+		return int(ceilDiv(p.rows, p.rowsPer))
+	case p.colsPer > 0:
+		return int(p.rows * p.perRow)
+	}
+	return 0
+}
+
+// at returns piece i.
+func (p rowPieces) at(i int) piece {
+	if p.rowsPer > 0 {
+		r0 := int64(i) * p.rowsPer
+		return piece{r0, min(p.rows, r0+p.rowsPer), 0, p.cols}
+	}
+	r, c := int64(i)/p.perRow, int64(i)%p.perRow
+	c0 := c * p.colsPer
+	return piece{r, r + 1, c0, min(p.cols, c0+p.colsPer)}
+}
+
+// readAt reads len(b) bytes of tensor s at offset off.
+func readAt(s source, b []byte, off int64) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if _, err := s.f.Section(s.t).ReadAt(b, off); err != nil {
+		return tensorErr(s.t.Name, &fileconv.ReadError{Err: err})
+	}
+	return nil
+}
+
+// toFloat64 decodes raw little-endian elements of kind k into out (one per
+// element) exactly, every floating kind but double widening exactly and
+// double copied; le is scratch of 8 bytes per element.
+func toFloat64(k cltype.Kind, out []float64, le, raw []byte) error {
+	if err := convert.Bytes(cltype.Double, k, le, raw, round.RTE, false); err != nil {
+		return err
+	}
 	for i := range out {
 		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(le[8*i:]))
 	}
-	return out, nil
+	return nil
+}
+
+// encodeTo rounds the float64 values held little-endian in le once into
+// to, into out.
+func encodeTo(out, le []byte, to cltype.Kind, m round.Mode, sat bool) error {
+	return convert.Bytes(to, cltype.Double, out, le, m, sat)
 }
 
 // fp8Values returns the float64 value of every pattern of an FP8 dtype.
@@ -58,63 +153,102 @@ func fp8Values(d safetensors.DType) *[256]float64 {
 	return &lut
 }
 
-// encodeTo rounds float64 values once into opt.To and returns the
-// little-endian output bytes.
-func encodeTo(vals []float64, to cltype.Kind, m round.Mode, sat bool) ([]byte, error) {
-	le := make([]byte, 8*len(vals))
-	for i, v := range vals {
-		binary.LittleEndian.PutUint64(le[8*i:], math.Float64bits(v))
+// indexString formats the index of element i of a tensor of shape shape:
+// [3, 7].
+func indexString(shape []int64, i int64) string {
+	idx := make([]int64, len(shape))
+	for d := len(shape) - 1; d >= 0; d-- {
+		if shape[d] > 0 {
+			idx[d] = i % shape[d]
+			i /= shape[d]
+		}
 	}
-	out := make([]byte, len(vals)*to.Size())
-	if err := convert.Bytes(to, cltype.Double, out, le, m, sat); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return ShapeString(idx)
 }
+
+// badScale returns the data error for value v, element i of the scale sc of
+// the weight named weight.
+func badScale(weight string, sc *safetensors.TensorInfo, i int64, v float64, rule string) error {
+	at := " at " + indexString(sc.Shape, i)
+	if len(sc.Shape) == 0 {
+		at = ""
+	}
+	return tensorErr(weight, dataErrorf("its scale %q holds %v%s; %s", sc.Name, v, at, rule))
+}
+
+// fp8ScaleOK reports whether v may scale an FP8 weight: a NaN, an infinity
+// or a zero would make every weight of its block NaN, infinite or zero
+// without a word. A negative scale is a value like another (the product is
+// as exact); no published layout writes one, but TestDequantFP8 dequantizes
+// one.
+func fp8ScaleOK(v float64) bool { return v != 0 && !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+const fp8ScaleRule = "a block scale must be finite and non-zero"
 
 // dequantFP8 writes an FP8 weight times its block scales, each product
 // rounded once into opt.To. The product of an FP8 value (at most 4
 // significant bits) and an F32/BF16/F16 scale (at most 24) has at most 28
 // significant bits and an exponent within float64's normal range (2^-158 at
 // the least), so it is exact in float64 and the conversion to the
-// destination is the only rounding.
+// destination is the only rounding. Each piece reads only the scale values
+// it uses (whole scale rows, or a part of one), and checks them.
 func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error {
-	w := j.src.t
+	w, st := j.src.t, j.scale.t
 	rows, cols := w.Shape[0], w.Shape[1]
-	scales, err := readAll(j.scale)
-	if err != nil {
-		return err
-	}
 	br, bc := int64(j.block[0]), int64(j.block[1])
 	scaleCols := ceilDiv(cols, bc)
+	ssize := int64(st.DType.Bits() / 8)
+	sk := st.DType.Kind()
 	lut := fp8Values(w.DType)
 	size := int64(opt.To.Size())
-	rowsPer := max(1, chunkElems/max(cols, 1))
-	n := int(ceilDiv(rows, rowsPer))
-	sec := j.src.f.Section(w)
-	return parallel(ctx, n, opt, func(c int) error {
-		r0 := int64(c) * rowsPer
-		r1 := min(rows, r0+rowsPer)
-		raw := make([]byte, (r1-r0)*cols)
-		if _, err := sec.ReadAt(raw, r0*cols); err != nil {
-			return tensorErr(w.Name, &fileconv.ReadError{Err: err})
+	p := splitRows(rows, cols, 1)
+	return parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
+		pc := p.at(c)
+		n := pc.len()
+		raw := s.buf(0, n)
+		if err := readAt(j.src, raw, pc.start(cols)); err != nil {
+			return err
 		}
-		vals := make([]float64, len(raw))
-		for r := r0; r < r1; r++ {
-			srow := scales[(r/br)*scaleCols:]
-			off := (r - r0) * cols
-			for col := int64(0); col < cols; col++ {
-				vals[off+col] = product(lut[raw[off+col]], srow[col/bc])
+		// The scales of the piece: whole rows [sr0, sr1) of the scale for
+		// whole rows of the weight, else a part of one scale row; either
+		// way contiguous.
+		sr0, sr1 := pc.r0/br, (pc.r1-1)/br+1
+		sc0, sc1 := pc.c0/bc, (pc.c1-1)/bc+1
+		sw := sc1 - sc0
+		sn := (sr1 - sr0) * sw
+		sraw := s.buf(1, sn*ssize)
+		first := sr0*scaleCols + sc0
+		if err := readAt(j.scale, sraw, first*ssize); err != nil {
+			return err
+		}
+		sv := grow(&s.f64, sn)
+		if err := toFloat64(sk, sv, s.buf(2, 8*sn), sraw); err != nil {
+			return tensorErr(st.Name, err)
+		}
+		for i, v := range sv {
+			if !fp8ScaleOK(v) {
+				return badScale(w.Name, st, first+int64(i)/sw*scaleCols+int64(i)%sw, v, fp8ScaleRule)
 			}
 		}
-		out, err := encodeTo(vals, opt.To, opt.Mode, opt.Sat)
-		if err != nil {
+		le := s.buf(3, 8*n)
+		k := 0
+		for r := pc.r0; r < pc.r1; r++ {
+			srow := sv[(r/br-sr0)*sw:]
+			for col := pc.c0; col < pc.c1; {
+				end := min(pc.c1, (col/bc+1)*bc)
+				sc := srow[col/bc-sc0]
+				for _, b := range raw[k : k+int(end-col)] {
+					binary.LittleEndian.PutUint64(le[8*k:], math.Float64bits(product(lut[b], sc)))
+					k++
+				}
+				col = end
+			}
+		}
+		out := s.buf(4, n*size)
+		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat); err != nil {
 			return tensorErr(w.Name, err)
 		}
-		if _, err := dst.WriteAt(out, base+j.out.Begin+r0*cols*size); err != nil {
-			return &fileconv.WriteError{Err: err}
-		}
-		return nil
+		return writeAt(dst, out, base+j.out.Begin+pc.start(cols)*size)
 	})
 }
 
@@ -198,61 +332,135 @@ func Quotient(x, s float64) float64 {
 
 // quantFP8 quantizes a two-dimensional tensor to FP8 with one float32 scale
 // per block (BlockScale), each element the exact quotient rounded once.
+// A worker takes a group of blocks of one block row that fit in chunkElems
+// elements together; a block larger than that is a group of its own, read
+// twice in pieces: once for its largest magnitude, once to quantize.
 func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error {
 	t := j.src.t
 	sj := j.quantScale
 	rows, cols := t.Shape[0], t.Shape[1]
 	br, bc := int64(j.block[0]), int64(j.block[1])
 	scaleCols := ceilDiv(cols, bc)
-	max := fp8Max(opt.To)
+	fmax := fp8Max(opt.To)
 	esize := int64(t.DType.Bits() / 8)
-	sec := j.src.f.Section(t)
-	n := int(ceilDiv(rows, br))
-	return parallel(ctx, n, opt, func(bi int) error {
-		r0 := int64(bi) * br
-		r1 := min(rows, r0+br)
-		raw := make([]byte, (r1-r0)*cols*esize)
-		if _, err := sec.ReadAt(raw, r0*cols*esize); err != nil {
-			return tensorErr(t.Name, &fileconv.ReadError{Err: err})
+	size := int64(opt.To.Size())
+	k := t.DType.Kind()
+	g := int64(1) // blocks per group
+	if br <= chunkElems && bc <= chunkElems {
+		g = max(1, chunkElems/(br*bc))
+	}
+	groups := ceilDiv(scaleCols, g)
+	n := ceilDiv(rows, br) * groups
+	if rows == 0 || cols == 0 {
+		n = 0
+	}
+	return parallel(ctx, int(n), opt, func(s *scratch, it int) error {
+		bi, b0 := int64(it)/groups, int64(it)%groups*g
+		b1 := min(scaleCols, b0+g)
+		r0, c0 := bi*br, b0*bc
+		h, w := min(rows, r0+br)-r0, min(cols, b1*bc)-c0
+		tiles := splitRows(h, w, 1)
+		nt := tiles.n()
+		// load reads tile tp of the group (relative to r0, c0) as float64.
+		load := func(tp piece) ([]float64, []byte, error) {
+			n, tw := tp.len(), tp.c1-tp.c0
+			raw := s.buf(0, n*esize)
+			if tw == cols {
+				if err := readAt(j.src, raw, (r0+tp.r0)*cols*esize); err != nil {
+					return nil, nil, err
+				}
+			} else {
+				for r := tp.r0; r < tp.r1; r++ {
+					if err := readAt(j.src, raw[(r-tp.r0)*tw*esize:(r-tp.r0+1)*tw*esize], ((r0+r)*cols+c0+tp.c0)*esize); err != nil {
+						return nil, nil, err
+					}
+				}
+			}
+			vals, le := grow(&s.f64, n), s.buf(1, 8*n)
+			if err := toFloat64(k, vals, le, raw); err != nil {
+				return nil, nil, tensorErr(t.Name, err)
+			}
+			return vals, le, nil
 		}
-		vals, err := toFloat64(t, raw)
-		if err != nil {
-			return err
+		// each calls fn(b, seg) for the segments of tile tp's values that
+		// lie in one block, b counted from b0.
+		each := func(tp piece, vals []float64, fn func(b int64, seg []float64, at int)) {
+			i := 0
+			for r := tp.r0; r < tp.r1; r++ {
+				for col := c0 + tp.c0; col < c0+tp.c1; {
+					end := min(c0+tp.c1, (col/bc+1)*bc)
+					fn(col/bc-b0, vals[i:i+int(end-col)], i)
+					i += int(end - col)
+					col = end
+				}
+			}
 		}
-		scales := make([]byte, 4*scaleCols)
-		for bj := int64(0); bj < scaleCols; bj++ {
-			c0, c1 := bj*bc, min(cols, (bj+1)*bc)
-			amax := 0.0
-			for r := int64(0); r < r1-r0; r++ {
-				for _, v := range vals[r*cols+c0 : r*cols+c1] {
+		sv := grow(&s.aux, b1-b0) // each block's amax, then its scale
+		clear(sv)
+		var vals []float64
+		var le []byte
+		for ti := range nt {
+			if ti > 0 && ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			tp := tiles.at(ti)
+			var err error
+			if vals, le, err = load(tp); err != nil {
+				return err
+			}
+			each(tp, vals, func(b int64, seg []float64, _ int) {
+				amax := sv[b]
+				for _, v := range seg {
 					if a := math.Abs(v); a > amax || math.IsInf(v, 0) {
 						amax = a
 					}
 				}
-			}
-			s, err := BlockScale(amax, max)
+				sv[b] = amax
+			})
+		}
+		scales := s.buf(5, 4*(b1-b0))
+		for b := range sv {
+			sc, err := BlockScale(sv[b], fmax)
 			if err != nil {
-				return tensorErr(t.Name, dataErrorf("block (%d, %d): %v", bi, bj, err))
+				return tensorErr(t.Name, dataErrorf("block (%d, %d): %v", bi, b0+int64(b), err))
 			}
-			binary.LittleEndian.PutUint32(scales[4*bj:], math.Float32bits(s))
-			s64 := float64(s)
-			for r := int64(0); r < r1-r0; r++ {
-				row := vals[r*cols+c0 : r*cols+c1]
-				for i, v := range row {
-					row[i] = Quotient(v, s64)
+			binary.LittleEndian.PutUint32(scales[4*b:], math.Float32bits(sc))
+			sv[b] = float64(sc)
+		}
+		for ti := range nt {
+			tp := tiles.at(ti)
+			if nt > 1 { // the single tile of a small group is still loaded
+				if ctx.Err() != nil {
+					return context.Cause(ctx)
+				}
+				var err error
+				if vals, le, err = load(tp); err != nil {
+					return err
+				}
+			}
+			each(tp, vals, func(b int64, seg []float64, at int) {
+				s64 := sv[b]
+				for i, v := range seg {
+					binary.LittleEndian.PutUint64(le[8*(at+i):], math.Float64bits(Quotient(v, s64)))
+				}
+			})
+			tw := tp.c1 - tp.c0
+			out := s.buf(2, tp.len()*size)
+			if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat); err != nil {
+				return tensorErr(t.Name, err)
+			}
+			if tw == cols {
+				if err := writeAt(dst, out, base+j.out.Begin+(r0+tp.r0)*cols*size); err != nil {
+					return err
+				}
+				continue
+			}
+			for r := tp.r0; r < tp.r1; r++ {
+				if err := writeAt(dst, out[(r-tp.r0)*tw*size:(r-tp.r0+1)*tw*size], base+j.out.Begin+((r0+r)*cols+c0+tp.c0)*size); err != nil {
+					return err
 				}
 			}
 		}
-		out, err := encodeTo(vals, opt.To, opt.Mode, opt.Sat)
-		if err != nil {
-			return tensorErr(t.Name, err)
-		}
-		if _, err := dst.WriteAt(out, base+j.out.Begin+r0*cols); err != nil {
-			return &fileconv.WriteError{Err: err}
-		}
-		if _, err := dst.WriteAt(scales, base+sj.out.Begin+int64(bi)*scaleCols*4); err != nil {
-			return &fileconv.WriteError{Err: err}
-		}
-		return nil
+		return writeAt(dst, scales, base+sj.out.Begin+(bi*scaleCols+b0)*4)
 	})
 }

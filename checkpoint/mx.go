@@ -2,11 +2,12 @@ package checkpoint
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
-	"github.com/clconv/clconv/fileconv"
 	"github.com/clconv/clconv/mx"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/safetensors"
@@ -107,61 +108,84 @@ func nvShape(w, s, s2 *safetensors.TensorInfo) ([]int64, error) {
 	return append(append([]int64(nil), w.Shape[:n-1]...), w.Shape[n-1]*2), nil
 }
 
-// readRange reads n bytes of t at offset off.
-func readRange(s source, off, n int64) ([]byte, error) {
-	b := make([]byte, n)
-	if _, err := s.f.Section(s.t).ReadAt(b, off); err != nil && !(err == io.EOF && n == 0) {
-		return nil, tensorErr(s.t.Name, &fileconv.ReadError{Err: err})
+// nvTensorScale reads and checks the tensor scale (F32, one value) of the
+// NVFP4 weight of j.
+func nvTensorScale(j *job) (float32, error) {
+	var b [4]byte
+	if err := readAt(j.scale2, b[:], 0); err != nil {
+		return 0, err
 	}
-	return b, nil
+	ts := math.Float32frombits(binary.LittleEndian.Uint32(b[:]))
+	if v := float64(ts); !(v > 0) || math.IsInf(v, 1) {
+		return 0, badScale(j.src.t.Name, j.scale2.t, 0, v, "an NVFP4 tensor scale must be finite and positive")
+	}
+	return ts, nil
 }
 
 // dequantBlocks writes an MXFP4 (gpt-oss) or NVFP4 (ModelOpt) tensor
-// dequantized into opt.To, rows in parallel.
+// dequantized into opt.To, in pieces of whole rows or of whole blocks of
+// one row, in parallel.
+//
+// An E8M0 scale of 0xFF (NaN) is read as the MX specification says, a
+// block of NaNs: clconv's quantization writes it for a block holding a NaN
+// or an infinity. An NVFP4 block scale that is NaN makes its block NaN
+// alike (mx.Quantize writes it for the same blocks), and a zero makes it
+// zeros (ModelOpt writes one when a block's scale underflows E4M3); a
+// negative block scale, which neither writes, is an error.
 func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error {
 	f := j.mxf
 	mo := mx.Options{Packed: true, Nibbles: mx.LowFirst, FP6: mx.FP6LittleEndian, Mode: round.RTE}
 	shape := j.out.Shape
 	rowLen := shape[len(shape)-1]
 	rows := j.out.Count() / max(rowLen, 1)
+	var e4m3 *[256]float64
 	if j.act == ActDequantNV {
 		f = mx.NVFP4
-		ts, err := readAll(j.scale2)
+		ts, err := nvTensorScale(j)
 		if err != nil {
 			return err
 		}
-		mo.TensorScale = float32(ts[0])
+		mo.TensorScale = ts
+		e4m3 = fp8Values(safetensors.F8_E4M3)
 	}
 	bs := int64(f.BlockSize)
 	blocksPerRow := rowLen / bs
-	rowBytes := rowLen * int64(f.ElemBits()) / 8
+	ebits := int64(f.ElemBits())
 	size := int64(opt.To.Size())
-	rowsPer := max(1, chunkElems/max(rowLen, 1))
-	n := int(ceilDiv(rows, rowsPer))
-	return parallel(ctx, n, opt, func(c int) error {
-		r0 := int64(c) * rowsPer
-		r1 := min(rows, r0+rowsPer)
-		elems, err := readRange(j.src, r0*rowBytes, (r1-r0)*rowBytes)
-		if err != nil {
+	p := splitRows(rows, rowLen, bs)
+	return parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
+		pc := p.at(c)
+		n := pc.len()
+		blk0 := pc.r0*blocksPerRow + pc.c0/bs
+		elems := s.buf(0, n*ebits/8)
+		if err := readAt(j.src, elems, pc.start(rowLen)*ebits/8); err != nil {
 			return err
 		}
-		scales, err := readRange(j.scale, r0*blocksPerRow, (r1-r0)*blocksPerRow)
-		if err != nil {
+		scales := s.buf(1, n/bs)
+		if err := readAt(j.scale, scales, blk0); err != nil {
 			return err
 		}
-		vals := make([]float64, (r1-r0)*rowLen)
+		if e4m3 != nil {
+			for i, b := range scales {
+				if v := e4m3[b]; v < 0 {
+					return badScale(j.src.t.Name, j.scale.t, blk0+int64(i), v, "an NVFP4 block scale must not be negative")
+				}
+			}
+		}
+		vals := grow(&s.f64, n)
 		// float64 holds every element * scale exactly: this call does not
 		// round, and encodeTo below is the one rounding.
-		if _, err := mx.Dequantize(f, vals, elems, scales, int(rowLen), mo); err != nil {
+		if _, err := mx.Dequantize(f, vals, elems, scales, int(pc.c1-pc.c0), mo); err != nil {
 			return tensorErr(j.src.t.Name, err)
 		}
-		out, err := encodeTo(vals, opt.To, opt.Mode, opt.Sat)
-		if err != nil {
+		le := s.buf(2, 8*n)
+		for i, v := range vals {
+			binary.LittleEndian.PutUint64(le[8*i:], math.Float64bits(v))
+		}
+		out := s.buf(3, n*size)
+		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat); err != nil {
 			return tensorErr(j.src.t.Name, err)
 		}
-		if _, err := dst.WriteAt(out, base+j.out.Begin+r0*rowLen*size); err != nil {
-			return &fileconv.WriteError{Err: err}
-		}
-		return nil
+		return writeAt(dst, out, base+j.out.Begin+pc.start(rowLen)*size)
 	})
 }

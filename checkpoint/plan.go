@@ -59,6 +59,26 @@ type Options struct {
 	// row's last block is padded with zeros, and the output holds whole
 	// blocks (a dequantization then gives the padded length).
 	Pad bool
+	// KeepRaw lists globs of tensors to copy byte for byte, by choice, even
+	// when they are part of an incomplete block-scaled layout (a weight
+	// without its scale, a scale without its weight), which is otherwise an
+	// error. Skip does the same; KeepRaw says why.
+	KeepRaw []string
+
+	// fp8Config is the config.json that says the FP8 weights are
+	// block-quantized ("" when none does); paths names the input files in
+	// messages.
+	fp8Config string
+	paths     map[*safetensors.File]string
+	// roles and probs are the block-scaled layouts of the whole checkpoint
+	// (layouts), computed once per conversion.
+	roles map[string]member
+	probs []problem
+}
+
+// fileOf returns the path of the input file f ("" when unknown).
+func (o *Options) fileOf(f *safetensors.File) string {
+	return o.paths[f]
 }
 
 // Action is what a conversion does with one tensor.
@@ -103,6 +123,16 @@ type TensorReport struct {
 	// and MX what mx.Quantize reported for it.
 	Format string    `json:"format,omitempty"`
 	MX     *mx.Stats `json:"mx_stats,omitempty"`
+	// Source is the input tensor's name when the output's differs (MX
+	// blocks "X.blocks" dequantized to "X", or quantized the other way).
+	Source string `json:"source,omitempty"`
+	// Layout is set for a weight or scale of a block-scaled layout that
+	// was kept byte for byte because the destination does not dequantize
+	// it.
+	Layout bool `json:"block_scaled_kept,omitempty"`
+	// NonFinite counts the finite values of the tensor that became NaN or
+	// an infinity (always counted, with or without Stats).
+	NonFinite int64 `json:"became_nonfinite,omitempty"`
 }
 
 // Report describes a whole conversion.
@@ -111,6 +141,10 @@ type Report struct {
 	Shards   int            `json:"shards"`
 	BytesIn  int64          `json:"bytes_in"`
 	BytesOut int64          `json:"bytes_out"`
+	// Warnings are what the caller should tell the user: values that
+	// became NaN or infinite, globs that matched nothing, shards left out
+	// of the index, block-scaled weights kept as they are.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // source is a tensor of one of the input files.
@@ -138,6 +172,11 @@ type job struct {
 
 // selected reports whether opt selects the tensor named name.
 func (o *Options) selected(name string) bool {
+	for _, g := range o.KeepRaw {
+		if ok, _ := path.Match(g, name); ok {
+			return false
+		}
+	}
 	for _, g := range o.Skip {
 		if ok, _ := path.Match(g, name); ok {
 			return false
@@ -191,7 +230,7 @@ func (o *Options) validate() error {
 
 // validateGlobs checks Tensors and Skip.
 func (o *Options) validateGlobs() error {
-	for _, g := range append(append([]string(nil), o.Tensors...), o.Skip...) {
+	for _, g := range append(append(append([]string(nil), o.Tensors...), o.Skip...), o.KeepRaw...) {
 		if _, err := path.Match(g, ""); err != nil {
 			return fmt.Errorf("checkpoint: bad glob %q: %v", g, err)
 		}
@@ -231,9 +270,15 @@ func fp8Scale(all map[string]source, name string) (source, bool) {
 func isFP8(d safetensors.DType) bool { return d == safetensors.F8_E4M3 || d == safetensors.F8_E5M2 }
 
 // plan decides every output tensor of file f. all holds every tensor of
-// every input file (for scales stored in another shard); consumed collects
-// the scales that a dequantization uses, which are then not written.
+// every input file (for scales stored in another shard); the scales that a
+// dequantization uses are not written.
 func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, error) {
+	if opt.roles == nil {
+		opt.roles, opt.probs = layouts(all, opt.fp8Config)
+	}
+	if err := checkLayouts(f, all, opt); err != nil {
+		return nil, err
+	}
 	var jobs []*job
 	consumed := consumedScales(all, opt)
 	for i := range f.Tensors {
@@ -241,7 +286,15 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 		src := source{f, t}
 		rep := &TensorReport{Name: t.Name, From: t.DType.String(), Shape: t.Shape}
 		j := &job{src: src, report: rep, out: safetensors.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape}}
+		m := opt.roles[t.Name]
+		dequant := opt.dequantDest() && opt.selected(m.weight)
 		switch {
+		case m.role != rolePlain && !(dequant && opt.roles[m.weight].role != rolePlain):
+			// A block-scaled weight or scale that is not dequantized is
+			// kept as it is, with its partners: converting its bytes
+			// alone would change what they mean.
+			j.act = ActKeep
+			rep.Layout = true
 		case opt.Block != nil:
 			extra, err := planMX(j, all, opt)
 			if err != nil {
@@ -250,7 +303,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			j.extra = extra
 		case consumed[t.Name]:
 			j.act = ActDropScale
-		case opt.dequantDest() && opt.selected(t.Name) && isMX(all, t):
+		case m.role == roleMX:
 			sc, name, _ := mxPair(all, t)
 			mf, shape, err := mxShape(src, sc.t, name)
 			if err != nil {
@@ -258,11 +311,11 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			}
 			j.act, j.scale, j.mxf = ActDequantMX, sc, mf
 			j.out = safetensors.TensorInfo{Name: name, DType: mustDType(opt.To), Shape: shape}
-			rep.Name, rep.Shape, rep.Block, rep.Scale = name, shape, []int{1, 32}, sc.t.Name
+			rep.Name, rep.Shape, rep.Block, rep.Scale, rep.Source = name, shape, []int{1, 32}, sc.t.Name, t.Name
 			if _, clash := all[name]; clash {
 				return nil, dataErrorf("checkpoint: %q dequantizes to %q, which the checkpoint already has", t.Name, name)
 			}
-		case opt.dequantDest() && opt.selected(t.Name) && isNV(all, t):
+		case m.role == roleNV:
 			sc, sc2, _ := nvScales(all, t)
 			shape, err := nvShape(t, sc.t, sc2.t)
 			if err != nil {
@@ -271,7 +324,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			j.act, j.scale, j.scale2 = ActDequantNV, sc, sc2
 			j.out = safetensors.TensorInfo{Name: t.Name, DType: mustDType(opt.To), Shape: shape}
 			rep.Shape, rep.Block, rep.Scale = shape, []int{1, 16}, sc.t.Name+", "+sc2.t.Name
-		case opt.dequantDest() && isFP8(t.DType) && opt.selected(t.Name) && hasScale(all, t.Name):
+		case m.role == roleFP8:
 			s, _ := fp8Scale(all, t.Name)
 			blk, err := fp8Block(t, s.t, opt.WeightBlockSize)
 			if err != nil {
@@ -316,46 +369,45 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 	return jobs, nil
 }
 
-// isMX reports whether t is the blocks tensor of an MXFP4 pair.
-func isMX(all map[string]source, t *safetensors.TensorInfo) bool {
-	_, _, ok := mxPair(all, t)
-	return ok
-}
-
-// isNV reports whether t is an NVFP4 weight with its two scales.
-func isNV(all map[string]source, t *safetensors.TensorInfo) bool {
-	_, _, ok := nvScales(all, t)
-	return ok
+// checkLayouts returns the error for the first incomplete block-scaled
+// layout of file f that the conversion would touch: a weight without its
+// scale (or a scale without its weight) is never converted as plain data.
+// A tensor that Skip, KeepRaw or Tensors leaves out is copied byte for
+// byte and is no error.
+func checkLayouts(f *safetensors.File, all map[string]source, opt *Options) error {
+	for _, p := range opt.probs {
+		s := all[p.tensor]
+		if s.f != f || !opt.selected(p.tensor) {
+			continue
+		}
+		where := ""
+		if file := opt.fileOf(f); file != "" {
+			where = file + ": "
+		}
+		return dataErrorf("checkpoint: %stensor %q %s: converting it without that would give wrong values; keep it byte for byte with --keep-raw %q, or fix the checkpoint",
+			where, p.tensor, p.why, p.tensor)
+	}
+	return nil
 }
 
 // consumedScales returns the names of the scales that the dequantizations
-// opt asks for use, wherever they live: they are not written.
+// opt asks for use, wherever they live: they are not written. A scale goes
+// with its weight: it is consumed when its weight is selected and
+// dequantized, whatever the globs say of the scale itself.
 func consumedScales(all map[string]source, opt *Options) map[string]bool {
 	consumed := map[string]bool{}
-	if !opt.dequantDest() {
+	if !opt.dequantDest() || opt.Block != nil {
 		return consumed
 	}
-	for _, s := range all {
-		t := s.t
-		if !opt.selected(t.Name) {
-			continue
-		}
-		if sc, _, ok := mxPair(all, t); ok {
-			consumed[sc.t.Name] = true
-		} else if sc, sc2, ok := nvScales(all, t); ok {
-			consumed[sc.t.Name], consumed[sc2.t.Name] = true, true
-		} else if isFP8(t.DType) {
-			if sc, ok := fp8Scale(all, t.Name); ok {
-				consumed[sc.t.Name] = true
+	for name, m := range opt.roles {
+		if m.scale() && opt.selected(m.weight) {
+			switch opt.roles[m.weight].role {
+			case roleFP8, roleMX, roleNV:
+				consumed[name] = true
 			}
 		}
 	}
 	return consumed
-}
-
-func hasScale(all map[string]source, name string) bool {
-	_, ok := fp8Scale(all, name)
-	return ok
 }
 
 func mustDType(k cltype.Kind) safetensors.DType {
@@ -366,7 +418,14 @@ func mustDType(k cltype.Kind) safetensors.DType {
 	return d
 }
 
-func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+// ceilDiv returns ceil(a/b) for a >= 0 and b > 0, without overflow
+// (a block size near MaxInt64 is one block).
+func ceilDiv(a, b int64) int64 {
+	if a <= 0 {
+		return 0
+	}
+	return (a-1)/b + 1
+}
 
 // fp8Block returns the block (rows x columns) that each value of scale s
 // covers in weight w: want when set (checked against the shapes), else

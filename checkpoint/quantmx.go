@@ -116,6 +116,9 @@ func planMX(j *job, all map[string]source, opt *Options) ([]*job, error) {
 		extra = []*job{scale(t.Name+".scales", safetensors.U8, with(bpr))}
 	}
 	rep.Name, rep.Shape = j.out.Name, j.out.Shape
+	if rep.Name != t.Name {
+		rep.Source = t.Name
+	}
 	var names string
 	for _, e := range extra {
 		if _, clash := all[e.out.Name]; clash {
@@ -164,30 +167,30 @@ func outMetadata(src map[string]string, jobs []*job) map[string]string {
 	return m
 }
 
-// quantRaw decodes raw little-endian elements of dtype d and quantizes
-// them with mx.Quantize.
-func quantRaw(f *mx.Format, elems, scales, raw []byte, d safetensors.DType, rowLen int, mo mx.Options) (mx.Stats, error) {
+// quantRaw decodes raw little-endian elements of dtype d into buffers of
+// s and quantizes them with mx.Quantize.
+func quantRaw(s *scratch, f *mx.Format, elems, scales, raw []byte, d safetensors.DType, rowLen int, mo mx.Options) (mx.Stats, error) {
 	switch d {
 	case safetensors.F32:
-		v := make([]float32, len(raw)/4)
+		v := grow(&s.f32, int64(len(raw)/4))
 		for i := range v {
 			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
 		}
 		return mx.Quantize(f, elems, scales, v, rowLen, mo)
 	case safetensors.F64:
-		v := make([]float64, len(raw)/8)
+		v := grow(&s.f64, int64(len(raw)/8))
 		for i := range v {
 			v[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
 		}
 		return mx.Quantize(f, elems, scales, v, rowLen, mo)
 	case safetensors.F16:
-		v := make([]half.Half, len(raw)/2)
+		v := grow(&s.hf, int64(len(raw)/2))
 		for i := range v {
 			v[i] = half.FromBits(binary.LittleEndian.Uint16(raw[2*i:]))
 		}
 		return mx.Quantize(f, elems, scales, v, rowLen, mo)
 	default: // BF16
-		v := make([]bfloat16.BFloat16, len(raw)/2)
+		v := grow(&s.bf, int64(len(raw)/2))
 		for i := range v {
 			v[i] = bfloat16.FromBits(binary.LittleEndian.Uint16(raw[2*i:]))
 		}
@@ -247,7 +250,10 @@ func mergeStats(s *mx.Stats, c mx.Stats, blk0 int) {
 }
 
 // quantMX writes tensor j.src quantized to j.mxf: its elements (j) and
-// its scales (the jobs after j), a chunk of rows at a time on all workers.
+// its scales (the jobs after j), in pieces of whole rows or of whole blocks
+// of one row, on all workers. Blocks are quantized independently, so each
+// piece is one mx.Quantize call with the piece's length as its row length
+// (the last piece of a row ends with the row's padded block).
 func quantMX(ctx context.Context, dst io.WriterAt, base int64, j *job, extra []*job, opt *Options) error {
 	f, t := j.mxf, j.src.t
 	rowLen := int64(1)
@@ -268,19 +274,17 @@ func quantMX(ctx context.Context, dst io.WriterAt, base int64, j *job, extra []*
 	bpr := ceilDiv(rowLen, bs)
 	blockBytes := int64(f.ElemBytes(f.BlockSize, true))
 	mo := mx.Options{Rule: opt.Rule, Mode: opt.Mode, Pad: opt.Pad, Packed: true, Nibbles: mx.LowFirst, FP6: mx.FP6LittleEndian}
-	rowsPer := max(1, chunkElems/rowLen)
-	n := int(ceilDiv(rows, rowsPer))
-	chunk := func(c int) (int64, int64, []byte, error) {
-		r0 := int64(c) * rowsPer
-		r1 := min(rows, r0+rowsPer)
-		raw, err := readRange(j.src, r0*rowLen*esz, (r1-r0)*rowLen*esz)
-		return r0, r1, raw, err
+	p := splitRows(rows, rowLen, bs)
+	chunk := func(s *scratch, c int) (piece, []byte, error) {
+		pc := p.at(c)
+		raw := s.buf(0, pc.len()*esz)
+		return pc, raw, readAt(j.src, raw, pc.start(rowLen)*esz)
 	}
 	var mu sync.Mutex
 	if f.TensorScale {
 		var amax float64
-		err := parallel(ctx, n, opt, func(c int) error {
-			_, _, raw, err := chunk(c)
+		err := parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
+			_, raw, err := chunk(s, c)
 			if err != nil {
 				return err
 			}
@@ -306,26 +310,27 @@ func quantMX(ctx context.Context, dst io.WriterAt, base int64, j *job, extra []*
 			return err
 		}
 	}
-	err := parallel(ctx, n, opt, func(c int) error {
-		r0, r1, raw, err := chunk(c)
+	err := parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
+		pc, raw, err := chunk(s, c)
 		if err != nil {
 			return err
 		}
-		nb := (r1 - r0) * bpr
-		elems := make([]byte, nb*blockBytes)
-		scales := make([]byte, nb)
-		cs, err := quantRaw(f, elems, scales, raw, t.DType, int(rowLen), mo)
+		blk0 := pc.r0*bpr + pc.c0/bs
+		nb := (pc.r1 - pc.r0) * ceilDiv(pc.c1-pc.c0, bs)
+		elems := s.buf(1, nb*blockBytes)
+		scales := s.buf(2, nb)
+		cs, err := quantRaw(s, f, elems, scales, raw, t.DType, int(pc.c1-pc.c0), mo)
 		if err != nil {
 			return tensorErr(t.Name, err)
 		}
-		if err := writeAt(dst, elems, base+j.out.Begin+r0*bpr*blockBytes); err != nil {
+		if err := writeAt(dst, elems, base+j.out.Begin+blk0*blockBytes); err != nil {
 			return err
 		}
-		if err := writeAt(dst, scales, base+extra[0].out.Begin+r0*bpr); err != nil {
+		if err := writeAt(dst, scales, base+extra[0].out.Begin+blk0); err != nil {
 			return err
 		}
 		mu.Lock()
-		mergeStats(&st, cs, int(r0*bpr))
+		mergeStats(&st, cs, int(blk0))
 		mu.Unlock()
 		return nil
 	})

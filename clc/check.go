@@ -47,6 +47,7 @@ type topItem struct {
 	s     stmt
 	x     expr
 	pos   syntax.Pos
+	ops   int64 // opCount(x)
 	label string
 	vars  []*variable
 }
@@ -131,7 +132,7 @@ func (c *checker) checkFile(f *syntax.File) (items []topItem) {
 				items = append(items, t)
 			case *syntax.ExprStmt:
 				x := c.expr(it.X)
-				items = append(items, topItem{x: x, pos: it.X.Pos(), label: assignLabel(it.X)})
+				items = append(items, topItem{x: x, pos: it.X.Pos(), ops: opCount(x), label: assignLabel(it.X)})
 			case syntax.Stmt:
 				items = append(items, topItem{s: c.stmt(it), pos: it.Pos()})
 			}
@@ -329,13 +330,15 @@ func (c *checker) stmt(s syntax.Stmt) stmt {
 		st, _ := c.decl(s)
 		return st
 	case *syntax.ExprStmt:
-		return &exprStmt{x: c.expr(s.X), pos: s.X.Pos()}
+		x := c.expr(s.X)
+		return &exprStmt{x: x, pos: s.X.Pos(), ops: opCount(x)}
 	case *syntax.BlockStmt:
 		c.pushScope()
 		defer c.popScope()
 		return &blockStmt{list: c.stmtList(s.List)}
 	case *syntax.IfStmt:
 		st := &ifStmt{cond: c.condition(s.Cond, "if"), pos: s.If}
+		st.ops = opCount(st.cond)
 		st.then = c.scoped(s.Then)
 		if s.Else != nil {
 			st.otherwise = c.scoped(s.Else)
@@ -344,11 +347,13 @@ func (c *checker) stmt(s syntax.Stmt) stmt {
 	case *syntax.WhileStmt:
 		st := &loopStmt{cond: c.condition(s.Cond, "while"), pos: s.While}
 		st.body = c.loopBody(s.Body)
+		st.ops = opCount(st.cond)
 		return st
 	case *syntax.DoStmt:
 		st := &loopStmt{doWhile: true, pos: s.Do}
 		st.body = c.loopBody(s.Body)
 		st.cond = c.condition(s.Cond, "do-while")
+		st.ops = opCount(st.cond)
 		return st
 	case *syntax.ForStmt:
 		c.pushScope()
@@ -364,6 +369,7 @@ func (c *checker) stmt(s syntax.Stmt) stmt {
 			st.post = c.expr(s.Post)
 		}
 		st.body = c.loopBody(s.Body)
+		st.ops = opCount(st.cond) + opCount(st.post)
 		return st
 	case *syntax.BranchStmt:
 		if c.loops == 0 {
@@ -425,12 +431,12 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) stmt {
 	x := c.expr(s.Result)
 	if isVoid(c.fn.result) {
 		if isVoid(x.typ()) {
-			return &returnStmt{x: x}
+			return &returnStmt{x: x, pos: s.Return, ops: opCount(x)}
 		}
 		c.errorf(s.Result.Pos(), "void function %s cannot return a value", c.fn.name)
 	}
 	x = c.implicitConv(x, c.fn.result, s.Result.Pos(), s.Mode, "the value returned by "+c.fn.name, "")
-	return &returnStmt{x: x}
+	return &returnStmt{x: x, pos: s.Return, ops: opCount(x)}
 }
 
 // decl checks a declaration; it declares every variable even when an
@@ -459,6 +465,7 @@ func (c *checker) decl(d *syntax.DeclStmt) (stmt, []*variable) {
 				defer func() { c.init = saved }()
 				x := c.expr(sp.Init)
 				ds.init = c.implicitConv(x, t, sp.Init.Pos(), sp.Mode, "initializing "+sp.Name.Name, sp.Name.Name)
+				ds.ops = opCount(ds.init)
 			})
 		} else {
 			c.warnf(sp.Name.NamePos, "%s is declared without an initializer: clconv gives it 0 (in OpenCL C its value is indeterminate)", sp.Name.Name)

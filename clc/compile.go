@@ -37,8 +37,8 @@ import (
 // call of a function never defined) panic with a runError, which protect
 // turns back into the error: the code that does not fail pays nothing for
 // the checks. Steps are counted exactly as the tree walker counts them, at
-// the same places, so that --max-steps stops a program at the same
-// statement with the same message.
+// the same places and with the same charges (steps.go), so that
+// --max-steps stops a program at the same statement with the same message.
 //
 // The tree walker (the eval and exec methods of exec.go) stays as the
 // reference: an Interp or Evaluator whose engine is engineTree runs it, and
@@ -90,22 +90,17 @@ func protect(f func()) (err error) {
 	return nil
 }
 
-// tick counts one step as machine.step does, failing at the same points.
-func (m *machine) tick(pos syntax.Pos) {
-	m.steps--
-	if m.steps < 0 || m.cancel != nil && m.steps&1023 == 0 {
+// tick charges n steps as machine.step does, failing at the same points.
+func (m *machine) tick(pos syntax.Pos, n int64) {
+	m.steps -= n
+	if m.steps < m.poll {
 		m.tickSlow(pos)
 	}
 }
 
 func (m *machine) tickSlow(pos syntax.Pos) {
-	if m.steps < 0 {
-		fail(errorAt(pos, stepLimitMsg))
-	}
-	select {
-	case <-m.cancel:
-		fail(errorAt(pos, "interrupted"))
-	default:
+	if err := m.stepSlow(pos); err != nil {
+		fail(err)
 	}
 }
 
@@ -1107,7 +1102,7 @@ func (c *callSite) enter(m *machine) (saved []value.Value, base, need int, body 
 	if !fn.defined {
 		fail(errorf(c.pos, "function %s is declared but never defined", fn.name))
 	}
-	m.tick(c.pos)
+	m.tick(c.pos, 1)
 	need = fn.exprDepth + 8
 	if m.depth >= maxCallDepth || m.evalLoad+need > maxEvalDepth {
 		fail(errorf(c.pos, "calls nested too deeply (%d deep): endless recursion?", m.depth))
@@ -1262,30 +1257,30 @@ func compileStmt(s stmt) cstmt {
 	case *declStmt:
 		return compileDecl(s)
 	case *exprStmt:
-		pos := s.pos
+		pos, n := s.pos, 1+s.ops
 		c := compileEffect(s.x)
 		if xs := c.s; xs != nil {
 			return func(m *machine) flow {
-				m.tick(pos)
+				m.tick(pos, n)
 				xs(m)
 				return flowNormal
 			}
 		}
 		xv := c.v
 		return func(m *machine) flow {
-			m.tick(pos)
+			m.tick(pos, n)
 			xv(m)
 			return flowNormal
 		}
 	case *blockStmt:
 		return compileList(s.list)
 	case *ifStmt:
-		pos := s.pos
+		pos, n := s.pos, 1+s.ops
 		cond := compileExpr(s.cond).truthFn()
 		then := compileStmt(s.then)
 		if s.otherwise == nil {
 			return func(m *machine) flow {
-				m.tick(pos)
+				m.tick(pos, n)
 				if cond(m) {
 					return then(m)
 				}
@@ -1294,7 +1289,7 @@ func compileStmt(s stmt) cstmt {
 		}
 		otherwise := compileStmt(s.otherwise)
 		return func(m *machine) flow {
-			m.tick(pos)
+			m.tick(pos, n)
 			if cond(m) {
 				return then(m)
 			}
@@ -1309,16 +1304,19 @@ func compileStmt(s stmt) cstmt {
 		if s.x == nil {
 			return func(*machine) flow { return flowReturn }
 		}
+		pos, n := s.pos, 1+s.ops
 		c := compileExpr(s.x)
 		if isScalar(c.t) {
 			xs := c.s
 			return func(m *machine) flow {
+				m.tick(pos, n)
 				m.retLane = xs(m)
 				return flowReturn
 			}
 		}
 		xv := c.v
 		return func(m *machine) flow {
+			m.tick(pos, n)
 			m.ret = xv(m)
 			return flowReturn
 		}
@@ -1329,7 +1327,7 @@ func compileStmt(s stmt) cstmt {
 }
 
 func compileDecl(s *declStmt) cstmt {
-	pos, self, t := s.pos, s.self, s.v.t
+	pos, n, self, t := s.pos, 1+s.ops, s.self, s.v.t
 	var init code
 	if s.init != nil {
 		init = compileExpr(s.init)
@@ -1339,14 +1337,14 @@ func compileDecl(s *declStmt) cstmt {
 		set := st.s
 		if s.init == nil {
 			return func(m *machine) flow {
-				m.tick(pos)
+				m.tick(pos, n)
 				set(m, 0)
 				return flowNormal
 			}
 		}
 		is := init.s
 		return func(m *machine) flow {
-			m.tick(pos)
+			m.tick(pos, n)
 			if self {
 				set(m, 0)
 			}
@@ -1360,7 +1358,7 @@ func compileDecl(s *declStmt) cstmt {
 		iv = init.v
 	}
 	return func(m *machine) flow {
-		m.tick(pos)
+		m.tick(pos, n)
 		v := zero
 		if self {
 			set(m, v)
@@ -1374,7 +1372,7 @@ func compileDecl(s *declStmt) cstmt {
 }
 
 func compileLoop(s *loopStmt) cstmt {
-	pos, doWhile := s.pos, s.doWhile
+	pos, n, doWhile := s.pos, 1+s.ops, s.doWhile
 	init := noop
 	if s.init != nil {
 		init = compileStmt(s.init)
@@ -1393,7 +1391,7 @@ func compileLoop(s *loopStmt) cstmt {
 		return func(m *machine) flow {
 			init(m)
 			for first := true; ; first = false {
-				m.tick(pos)
+				m.tick(pos, n)
 				if cond != nil && !(doWhile && first) && !cond(m) {
 					return flowNormal
 				}
@@ -1414,7 +1412,7 @@ func compileLoop(s *loopStmt) cstmt {
 	return func(m *machine) flow {
 		init(m)
 		for {
-			m.tick(pos)
+			m.tick(pos, n)
 			if !cond(m) {
 				return flowNormal
 			}

@@ -72,7 +72,8 @@ func (ev *Evaluator) eval(x syntax.Expr, warn func(*Error)) (value.Value, error)
 	if isVoid(e.typ()) {
 		return value.Value{}, errorf(x.Pos(), "the expression has type void")
 	}
-	m := &machine{steps: DefaultMaxSteps, warn: warn, onConv: ev.OnConversion}
+	m := &machine{warn: warn, onConv: ev.OnConversion}
+	m.start(DefaultMaxSteps)
 	if ev.engine == engineTree {
 		return e.eval(m)
 	}

@@ -20,9 +20,14 @@ import (
 
 // Limits on running a program.
 const (
-	// DefaultMaxSteps bounds the statements, loop iterations and calls one
-	// run may take when the Interp sets no limit of its own.
+	// DefaultMaxSteps bounds the work of one input when the Interp sets no
+	// limit of its own: about half a second of the interpreter's time for
+	// scalar code (see Interp.MaxSteps for what a step is).
 	DefaultMaxSteps = 100_000_000
+	// MaxSource bounds the bytes of one input (Interp.Run, Interp.Exec,
+	// Evaluator.Eval): 4 MiB. A larger one is an error at the first byte
+	// past the limit.
+	MaxSource = syntax.MaxSource
 	// maxCallDepth bounds recursion.
 	maxCallDepth = 1000
 	// maxEvalDepth bounds how deep evaluation may recurse in Go: calls
@@ -82,6 +87,7 @@ type machine struct {
 	globals  []value.Value
 	frame    []value.Value
 	steps    int64 // left
+	poll     int64 // below it step and tick take the slow path (cancel, limit)
 	depth    int   // calls in progress
 	evalLoad int   // their bodies' expression depths, summed
 	warn     func(*Error)
@@ -97,19 +103,45 @@ type machine struct {
 // stepLimitMsg is the error of a run that takes too many steps.
 const stepLimitMsg = "execution limit reached (an endless loop?); raise it with --max-steps"
 
-// step counts one unit of work and fails when the budget is spent or the
-// run was cancelled.
-func (m *machine) step(pos syntax.Pos) error {
-	m.steps--
+// cancelEvery is how many steps run between two looks at machine.cancel.
+const cancelEvery = 1024
+
+// start sets the steps of a run, max or DefaultMaxSteps when max is not
+// positive, and when the cancel channel is looked at first.
+func (m *machine) start(limit int64) {
+	if limit <= 0 {
+		limit = DefaultMaxSteps
+	}
+	m.steps = limit
+	m.poll = 0
+	if m.cancel != nil {
+		m.poll = max(0, m.steps-cancelEvery)
+	}
+}
+
+// step charges n steps of work at pos (1 for the statement, loop iteration
+// or call, plus the operators of the expressions it evaluates: opCount) and
+// fails when the budget is spent or the run was cancelled. The compiled
+// code's tick does the same.
+func (m *machine) step(pos syntax.Pos, n int64) error {
+	m.steps -= n
+	if m.steps < m.poll {
+		return m.stepSlow(pos)
+	}
+	return nil
+}
+
+func (m *machine) stepSlow(pos syntax.Pos) error {
 	if m.steps < 0 {
 		return errorAt(pos, stepLimitMsg)
 	}
-	if m.cancel != nil && m.steps&1023 == 0 {
+	if m.cancel != nil {
 		select {
 		case <-m.cancel:
 			return errorAt(pos, "interrupted")
 		default:
 		}
+		m.poll = max(0, m.steps-cancelEvery)
 	}
 	return nil
 }
@@ -605,7 +637,7 @@ func (x *callExpr) eval(m *machine) (value.Value, error) {
 	if !fn.defined {
 		return value.Value{}, errorf(x.pos, "function %s is declared but never defined", fn.name)
 	}
-	if err := m.step(x.pos); err != nil {
+	if err := m.step(x.pos, 1); err != nil {
 		return value.Value{}, err
 	}
 	need := fn.exprDepth + 8
@@ -726,12 +758,13 @@ type declStmt struct {
 	v    *variable
 	init expr // nil: zero
 	pos  syntax.Pos
+	ops  int64 // opCount(init)
 	// self is set when init reads the variable itself, which then holds 0.
 	self bool
 }
 
 func (s *declStmt) exec(m *machine) (flow, error) {
-	if err := m.step(s.pos); err != nil {
+	if err := m.step(s.pos, 1+s.ops); err != nil {
 		return flowNormal, err
 	}
 	v := value.Zero(s.v.t)
@@ -751,10 +784,11 @@ func (s *declStmt) exec(m *machine) (flow, error) {
 type exprStmt struct {
 	x   expr
 	pos syntax.Pos
+	ops int64 // opCount(x)
 }
 
 func (s *exprStmt) exec(m *machine) (flow, error) {
-	if err := m.step(s.pos); err != nil {
+	if err := m.step(s.pos, 1+s.ops); err != nil {
 		return flowNormal, err
 	}
 	_, err := s.x.eval(m)
@@ -769,10 +803,11 @@ type ifStmt struct {
 	cond            expr
 	then, otherwise stmt
 	pos             syntax.Pos
+	ops             int64 // opCount(cond)
 }
 
 func (s *ifStmt) exec(m *machine) (flow, error) {
-	if err := m.step(s.pos); err != nil {
+	if err := m.step(s.pos, 1+s.ops); err != nil {
 		return flowNormal, err
 	}
 	c, err := s.cond.eval(m)
@@ -796,6 +831,7 @@ type loopStmt struct {
 	body    stmt
 	doWhile bool
 	pos     syntax.Pos
+	ops     int64 // opCount(cond) + opCount(post): each iteration's charge, less 1
 }
 
 func (s *loopStmt) exec(m *machine) (flow, error) {
@@ -805,7 +841,7 @@ func (s *loopStmt) exec(m *machine) (flow, error) {
 		}
 	}
 	for first := true; ; first = false {
-		if err := m.step(s.pos); err != nil {
+		if err := m.step(s.pos, 1+s.ops); err != nil {
 			return flowNormal, err
 		}
 		if s.cond != nil && !(s.doWhile && first) {
@@ -840,11 +876,16 @@ type branchStmt struct{ fl flow }
 func (s *branchStmt) exec(*machine) (flow, error) { return s.fl, nil }
 
 type returnStmt struct {
-	x expr // or nil
+	x   expr // or nil
+	pos syntax.Pos
+	ops int64 // opCount(x)
 }
 
 func (s *returnStmt) exec(m *machine) (flow, error) {
 	if s.x != nil {
+		if err := m.step(s.pos, 1+s.ops); err != nil {
+			return flowNormal, err
+		}
 		v, err := s.x.eval(m)
 		if err != nil {
 			return flowNormal, err

@@ -27,8 +27,14 @@ type Interp struct {
 	// source line: uninitialized variables, implementation-defined
 	// conversions, ignored pragmas, the foo ## __ROUNDING_MODE__ idiom.
 	Warn func(*Error)
-	// MaxSteps bounds the statements, loop iterations and calls of one
-	// input (DefaultMaxSteps when zero).
+	// MaxSteps bounds the work of one input (DefaultMaxSteps when zero or
+	// less). A statement, a loop iteration and a call each take one step,
+	// plus one for each operator the expressions they evaluate apply
+	// (arithmetic, comparisons, conversions, casts, assignments, calls,
+	// swizzles ...; reading a constant or a variable is free): a loop over
+	// one 8,000-operator statement stops after about MaxSteps/8,001
+	// iterations. The step that passes the limit fails with an error at
+	// its statement ("execution limit reached").
 	MaxSteps int64
 	// Cancel, if not nil, interrupts a running input when it is closed or
 	// receives.
@@ -180,13 +186,10 @@ func (in *Interp) execInput(file string, line int, src string, repl bool) ([]Res
 	m := &machine{
 		globals: in.values,
 		frame:   make([]value.Value, c.topSlots),
-		steps:   in.MaxSteps,
 		cancel:  in.Cancel,
 		onConv:  in.OnConversion,
 	}
-	if m.steps <= 0 {
-		m.steps = DefaultMaxSteps
-	}
+	m.start(in.MaxSteps)
 	if in.Warn != nil {
 		m.warn = func(w *Error) {
 			in.fillLine(w, cur)
@@ -217,7 +220,7 @@ func (in *Interp) run(m *machine, items []topItem, cur inputText) ([]Result, err
 				stmts[i](m)
 				return
 			}
-			m.tick(it.pos)
+			m.tick(it.pos, 1+it.ops)
 			v := exprs[i].valueFn()(m)
 			if !isVoid(it.x.typ()) {
 				results = append(results, Result{Name: it.label, Value: v})
@@ -238,7 +241,7 @@ func (in *Interp) walk(m *machine, items []topItem, cur inputText) ([]Result, er
 	var results []Result
 	for _, it := range items {
 		if it.x != nil {
-			if err := m.step(it.pos); err != nil {
+			if err := m.step(it.pos, 1+it.ops); err != nil {
 				return results, in.withLines(err, cur)
 			}
 			v, err := it.x.eval(m)

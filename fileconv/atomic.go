@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // AtomicFile is an output file that appears under its name only when Commit
@@ -24,6 +25,14 @@ type AtomicFile struct {
 	// Sync makes Commit flush the data and the directory entry to stable
 	// storage (fsync) before reporting success.
 	Sync bool
+	// Verify, if not nil, is called by Commit with the temporary file's
+	// name once it is written and closed, before the rename: an error
+	// keeps the file from its name (it is removed, and Commit returns the
+	// error). Writers use it to re-read what they wrote with their own
+	// reader, so that a file they cannot read back is never put in place.
+	Verify func(tmp string) error
+
+	mu sync.Mutex
 }
 
 // TempPrefix starts the names of AtomicFile's temporary files: a hidden
@@ -79,6 +88,8 @@ func (a *AtomicFile) WriteAt(p []byte, off int64) (int, error) { return a.f.Writ
 // Commit closes the temporary file and gives it its final name. On failure
 // the temporary file is removed.
 func (a *AtomicFile) Commit() (err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.done {
 		return errors.New("fileconv: AtomicFile already committed or aborted")
 	}
@@ -97,6 +108,11 @@ func (a *AtomicFile) Commit() (err error) {
 	}
 	if err := a.f.Close(); err != nil {
 		return err
+	}
+	if a.Verify != nil {
+		if err := a.Verify(tmp); err != nil {
+			return err
+		}
 	}
 	if a.replace {
 		if err := os.Rename(tmp, a.path); err != nil {
@@ -128,14 +144,24 @@ func (a *AtomicFile) Commit() (err error) {
 }
 
 // Abort discards the temporary file. It may be called after Commit (it then
-// does nothing) and more than once.
+// does nothing), more than once, and from another goroutine than the
+// writer's (a signal handler): writes after it fail.
 func (a *AtomicFile) Abort() error {
+	_, err := a.TryAbort()
+	return err
+}
+
+// TryAbort is Abort that also reports whether it discarded the file: false
+// when Commit (or an Abort) came first.
+func (a *AtomicFile) TryAbort() (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.done {
-		return nil
+		return false, nil
 	}
 	a.done = true
 	a.f.Close()
-	return os.Remove(a.f.Name())
+	return true, os.Remove(a.f.Name())
 }
 
 func syncDir(dir string) {

@@ -202,50 +202,64 @@ func ParseDescr(s string) (k cltype.Kind, bigEndian bool, err error) {
 // r at the first data byte. It accepts format versions 1.0, 2.0 and 3.0 and
 // checks the dictionary strictly: exactly the keys descr, fortran_order and
 // shape, Python literal syntax, at most MaxDims non-negative dimensions whose
-// data size fits in an int64. Errors are *FormatError values giving the byte
-// offset of the problem.
+// data size fits in an int64. A problem of the header is a *FormatError
+// giving the byte offset of the problem (Err ErrHeader, ErrTruncated or
+// ErrUnsupported); a failure of r (an error other than io.EOF and
+// io.ErrUnexpectedEOF) is a *ReadError wrapping it.
 func ReadHeader(r io.Reader) (*Header, error) {
 	var pre [10]byte
 	if n, err := io.ReadFull(r, pre[:8]); err != nil {
-		if n >= len(NPYMagic) || n > 0 && string(pre[:n]) == NPYMagic[:n] {
-			return nil, formatErr(int64(n), "truncated .npy header: file ends after %d bytes", n)
+		if err := readFail(err); err != nil {
+			return nil, err
 		}
-		return nil, formatErr(0, "not a .npy file (too short for the magic string)")
+		if n >= len(NPYMagic) || n > 0 && string(pre[:n]) == NPYMagic[:n] {
+			return nil, formatErr(int64(n), ErrTruncated, "truncated .npy header: file ends after %d bytes", n)
+		}
+		return nil, formatErr(0, ErrHeader, "not a .npy file (too short for the magic string)")
 	}
 	if string(pre[:6]) != NPYMagic {
-		return nil, formatErr(0, "not a .npy file (no \\x93NUMPY magic string)")
+		return nil, formatErr(0, ErrHeader, "not a .npy file (no \\x93NUMPY magic string)")
 	}
 	h := &Header{Major: int(pre[6]), Minor: int(pre[7])}
 	var hlen int64
 	switch h.Major {
 	case 1:
 		if _, err := io.ReadFull(r, pre[8:10]); err != nil {
-			return nil, formatErr(8, "truncated .npy header: no header length")
+			if err := readFail(err); err != nil {
+				return nil, err
+			}
+			return nil, formatErr(8, ErrTruncated, "truncated .npy header: no header length")
 		}
 		hlen = int64(binary.LittleEndian.Uint16(pre[8:10]))
 		h.DataOffset = 10
 	case 2, 3:
 		var l [4]byte
 		if _, err := io.ReadFull(r, l[:]); err != nil {
-			return nil, formatErr(8, "truncated .npy header: no header length")
+			if err := readFail(err); err != nil {
+				return nil, err
+			}
+			return nil, formatErr(8, ErrTruncated, "truncated .npy header: no header length")
 		}
 		hlen = int64(binary.LittleEndian.Uint32(l[:]))
 		h.DataOffset = 12
 	default:
-		return nil, formatErr(6, "unsupported .npy format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
+		return nil, formatErr(6, ErrUnsupported, "unsupported .npy format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
 	}
 	if h.Minor != 0 {
-		return nil, formatErr(7, "unsupported .npy format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
+		return nil, formatErr(7, ErrUnsupported, "unsupported .npy format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
 	}
 	if hlen == 0 {
-		return nil, formatErr(8, "corrupt .npy header: header length is 0")
+		return nil, formatErr(8, ErrHeader, "corrupt .npy header: header length is 0")
 	}
 	if hlen > MaxHeaderLen {
-		return nil, formatErr(8, "corrupt or oversized .npy header: header length %d exceeds the limit of %d bytes", hlen, MaxHeaderLen)
+		return nil, formatErr(8, ErrHeader, "corrupt or oversized .npy header: header length %d exceeds the limit of %d bytes", hlen, MaxHeaderLen)
 	}
 	buf := make([]byte, hlen)
 	if n, err := io.ReadFull(r, buf); err != nil {
-		return nil, formatErr(h.DataOffset+int64(n), "truncated .npy header: %d of %d header bytes present", n, hlen)
+		if err := readFail(err); err != nil {
+			return nil, err
+		}
+		return nil, formatErr(h.DataOffset+int64(n), ErrTruncated, "truncated .npy header: %d of %d header bytes present", n, hlen)
 	}
 	if err := parseDict(h, buf, h.DataOffset); err != nil {
 		return nil, err
@@ -302,7 +316,7 @@ func parseDict(h *Header, buf []byte, base int64) error {
 		switch key {
 		case "descr":
 			if p.peek() == '[' {
-				return p.err("unsupported dtype: structured (record) arrays cannot be converted")
+				return p.unsupportedAt(p.pos, "unsupported dtype: structured (record) arrays cannot be converted")
 			}
 			vpos := p.pos
 			s, err := p.str()
@@ -315,7 +329,7 @@ func parseDict(h *Header, buf []byte, base int64) error {
 					h.Kind = cltype.Ushort
 				}
 			} else if h.Kind, h.BigEndian, err = ParseDescr(s); err != nil {
-				return p.errAt(vpos, "%v", err)
+				return p.unsupportedAt(vpos, "%v", err)
 			}
 		case "fortran_order":
 			switch {
@@ -358,7 +372,7 @@ func parseDict(h *Header, buf []byte, base int64) error {
 		if !zero {
 			for _, d := range h.Shape {
 				if uint64(d) > limit/n {
-					return formatErr(base, "corrupt or oversized .npy header: shape %s has more than %d elements of %s", ShapeString(h.Shape), limit, h.Kind)
+					return formatErr(base, ErrHeader, "corrupt or oversized .npy header: shape %s has more than %d elements of %s", ShapeString(h.Shape), limit, h.Kind)
 				}
 				n *= uint64(d)
 			}
@@ -375,7 +389,13 @@ type dictParser struct {
 }
 
 func (p *dictParser) errAt(pos int, format string, args ...any) error {
-	return formatErr(p.base+int64(pos), format, args...)
+	return formatErr(p.base+int64(pos), ErrHeader, format, args...)
+}
+
+// unsupportedAt reports a valid header that describes data clconv cannot
+// convert.
+func (p *dictParser) unsupportedAt(pos int, format string, args ...any) error {
+	return formatErr(p.base+int64(pos), ErrUnsupported, format, args...)
 }
 
 func (p *dictParser) err(format string, args ...any) error { return p.errAt(p.pos, format, args...) }

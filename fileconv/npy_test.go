@@ -206,6 +206,11 @@ func FuzzNpyHeader(f *testing.F) {
 		}
 		f.Add(rawHeader(1, d, false))
 	}
+	// Every small float, by its ml_dtypes name and e5m2's "<f1".
+	for _, k := range cltype.SmallFloats {
+		f.Add(rawHeader(1, dict(descr(k, false), false, "(4,)"), true))
+	}
+	f.Add(rawHeader(1, dict("<f1", false, "(2, 2)"), true))
 	f.Add([]byte("\x93NUMPY\x01\x00\xff\xff"))
 	f.Add([]byte("\x93NUMPY\x02\x00\xff\xff\xff\xff"))
 	f.Add([]byte{})
@@ -225,7 +230,10 @@ func FuzzNpyHeader(f *testing.F) {
 		if cr.n != h.DataOffset {
 			t.Fatalf("read %d bytes, DataOffset %d", cr.n, h.DataOffset)
 		}
-		if !h.Kind.Valid() || len(h.Shape) > MaxDims {
+		// Convertible, not Valid: a header may name the eleven OpenCL C
+		// kinds or a small float (cltype.SmallFloats: bfloat16, e4m3,
+		// e5m2, e2m1, e2m3, e3m2, e8m0), never bool.
+		if !h.Kind.Convertible() || len(h.Shape) > MaxDims {
 			t.Fatalf("accepted %+v", h)
 		}
 		size := uint64(h.Kind.Size())

@@ -1,6 +1,7 @@
 package fileconv
 
 import (
+	"bytes"
 	"math"
 	"unsafe"
 
@@ -52,7 +53,8 @@ type Stats struct {
 	Inexact int64 `json:"inexact"`
 	// OverflowInf counts finite sources whose result is an infinity; to
 	// e4m3 and e8m0, which have none, also those whose result is their NaN,
-	// and the infinities that become that NaN without _sat.
+	// and the infinities that become that NaN without _sat (RowsFor names
+	// it "overflow to NaN" for them).
 	OverflowInf int64 `json:"overflow_to_inf"`
 	// Subnormal counts results that are subnormal (non-zero and below the
 	// destination's smallest normal magnitude), for conversions between
@@ -85,19 +87,159 @@ type StatRow struct {
 	Desc  string
 }
 
-// Rows lists the counters in table order.
-func (s *Stats) Rows() []StatRow {
+// Rows lists the counters in table order, OverflowInf as "overflow to inf".
+// RowsFor names the counters as they apply to a destination.
+func (s *Stats) Rows() []StatRow { return s.RowsFor(cltype.Invalid) }
+
+// RowsFor lists the counters in table order for a conversion to dst: to a
+// destination that has no infinity, OverflowInf is "overflow to NaN" where
+// the format has a NaN (e4m3, e8m0: a finite value that overflows becomes
+// NaN, not infinity) and "overflow" where it has neither (e2m1, e2m3, e3m2,
+// whose overflows clamp, so that it stays 0). cltype.Invalid (or any kind
+// with an infinity) gives Rows' names.
+func (s *Stats) RowsFor(dst cltype.Kind) []StatRow {
+	over := StatRow{"overflow to inf", s.OverflowInf, "finite source, infinite result"}
+	if r := minifloat.OfKind(dst); r != nil && !r.Inf {
+		if r.HasNaN() {
+			over = StatRow{"overflow to NaN", s.OverflowInf, "finite source (or infinity without _sat), NaN result: " + dst.String() + " has no infinity"}
+		} else {
+			over = StatRow{"overflow", s.OverflowInf, "none: " + dst.String() + " has no infinity or NaN, its overflows clamp"}
+		}
+	}
 	return []StatRow{
 		{"clamped high", s.ClampedHigh, "above the range: gave MAX (or the largest finite value)"},
 		{"clamped low", s.ClampedLow, "below the range: gave MIN (or the most negative finite value)"},
 		{"NaN->0", s.NaNToZero, "NaN converted to an integer (or to e2m1, e2m3, e3m2)"},
 		{"wrapped", s.Wrapped, "out-of-range integer without _sat: low bits kept"},
 		{"inexact", s.Inexact, "rounded: the result differs from the source"},
-		{"overflow to inf", s.OverflowInf, "finite source, infinite result"},
+		over,
 		{"became subnormal", s.Subnormal, "subnormal result"},
 		{"underflow to 0", s.UnderflowZero, "non-zero source, zero result"},
 		{"NaN kept", s.NaN, "NaN converted to a floating type"},
 	}
+}
+
+// nonFiniteMask returns the bits m such that an element x of kind k is NaN
+// or infinite exactly when x&m == m, from k's row of the format table: the
+// exponent field where all ones is infinity or NaN (IEEE 754, bfloat16,
+// e5m2), the exponent and mantissa where only all ones is NaN (e4m3,
+// e8m0); 0 for the kinds that have neither (integers, e2m1, e2m3, e3m2).
+func nonFiniteMask(k cltype.Kind) uint64 {
+	r := minifloat.OfKind(k)
+	switch {
+	case r == nil || !r.Inf && !r.HasNaN():
+		return 0
+	case r.Inf || r.NaN == minifloat.NaNIEEE:
+		return (1<<r.ExpBits - 1) << r.MantBits
+	}
+	return 1<<(r.ExpBits+r.MantBits) - 1
+}
+
+// largest returns the largest finite magnitude of kind k (for a 64-bit
+// integer, the nearest float64 above it).
+func largest(k cltype.Kind) float64 {
+	if k.IsInteger() {
+		return max(float64(k.MaxUint()), -float64(k.MinInt()))
+	}
+	r := minifloat.OfKind(k)
+	return math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits()))
+}
+
+// mayBecomeNonFinite reports whether converting some finite value of kind
+// sk to dk can give NaN or an infinity: only to a kind that has them,
+// without _sat (which clamps: it is only allowed for integer and small
+// destinations), from a source whose range reaches beyond the destination's,
+// or to e8m0, which makes zero and negative values its NaN. Convert counts
+// Result.NonFinite only then.
+func mayBecomeNonFinite(dk, sk cltype.Kind, sat bool) bool {
+	switch {
+	case nonFiniteMask(dk) == 0 || sat:
+		return false
+	case dk == cltype.E8M0:
+		return true
+	}
+	return largest(sk) > largest(dk)
+}
+
+// lanes returns v repeated in every size-byte lane of a uint64.
+func lanes(v uint64, size int) uint64 {
+	w := v
+	for sh := 8 * size; sh < 64; sh *= 2 {
+		w |= w << sh
+	}
+	return w
+}
+
+// countNonFinite returns the number of the n elements of dst (kind dk,
+// little-endian, as convert.Bytes writes them) that are NaN or infinite
+// while their source in src (kind sk) is finite. It first looks for any
+// non-finite pattern in dst, a word at a time, which is all it does for a
+// chunk that has none (nearly every chunk); only otherwise does it compare
+// element by element. dst must be 8-byte aligned.
+func countNonFinite(dk, sk cltype.Kind, dst, src []byte, n int) int64 {
+	dm := nonFiniteMask(dk)
+	dsize := dk.Size()
+	if !anyNonFinite(dst[:n*dsize], dsize, dm) {
+		return 0
+	}
+	sm, ssize := nonFiniteMask(sk), sk.Size()
+	var count int64
+	for i := range n {
+		if loadLE(dst, dsize, i)&dm == dm && (sm == 0 || loadLE(src, ssize, i)&sm != sm) {
+			count++
+		}
+	}
+	return count
+}
+
+// loadLE returns little-endian element i of size bytes of b, zero-extended.
+func loadLE(b []byte, size, i int) uint64 {
+	var v uint64
+	for j := size - 1; j >= 0; j-- {
+		v = v<<8 | uint64(b[i*size+j])
+	}
+	return v
+}
+
+// anyNonFinite reports whether some little-endian element of size bytes of
+// b has all the bits of m set (m is not 0). Where m leaves the element's top
+// bit clear (every kind but e8m0), (x & m) + (top - m) reaches top exactly
+// when x&m == m, and cannot carry into the next element, so that a word of
+// 8/size elements takes an AND, an ADD and an OR: the scan runs at about
+// the speed of memory while the chunk is in cache.
+func anyNonFinite(b []byte, size int, m uint64) bool {
+	top := uint64(1) << (8*size - 1)
+	if m&top != 0 {
+		// e8m0: its NaN is the byte 0xff.
+		return size == 1 && m == 0xff && bytes.IndexByte(b, 0xff) >= 0
+	}
+	words := 0
+	var acc uint64
+	if !byteorder.BigEndian {
+		// Blocks of 8 words (no bounds checks), then the words left.
+		words = len(b) / 64 * 8
+		blocks := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(b))), words/8)
+		mm, add := lanes(m, size), lanes(top-m, size)
+		var a0, a1, a2, a3 uint64
+		for i := range blocks {
+			w := &blocks[i]
+			a0 |= w[0]&mm + add
+			a1 |= w[1]&mm + add
+			a2 |= w[2]&mm + add
+			a3 |= w[3]&mm + add
+			a0 |= w[4]&mm + add
+			a1 |= w[5]&mm + add
+			a2 |= w[6]&mm + add
+			a3 |= w[7]&mm + add
+		}
+		acc = (a0 | a1 | a2 | a3) & lanes(top, size)
+	}
+	for i := words * 8 / size; i < len(b)/size; i++ {
+		if loadLE(b, size, i)&m == m {
+			return true
+		}
+	}
+	return acc != 0
 }
 
 // Element types, as Go sees them.

@@ -102,6 +102,14 @@ type Result struct {
 	BytesIn  int64 // input bytes read (header included)
 	BytesOut int64 // output bytes written (header included)
 	Stats    Stats // zero unless Options.Stats
+	// NonFinite counts the finite values whose result is NaN or an
+	// infinity: overflows to infinity, to e4m3's or e8m0's NaN (which have
+	// no infinity), and zero and negative values to e8m0 without _sat. It
+	// is counted whether or not Options.Stats is set, so that a caller can
+	// warn that a conversion made good numbers into non-numbers (the only
+	// cost is a scan of each output chunk, and only for the pairs of types
+	// where it can happen).
+	NonFinite int64
 }
 
 // input is an opened input: its description and a reader at the first data byte.
@@ -163,21 +171,18 @@ func openInput(src io.Reader, inFmt Format, from cltype.Kind, sizeHint int64) (*
 	case FormatNPY:
 		h, err := ReadHeader(in.r)
 		if err != nil {
-			var fe *FormatError
-			if !errors.As(err, &fe) {
-				return nil, &ReadError{err}
-			}
+			// A *FormatError or, for a failure of the reader, a *ReadError.
 			return nil, err
 		}
 		switch {
 		case h.Void && from == cltype.Invalid:
-			return nil, formatErr(0, "the .npy header's dtype %s is raw %d-byte records, as np.save writes ml_dtypes' bfloat16 and float8 arrays: name the type with --from (%s)", h.Descr(), h.Kind.Size(), voidTypes(h.Kind.Size()))
+			return nil, formatErr(0, ErrTypeMismatch, "the .npy header's dtype %s is raw %d-byte records, as np.save writes ml_dtypes' bfloat16 and float8 arrays: name the type with --from (%s)", h.Descr(), h.Kind.Size(), voidTypes(h.Kind.Size()))
 		case h.Void && from.Size() != h.Kind.Size():
-			return nil, formatErr(0, "the .npy header's dtype %s has %d-byte elements but the source type given, %s, has %d", h.Descr(), h.Kind.Size(), from, from.Size())
+			return nil, formatErr(0, ErrTypeMismatch, "the .npy header's dtype %s has %d-byte elements but the source type given, %s, has %d", h.Descr(), h.Kind.Size(), from, from.Size())
 		case h.Void:
 			h.Kind, h.Void = from, false
 		case from != cltype.Invalid && from != h.Kind:
-			return nil, formatErr(0, "the .npy header says %s (%s) but the source type given is %s", h.Kind, h.Descr(), from)
+			return nil, formatErr(0, ErrTypeMismatch, "the .npy header says %s (%s) but the source type given is %s", h.Kind, h.Descr(), from)
 		}
 		in.info = Info{Format: FormatNPY, Kind: h.Kind, BigEndian: h.BigEndian, Fortran: h.Fortran,
 			Shape: h.Shape, Count: h.Count(), Version: fmt.Sprintf("%d.%d", h.Major, h.Minor), DataOffset: h.DataOffset}
@@ -186,10 +191,10 @@ func openInput(src io.Reader, inFmt Format, from cltype.Kind, sizeHint int64) (*
 			avail := in.total - h.DataOffset
 			switch {
 			case avail < in.dataLen:
-				return nil, formatErr(in.total, "truncated .npy data: shape %s needs %d bytes of %s but the file has %d after the header",
+				return nil, formatErr(in.total, ErrTruncated, "truncated .npy data: shape %s needs %d bytes of %s but the file has %d after the header",
 					ShapeString(h.Shape), in.dataLen, h.Kind, max(avail, 0))
 			case avail > in.dataLen:
-				return nil, formatErr(h.DataOffset+in.dataLen, "shape/size mismatch: shape %s needs %d bytes of %s but %d bytes follow the header (%d extra)",
+				return nil, formatErr(h.DataOffset+in.dataLen, ErrSizeMismatch, "shape/size mismatch: shape %s needs %d bytes of %s but %d bytes follow the header (%d extra)",
 					ShapeString(h.Shape), in.dataLen, h.Kind, avail, avail-in.dataLen)
 			}
 		}
@@ -223,6 +228,8 @@ type chunk struct {
 	err   error
 	ready chan struct{}
 	done  int64 // input bytes consumed through this chunk
+	// nonFinite counts finite sources whose result is NaN or infinite.
+	nonFinite int64
 }
 
 // alignedBytes returns n bytes aligned to 8, as convert.Bytes requires.
@@ -351,10 +358,7 @@ func (p *pipeline) read(ctx context.Context, free, work, order chan *chunk) erro
 				return leftoverErr(pos, in.info.Kind)
 			}
 		case err != nil:
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return &ReadError{err}
+			return p.readErr(ctx, err)
 		}
 		if got > 0 {
 			c.n = got / p.ssize
@@ -378,9 +382,16 @@ func (p *pipeline) read(ctx context.Context, free, work, order chan *chunk) erro
 		// The header (or the size seen at the start) promised dataLen bytes:
 		// anything after them means the shape does not describe the data.
 		var b [1]byte
-		if n, _ := io.ReadFull(in.r, b[:]); n > 0 {
-			extra, _ := io.Copy(io.Discard, in.r)
-			return formatErr(pos, "shape/size mismatch: %d bytes of data expected, %d extra bytes follow them", in.dataLen, extra+1)
+		n, err := io.ReadFull(in.r, b[:])
+		if n > 0 {
+			extra, err := io.Copy(io.Discard, in.r)
+			if err != nil {
+				return p.readErr(ctx, err)
+			}
+			return formatErr(pos, ErrSizeMismatch, "shape/size mismatch: %d bytes of data expected, %d extra bytes follow them", in.dataLen, extra+1)
+		}
+		if err != nil && err != io.EOF {
+			return p.readErr(ctx, err)
 		}
 	}
 	return nil
@@ -389,10 +400,24 @@ func (p *pipeline) read(ctx context.Context, free, work, order chan *chunk) erro
 func (p *pipeline) truncated(pos int64) error {
 	in := p.in
 	if in.info.Format == FormatNPY {
-		return formatErr(pos, "truncated .npy data: shape %s needs %d bytes of %s but the data ends after %d",
+		return formatErr(pos, ErrTruncated, "truncated .npy data: shape %s needs %d bytes of %s but the data ends after %d",
 			ShapeString(in.info.Shape), in.dataLen, in.info.Kind, pos-in.info.DataOffset)
 	}
-	return formatErr(pos, "truncated input: %d bytes expected, the data ends after %d", in.dataLen, pos-in.info.DataOffset)
+	return formatErr(pos, ErrTruncated, "truncated input: %d bytes expected, the data ends after %d", in.dataLen, pos-in.info.DataOffset)
+}
+
+// readErr returns the error of a reader that failed: the context's error
+// when the pipeline was cancelled (a deadline set to wake the reader up makes
+// it fail), else a *ReadError.
+func (p *pipeline) readErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var re *ReadError
+	if errors.As(err, &re) {
+		return err
+	}
+	return &ReadError{err}
 }
 
 // chunkElems returns the chunk length in elements for element sizes a and b.
@@ -462,17 +487,20 @@ func Convert(ctx context.Context, dst io.Writer, src io.Reader, opt Options) (*R
 		dsize:      dsize,
 	}
 	m, sat := opt.Mode, opt.Sat
+	scan := mayBecomeNonFinite(dk, sk, sat)
 	p.work = func(c *chunk) {
 		if in.info.BigEndian {
 			// convert.Bytes reads little-endian elements.
 			byteorder.Swap(c.src, ssize)
 		}
-		if !opt.Stats {
-			c.err = convert.Bytes(dk, sk, c.dst, c.src, m, sat)
+		c.stats, c.nonFinite = Stats{}, 0
+		if c.err = convert.Bytes(dk, sk, c.dst, c.src, m, sat); c.err != nil {
 			return
 		}
-		c.stats = Stats{}
-		if c.err = convert.Bytes(dk, sk, c.dst, c.src, m, sat); c.err == nil {
+		if scan {
+			c.nonFinite = countNonFinite(dk, sk, c.dst, c.src, c.n)
+		}
+		if opt.Stats {
 			c.stats.classify(dk, sk, c.dst, c.src, c.n, m, sat)
 		}
 	}
@@ -484,6 +512,7 @@ func Convert(ctx context.Context, dst io.Writer, src io.Reader, opt Options) (*R
 			return &WriteError{err}
 		}
 		count += int64(c.n)
+		res.NonFinite += c.nonFinite
 		res.Stats.add(&c.stats)
 		res.BytesIn = c.done
 		if opt.Progress != nil {

@@ -1,6 +1,7 @@
 package mx
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,6 +12,13 @@ import (
 // Format is a block-scaled format: an element format, the number of
 // consecutive elements along the last axis that share one scale, and the
 // scale's format.
+//
+// The formats are a closed set: the variables below (also in Formats and
+// from ParseFormat). Quantize, Dequantize and SharedExp work from tables
+// of each format made when the package starts, so they refuse any other
+// *Format, a copy or one built field by field included, and a format of
+// the set whose fields were changed (ErrUnknownFormat): its fields need not
+// say what those tables do.
 type Format struct {
 	// Name is the name ParseFormat accepts: "mxfp8-e4m3", "nvfp4", ...
 	Name string
@@ -43,6 +51,41 @@ var (
 
 // Formats lists every format, in the order ParseFormat's errors name them.
 var Formats = []*Format{MXFP4, MXFP6E2M3, MXFP6E3M2, MXFP8E4M3, MXFP8E5M2, NVFP4}
+
+// ErrUnknownFormat is the cause (errors.Is) of the *Error for a *Format
+// that is not one of the package's formats, or whose fields were changed.
+var ErrUnknownFormat = errors.New("mx: unknown format")
+
+// known holds the package's formats as made, and their fields then: the
+// exported variables and Formats can be reassigned or their fields
+// changed, these cannot.
+var known = [...]struct {
+	f *Format
+	v Format
+}{
+	{MXFP8E4M3, *MXFP8E4M3}, {MXFP8E5M2, *MXFP8E5M2}, {MXFP6E2M3, *MXFP6E2M3},
+	{MXFP6E3M2, *MXFP6E3M2}, {MXFP4, *MXFP4}, {NVFP4, *NVFP4},
+}
+
+// checkFormat returns nil when f is one of the package's formats with its
+// fields as made, else an *Error of op wrapping ErrUnknownFormat. It is the
+// one check of a call (its cost does not grow with the data).
+func checkFormat(op string, f *Format) error {
+	if f == nil {
+		return &Error{Op: op, Err: ErrUnknownFormat, Msg: fmt.Sprintf("no format (valid: %s)", formatNames())}
+	}
+	for _, k := range known {
+		if f == k.f {
+			if *f != k.v {
+				return &Error{Op: op, Format: f.Name, Err: ErrUnknownFormat, Msg: fmt.Sprintf(
+					"the fields of the package's format %s were changed (%+v); its quantizer would not follow them", k.v.Name, *f)}
+			}
+			return nil
+		}
+	}
+	return &Error{Op: op, Format: f.Name, Err: ErrUnknownFormat, Msg: fmt.Sprintf(
+		"not one of the package's formats but a Format made elsewhere, which they would not follow: take one from ParseFormat, Formats or the variables (valid: %s)", formatNames())}
+}
 
 // ParseFormat returns the format named name (case-insensitive): "mxfp4",
 // "mxfp6-e2m3", "mxfp6-e3m2", "mxfp8-e4m3", "mxfp8-e5m2" or "nvfp4".
@@ -371,10 +414,14 @@ func (s *Stats) nanBlock(b int) {
 // "dequantize", "pack", "unpack", "parse"), the format when there is one,
 // and what is wrong.
 type Error struct {
-	Op     string // "quantize", "dequantize", "pack", "unpack" or "parse"
+	Op     string // "quantize", "dequantize", "pack", "unpack", "parse" or "shared exponent"
 	Format string // the format's name, or ""
 	Msg    string // what is wrong
+	Err    error  // the cause for errors.Is (ErrUnknownFormat), or nil; Msg says it
 }
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Error returns "mx: <op> <format>: <msg>".
 func (e *Error) Error() string {

@@ -63,8 +63,8 @@ type layout struct {
 
 func newLayout(op string, f *Format, n, rowLen int, opt *Options) (layout, error) {
 	var l layout
-	if f == nil || f.Elem == nil || f.id < 0 || f.id >= numElems {
-		return l, errorf(op, nil, "no format (valid: %s)", formatNames())
+	if err := checkFormat(op, f); err != nil {
+		return l, err
 	}
 	l.f = f
 	switch {

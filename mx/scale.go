@@ -29,7 +29,9 @@ type Shared struct {
 // format f whose largest magnitude is amax (its sign is ignored), and its
 // E8M0 code. amax is taken exactly: float64 holds every value of every
 // source type. f must be one of the MX formats (for NVFP4, which has no
-// shared exponent, it returns the NaN code).
+// shared exponent, it returns the NaN code); SharedExp panics with an *Error
+// wrapping ErrUnknownFormat for a *Format that is not one of the package's,
+// as Quantize refuses it, having no error to return.
 //
 // Beyond E8M0's range X is clamped: a float64 amax of 2^1000 gives X = 127
 // and its elements clamp to ±max; a tiny amax gives X = -127 (2^-127, the
@@ -39,6 +41,9 @@ type Shared struct {
 // whatever the scale, and it is what torchao's to_mx writes under every
 // rule (the exponent of 0 is taken as -127 and clamped).
 func SharedExp(f *Format, rule ScaleRule, amax float64) Shared {
+	if err := checkFormat("shared exponent", f); err != nil {
+		panic(err)
+	}
 	if f.TensorScale {
 		return Shared{Code: e8m0NaN}
 	}

@@ -1,10 +1,16 @@
 package safetensors
 
 import (
+	"errors"
 	"io"
 	"math"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"sync"
+	"unsafe"
+
+	"github.com/clconv/clconv/convert"
 )
 
 // TensorInfo describes one tensor of a file: its name, dtype, shape and the
@@ -85,9 +91,15 @@ func ReadBytes(b []byte) (*File, error) {
 // from the mapping; elsewhere, or when mapping fails, it reads through the
 // os.File. A failure to open or stat the file is returned as the os package
 // gives it; every other error is a *FormatError. Close the File to release
-// the mapping or the descriptor. A mapped file that another process
-// truncates while it is mapped can crash the program (SIGBUS), as with any
-// mmap.
+// the mapping or the descriptor.
+//
+// A mapped file that another process truncates while it is mapped (or whose
+// pages the system cannot read) would crash the program with SIGBUS at the
+// first access to a lost page, as with any mmap; every read of the mapping
+// (ReadInto, ReadTensor, Section and the File's reader) catches that fault
+// instead (runtime/debug.SetPanicOnFault) and returns a *FormatError
+// wrapping ErrChanged, at the offset of the lost byte, naming the tensor
+// where one is read. Data read before the fault may already have changed.
 func Open(path string) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -180,6 +192,61 @@ type fileReader struct{ f *File }
 
 func (r fileReader) ReadAt(p []byte, off int64) (int, error) { return r.f.r.ReadAt(p, off) }
 
+// ErrChanged is the cause (errors.Is) of the *FormatError for a mapped file
+// (Open) whose data could not be read from memory: it was truncated by
+// another process, or the system could not read a page of it, after it was
+// opened. It is a failure of reading, as an I/O error is (FormatError.IO),
+// not a problem of the file as it was when opened.
+var ErrChanged = errors.New("safetensors: the file changed or was truncated while it was read")
+
+// IO reports whether e's cause is a failure of reading or writing rather
+// than a problem of the file's contents or of the request: an error of the
+// io.ReaderAt or io.Writer underneath (such as syscall.EIO or
+// os.ErrClosed), or ErrChanged.
+func (e *FormatError) IO() bool {
+	if e == nil || e.Err == nil {
+		return false
+	}
+	var c *cause
+	if errors.As(e.Err, &c) {
+		return errors.Is(c, ErrChanged)
+	}
+	var inner *FormatError
+	if errors.As(e.Err, &inner) {
+		return inner.IO()
+	}
+	return !errors.Is(e.Err, convert.ErrRange)
+}
+
+// catchFault is deferred, with debug.SetPanicOnFault(true)'s result as old,
+// by every function that reads the memory of a mapped file (data, whose
+// first byte is the file's): it restores old and turns the panic of a
+// memory fault there (a page of a truncated file: SIGBUS) into *err, a
+// *FormatError wrapping ErrChanged at the offset of the byte that faulted
+// (else at off), naming tensor t if not nil. Any other panic goes on.
+func catchFault(old bool, err *error, data []byte, off int64, t *TensorInfo) {
+	debug.SetPanicOnFault(old)
+	r := recover()
+	if r == nil {
+		return
+	}
+	fault, ok := r.(interface{ Addr() uintptr })
+	if _, isRuntime := r.(runtime.Error); !ok || !isRuntime {
+		panic(r)
+	}
+	at := off
+	if len(data) > 0 {
+		if d := int64(fault.Addr() - uintptr(unsafe.Pointer(unsafe.SliceData(data)))); d >= 0 && d < int64(len(data)) {
+			at = d
+		}
+	}
+	fe := errf(at, ErrChanged, "the file changed or was truncated while it was read: its mapping has no data there (the file had %d bytes when opened)", len(data))
+	if t != nil {
+		fe.Tensor, fe.HasTensor = t.Name, true
+	}
+	*err = fe
+}
+
 // memReader reads f.data.
 type memReader struct{ f *File }
 
@@ -194,14 +261,17 @@ func (r *memReader) ReadAt(p []byte, off int64) (int, error) {
 // byteReader is an io.ReaderAt of a byte slice.
 type byteReader []byte
 
-func (b byteReader) ReadAt(p []byte, off int64) (int, error) {
+// A fault while copying (a mapped file that was truncated) is a
+// *FormatError wrapping ErrChanged, and no byte counts as read.
+func (b byteReader) ReadAt(p []byte, off int64) (n int, err error) {
 	if off < 0 {
 		return 0, os.ErrInvalid
 	}
 	if off >= int64(len(b)) {
 		return 0, io.EOF
 	}
-	n := copy(p, b[off:])
+	defer catchFault(debug.SetPanicOnFault(true), &err, b, off, nil)
+	n = copy(p, b[off:])
 	if n < len(p) {
 		return n, io.EOF
 	}

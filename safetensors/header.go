@@ -1,6 +1,7 @@
 package safetensors
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"io"
@@ -29,7 +30,13 @@ const maxDepth = 128
 // entry is a tensor as parsed, with the file offsets of its parts for errors.
 type entry struct {
 	TensorInfo
+	entryAt
+}
+
+// entryAt locates the parts of a tensor's entry in the header, for errors.
+type entryAt struct {
 	offsOff int64 // file offset of its data_offsets value
+	keyPos  int   // position of its name in the header
 }
 
 // readFull reads len(buf) bytes at off, reporting a short read as truncation.
@@ -65,9 +72,14 @@ func parse(r io.ReaderAt, size int64) (*File, error) {
 	if int64(n) > size-8 {
 		return nil, errf(size, ErrTruncated, "header length %d runs past the end of the file (%d bytes after the length field)", n, size-8)
 	}
-	buf := make([]byte, n)
-	if err := readFull(r, buf, 8); err != nil {
-		return nil, err
+	var buf []byte
+	if b, ok := r.(byteReader); ok {
+		buf = b[8 : 8+n] // a file in memory (or mapped): no copy; names are copied out
+	} else {
+		buf = make([]byte, n)
+		if err := readFull(r, buf, 8); err != nil {
+			return nil, err
+		}
 	}
 	// As safetensors does (str::from_utf8 of the whole header, padding
 	// included) before parsing anything.
@@ -82,60 +94,75 @@ func parse(r io.ReaderAt, size int64) (*File, error) {
 		}
 		return nil, errf(8+int64(i), nil, "invalid UTF-8 in the header (byte 0x%02x)", buf[i])
 	}
-	entries, meta, err := parseHeader(buf, 8)
+	infos, at, meta, names, err := parseEntries(buf, 8)
 	if err != nil {
 		return nil, err
 	}
 	f := &File{Metadata: meta, HeaderLen: int64(n), Size: size, r: r}
-	if err := f.layout(entries); err != nil {
+	if err := f.layout(infos, at, names); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // layout checks every tensor against its dtype and shape and checks that the
-// tensors tile the data exactly, then fills f.Tensors in data order.
-func (f *File) layout(entries []entry) error {
+// tensors tile the data exactly, then makes infos, in data order, f.Tensors.
+// at locates each info's entry, and names maps each tensor's name to its
+// index in infos; it becomes f.index.
+func (f *File) layout(infos []TensorInfo, at []entryAt, names map[string]int) error {
 	dataOff, dataSize := f.DataOffset(), f.dataSize()
-	for i := range entries {
-		e := &entries[i]
-		if c := checkInfo(&e.TensorInfo, dataSize); c != nil {
-			return tensorErrf(e.offsOff, e.Name, c.is, "%s", c.msg)
+	for i := range infos {
+		e := &infos[i]
+		if c := checkInfo(e, dataSize); c != nil {
+			return tensorErrf(at[i].offsOff, e.Name, c.is, "%s", c.msg)
 		}
 	}
 	// tensor.rs sorts by data_offsets; the stable sort keeps header order
-	// among zero-sized tensors at the same offset.
-	slices.SortStableFunc(entries, func(a, b entry) int {
+	// among zero-sized tensors at the same offset. Writers list the tensors
+	// in data order, which needs no sort and keeps names' indices.
+	byData := func(a, b *TensorInfo) int {
 		if c := cmp.Compare(a.Begin, b.Begin); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.End, b.End)
-	})
+	}
+	sorted := true
+	for i := 1; i < len(infos) && sorted; i++ {
+		sorted = byData(&infos[i-1], &infos[i]) <= 0
+	}
+	if !sorted {
+		perm := make([]int, len(infos))
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortStableFunc(perm, func(a, b int) int { return byData(&infos[a], &infos[b]) })
+		infos2, at2 := make([]TensorInfo, len(infos)), make([]entryAt, len(at))
+		for i, j := range perm {
+			infos2[i], at2[i] = infos[j], at[j]
+			names[infos[j].Name] = i
+		}
+		infos, at = infos2, at2
+	}
 	pos := int64(0)
-	for i := range entries {
-		e := &entries[i]
+	for i := range infos {
+		e := &infos[i]
 		switch {
 		case e.Begin > pos:
 			return tensorErrf(dataOff+pos, e.Name, nil, "data bytes [%d, %d) before its data_offsets [%d, %d) belong to no tensor (a hole)", pos, e.Begin, e.Begin, e.End)
 		case e.Begin < pos:
-			p := &entries[i-1]
-			return tensorErrf(e.offsOff, e.Name, nil, "data_offsets [%d, %d) overlap those of tensor %q, [%d, %d)", e.Begin, e.End, p.Name, p.Begin, p.End)
+			p := &infos[i-1]
+			return tensorErrf(at[i].offsOff, e.Name, nil, "data_offsets [%d, %d) overlap those of tensor %q, [%d, %d)", e.Begin, e.End, p.Name, p.Begin, p.End)
 		}
 		pos = e.End
 	}
 	if pos != dataSize {
-		if len(entries) == 0 {
+		if len(infos) == 0 {
 			return errf(dataOff, nil, "the header holds no tensor but %d data bytes follow it", dataSize)
 		}
-		last := &entries[len(entries)-1]
+		last := &infos[len(infos)-1]
 		return tensorErrf(dataOff+pos, last.Name, nil, "%d data bytes after its data_offsets [%d, %d) belong to no tensor: the data must end where the last tensor ends", dataSize-pos, last.Begin, last.End)
 	}
-	f.Tensors = make([]TensorInfo, len(entries))
-	f.index = make(map[string]int, len(entries))
-	for i := range entries {
-		f.Tensors[i] = entries[i].TensorInfo
-		f.index[entries[i].Name] = i
-	}
+	f.Tensors, f.index = infos, names
 	return nil
 }
 
@@ -201,6 +228,7 @@ type parser struct {
 	base     int64  // file offset of s[0]
 	name     string // the tensor whose entry is being parsed
 	inTensor bool
+	ints     [MaxDims]int64 // intArray's scratch
 }
 
 func (p *parser) errAt(pos int, sentinel error, format string, args ...any) *FormatError {
@@ -267,19 +295,41 @@ func hasWord(s []byte, w string) bool { return len(s) >= len(w) && string(s[:len
 // parseHeader parses the header buf, which starts at byte base of the file,
 // into its tensors (in header order) and its metadata.
 func parseHeader(buf []byte, base int64) ([]entry, map[string]string, error) {
+	infos, at, meta, _, err := parseEntries(buf, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries := make([]entry, len(infos))
+	for i := range infos {
+		entries[i] = entry{infos[i], at[i]}
+	}
+	return entries, meta, nil
+}
+
+// parseEntries is parseHeader with the tensors' infos and the places of
+// their entries in two slices (the infos become File.Tensors as they are),
+// and a map of each tensor's name to its index in them (File.index, when
+// they are in data order).
+func parseEntries(buf []byte, base int64) ([]TensorInfo, []entryAt, map[string]string, map[string]int, error) {
 	p := &parser{s: buf, base: base}
 	if len(buf) == 0 {
-		return nil, nil, p.errAt(0, nil, "the header is empty: it must be a JSON object")
+		return nil, nil, nil, nil, p.errAt(0, nil, "the header is empty: it must be a JSON object")
 	}
 	if buf[0] != '{' {
-		return nil, nil, p.errAt(0, nil, "the header must begin with '{', found %s", p.found())
+		return nil, nil, nil, nil, p.errAt(0, nil, "the header must begin with '{', found %s", p.found())
 	}
 	p.pos = 1
+	// Room for about as many tensors as the header names data_offsets (an
+	// entry takes 50 bytes of JSON at the least, which bounds the guess),
+	// so that a header of a million tensors does not grow its slices and
+	// map twenty times over.
+	guess := min(bytes.Count(buf, []byte(`"data_offsets"`)), len(buf)/48)
 	var (
-		entries  []entry
+		infos    = make([]TensorInfo, 0, guess)
+		at       = make([]entryAt, 0, guess)
 		meta     map[string]string
 		metaSeen = -1
-		names    = map[string]int{}
+		names    = make(map[string]int, guess)
 	)
 	err := p.members("the header", func(key string, keyPos int) error {
 		if key == "__metadata__" {
@@ -293,27 +343,38 @@ func parseHeader(buf []byte, base int64) ([]entry, map[string]string, error) {
 		}
 		p.name, p.inTensor = key, true
 		defer func() { p.inTensor = false }()
-		if first, dup := names[key]; dup {
+		// One map operation per name: the map holds one name per tensor,
+		// so it did not grow when key was already in it.
+		i := len(infos)
+		if names[key] = i; len(names) == i {
+			first := 0
+			for j := range infos {
+				if infos[j].Name == key {
+					first = at[j].keyPos
+					break
+				}
+			}
 			return p.errAt(keyPos, nil, "duplicate tensor name (first at offset %d)", p.base+int64(first))
 		}
-		names[key] = keyPos
 		e, err := p.tensor(key)
 		if err != nil {
 			return err
 		}
-		entries = append(entries, e)
+		e.keyPos = keyPos
+		infos = append(infos, e.TensorInfo)
+		at = append(at, e.entryAt)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	for i := p.pos; i < len(buf); i++ {
 		if buf[i] != ' ' {
 			p.pos = i
-			return nil, nil, p.errAt(i, nil, "unexpected %s after the header's closing '}': only spaces (0x20) may pad the header", p.found())
+			return nil, nil, nil, nil, p.errAt(i, nil, "unexpected %s after the header's closing '}': only spaces (0x20) may pad the header", p.found())
 		}
 	}
-	return entries, meta, nil
+	return infos, at, meta, names, nil
 }
 
 // members parses the members of an object whose '{' has been consumed,
@@ -422,7 +483,7 @@ func (p *parser) tensor(name string) (entry, error) {
 			if err != nil {
 				return err
 			}
-			e.Shape = shape
+			e.Shape = append(make([]int64, 0, len(shape)), shape...)
 		case "data_offsets":
 			if err := dup(&seenOffs); err != nil {
 				return err
@@ -467,12 +528,13 @@ func (p *parser) tensor(name string) (entry, error) {
 	return e, nil
 }
 
-// intArray parses an array of at most limit non-negative integers.
+// intArray parses an array of at most limit (at most MaxDims) non-negative
+// integers, into scratch of p that the next call reuses.
 func (p *parser) intArray(what string, limit int) ([]int64, error) {
 	if !p.eat('[') {
 		return nil, p.errAt(p.pos, nil, "%s must be an array of integers, found %s", what, p.found())
 	}
-	out := make([]int64, 0, min(limit, 4))
+	out := p.ints[:0:min(limit, MaxDims)]
 	p.ws()
 	if p.eat(']') {
 		return out, nil
@@ -506,16 +568,22 @@ func (p *parser) int(what string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	text := shortText(string(p.s[start:end]))
+	text := func() string { return shortText(string(p.s[start:end])) }
 	switch {
 	case p.s[start] == '-':
-		return 0, p.errAt(start, nil, "%s: %s is negative", what, text)
+		return 0, p.errAt(start, nil, "%s: %s is negative", what, text())
 	case !isInt:
-		return 0, p.errAt(start, nil, "%s: %s is not an integer", what, text)
+		return 0, p.errAt(start, nil, "%s: %s is not an integer", what, text())
 	}
-	v, perr := strconv.ParseInt(string(p.s[start:end]), 10, 64)
-	if perr != nil {
-		return 0, p.errAt(start, nil, "%s: %s is too large (the limit is 2^63-1)", what, text)
+	// Digits only (number checked the grammar), accumulated without a
+	// string per number: headers hold millions of them.
+	var v int64
+	for _, c := range p.s[start:end] {
+		d := int64(c - '0')
+		if v > (math.MaxInt64-d)/10 {
+			return 0, p.errAt(start, nil, "%s: %s is too large (the limit is 2^63-1)", what, text())
+		}
+		v = v*10 + d
 	}
 	p.pos = end
 	return v, nil

@@ -2,7 +2,9 @@ package safetensors
 
 import (
 	"errors"
+	"io"
 	"math"
+	"runtime/debug"
 	"unsafe"
 
 	"github.com/clconv/clconv/bfloat16"
@@ -57,7 +59,9 @@ func chunkElems(d DType) int {
 // gives them, and the error, a *FormatError at the first bad element's byte,
 // wraps a *convert.RangeError whose Index is that element's index in the
 // tensor (errors.Is(err, convert.ErrRange) reports it). Other errors leave
-// dst partly written.
+// dst partly written; among them, for a mapped file (Open) that was
+// truncated while it is read, a *FormatError wrapping ErrChanged instead of
+// a crash.
 func ReadInto[T convert.Number](f *File, t *TensorInfo, dst []T, opt ReadOptions) error {
 	if err := f.check(t); err != nil {
 		return err
@@ -78,8 +82,8 @@ func ReadInto[T convert.Number](f *File, t *TensorInfo, dst []T, opt ReadOptions
 		// conversion keeps every bit (but _sat turns the small formats'
 		// infinities into +-MAX).
 		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), t.Bytes())
-		if err := readFull(f.r, b, start); err != nil {
-			return named(err, t)
+		if err := readData(f.r, b, start, t); err != nil {
+			return err
 		}
 		if byteorder.BigEndian {
 			byteorder.Swap(b, d.Bits()/8)
@@ -90,7 +94,7 @@ func ReadInto[T convert.Number](f *File, t *TensorInfo, dst []T, opt ReadOptions
 }
 
 // readChunks is ReadInto's conversion loop.
-func readChunks[T convert.Number](f *File, t *TensorInfo, dst []T, opt ReadOptions, start int64) error {
+func readChunks[T convert.Number](f *File, t *TensorInfo, dst []T, opt ReadOptions, start int64) (err error) {
 	d := t.DType
 	nbits := uint64(d.Bits())
 	size := max(d.Bits()/8, 1)
@@ -102,6 +106,10 @@ func readChunks[T convert.Number](f *File, t *TensorInfo, dst []T, opt ReadOptio
 		mem = data[start : start+t.Bytes()]
 		if uintptr(unsafe.Pointer(unsafe.SliceData(mem)))%uintptr(size) != 0 {
 			mem = nil
+		} else {
+			// Converting straight from a mapping: a page that another
+			// process truncated away faults.
+			defer catchFault(debug.SetPanicOnFault(true), &err, data, start, t)
 		}
 	}
 	if mem == nil {
@@ -121,8 +129,8 @@ func readChunks[T convert.Number](f *File, t *TensorInfo, dst []T, opt ReadOptio
 			src = mem[b0 : b0+nb]
 		} else {
 			src = buf[:nb]
-			if err := readFull(f.r, src, start+int64(b0)); err != nil {
-				return named(err, t)
+			if err := readData(f.r, src, start+int64(b0), t); err != nil {
+				return err
 			}
 			if byteorder.BigEndian && size > 1 {
 				byteorder.Swap(src, size)
@@ -249,13 +257,23 @@ func rangeErr(err error, t *TensorInfo, start int64, lo int) error {
 	return wrapErr(start+int64(uint64(c.Index)*uint64(t.DType.Bits())/8), t.Name, true, &c)
 }
 
-// named adds t's name to a FormatError from readFull.
-func named(err error, t *TensorInfo) error {
-	var fe *FormatError
-	if errors.As(err, &fe) {
-		fe.Tensor, fe.HasTensor = t.Name, true
+// readData reads the data of tensor t at off as readFull does and names t
+// in its error. A FormatError that the reader gave (a fault in a mapping)
+// is returned itself, not as the cause of another.
+func readData(r io.ReaderAt, buf []byte, off int64, t *TensorInfo) error {
+	err := readFull(r, buf, off)
+	if err == nil {
+		return nil
 	}
-	return err
+	var fe *FormatError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	if inner, ok := fe.Err.(*FormatError); ok {
+		fe = inner
+	}
+	fe.Tensor, fe.HasTensor = t.Name, true
+	return fe
 }
 
 // convertFrom converts the little-endian elements of dtype d in src, in host

@@ -10,7 +10,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/clconv/clconv/checkpoint"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/convert"
 	"github.com/clconv/clconv/fileconv"
@@ -49,7 +53,7 @@ type convertFlags struct {
 	quiet, sync             bool
 	workers                 int
 	// safetensors input (tensors.go)
-	tensors, skip                       []string
+	tensors, skip, keepRaw              []string
 	blockSize, weightBlock, scaleSuffix string
 }
 
@@ -115,9 +119,10 @@ OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 	fl.BoolVar(&f.json, "json", false, "print the report (and statistics) as JSON")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
 	fl.BoolVar(&f.sync, "sync", false, "fsync OUT before renaming it into place")
-	fl.IntVar(&f.workers, "workers", 0, "goroutines converting chunks (default: all cores)")
+	fl.IntVar(&f.workers, "workers", 0, "goroutines converting chunks (default: all cores; at most 4 per core, or 64)")
 	fl.StringSliceVar(&f.tensors, "tensors", nil, "safetensors: convert only the tensors whose names match one of these globs (comma-separated or repeated)")
 	fl.StringSliceVar(&f.skip, "skip", nil, "safetensors: copy the tensors whose names match one of these globs unchanged")
+	fl.StringSliceVar(&f.keepRaw, "keep-raw", nil, "safetensors: copy these tensors byte for byte by choice, even a block-scaled weight whose scale is missing (otherwise an error)")
 	fl.StringVar(&f.blockSize, "block-size", "", "safetensors, --to e4m3|e5m2: quantize 2-D tensors with one float32 scale per block of ROWSxCOLS (e.g. 128x128)")
 	fl.StringVar(&f.weightBlock, "weight-block-size", "", "safetensors: the block of FP8 weights' scales, ROWSxCOLS (default: config.json's quantization_config.weight_block_size, else inferred from the shapes)")
 	fl.StringVar(&f.scaleSuffix, "scale-suffix", "", "safetensors, with --block-size: the scale of tensor X is written as X+SUFFIX (default _scale_inv)")
@@ -231,30 +236,44 @@ type convOutput struct {
 	w      io.Writer
 	atomic *fileconv.AtomicFile // nil for stdout and devices
 	close  func() error
+	once   sync.Once
 }
 
-func (o *convOutput) abort() {
+func (o *convOutput) abort() { o.tryAbort() }
+
+// tryAbort discards the output (a temporary file) and reports whether it
+// did: false when it was already committed. It may run concurrently with
+// the conversion's writes, which then fail.
+func (o *convOutput) tryAbort() bool {
 	if o.atomic != nil {
-		o.atomic.Abort()
-	} else if o.close != nil {
-		o.close()
+		ok, _ := o.atomic.TryAbort()
+		return ok
 	}
+	o.once.Do(func() {
+		if o.close != nil {
+			o.close()
+		}
+	})
+	return true
 }
 
 func (o *convOutput) commit() error {
 	if o.atomic != nil {
 		return o.atomic.Commit()
 	}
-	if o.close != nil {
-		return o.close()
-	}
-	return nil
+	var err error
+	o.once.Do(func() {
+		if o.close != nil {
+			err = o.close()
+		}
+	})
+	return err
 }
 
 // convOpenOutput prepares OUT: stdout for '-', the device itself for an existing
 // non-regular file (/dev/null, a FIFO), else an AtomicFile. It refuses OUT
 // being IN and an existing regular OUT without --force.
-func convOpenOutput(cmd *cobra.Command, path string, inInfo os.FileInfo, force, sync bool) (*convOutput, error) {
+func convOpenOutput(cmd *cobra.Command, path, inPath string, inInfo os.FileInfo, force, sync bool) (*convOutput, error) {
 	if path == "-" {
 		w := cmd.OutOrStdout()
 		if f, ok := w.(*os.File); ok {
@@ -286,6 +305,13 @@ func convOpenOutput(cmd *cobra.Command, path string, inInfo os.FileInfo, force, 
 	case err == nil && !force:
 		return nil, fmt.Errorf("%s exists: use --force to replace it", path)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	var ins []string
+	if inPath != "-" {
+		ins = []string{inPath}
+	}
+	if err := checkpoint.CheckOutput(path, ins, false, force); err != nil {
 		return nil, err
 	}
 	a, err := fileconv.CreateAtomic(path, force)
@@ -351,32 +377,102 @@ func (e *convInterrupted) status() int {
 	return 128 + int(syscall.SIGINT)
 }
 
-// convWithSignals runs job and returns its error, or a *convInterrupted error as
-// soon as SIGINT or SIGTERM arrives (job's context is then cancelled, but job
-// may still be blocked on a read from a pipe: the caller cleans up without
-// waiting for it).
-func convWithSignals(ctx context.Context, job func(ctx context.Context) error) error {
+// convWithSignals runs job and returns its error. SIGINT or SIGTERM
+// cancels job's context with a *convInterrupted cause; convWithSignals then
+// waits for job to return, because job removes its own temporary output
+// before it returns (every copy and conversion loop checks the context), so
+// that nothing of it is left when the command exits. onSignal, if not nil,
+// runs as soon as a signal arrives and reports whether job may be left
+// behind: the .npy conversion aborts its output there, and a job blocked on
+// a read from a pipe (which no context interrupts) is then not waited for.
+// A job that completes despite the signal (its output was already in
+// place) returns its own result. A panic in job is returned as an error,
+// after job's deferred cleanup has run.
+func convWithSignals(ctx context.Context, job func(ctx context.Context) error, onSignal func() bool) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	sigc := make(chan os.Signal, 1)
+	sigc := make(chan os.Signal, 2)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigc)
 	done := make(chan error, 1)
-	go func() { done <- job(ctx) }()
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("internal error (please report it): %v\n%s", r, debug.Stack())
+			}
+		}()
+		done <- job(ctx)
+	}()
 	select {
 	case err := <-done:
 		return err
 	case sig := <-sigc:
 		e := &convInterrupted{sig}
 		cancel(e)
-		// Give a job that reads files a moment to notice, so that nothing
-		// writes to the output while it is removed.
-		select {
-		case <-done:
-		case <-time.After(time.Second):
+		if onSignal != nil && onSignal() {
+			return e
 		}
-		return e
+		// Wait for the job's cleanup; further signals are absorbed
+		// meanwhile (the default action would leave its temporary
+		// files behind).
+		for {
+			select {
+			case err := <-done:
+				if err == nil {
+					return nil
+				}
+				return e
+			case <-sigc:
+			}
+		}
 	}
+}
+
+// convVerifyOutput re-reads the finished temporary output at tmp before it
+// is renamed into place: its size must be what the conversion wrote, and a
+// .npy file's header must read back with the output's type and shape.
+func convVerifyOutput(tmp string, res *fileconv.Result) error {
+	if res == nil {
+		return errors.New("no result to check the output against")
+	}
+	fi, err := os.Stat(tmp)
+	if err != nil {
+		return err
+	}
+	if fi.Size() != res.BytesOut {
+		return fmt.Errorf("the output holds %d bytes, not the %d written: it was not kept", fi.Size(), res.BytesOut)
+	}
+	if res.Out.Format != fileconv.FormatNPY {
+		return nil
+	}
+	f, err := os.Open(tmp)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h, err := fileconv.ReadHeader(f)
+	if err != nil {
+		return fmt.Errorf("the output's .npy header does not read back (%v): it was not kept", err)
+	}
+	if h.Kind != res.Out.Kind || !slices.Equal(h.Shape, res.Out.Shape) || res.Out.DataOffset+h.DataLen() != fi.Size() {
+		return fmt.Errorf("the output's .npy header reads back as %s %s, not %s %s: it was not kept",
+			h.Kind, fileconv.ShapeString(h.Shape), res.Out.Kind, fileconv.ShapeString(res.Out.Shape))
+	}
+	return nil
+}
+
+// convNameErr names the file an error concerns, when the message does not:
+// OUT for a failure to write, IN for the rest.
+func convNameErr(in, out string, err error) error {
+	var we *fileconv.WriteError
+	name := in
+	if errors.As(err, &we) {
+		name = out
+	}
+	if name == "-" || strings.Contains(err.Error(), name) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // convReport is what --json prints.
@@ -425,6 +521,9 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	if done, err := runConvertMX(cmd, args, f); done {
 		return err
 	}
+	if err := checkWorkers(f.workers); err != nil {
+		return fail(err)
+	}
 	inPath, outPath := args[0], args[1]
 	op, err := convParseOp(cmd, f)
 	if err != nil {
@@ -433,8 +532,8 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	if isSafetensors(inPath) {
 		return runConvertSafetensors(cmd, inPath, outPath, op, f)
 	}
-	if len(f.tensors)+len(f.skip) > 0 || f.blockSize != "" || f.weightBlock != "" || f.scaleSuffix != "" {
-		return fail(errors.New("--tensors, --skip, --block-size, --weight-block-size and --scale-suffix apply to safetensors input"))
+	if len(f.tensors)+len(f.skip)+len(f.keepRaw) > 0 || f.blockSize != "" || f.weightBlock != "" || f.scaleSuffix != "" {
+		return fail(errors.New("--tensors, --skip, --keep-raw, --block-size, --weight-block-size and --scale-suffix apply to safetensors input"))
 	}
 	from, err := convParseFrom(f.from)
 	if err != nil {
@@ -457,7 +556,7 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 		return fail(err)
 	}
 	defer closeIn()
-	out, err := convOpenOutput(cmd, outPath, inInfo, f.force, f.sync)
+	out, err := convOpenOutput(cmd, outPath, inPath, inInfo, f.force, f.sync)
 	if err != nil {
 		return fail(err)
 	}
@@ -470,14 +569,28 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	}
 	start := time.Now()
 	var res *fileconv.Result
+	if out.atomic != nil {
+		out.atomic.Verify = func(tmp string) error { return convVerifyOutput(tmp, res) }
+	}
+	// A regular input file is read by loops that see the cancellation;
+	// a pipe may block a read for ever, and is not waited for once the
+	// output is gone.
+	waitable := inInfo != nil && inInfo.Mode().IsRegular()
 	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
 		var err error
 		res, err = fileconv.Convert(ctx, convWrapOutput(out.w), in, opt)
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err == nil {
+			return out.commit()
+		}
+		out.abort()
 		return err
+	}, func() bool {
+		aborted := out.tryAbort()
+		return aborted && !waitable
 	})
-	if err == nil {
-		err = out.commit()
-	}
 	if err != nil {
 		out.abort()
 		finish(false)
@@ -489,7 +602,7 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 		if errors.Is(err, fileconv.ErrNeedFrom) {
 			return fail(fmt.Errorf("%s is not a .npy file: raw input needs --from TYPE", inPath))
 		}
-		return fail(err)
+		return fail(convNameErr(inPath, outPath, err))
 	}
 	finish(true)
 	elapsed := time.Since(start)

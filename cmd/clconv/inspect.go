@@ -105,11 +105,14 @@ func runInspect(cmd *cobra.Command, args []string, f *inspectFlags) error {
 		if isSafetensors(path) {
 			reps, err := inspectSafetensors(cmd, path, f, to, hasTo)
 			if err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s: %v\n", path, err)
+				fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s\n", termSafe(convNameErr(path, "", err).Error()))
 				status = max(status, dataStatus(err))
 				continue
 			}
 			for j, r := range reps {
+				for _, w := range r.Warnings {
+					fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s: --to %s: warning: %s\n", termSafe(r.File), to.Name(), termSafe(w))
+				}
 				if f.json {
 					convJSON(cmd.OutOrStdout(), r)
 					continue

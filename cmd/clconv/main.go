@@ -37,6 +37,10 @@ const (
 // dataStatus returns the exit status for err, an error of convert or inspect:
 // exitBad for bad data in a file (a format error, a value out of range),
 // exitUsage for I/O errors and everything else (bad flags and arguments).
+// I/O is asked first: a failure to read or write is never bad data, even
+// where a data error wraps it (a checkpoint.DataError whose message wraps a
+// *fs.PathError, a safetensors.FormatError whose cause is the reader's error
+// or a mapped file that changed while it was read).
 func dataStatus(err error) int {
 	var (
 		pathErr  *fs.PathError
@@ -48,7 +52,8 @@ func dataStatus(err error) int {
 		cpErr    *checkpoint.DataError
 	)
 	switch {
-	case errors.As(err, &pathErr), errors.As(err, &errno), errors.As(err, &writeErr), errors.As(err, &readErr):
+	case errors.As(err, &pathErr), errors.As(err, &errno), errors.As(err, &writeErr), errors.As(err, &readErr),
+		errors.Is(err, fs.ErrClosed), errors.As(err, &stErr) && stErr.IO():
 		return exitUsage
 	case errors.As(err, &npyErr), errors.As(err, &stErr), errors.As(err, &cpErr), errors.Is(err, convert.ErrRange):
 		return exitBad

@@ -100,7 +100,7 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 	}
 	opt := checkpoint.Options{
 		Block: bf, Rule: rule, Mode: mode, Pad: pad,
-		Tensors: f.tensors, Skip: f.skip, Workers: f.workers, Stats: true,
+		Tensors: f.tensors, Skip: f.skip, KeepRaw: f.keepRaw, Workers: f.workers, Stats: true,
 	}
 	progress, finish := convProgress(cmd, f.quiet, bf.Name)
 	opt.Progress = progress
@@ -110,7 +110,7 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 		var err error
 		rep, err = mxQuantizeFile(ctx, inPath, outPath, f.force, opt)
 		return err
-	})
+	}, nil)
 	if err != nil {
 		finish(false)
 		var intr *convInterrupted
@@ -121,6 +121,7 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 		return true, fail(err)
 	}
 	finish(true)
+	printWarnings(cmd, rep.Warnings)
 	r := mxNewReport(rep, bf, rule, mode, pad, inPath, outPath, time.Since(start))
 	w := cmd.OutOrStdout()
 	switch {
@@ -150,10 +151,8 @@ func mxQuantizeFile(ctx context.Context, in, out string, force bool, opt checkpo
 		return nil, err
 	}
 	defer closeSrc()
-	if fo, err := os.Stat(out); err == nil {
-		if fi, err := os.Stat(in); err == nil && os.SameFile(fi, fo) {
-			return nil, fmt.Errorf("%s is the input file: OUT may not be IN", out)
-		}
+	if err := checkpoint.CheckOutput(out, []string{in}, false, force); err != nil {
+		return nil, err
 	}
 	a, err := fileconv.CreateAtomic(out, force)
 	if err != nil {
@@ -162,7 +161,12 @@ func mxQuantizeFile(ctx context.Context, in, out string, force bool, opt checkpo
 		}
 		return nil, err
 	}
-	rep, err := checkpoint.Convert(ctx, a, src, nil, opt)
+	var rep *checkpoint.Report
+	a.Verify = func(tmp string) error { return checkpoint.VerifyFile(tmp, rep) }
+	rep, err = checkpoint.Convert(ctx, a, src, nil, opt)
+	if err == nil && ctx.Err() != nil {
+		err = context.Cause(ctx)
+	}
 	if err == nil {
 		err = a.Commit()
 	}

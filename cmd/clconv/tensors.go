@@ -10,11 +10,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -35,10 +38,53 @@ func isSafetensors(path string) bool {
 		return true
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		_, _, _, err := checkpoint.Shards(path)
-		return err == nil
+		// A directory with safetensors files or an index is a
+		// checkpoint, valid or not: its errors are checkpoint errors,
+		// not "is a directory".
+		for _, pat := range []string{"*.safetensors", "*" + checkpoint.IndexSuffix} {
+			if m, _ := filepath.Glob(filepath.Join(path, pat)); len(m) > 0 {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+// maxWorkers caps --workers: more goroutines than this only add memory
+// (each holds a chunk buffer), never speed.
+func maxWorkers() int { return max(64, 4*runtime.NumCPU()) }
+
+// checkWorkers checks --workers.
+func checkWorkers(n int) error {
+	if n < 0 || n > maxWorkers() {
+		return fmt.Errorf("--workers %d: give 1 to %d (0, the default, uses every core)", n, maxWorkers())
+	}
+	return nil
+}
+
+// printWarnings prints a conversion's warnings to stderr, names escaped.
+func printWarnings(cmd *cobra.Command, ws []string) {
+	for _, w := range ws {
+		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: warning: %s\n", termSafe(w))
+	}
+}
+
+// termSafe escapes what a terminal would interpret in s: control
+// characters (ESC, NUL, CR...), and invalid UTF-8, as Go's %q escapes
+// them; printable text, non-ASCII letters included, is kept.
+func termSafe(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
 }
 
 // parseBlock parses ROWSxCOLS (or ROWS,COLS).
@@ -79,7 +125,7 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 	}
 	opt := checkpoint.Options{
 		To: op.Dst.Kind, Mode: op.Mode(round.RTE), Sat: op.Sat,
-		Tensors: f.tensors, Skip: f.skip, Workers: f.workers,
+		Tensors: f.tensors, Skip: f.skip, KeepRaw: f.keepRaw, Workers: f.workers,
 		Stats: f.stats || f.json, ScaleSuffix: f.scaleSuffix,
 	}
 	var err error
@@ -109,7 +155,7 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 			rep, err = checkpoint.ConvertFile(ctx, outPath, inPath, f.force, opt)
 		}
 		return err
-	})
+	}, nil)
 	if err != nil {
 		finish(false)
 		var intr *convInterrupted
@@ -121,6 +167,7 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 	}
 	finish(true)
 	elapsed := time.Since(start)
+	printWarnings(cmd, rep.Warnings)
 	w := cmd.OutOrStdout()
 	if f.json {
 		return convJSON(w, struct {
@@ -162,13 +209,13 @@ func actionSummary(counts map[string]int) string {
 // printTensorReport prints one tensor of --stats: what was done and the
 // non-zero counters.
 func printTensorReport(w io.Writer, t checkpoint.TensorReport) {
-	line := fmt.Sprintf("  %s: %s %s", t.Name, t.Action, t.From)
+	line := fmt.Sprintf("  %s: %s %s", termSafe(t.Name), t.Action, t.From)
 	if t.To != "" && t.To != t.From {
 		line += " -> " + t.To
 	}
 	line += " " + fileconv.ShapeString(t.Shape)
 	if t.Scale != "" {
-		line += fmt.Sprintf(" (scale %s, blocks %dx%d)", t.Scale, t.Block[0], t.Block[1])
+		line += fmt.Sprintf(" (scale %s, blocks %dx%d)", termSafe(t.Scale), t.Block[0], t.Block[1])
 	}
 	if t.Shard != "" {
 		line += " in " + t.Shard
@@ -199,6 +246,10 @@ type stTensorReport struct {
 	PosInf *int64          `json:"pos_inf,omitempty"`
 	NegInf *int64          `json:"neg_inf,omitempty"`
 	To     *fileconv.Stats `json:"to,omitempty"` // what --to would do
+	// Action is what convert --to would do with the tensor, and As the
+	// name it would have in the output when that differs.
+	Action string `json:"action,omitempty"`
+	As     string `json:"as,omitempty"`
 }
 
 // stReport is inspect --json for a safetensors file.
@@ -211,10 +262,14 @@ type stReport struct {
 	Metadata   map[string]string `json:"metadata"`
 	Target     string            `json:"target,omitempty"`
 	Tensors    []stTensorReport  `json:"tensors"`
+	Warnings   []string          `json:"warnings,omitempty"`
 }
 
 // inspectSafetensors inspects one safetensors file, or every shard of a
-// checkpoint directory or index.
+// checkpoint directory or index. With --stats and --to, the "to" counts
+// are those of the conversion itself: checkpoint.Convert runs into a
+// writer that discards, so that dequantized weights, kept layouts and
+// skipped tensors are reported as convert would treat them.
 func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to convert.Op, hasTo bool) ([]*stReport, error) {
 	files := []string{path}
 	if fi, err := os.Stat(path); err == nil && (fi.IsDir() || strings.HasSuffix(strings.ToLower(path), checkpoint.IndexSuffix)) {
@@ -227,33 +282,85 @@ func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to con
 			files = append(files, filepath.Join(dir, s))
 		}
 	}
-	var out []*stReport
-	for _, p := range files {
-		r, err := inspectSafetensorsFile(cmd.Context(), p, f, to, hasTo)
+	sfs := make([]*safetensors.File, len(files))
+	var total int64
+	for i, p := range files {
+		sf, err := checkpoint.Open(p)
 		if err != nil {
 			return nil, err
 		}
+		defer sf.Close()
+		sfs[i] = sf
+		total += sf.Size
+	}
+	progress, finish := convProgress(cmd, f.quiet, "inspect")
+	var done int64
+	var out []*stReport
+	for i, sf := range sfs {
+		var prog func(int64, int64)
+		if progress != nil {
+			base := done
+			prog = func(d, _ int64) { progress(base+d, total) }
+		}
+		r, err := inspectSafetensorsFile(cmd.Context(), files[i], sf, sfs, f, to, hasTo, prog)
+		if err != nil {
+			finish(false)
+			return nil, err
+		}
+		done += sf.Size
 		out = append(out, r)
 	}
+	finish(true)
 	return out, nil
 }
 
-func inspectSafetensorsFile(ctx context.Context, path string, f *inspectFlags, to convert.Op, hasTo bool) (*stReport, error) {
-	sf, err := safetensors.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer sf.Close()
+// discardAt is an io.WriterAt that discards.
+type discardAt struct{}
+
+func (discardAt) WriteAt(p []byte, _ int64) (int, error) { return len(p), nil }
+
+func inspectSafetensorsFile(ctx context.Context, path string, sf *safetensors.File, all []*safetensors.File, f *inspectFlags, to convert.Op, hasTo bool, progress func(int64, int64)) (*stReport, error) {
 	rep := &stReport{File: path, Format: "safetensors", HeaderLen: sf.HeaderLen, DataOffset: sf.DataOffset(), Bytes: sf.Size, Metadata: sf.Metadata}
-	if hasTo {
+	conv := map[string]checkpoint.TensorReport{}
+	if hasTo && f.stats {
 		rep.Target = to.Name()
+		var others []*safetensors.File
+		for _, g := range all {
+			if g != sf {
+				others = append(others, g)
+			}
+		}
+		cr, err := checkpoint.Convert(ctx, discardAt{}, sf, others, checkpoint.Options{
+			To: to.Dst.Kind, Mode: to.Mode(round.RTE), Sat: to.Sat, Workers: f.workers, Stats: true, Progress: progress,
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range cr.Tensors {
+			name := t.Name
+			if t.Source != "" {
+				name = t.Source
+			}
+			conv[name] = t
+		}
+		rep.Warnings = cr.Warnings
 	}
 	for i := range sf.Tensors {
+		if err := ctx.Err(); err != nil {
+			return nil, context.Cause(ctx)
+		}
 		t := &sf.Tensors[i]
 		tr := stTensorReport{Name: t.Name, Dtype: t.DType.String(), Shape: t.Shape, Count: t.Count(), Bytes: t.Bytes(), Offset: sf.DataOffset() + t.Begin}
 		k := t.DType.Kind()
 		if k != cltype.Invalid {
 			tr.Type = k.String()
+		}
+		if c, ok := conv[t.Name]; ok {
+			tr.Action = c.Action
+			if c.Name != t.Name {
+				tr.As = c.Name
+			}
+			tr.To = c.Stats
 		}
 		if f.stats && k != cltype.Invalid {
 			sum, err := fileconv.Inspect(ctx, sf.Section(t), fileconv.InspectOptions{From: k, In: fileconv.FormatRaw, Workers: f.workers, Size: t.Bytes()})
@@ -265,17 +372,6 @@ func inspectSafetensorsFile(ctx context.Context, path string, f *inspectFlags, t
 				tr.Min, tr.Max = &lo, &hi
 			}
 			tr.NaN, tr.PosInf, tr.NegInf = &sum.NaN, &sum.PosInf, &sum.NegInf
-			if hasTo && k != to.Dst.Kind && (t.DType.IsFloat() || to.Dst.Kind.IsInteger()) {
-				res, err := fileconv.Convert(ctx, io.Discard, sf.Section(t), fileconv.Options{
-					Dst: to.Dst.Kind, Sat: to.Sat, Mode: to.Mode(round.RTE), From: k,
-					In: fileconv.FormatRaw, Out: fileconv.FormatRaw, Workers: f.workers, Stats: true, Size: t.Bytes(),
-				})
-				if err != nil {
-					return nil, fmt.Errorf("tensor %q: %w", t.Name, err)
-				}
-				st := res.Stats
-				tr.To = &st
-			}
 		}
 		rep.Tensors = append(rep.Tensors, tr)
 	}
@@ -284,12 +380,12 @@ func inspectSafetensorsFile(ctx context.Context, path string, f *inspectFlags, t
 
 // printSafetensors prints inspect's table for one file.
 func printSafetensors(w io.Writer, r *stReport, stats bool) {
-	fmt.Fprintf(w, "%-10s %s\n", "file:", r.File)
+	fmt.Fprintf(w, "%-10s %s\n", "file:", termSafe(r.File))
 	fmt.Fprintf(w, "%-10s safetensors (header %d bytes, data at byte %d, %s in all)\n", "format:", r.HeaderLen, r.DataOffset, convSize(r.Bytes))
 	if len(r.Metadata) > 0 {
 		var kv []string
 		for k, v := range r.Metadata {
-			kv = append(kv, fmt.Sprintf("%s=%q", k, v))
+			kv = append(kv, fmt.Sprintf("%s=%q", termSafe(k), v))
 		}
 		sort.Strings(kv)
 		fmt.Fprintf(w, "%-10s %s\n", "metadata:", strings.Join(kv, " "))
@@ -305,7 +401,7 @@ func printSafetensors(w io.Writer, r *stReport, stats bool) {
 	}
 	fmt.Fprintln(tw, head)
 	for _, t := range r.Tensors {
-		line := fmt.Sprintf("%s\t%s\t%s\t%d", t.Name, t.Dtype, fileconv.ShapeString(t.Shape), t.Bytes)
+		line := fmt.Sprintf("%s\t%s\t%s\t%d", termSafe(t.Name), t.Dtype, fileconv.ShapeString(t.Shape), t.Bytes)
 		if stats {
 			if t.NaN == nil {
 				line += "\t-\t-\t-\t-"

@@ -120,6 +120,9 @@ func (p *parser) recoverParse(errs *ErrorList) {
 // rounding-mode-dependent nodes get st's mode unless the source selects
 // another. Warnings from the preprocessor go to warn if it is not nil.
 func ParseExpr(file, src string, st *State, warn func(*Error)) (x Expr, errs ErrorList) {
+	if err := sizeError(file, 1, src); err != nil {
+		return nil, ErrorList{err}
+	}
 	p := &parser{pp: newPreprocessor(file, 1, src, st, warn)}
 	defer p.recoverParse(&errs)
 	p.next()
@@ -137,6 +140,9 @@ func ParseExpr(file, src string, st *State, warn func(*Error)) (x Expr, errs Err
 // Warnings from the preprocessor go to warn if it is not nil. repl lets the
 // last statement go without its ';', as the REPL's inputs do.
 func ParseFile(file string, line int, src string, st *State, warn func(*Error), repl bool) (f *File, errs ErrorList) {
+	if err := sizeError(file, line, src); err != nil {
+		return nil, ErrorList{err}
+	}
 	p := &parser{pp: newPreprocessor(file, line, src, st, warn), repl: repl}
 	defer p.recoverParse(&errs)
 	p.next()
@@ -145,6 +151,19 @@ func ParseFile(file string, line int, src string, st *State, warn func(*Error), 
 		f.Items = append(f.Items, p.parseTopItem())
 	}
 	return f, nil
+}
+
+// sizeError returns the error of a source longer than MaxSource, at the
+// first byte past the limit, or nil.
+func sizeError(file string, line int, src string) *Error {
+	if len(src) <= MaxSource {
+		return nil
+	}
+	head := src[:MaxSource]
+	pos := Pos{File: file, Offset: MaxSource, Line: line + strings.Count(head, "\n"),
+		Col: MaxSource - strings.LastIndexByte(head, '\n')}
+	return &Error{Pos: pos, Msg: fmt.Sprintf("the source is too large (%d bytes): clconv takes at most %d MiB (%d bytes) in one input, and it passes the limit here",
+		len(src), MaxSource>>20, MaxSource)}
 }
 
 func (p *parser) enter(pos Pos) {

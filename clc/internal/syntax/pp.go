@@ -28,7 +28,17 @@ const (
 	maxExpansion  = 1 << 18 // tokens created by macro expansion in one input
 	maxMadeBytes  = 1 << 20 // bytes of tokens made by ## and # in one input
 	maxMacroDepth = 200     // nesting of macro arguments being pre-expanded
+	// maxHideWork bounds the nodes that hide-set unions and intersections
+	// visit in one input (hideset.go): sets that share their nodes, as
+	// those of real expansions do, cost a step or two each.
+	maxHideWork = 1 << 24
 )
+
+// MaxSource bounds the bytes of one input (a file, a REPL input, an
+// expression): 4 MiB. The largest seed example is under 10 KiB; a 4 MiB
+// input preprocesses, parses, checks and runs in about a second and 400 MB,
+// where 15 MB took 15 s and 1.8 GB.
+const MaxSource = 4 << 20
 
 // SelectExt is the extension that enables SELECT_ROUNDING_MODE.
 const SelectExt = "cl_khr_select_fprounding_mode"
@@ -239,46 +249,6 @@ func (s *State) setMacro(name string, m *macro) {
 	}
 }
 
-// hideSet is a persistent set of macro names: the macros a token came out
-// of, which must not expand it again.
-type hideSet struct {
-	name string
-	next *hideSet
-}
-
-func (h *hideSet) has(name string) bool {
-	for ; h != nil; h = h.next {
-		if h.name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (h *hideSet) add(name string) *hideSet {
-	if h.has(name) {
-		return h
-	}
-	return &hideSet{name, h}
-}
-
-func hideUnion(a, b *hideSet) *hideSet {
-	for ; a != nil; a = a.next {
-		b = b.add(a.name)
-	}
-	return b
-}
-
-func hideIntersect(a, b *hideSet) *hideSet {
-	var r *hideSet
-	for ; a != nil; a = a.next {
-		if b.has(a.name) {
-			r = r.add(a.name)
-		}
-	}
-	return r
-}
-
 // cond is an #if being processed.
 type cond struct {
 	pos     Pos  // of the directive that opened it
@@ -317,6 +287,37 @@ type preprocessor struct {
 	// unions memoizes hide-set unions: the tokens of one expansion share
 	// hide sets, so the same pairs come up again and again.
 	unions map[[2]*hideSet]*hideSet
+	ids    map[string]int // the macro names in hide sets, numbered
+	// hideWork is what hide-set unions and intersections may still do.
+	hideWork int
+}
+
+// nameID returns the number of a macro name in hide sets.
+func (p *preprocessor) nameID(name string) int {
+	id, ok := p.ids[name]
+	if !ok {
+		if p.ids == nil {
+			p.ids = make(map[string]int)
+		}
+		id = len(p.ids)
+		p.ids[name] = id
+	}
+	return id
+}
+
+// hidden reports whether the identifier t must not expand: whether its
+// hide set holds its own name.
+func (p *preprocessor) hidden(t Token) bool {
+	id, ok := p.ids[t.Text]
+	return ok && t.hide.has(id)
+}
+
+// hideErr is the error of an input whose hide sets cost too much.
+func (p *preprocessor) hideErr(use Token) *Error {
+	if p.hideWork >= 0 {
+		return nil
+	}
+	return ppErrorf(use.Pos, "macro expansion too complex (macros nested in too many different ways; more than %d steps of hide-set work)", maxHideWork)
 }
 
 // newPreprocessor returns a preprocessor over src that starts from st (which
@@ -328,6 +329,7 @@ func newPreprocessor(file string, line int, src string, st *State, warn func(*Er
 		main:      source{main: true},
 		budget:    maxExpansion,
 		madeBytes: maxMadeBytes,
+		hideWork:  maxHideWork,
 		warn:      warn,
 	}
 }
@@ -827,7 +829,7 @@ func (p *preprocessor) expandNext(s *source) (Token, *Error) {
 			return t, err
 		}
 		m := p.st.macros[t.Text]
-		if m == nil || t.hide.has(t.Text) {
+		if m == nil || p.hidden(t) {
 			return t, nil
 		}
 		ok, err := p.expandMacro(s, m, t)
@@ -871,9 +873,12 @@ func (p *preprocessor) expandList(toks []Token, end Pos) ([]Token, *Error) {
 // expansion. It reports false when t is not a use after all (a
 // function-like macro's name without an argument list).
 func (p *preprocessor) expandMacro(s *source, m *macro, t Token) (bool, *Error) {
+	id := p.nameID(m.name)
 	if m.builtin != nil {
 		out := m.builtin(p, t)
-		p.finish(out, t, m, t.hide.add(m.name))
+		if err := p.finish(out, t, m, t.hide.add(id)); err != nil {
+			return false, err
+		}
 		p.push(s, out)
 		return true, nil
 	}
@@ -882,7 +887,9 @@ func (p *preprocessor) expandMacro(s *source, m *macro, t Token) (bool, *Error) 
 		if err != nil {
 			return false, err
 		}
-		p.finish(out, t, m, t.hide.add(m.name))
+		if err := p.finish(out, t, m, t.hide.add(id)); err != nil {
+			return false, err
+		}
 		p.push(s, out)
 		return true, nil
 	}
@@ -902,14 +909,16 @@ func (p *preprocessor) expandMacro(s *source, m *macro, t Token) (bool, *Error) 
 	if err != nil {
 		return false, err
 	}
-	p.finish(out, t, m, hideIntersect(t.hide, rparen.hide).add(m.name))
+	if err := p.finish(out, t, m, hideIntersect(t.hide, rparen.hide, &p.hideWork).add(id)); err != nil {
+		return false, err
+	}
 	p.push(s, out)
 	return true, nil
 }
 
 // finish gives the tokens of an expansion the hide set hs and the use's
-// spacing.
-func (p *preprocessor) finish(out []Token, use Token, m *macro, hs *hideSet) {
+// spacing; it fails when the hide sets have cost too much.
+func (p *preprocessor) finish(out []Token, use Token, m *macro, hs *hideSet) *Error {
 	for i := range out {
 		out[i].hide = p.union(out[i].hide, hs)
 		out[i].BOL = false
@@ -921,6 +930,7 @@ func (p *preprocessor) finish(out []Token, use Token, m *macro, hs *hideSet) {
 	if len(out) > 0 {
 		out[0].Space = use.Space
 	}
+	return p.hideErr(use)
 }
 
 // union returns the union of two hide sets, memoized.
@@ -938,7 +948,7 @@ func (p *preprocessor) union(a, b *hideSet) *hideSet {
 	if p.unions == nil {
 		p.unions = make(map[[2]*hideSet]*hideSet)
 	}
-	r := hideUnion(a, b)
+	r := hideUnion(a, b, &p.hideWork)
 	p.unions[key] = r
 	return r
 }

@@ -1,0 +1,327 @@
+package checkpoint
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/safetensors"
+)
+
+// dirNamesT lists dir, sorted.
+func dirNamesT(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// noTemp fails if dir (recursively) holds a temporary file of clconv's.
+func noTemp(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && fileconv.IsTempName(d.Name()) {
+			t.Errorf("temporary %s left behind", p)
+		}
+		return nil
+	})
+}
+
+// fp8Checkpoint writes a two-shard FP8 checkpoint with an index and
+// config.json into dir.
+func fp8Checkpoint(t *testing.T, dir string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := rawTensor("x.weight", safetensors.F8_E4M3, []int64{4, 6}, rng)
+	for i := range w.data {
+		w.data[i] &= 0x77 // finite
+	}
+	sc := tensor{safetensors.TensorInfo{Name: "x.weight_scale_inv", DType: safetensors.F32, Shape: []int64{2, 3}}, make([]byte, 24)}
+	for i := range 6 {
+		binary.LittleEndian.PutUint32(sc.data[4*i:], math.Float32bits(float32(i+1)/8))
+	}
+	writeFile(t, dir, "model-00001-of-00002.safetensors", nil, w, f32Tensor("y", 2, 2, rng))
+	writeFile(t, dir, "model-00002-of-00002.safetensors", nil, sc)
+	os.WriteFile(filepath.Join(dir, "model.safetensors.index.json"), []byte(`{"weight_map": {"x.weight": "model-00001-of-00002.safetensors", "y": "model-00001-of-00002.safetensors", "x.weight_scale_inv": "model-00002-of-00002.safetensors"}}`), 0o666)
+	os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"quantization_config": {"quant_method": "fp8", "weight_block_size": [2, 2]}}`), 0o666)
+}
+
+// TestForceNeverLosesFiles: --force replaces only clconv's own output;
+// an output that is, contains or lies inside an input is refused before
+// any work, and every input and unrelated file survives.
+func TestForceNeverLosesFiles(t *testing.T) {
+	root := t.TempDir()
+	parent := filepath.Join(root, "parent")
+	model := filepath.Join(parent, "model")
+	os.MkdirAll(model, 0o777)
+	fp8Checkpoint(t, model)
+	before := dirNamesT(t, model)
+	opt := Options{To: cltype.BFloat16}
+	ctx := context.Background()
+
+	precious := filepath.Join(root, "precious")
+	os.Mkdir(precious, 0o777)
+	os.WriteFile(filepath.Join(precious, "notes.txt"), []byte("mine"), 0o666)
+	cases := []struct {
+		name, dst, want string
+	}{
+		{"input's parent", parent, "contains the input"},
+		{"input itself", model, "is the input"},
+		{"inside the input", filepath.Join(model, "out"), "lies inside the input directory"},
+		{"unrelated directory", precious, `holds "notes.txt"`},
+		{"a file", filepath.Join(precious, "notes.txt"), "not a directory"},
+	}
+	for _, c := range cases {
+		_, err := ConvertCheckpoint(ctx, c.dst, model, true, opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrUnsafeOutput) {
+			t.Errorf("%s: %v, want %q (ErrUnsafeOutput)", c.name, err, c.want)
+		}
+	}
+	if got := dirNamesT(t, model); !slices.Equal(got, before) {
+		t.Errorf("input directory now %v, was %v", got, before)
+	}
+	if b, _ := os.ReadFile(filepath.Join(precious, "notes.txt")); string(b) != "mine" {
+		t.Errorf("unrelated file: %q", b)
+	}
+	// A single file: its own directory as OUT, IN itself, a symlink to IN.
+	single := filepath.Join(model, "model-00001-of-00002.safetensors")
+	link := filepath.Join(root, "link.safetensors")
+	os.Symlink(single, link)
+	for _, dst := range []string{model, single, link} {
+		if _, err := ConvertFile(ctx, dst, single, true, Options{To: cltype.BFloat16, KeepRaw: []string{"x.*"}}); err == nil || !errors.Is(err, ErrUnsafeOutput) {
+			t.Errorf("ConvertFile to %s: %v", dst, err)
+		}
+	}
+	// A missing parent directory is named, not a temporary file.
+	_, err := ConvertFile(ctx, filepath.Join(root, "nowhere", "x.safetensors"), single, false, Options{To: cltype.BFloat16, KeepRaw: []string{"x.*"}})
+	if err == nil || !strings.Contains(err.Error(), "does not exist") || strings.Contains(err.Error(), TempPrefixForTest) {
+		t.Errorf("missing parent: %v", err)
+	}
+
+	// Replacing clconv's own earlier output works, twice.
+	out := filepath.Join(root, "out")
+	for range 2 {
+		if _, err := ConvertCheckpoint(ctx, out, model, true, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors", "model.safetensors.index.json"}
+	if got := dirNamesT(t, out); !slices.Equal(got, want) {
+		t.Errorf("output %v, want %v", got, want)
+	}
+	// ... but not once a user file is in it.
+	os.WriteFile(filepath.Join(out, "eval.json"), []byte("{}"), 0o666)
+	if _, err := ConvertCheckpoint(ctx, out, model, true, opt); err == nil || !strings.Contains(err.Error(), "eval.json") {
+		t.Errorf("output with a user file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "eval.json")); err != nil {
+		t.Error(err)
+	}
+	noTemp(t, root)
+}
+
+// TempPrefixForTest is what a temporary name holds.
+const TempPrefixForTest = fileconv.TempPrefix
+
+// TestHostileLayouts is the corpus of incomplete and conflicting
+// block-scaled layouts: each is an error naming the tensors and the file,
+// with nothing written; --keep-raw makes it a byte-for-byte copy.
+func TestHostileLayouts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	fp8 := rawTensor("m.weight", safetensors.F8_E4M3, []int64{4, 6}, rng)
+	other := rawTensor("n.weight", safetensors.F8_E4M3, []int64{4, 6}, rng)
+	oscale := rawTensor("n.weight_scale_inv", safetensors.F32, []int64{2, 3}, rng)
+	for i := range 6 {
+		binary.LittleEndian.PutUint32(oscale.data[4*i:], math.Float32bits(0.5))
+	}
+	blocks := rawTensor("e.blocks", safetensors.U8, []int64{2, 1, 16}, rng)
+	scales := rawTensor("e.scales", safetensors.U8, []int64{2, 1}, rng)
+	nv := rawTensor("v.weight", safetensors.U8, []int64{2, 8}, rng)
+	nvs := rawTensor("v.weight_scale", safetensors.F8_E4M3, []int64{2, 1}, rng)
+	nvs2 := rawTensor("v.weight_scale_2", safetensors.F32, []int64{}, rng)
+	cases := []struct {
+		name   string
+		config string
+		ts     []tensor
+		opt    Options
+		want   []string
+	}{
+		{"FP8 without scale, config says fp8", `{"quantization_config": {"quant_method": "fp8", "weight_block_size": [2, 2]}}`,
+			[]tensor{fp8}, Options{}, []string{`"m.weight"`, "without a scale", "config.json"}},
+		{"FP8 without scale, others scaled", "", []tensor{fp8, other, oscale}, Options{}, []string{`"m.weight"`, "other FP8 weights"}},
+		{"MX blocks without scales", "", []tensor{blocks}, Options{}, []string{`"e.blocks"`, `"e.scales" is missing`}},
+		{"MX scales without blocks", "", []tensor{scales}, Options{}, []string{`"e.scales"`, `"e.blocks" is missing`}},
+		{"NVFP4 without tensor scale", "", []tensor{nv, nvs}, Options{}, []string{`"v.weight"`, `"v.weight_scale_2" is missing`}},
+		{"NVFP4 without block scales", "", []tensor{nv, nvs2}, Options{}, []string{`"v.weight"`, `"v.weight_scale" is missing`}},
+		{"block size against config.json", `{"quantization_config": {"weight_block_size": [2, 2]}}`,
+			[]tensor{other, oscale}, Options{WeightBlockSize: [2]int{3, 2}}, []string{"3x2", "conflicts", "[2, 2]"}},
+		{"scale of the wrong shape", "", []tensor{other, rawTensor("n.weight_scale_inv", safetensors.F32, []int64{3, 3}, rng)}, Options{},
+			[]string{`"n.weight"`, `"n.weight_scale_inv"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in := writeFile(t, dir, "in.safetensors", nil, c.ts...)
+			if c.config != "" {
+				os.WriteFile(filepath.Join(dir, "config.json"), []byte(c.config), 0o666)
+			}
+			out := filepath.Join(t.TempDir(), "out.safetensors")
+			opt := c.opt
+			opt.To = cltype.BFloat16
+			_, err := ConvertFile(context.Background(), out, in, false, opt)
+			var de *DataError
+			if err == nil || !errors.As(err, &de) {
+				t.Fatalf("error %v, want a DataError", err)
+			}
+			file := in
+			if c.config != "" && c.opt.WeightBlockSize != [2]int{} {
+				file = filepath.Join(dir, "config.json")
+			}
+			for _, w := range append(c.want, file) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if _, serr := os.Stat(out); serr == nil {
+				t.Error("output written")
+			}
+			noTemp(t, filepath.Dir(out))
+			if c.opt.WeightBlockSize != [2]int{} || strings.Contains(c.name, "shape") {
+				return
+			}
+			// Kept byte for byte by choice.
+			var keep []string
+			for _, x := range c.ts {
+				keep = append(keep, x.info.Name)
+			}
+			opt.KeepRaw = keep
+			rep, err := ConvertFile(context.Background(), out, in, false, opt)
+			if err != nil {
+				t.Fatalf("--keep-raw: %v", err)
+			}
+			_, data := readBack(t, out)
+			for _, x := range c.ts {
+				if string(data[x.info.Name]) != string(x.data) {
+					t.Errorf("--keep-raw: %s changed", x.info.Name)
+				}
+			}
+			for _, tr := range rep.Tensors {
+				if tr.Action != ActKeep.String() {
+					t.Errorf("--keep-raw: %s: %s", tr.Name, tr.Action)
+				}
+			}
+		})
+	}
+}
+
+// TestWarnings: finite values that become NaN, a glob that matches
+// nothing, a shard outside the index and layouts kept as they are are
+// reported.
+func TestWarnings(t *testing.T) {
+	dir := t.TempDir()
+	x := tensor{safetensors.TensorInfo{Name: "big", DType: safetensors.F32, Shape: []int64{3}}, make([]byte, 12)}
+	for i, v := range []float32{1, 1000, -3e38} {
+		binary.LittleEndian.PutUint32(x.data[4*i:], math.Float32bits(v))
+	}
+	in := writeFile(t, dir, "in.safetensors", nil, x)
+	out := filepath.Join(dir, "out.safetensors")
+	rep, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.E4M3, Tensors: []string{"big", "nothing*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(rep.Warnings, "\n")
+	for _, w := range []string{`2 finite value(s) became NaN (e4m3 has no infinity)`, `"big"`, "--sat", "--block-size", `--tensors "nothing*" matches no tensor`} {
+		if !strings.Contains(all, w) {
+			t.Errorf("warnings %q lack %q", all, w)
+		}
+	}
+	// With --sat, no NaN and no warning of it.
+	os.Remove(out)
+	rep, err = ConvertFile(context.Background(), out, in, false, Options{To: cltype.E4M3, Sat: true})
+	if err != nil || len(rep.Warnings) != 0 {
+		t.Errorf("--sat: %v %q", err, rep.Warnings)
+	}
+
+	// A shard outside the index, and a layout kept by a non-dequantizing
+	// destination.
+	ck := filepath.Join(t.TempDir(), "ck")
+	os.Mkdir(ck, 0o777)
+	fp8Checkpoint(t, ck)
+	writeFile(t, ck, "stray.safetensors", nil, f32Tensor("s", 1, 1, rand.New(rand.NewPCG(1, 1))))
+	rep, err = ConvertCheckpoint(context.Background(), filepath.Join(t.TempDir(), "o"), ck, false, Options{To: cltype.E5M2, Sat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all = strings.Join(rep.Warnings, "\n")
+	for _, w := range []string{"stray.safetensors is in", "left out", "2 block-scaled weight(s) and scale(s) were kept byte for byte"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("warnings %q lack %q", all, w)
+		}
+	}
+	for _, tr := range rep.Tensors {
+		if strings.HasPrefix(tr.Name, "x.") && tr.Action != ActKeep.String() {
+			t.Errorf("%s: %s, want keep", tr.Name, tr.Action)
+		}
+	}
+}
+
+// TestHugeBlockSize: a block size near MaxInt64 is one block, not an
+// overflow to an empty scale.
+func TestHugeBlockSize(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "in.safetensors", nil, f32Tensor("w", 2, 2, rand.New(rand.NewPCG(5, 6))))
+	out := filepath.Join(dir, "out.safetensors")
+	b := int(math.MaxInt64)
+	_, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.E4M3, Sat: true, BlockSize: [2]int{b, b}, Skip: nil})
+	if err != nil {
+		// f32Tensor holds infinities and NaNs: a block with them has no
+		// finite scale, and that is a clean error, not a broken file.
+		var de *DataError
+		if !errors.As(err, &de) {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, _ := readBack(t, out)
+	sc, ok := f.Lookup("w_scale_inv")
+	if !ok || !slices.Equal(sc.Shape, []int64{1, 1}) {
+		t.Errorf("scale %+v", sc)
+	}
+}
+
+// TestFIFORefused: a FIFO named like a shard is refused, not opened (which
+// would block for ever).
+func TestFIFORefused(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "model.safetensors")
+	if err := mkfifo(p); err != nil {
+		t.Skip(err)
+	}
+	for _, in := range []string{p, dir} {
+		var err error
+		if in == dir {
+			_, err = ConvertCheckpoint(context.Background(), filepath.Join(t.TempDir(), "o"), in, false, Options{To: cltype.BFloat16})
+		} else {
+			_, err = ConvertFile(context.Background(), filepath.Join(t.TempDir(), "o.safetensors"), in, false, Options{To: cltype.BFloat16})
+		}
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}
