@@ -98,6 +98,10 @@ func (m *machine) tick(pos syntax.Pos, n int64) {
 	}
 }
 
+// tickSlow is kept out of line so that tick, on every statement's path,
+// stays small enough to inline.
+//
+//go:noinline
 func (m *machine) tickSlow(pos syntax.Pos) {
 	if err := m.stepSlow(pos); err != nil {
 		fail(err)

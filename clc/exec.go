@@ -21,8 +21,8 @@ import (
 // Limits on running a program.
 const (
 	// DefaultMaxSteps bounds the work of one input when the Interp sets no
-	// limit of its own: about half a second of the interpreter's time for
-	// scalar code (see Interp.MaxSteps for what a step is).
+	// limit of its own: about a second of scalar code (Interp.MaxSteps
+	// says what a step is).
 	DefaultMaxSteps = 100_000_000
 	// MaxSource bounds the bytes of one input (Interp.Run, Interp.Exec,
 	// Evaluator.Eval): 4 MiB. A larger one is an error at the first byte

@@ -72,3 +72,115 @@ func firstLine(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
 }
+
+// TestStepsCountWork runs loops over one 8,000-operator statement, in each
+// place a statement's expressions are charged, and a loop over a cheap one,
+// under one budget: the step limit must stop each after about
+// budget/(operators per iteration) iterations. Under the old count, one
+// step per statement, the long loops ran budget/3 iterations of 8,000
+// operators each (about a minute here; hours under the default budget).
+func TestStepsCountWork(t *testing.T) {
+	const budget = 1_000_000
+	long := "x" + strings.Repeat(" + x", 8000)
+	half := "x" + strings.Repeat(" + x", 4000) // for's clauses are one statement to the parser
+	cases := []struct {
+		name, src string
+		ops       int64 // the operators of one iteration, about
+	}{
+		{"expression statement", "int x = 1, y = 0, n = 0;\nwhile (1) { y = " + long + "; n++; }", 8000},
+		{"declaration", "int x = 1, n = 0;\nwhile (1) { int y = " + long + "; n++; }", 8000},
+		{"if", "int x = 1, n = 0;\nwhile (1) { if (" + long + ") n++; }", 8000},
+		{"while condition", "int x = 1, n = 0;\nwhile (" + long + ") n++;", 8000},
+		{"do-while condition", "int x = 1, n = 0;\ndo n++; while (" + long + ");", 8000},
+		{"for clauses", "int x = 1, y = 0, n = 0;\nfor (; " + half + "; y = " + half + ") n++;", 8000},
+		{"return", "int x = 1, n = 0;\nint f(void) { return " + long + "; }\nwhile (1) { f(); n++; }", 8000},
+		{"argument", "int x = 1, n = 0;\nvoid g(int a) {}\nwhile (1) { g(" + long + "); n++; }", 8000},
+		{"vector", "int4 x = 1; int n = 0;\nwhile (1) { int4 y = " + long + "; n++; }", 8000},
+		{"cheap statements", "int n = 0;\nwhile (1) n++;", 2},
+	}
+	for _, c := range cases {
+		for _, repl := range []bool{false, true} {
+			in := Interp{MaxSteps: budget}
+			var err error
+			if repl {
+				_, err = in.Exec("t", 1, c.src)
+			} else {
+				err = in.Run("t", c.src)
+			}
+			if err == nil || !strings.Contains(err.Error(), "execution limit reached") {
+				t.Errorf("%s (repl %v): error %v, want the step limit", c.name, repl, firstLine(err))
+				continue
+			}
+			var n int64 = -1
+			for _, v := range in.Vars() {
+				if v.Name == "n" {
+					n = v.Value.Int64(0)
+				}
+			}
+			// Each iteration is charged its operators and a few steps for
+			// its statements.
+			if lo, hi := budget/(2*c.ops+20), budget/c.ops+1; n < lo || n > hi {
+				t.Errorf("%s (repl %v): %d iterations under %d steps, want %d to %d", c.name, repl, n, budget, lo, hi)
+			}
+		}
+	}
+}
+
+// TestStepCharges pins what one step buys: the budget that lets a program
+// finish, and one less, which stops it at the statement that passes it.
+func TestStepCharges(t *testing.T) {
+	cases := []struct {
+		src   string
+		steps int64  // the least budget that runs src to its end
+		at    string // where one step less stops it
+	}{
+		{"int x = 1;", 1, "t:1:5"},
+		{"int x = 1;\nint y = x + x * x;", 4, "t:2:5"},                 // 1, then 1 + 2 (+, *)
+		{"int x = 1;\nx = (x + 1) * 2;", 5, "t:2:1"},                   // 1, then 1 + 3 (=, +, *)
+		{"float f = 1;\nint i = f;", 4, "t:2:5"},                       // 1 + 1 (int -> float), 1 + 1 (float -> int)
+		{"int i = 0;\nwhile (i < 2) i++;", 13, "t:2:1"},                // 1; 3 x (1 + <); 2 x (1 + ++ +)
+		{"int f(int a) { return a * a; }\nint y = f(3);", 5, "t:1:16"}, // 1 + 1 (the call), the call 1, return 1 + 1 (*)
+		{"int i = 1;\nif (i && i > 0) i = 2;", 6, "t:2:17"},            // 1, 1 + 2 (&&, >), 1 + 1
+	}
+	for _, c := range cases {
+		in := Interp{MaxSteps: c.steps}
+		if err := in.Run("t", c.src); err != nil {
+			t.Errorf("%q under %d steps: %v", c.src, c.steps, firstLine(err))
+		}
+		if c.steps == 1 {
+			continue // MaxSteps 0 is the default
+		}
+		in = Interp{MaxSteps: c.steps - 1}
+		err := in.Run("t", c.src)
+		if err == nil || !strings.HasPrefix(err.Error(), c.at+": execution limit reached") {
+			t.Errorf("%q under %d steps: %v, want the step limit at %s", c.src, c.steps-1, firstLine(err), c.at)
+		}
+	}
+}
+
+// TestSourceSize wants an input over MaxSource to fail with an error at
+// the first byte past the limit, and one of MaxSource bytes to run.
+func TestSourceSize(t *testing.T) {
+	big := "int x = 1;\n" + strings.Repeat("x = 2;\n", (MaxSource-11)/7+1)
+	var in Interp
+	err := in.Run("t", big)
+	line := 2 + (MaxSource-11)/7
+	col := (MaxSource-11)%7 + 1
+	want := fmt.Sprintf("t:%d:%d: the source is too large (%d bytes): clconv takes at most 4 MiB (4194304 bytes) in one input", line, col, len(big))
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Run: %v, want %s", firstLine(err), want)
+	}
+	if _, err := in.Exec("<repl>", 1, big); err == nil || !strings.Contains(err.Error(), "too large") || IsIncomplete(err) {
+		t.Errorf("Exec: %v", firstLine(err))
+	}
+	var ev Evaluator
+	if _, err := ev.EvalString("<expr>", "1"+strings.Repeat(" ", MaxSource)); err == nil || !strings.HasPrefix(err.Error(), "<expr>:1:4194305: the source is too large") {
+		t.Errorf("Eval: %v", firstLine(err))
+	}
+	// At the limit: a comment fills it.
+	ok := "int x = 1; //" + strings.Repeat("-", MaxSource-13)
+	in = Interp{}
+	if err := in.Run("t", ok); err != nil || len(ok) != MaxSource {
+		t.Errorf("%d bytes: %v", len(ok), firstLine(err))
+	}
+}

@@ -77,14 +77,25 @@ func checkFormat(op string, f *Format) error {
 	for _, k := range known {
 		if f == k.f {
 			if *f != k.v {
-				return &Error{Op: op, Format: f.Name, Err: ErrUnknownFormat, Msg: fmt.Sprintf(
-					"the fields of the package's format %s were changed (%+v); its quantizer would not follow them", k.v.Name, *f)}
+				return &Error{Op: op, Format: k.v.Name, Err: ErrUnknownFormat, Msg: fmt.Sprintf(
+					"the package's format was changed (now %s; made as %s): its quantizer follows the format as made, not the change", describe(f), describe(&k.v))}
 			}
 			return nil
 		}
 	}
 	return &Error{Op: op, Format: f.Name, Err: ErrUnknownFormat, Msg: fmt.Sprintf(
-		"not one of the package's formats but a Format made elsewhere, which they would not follow: take one from ParseFormat, Formats or the variables (valid: %s)", formatNames())}
+		"not one of the package's formats (%s; valid: %s): its quantizer runs on tables made for those and would not follow another's fields; take one from ParseFormat, Formats or a variable such as MXFP4",
+		describe(f), formatNames())}
+}
+
+// describe gives f's fields for an error: "mxfp4: e2m1 elements, 32 per
+// e8m0 scale".
+func describe(f *Format) string {
+	s := fmt.Sprintf("%q: %v elements, %d per %v scale", f.Name, f.Elem, f.BlockSize, f.Scale)
+	if f.TensorScale {
+		s += " and a tensor scale"
+	}
+	return s
 }
 
 // ParseFormat returns the format named name (case-insensitive): "mxfp4",

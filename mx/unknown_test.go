@@ -60,7 +60,7 @@ func TestChangedFormat(t *testing.T) {
 	elems, scales := make([]byte, 64), make([]byte, 4)
 	_, err := mx.Quantize(f, elems, scales, make([]float32, 64), 64, mx.Options{})
 	checkUnknown(t, "MXFP4 with BlockSize 16", "Quantize", err)
-	if !strings.Contains(err.Error(), "were changed") {
+	if !strings.Contains(err.Error(), "was changed") {
 		t.Errorf("%v: want it to say the fields were changed", err)
 	}
 	*f = saved

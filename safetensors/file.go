@@ -77,13 +77,28 @@ func Read(r io.ReaderAt, size int64) (*File, error) {
 // from b, without copying it first; b must not change while the File is in
 // use.
 func ReadBytes(b []byte) (*File, error) {
-	f, err := parse(byteReader(b), int64(len(b)))
+	f, err := parseMem(b)
 	if err != nil {
 		return nil, err
 	}
 	f.data = b
 	f.r = &memReader{f}
 	return f, nil
+}
+
+// parseMem is parse of a file in memory, which it reads in place (Open's
+// mapping, which another process may truncate meanwhile: a fault is an
+// error wrapping ErrChanged).
+func parseMem(b []byte) (f *File, err error) {
+	defer catchFault(debug.SetPanicOnFault(true), &err, b, 0, nil)
+	f, err = parse(byteReader(b), int64(len(b)))
+	if fe, ok := err.(*FormatError); ok {
+		if inner, ok := fe.Err.(*FormatError); ok {
+			// byteReader's own error (a fault), which readFull wrapped.
+			return nil, inner
+		}
+	}
+	return f, err
 }
 
 // Open opens the safetensors file at path and reads its header. Where the

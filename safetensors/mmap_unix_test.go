@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/clconv/clconv/bfloat16"
@@ -118,4 +119,54 @@ func TestTruncatedWhileMapped(t *testing.T) {
 		}
 	}
 	t.Logf("e.g. %v", ReadInto(f, &f.Tensors[1], make([]float64, n), ReadOptions{}))
+}
+
+// TestTruncatedBeforeParse maps a file whose header spans several pages and
+// truncates it before ReadBytes parses the header in place, as another
+// process could between Open's mmap and its parse: an error wrapping
+// ErrChanged, not a crash.
+func TestTruncatedBeforeParse(t *testing.T) {
+	meta := map[string]string{"pad": strings.Repeat("x", 3*os.Getpagesize())}
+	info, data, err := Encode("w", []int64{4}, []float32{1, 2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, []TensorInfo{info}, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(data)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "h.safetensors")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []int64{0, 100, int64(os.Getpagesize()) + 10} {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fh, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem, unmap, err := mmapFile(fh, int64(buf.Len()))
+		fh.Close()
+		if err != nil {
+			t.Skip("no mmap:", err)
+		}
+		if err := os.Truncate(path, keep); err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadBytes(mem)
+		var fe *FormatError
+		if f != nil || !errors.As(err, &fe) || !errors.Is(err, ErrChanged) || fe.Offset < keep {
+			t.Errorf("truncated to %d: ReadBytes = %v, %v; want an error wrapping ErrChanged at or after byte %d", keep, f, err, keep)
+		} else if strings.Count(err.Error(), "safetensors:") != 1 {
+			t.Errorf("truncated to %d: %q", keep, err)
+		}
+		unmap()
+	}
 }

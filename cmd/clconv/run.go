@@ -33,7 +33,7 @@ func (o *runOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.bits, "bits", false, "print every element's bit pattern in hex")
 	cmd.Flags().BoolVar(&o.warn, "warn", false, "print warnings (uninitialized variables, implementation-defined conversions, ignored pragmas, ...) on standard error")
 	cmd.Flags().StringVar(&o.mode, "mode", "rte", "the rounding mode before any #pragma OPENCL SELECT_ROUNDING_MODE: rte, rtz, rtp or rtn")
-	cmd.Flags().Int64Var(&o.maxSteps, "max-steps", clc.DefaultMaxSteps, "stop a program after this many statements, loop iterations and calls")
+	cmd.Flags().Int64Var(&o.maxSteps, "max-steps", clc.DefaultMaxSteps, "stop a program after this many steps of work (a statement, loop iteration or call, plus one per operator it evaluates)")
 }
 
 // interp returns an Interp configured by the options.

@@ -11,6 +11,8 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -65,6 +67,12 @@ It binds to 127.0.0.1:8080 unless --addr says otherwise (a non-loopback address 
 served with a warning: anyone who reaches it can run snippets). Each request may send
 64 KiB, a snippet may take 10,000,000 steps, and a computation 3 seconds.
 
+It answers only requests whose Host is a loopback name or address (localhost,
+*.localhost, 127.0.0.0/8, [::1], with any port) or the host --addr names (with
+--addr 0.0.0.0:PORT or [::]:PORT: any IP address and the machine's host name), so that
+a web page cannot reach it through DNS rebinding; another Host gets 421 Misdirected
+Request. A POST whose Origin header names another host gets 403.
+
 The page talks JSON to these endpoints (POST, Content-Type: application/json):
 
   /api/explain  {"expr": "convert_half(65520.0f)", "mode": "rte"}
@@ -104,7 +112,7 @@ func serve(ctx context.Context, addr string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("serve: %v", err)
 	}
-	srv := newHTTPServer(newServeHandler(defaultLimits))
+	srv := newHTTPServer(newServeHandler(defaultLimits, host, ln.Addr().String()))
 	fmt.Fprintf(stdout, "clconv serve: http://%s/ (Ctrl-C stops)\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -136,14 +144,103 @@ type serveHandler struct {
 	lim   serveLimits
 	sem   chan struct{}
 	files fs.FS
+	hosts hostPolicy
 }
 
-func newServeHandler(lim serveLimits) http.Handler {
+// newServeHandler returns the handler of the page and its API. It answers
+// requests for loopback hosts and for bound, the hosts or host:port
+// addresses serve was told to listen on (see hostPolicy).
+func newServeHandler(lim serveLimits, bound ...string) http.Handler {
 	files, err := fs.Sub(webFS, "web")
 	if err != nil {
 		panic(err) // the embedded tree is fixed at build time
 	}
-	return &serveHandler{lim: lim, sem: make(chan struct{}, lim.concurrent), files: files}
+	return &serveHandler{lim: lim, sem: make(chan struct{}, lim.concurrent), files: files, hosts: newHostPolicy(bound...)}
+}
+
+// hostPolicy says which hosts a request may name, in its Host header and in
+// its Origin. A page of another site can reach a server on loopback
+// through DNS rebinding: its own name, resolved again, now points at
+// 127.0.0.1, and the browser sends the requests with Host: that name. So
+// serve answers only loopback names and addresses (localhost, *.localhost,
+// 127.0.0.0/8, ::1; RFC 6761 keeps .localhost on loopback) and the host it
+// was told to bind: its name or address, and when that is the unspecified
+// address (0.0.0.0, ::, or none), any IP literal (no rebinding gives one)
+// and the machine's host name. Ports are not compared.
+type hostPolicy struct {
+	names map[string]bool // lower-case names and canonical IP literals
+	anyIP bool
+}
+
+func newHostPolicy(bound ...string) hostPolicy {
+	p := hostPolicy{names: make(map[string]bool)}
+	for _, b := range bound {
+		h := hostOnly(b)
+		ip := net.ParseIP(h)
+		switch {
+		case h == "" || ip != nil && ip.IsUnspecified():
+			p.anyIP = true
+			if name, err := os.Hostname(); err == nil && name != "" {
+				p.names[hostOnly(name)] = true
+			}
+		case ip != nil:
+			p.names[ip.String()] = true
+		default:
+			p.names[h] = true
+		}
+	}
+	return p
+}
+
+// hostOnly returns the host of a Host header or an address, without its
+// port and brackets, lower-case and without a final dot.
+func hostOnly(hostport string) string {
+	h := hostport
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		h = host
+	} else if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
+		h = h[1 : len(h)-1]
+	}
+	return strings.TrimSuffix(strings.ToLower(h), ".")
+}
+
+// allows reports whether a request may name hostport.
+func (p hostPolicy) allows(hostport string) bool {
+	h := hostOnly(hostport)
+	if h == "" {
+		return false
+	}
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.IsLoopback() || p.anyIP || p.names[ip.String()]
+	}
+	return p.names[h]
+}
+
+// allowsOrigin reports whether a request with that Origin header may
+// change anything: no Origin (not a browser, or a same-origin GET), or an
+// http or https origin on an allowed host. "null" (a sandboxed frame, a
+// file: page) is refused.
+func (p hostPolicy) allowsOrigin(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.Path != "" && u.Path != "/" || u.User != nil {
+		return false
+	}
+	return p.allows(u.Host)
+}
+
+// writeText answers a short plain-text error: those of the host checks,
+// which come before anything else the server does.
+func writeText(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	io.WriteString(w, msg+"\n")
 }
 
 // apiError is the body of every error answer.
@@ -170,6 +267,16 @@ func (h *serveHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+	if !h.hosts.allows(r.Host) {
+		writeText(w, http.StatusMisdirectedRequest, fmt.Sprintf("421 misdirected request: clconv serve does not answer for host %q (only localhost, a loopback address or the address it listens on; DNS rebinding?)", truncate(r.Host, 100)))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if o := r.Header.Get("Origin"); !h.hosts.allowsOrigin(o) {
+			writeText(w, http.StatusForbidden, fmt.Sprintf("403 forbidden: a request from origin %q (another site's page?) cannot use clconv serve", truncate(o, 100)))
+			return
+		}
+	}
 	switch r.URL.Path {
 	case "/", "/index.html", "/app.js", "/style.css":
 		h.static(w, r)
@@ -335,6 +442,14 @@ func serveStepLimit(err error, steps int64) error {
 		fix(one)
 	}
 	return err
+}
+
+// truncate shortens s, a header's value quoted in a message, to n bytes.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 // groupThousands writes n with commas: 10,000,000.

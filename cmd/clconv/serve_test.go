@@ -184,8 +184,10 @@ func TestServeMalformed(t *testing.T) {
 	}
 }
 
-// FuzzServe drives the handler with arbitrary requests: it must never panic
-// nor answer 5xx.
+// FuzzServe drives the handler with arbitrary requests, Host and Origin
+// headers included: it must never panic nor answer 5xx, and it must answer
+// a Host that is not loopback (the handler is bound to none other) with
+// 421 and a POST from another origin with 403 or 421.
 func FuzzServe(f *testing.F) {
 	for _, s := range [][4]string{
 		{"POST", "/api/explain", jsonType, `{"expr":"convert_half(65520.0f)"}`},
@@ -199,21 +201,42 @@ func FuzzServe(f *testing.F) {
 		{"DELETE", "/api/run", jsonType, "{}"},
 		{"POST", "/api/run", "text/plain", "int x;"},
 	} {
-		f.Add(s[0], s[1], s[2], s[3])
+		for _, hosts := range [][2]string{{"127.0.0.1", ""}, {"localhost:8080", "http://localhost:8080"}} {
+			f.Add(s[0], s[1], s[2], s[3], hosts[0], hosts[1])
+		}
 	}
+	f.Add("POST", "/api/run", jsonType, `{"src":"int x;"}`, "evil.example.com", "")
+	f.Add("GET", "/", "", "", "[::1]:80", "")
+	f.Add("POST", "/api/explain", jsonType, `{"expr":"1"}`, "127.0.0.1:8080", "http://evil.example.com")
+	f.Add("POST", "/api/explain", jsonType, `{"expr":"1"}`, "127.0.0.1:8080", "null")
 	h := newServeHandler(testLimits)
-	f.Fuzz(func(t *testing.T, method, path, ctype, body string) {
+	f.Fuzz(func(t *testing.T, method, path, ctype, body, host, origin string) {
 		req := &http.Request{
 			Method: method, URL: &url.URL{Path: path}, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 			Header: http.Header{"Content-Type": {ctype}}, Body: io.NopCloser(strings.NewReader(body)),
-			ContentLength: int64(len(body)), Host: "127.0.0.1",
+			ContentLength: int64(len(body)), Host: host,
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req.WithContext(ctx))
 		if w.Code >= 500 {
-			t.Fatalf("%s %s %q %q: %d %s", method, path, ctype, body, w.Code, w.Body)
+			t.Fatalf("%s %s %q %q host %q origin %q: %d %s", method, path, ctype, body, host, origin, w.Code, w.Body)
+		}
+		loopback := false
+		if hn := hostOnly(host); hn == "localhost" || strings.HasSuffix(hn, ".localhost") {
+			loopback = true
+		} else if ip := net.ParseIP(hn); ip != nil && ip.IsLoopback() {
+			loopback = true
+		}
+		if !loopback && w.Code != http.StatusMisdirectedRequest {
+			t.Fatalf("host %q: %d %s; want 421", host, w.Code, w.Body)
+		}
+		if loopback && method != "GET" && method != "HEAD" && origin != "" && !h.(*serveHandler).hosts.allowsOrigin(origin) && w.Code != http.StatusForbidden {
+			t.Fatalf("host %q, origin %q: %d %s; want 403", host, origin, w.Code, w.Body)
 		}
 	})
 }

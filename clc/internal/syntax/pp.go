@@ -29,15 +29,17 @@ const (
 	maxMadeBytes  = 1 << 20 // bytes of tokens made by ## and # in one input
 	maxMacroDepth = 200     // nesting of macro arguments being pre-expanded
 	// maxHideWork bounds the nodes that hide-set unions and intersections
-	// visit in one input (hideset.go): sets that share their nodes, as
-	// those of real expansions do, cost a step or two each.
-	maxHideWork = 1 << 24
+	// visit in one input (hideset.go), a node allocated at most per visit:
+	// sets that share their nodes, as those of real expansions do, cost a
+	// step or so each (the seed examples take 8, a chain of 20,000
+	// function-like macros 62,195).
+	maxHideWork = 1 << 22
 )
 
 // MaxSource bounds the bytes of one input (a file, a REPL input, an
-// expression): 4 MiB. The largest seed example is under 10 KiB; a 4 MiB
-// input preprocesses, parses, checks and runs in about a second and 400 MB,
-// where 15 MB took 15 s and 1.8 GB.
+// expression): 4 MiB. The largest seed example is under 10 KiB; 4 MiB of
+// declarations preprocess, parse, check and run in under two seconds and
+// about 400 MB, where 15 MB took 15.7 s and 1.8 GB (issue 41).
 const MaxSource = 4 << 20
 
 // SelectExt is the extension that enables SELECT_ROUNDING_MODE.
