@@ -196,7 +196,7 @@ func TestDequantFP8(t *testing.T) {
 				w.data[i*7] = byte(i)
 			}
 			sc := rawTensor("layer.weight"+suffix, safetensors.F32, []int64{3, 3}, rng)
-			scales := []float32{1, 0x1p-149, 3.1e38, 0x1p-126, -2.5, 1e-20, 0.0123, 448, 7}
+			scales := []float32{1, 0x1p-149, 3.1e38, 0x1p-126, 2.5, 1e-20, 0.0123, 448, 7}
 			for i, s := range scales {
 				binary.LittleEndian.PutUint32(sc.data[4*i:], math.Float32bits(s))
 			}

@@ -220,7 +220,8 @@ func copyTensor(ctx context.Context, dst io.WriterAt, off int64, s source, opt *
 // convertTensor converts a tensor element by element into dst at off, with
 // the kernels of package convert, in pieces of chunkElems elements through
 // reused buffers: a small tensor on the calling goroutine, a large one on
-// the workers. With Options.Stats it goes through fileconv's streaming
+// the workers. It counts the finite values that became NaN or infinite
+// (fileconv.CountNonFinite). With Options.Stats it goes through fileconv's streaming
 // engine, which counts the same statistics as .npy conversion (fileconv
 // exports no counting of a single buffer), with no more workers and chunks
 // than the tensor fills.
@@ -261,10 +262,13 @@ func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt 
 				return tensorErr(t.Name, fmt.Errorf("converted %d elements, want %d", res.Stats.Count, n))
 			}
 			st = res.Stats
+			j.report.NonFinite = res.NonFinite
 		}
 		j.report.Stats = &st
 		return nil
 	}
+	var nonFinite atomic.Int64
+	defer func() { j.report.NonFinite = nonFinite.Load() }()
 	return parallel(ctx, int(ceilDiv(n, chunkElems)), opt, func(s *scratch, i int) error {
 		e0 := int64(i) * chunkElems
 		m := min(chunkElems, n-e0)
@@ -274,6 +278,9 @@ func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt 
 		}
 		if err := convert.Bytes(opt.To, from, out, raw, opt.Mode, opt.Sat); err != nil {
 			return tensorErr(t.Name, err)
+		}
+		if c := fileconv.CountNonFinite(opt.To, from, opt.Sat, out, raw, int(m)); c > 0 {
+			nonFinite.Add(c)
 		}
 		return writeAt(dst, out, off+e0*dsize)
 	})
@@ -288,21 +295,21 @@ func tensorErr(name string, err error) error {
 	return fmt.Errorf("tensor %q: %w", name, err)
 }
 
-// workersPerCPU caps Options.Workers at this many goroutines per
-// GOMAXPROCS. The conversions are bound by the CPU, and more goroutines than
-// cores only hide the latency of reading the mapped input and writing the
-// output, which a few per core do; each worker holds its buffers (a few MiB
-// at most), so that a huge --workers cannot exhaust memory.
-const workersPerCPU = 4
+// maxWorkers caps Options.Workers: 4 goroutines per GOMAXPROCS, or 64 on a
+// small machine (the rule of clconv's --workers). The conversions are bound
+// by the CPU, and more goroutines than cores only hide the latency of
+// reading the mapped input and writing the output, which a few per core do;
+// each worker holds its buffers (a few MiB at most), so that a huge Workers
+// cannot exhaust memory.
+func maxWorkers() int { return max(64, 4*runtime.GOMAXPROCS(0)) }
 
 // workers returns the number of goroutines to use: Options.Workers, at
-// most workersPerCPU x GOMAXPROCS, or GOMAXPROCS when it is not set.
+// most maxWorkers(), or GOMAXPROCS when it is not set.
 func (o *Options) workers() int {
-	n := runtime.GOMAXPROCS(0)
 	if o.Workers > 0 {
-		return min(o.Workers, workersPerCPU*n)
+		return min(o.Workers, maxWorkers())
 	}
-	return n
+	return runtime.GOMAXPROCS(0)
 }
 
 // parallel runs fn(s, i) for i in [0, n) on opt's workers, each with its

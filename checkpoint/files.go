@@ -380,7 +380,10 @@ func tensorWarnings(rep *Report, opt *Options) []string {
 			what = "NaN (" + to + " has no infinity)"
 		}
 		hint := "--sat clamps them to ±max instead"
-		if opt.To == cltype.E4M3 || opt.To == cltype.E5M2 {
+		switch {
+		case opt.To.IsFloat():
+			hint = "they lie beyond " + to + "'s range: bf16 or float keeps them"
+		case opt.To == cltype.E4M3 || opt.To == cltype.E5M2:
 			hint += ", --block-size 128x128 quantizes with a scale per block"
 		}
 		out = append(out, fmt.Sprintf("%d finite value(s) became %s converting to %s, the first in tensor %q: %s", nonFinite, what, to, first, hint))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/clconv/clconv/bfloat16"
@@ -135,9 +136,16 @@ func toFloat64(k cltype.Kind, out []float64, le, raw []byte) error {
 }
 
 // encodeTo rounds the float64 values held little-endian in le once into
-// to, into out.
-func encodeTo(out, le []byte, to cltype.Kind, m round.Mode, sat bool) error {
-	return convert.Bytes(to, cltype.Double, out, le, m, sat)
+// to, into out, and adds to nonFinite the finite values that became NaN or
+// infinite (TensorReport.NonFinite).
+func encodeTo(out, le []byte, to cltype.Kind, m round.Mode, sat bool, nonFinite *atomic.Int64) error {
+	if err := convert.Bytes(to, cltype.Double, out, le, m, sat); err != nil {
+		return err
+	}
+	if n := fileconv.CountNonFinite(to, cltype.Double, sat, out, le, len(le)/8); n > 0 {
+		nonFinite.Add(n)
+	}
+	return nil
 }
 
 // fp8Values returns the float64 value of every pattern of an FP8 dtype.
@@ -178,12 +186,11 @@ func badScale(weight string, sc *safetensors.TensorInfo, i int64, v float64, rul
 
 // fp8ScaleOK reports whether v may scale an FP8 weight: a NaN, an infinity
 // or a zero would make every weight of its block NaN, infinite or zero
-// without a word. A negative scale is a value like another (the product is
-// as exact); no published layout writes one, but TestDequantFP8 dequantizes
-// one.
-func fp8ScaleOK(v float64) bool { return v != 0 && !math.IsNaN(v) && !math.IsInf(v, 0) }
+// without a word, and a negative one would flip every sign: no published
+// layout writes one (amax / MAX is positive), so it means a corrupt scale.
+func fp8ScaleOK(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 
-const fp8ScaleRule = "a block scale must be finite and non-zero"
+const fp8ScaleRule = "a block scale must be finite and positive"
 
 // dequantFP8 writes an FP8 weight times its block scales, each product
 // rounded once into opt.To. The product of an FP8 value (at most 4
@@ -202,6 +209,8 @@ func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *O
 	lut := fp8Values(w.DType)
 	size := int64(opt.To.Size())
 	p := splitRows(rows, cols, 1)
+	var nonFinite atomic.Int64
+	defer func() { j.report.NonFinite = nonFinite.Load() }()
 	return parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
 		pc := p.at(c)
 		n := pc.len()
@@ -245,7 +254,7 @@ func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *O
 			}
 		}
 		out := s.buf(4, n*size)
-		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat); err != nil {
+		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, &nonFinite); err != nil {
 			return tensorErr(w.Name, err)
 		}
 		return writeAt(dst, out, base+j.out.Begin+pc.start(cols)*size)
@@ -354,6 +363,8 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 	if rows == 0 || cols == 0 {
 		n = 0
 	}
+	var nonFinite atomic.Int64
+	defer func() { j.report.NonFinite = nonFinite.Load() }()
 	return parallel(ctx, int(n), opt, func(s *scratch, it int) error {
 		bi, b0 := int64(it)/groups, int64(it)%groups*g
 		b1 := min(scaleCols, b0+g)
@@ -446,7 +457,7 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 			})
 			tw := tp.c1 - tp.c0
 			out := s.buf(2, tp.len()*size)
-			if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat); err != nil {
+			if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, &nonFinite); err != nil {
 				return tensorErr(t.Name, err)
 			}
 			if tw == cols {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/clconv/clconv/mx"
 	"github.com/clconv/clconv/round"
@@ -109,15 +110,16 @@ func nvShape(w, s, s2 *safetensors.TensorInfo) ([]int64, error) {
 }
 
 // nvTensorScale reads and checks the tensor scale (F32, one value) of the
-// NVFP4 weight of j.
+// NVFP4 weight of j: finite and positive, or +0, which clconv's
+// quantization (and ModelOpt's) write for a tensor of zeros.
 func nvTensorScale(j *job) (float32, error) {
 	var b [4]byte
 	if err := readAt(j.scale2, b[:], 0); err != nil {
 		return 0, err
 	}
 	ts := math.Float32frombits(binary.LittleEndian.Uint32(b[:]))
-	if v := float64(ts); !(v > 0) || math.IsInf(v, 1) {
-		return 0, badScale(j.src.t.Name, j.scale2.t, 0, v, "an NVFP4 tensor scale must be finite and positive")
+	if v := float64(ts); !(v > 0 || math.Float32bits(ts) == 0) || math.IsInf(v, 1) {
+		return 0, badScale(j.src.t.Name, j.scale2.t, 0, v, "an NVFP4 tensor scale must be finite and positive (or +0)")
 	}
 	return ts, nil
 }
@@ -139,13 +141,20 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 	rowLen := shape[len(shape)-1]
 	rows := j.out.Count() / max(rowLen, 1)
 	var e4m3 *[256]float64
+	zero := false // a tensor scale of +0
 	if j.act == ActDequantNV {
 		f = mx.NVFP4
 		ts, err := nvTensorScale(j)
 		if err != nil {
 			return err
 		}
+		// mx.Dequantize takes a positive tensor scale: for +0, the
+		// products with 1 (exact), each times 0 below.
+		zero = ts == 0
 		mo.TensorScale = ts
+		if zero {
+			mo.TensorScale = 1
+		}
 		e4m3 = fp8Values(safetensors.F8_E4M3)
 	}
 	bs := int64(f.BlockSize)
@@ -153,6 +162,8 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 	ebits := int64(f.ElemBits())
 	size := int64(opt.To.Size())
 	p := splitRows(rows, rowLen, bs)
+	var nonFinite atomic.Int64
+	defer func() { j.report.NonFinite = nonFinite.Load() }()
 	return parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
 		pc := p.at(c)
 		n := pc.len()
@@ -180,10 +191,13 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 		}
 		le := s.buf(2, 8*n)
 		for i, v := range vals {
+			if zero {
+				v = product(v, 0)
+			}
 			binary.LittleEndian.PutUint64(le[8*i:], math.Float64bits(v))
 		}
 		out := s.buf(3, n*size)
-		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat); err != nil {
+		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, &nonFinite); err != nil {
 			return tensorErr(j.src.t.Name, err)
 		}
 		return writeAt(dst, out, base+j.out.Begin+pc.start(rowLen)*size)

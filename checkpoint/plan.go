@@ -279,13 +279,23 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 	if err := checkLayouts(f, all, opt); err != nil {
 		return nil, err
 	}
-	var jobs []*job
+	jobs := make([]*job, 0, len(f.Tensors))
+	var slab []job
+	var repSlab []TensorReport
 	consumed := consumedScales(all, opt)
 	for i := range f.Tensors {
 		t := &f.Tensors[i]
 		src := source{f, t}
-		rep := &TensorReport{Name: t.Name, From: t.DType.String(), Shape: t.Shape}
-		j := &job{src: src, report: rep, out: safetensors.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape}}
+		if len(slab) == 0 {
+			// Jobs and reports come from slabs: a million tensors are a
+			// few large allocations, not two million small ones.
+			slab = make([]job, min(len(f.Tensors)-i, 4096))
+			repSlab = make([]TensorReport, len(slab))
+		}
+		j, rep := &slab[0], &repSlab[0]
+		slab, repSlab = slab[1:], repSlab[1:]
+		*rep = TensorReport{Name: t.Name, From: t.DType.String(), Shape: t.Shape}
+		*j = job{src: src, report: rep, out: safetensors.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape}}
 		m := opt.roles[t.Name]
 		dequant := opt.dequantDest() && opt.selected(m.weight)
 		switch {

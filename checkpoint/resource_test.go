@@ -93,8 +93,9 @@ func rsAllocated(fn func()) uint64 {
 }
 
 // rsConvert converts the file at path into a discarding output with opt and
-// returns the bytes it allocated.
-func rsConvert(t *testing.T, path string, opt Options) uint64 {
+// returns the bytes it allocated; the output must have at least least
+// bytes (the header and the data).
+func rsConvert(t *testing.T, path string, opt Options, least int64) uint64 {
 	t.Helper()
 	f, err := safetensors.Open(path)
 	if err != nil {
@@ -102,11 +103,15 @@ func rsConvert(t *testing.T, path string, opt Options) uint64 {
 	}
 	defer f.Close()
 	var cerr error
+	d := &rsDiscard{}
 	alloc := rsAllocated(func() {
-		_, cerr = Convert(context.Background(), &rsDiscard{}, f, nil, opt)
+		_, cerr = Convert(context.Background(), d, f, nil, opt)
 	})
 	if cerr != nil {
 		t.Fatal(cerr)
+	}
+	if d.n.Load() < least {
+		t.Fatalf("%d bytes written, want at least %d", d.n.Load(), least)
 	}
 	return alloc
 }
@@ -141,7 +146,7 @@ func TestResourceFP8LongRow(t *testing.T) {
 		}
 		return rsRepeat(w, binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.75)), 4*(n/128))
 	})
-	rsCheck(t, fmt.Sprintf("FP8 [1, %d] to bfloat16", n), rsConvert(t, path, Options{To: cltype.BFloat16, Workers: 2}), rsBound)
+	rsCheck(t, fmt.Sprintf("FP8 [1, %d] to bfloat16", n), rsConvert(t, path, Options{To: cltype.BFloat16, Workers: 2}, 2*n), rsBound)
 }
 
 // TestResourceQuantFP8HugeBlock quantizes to e4m3 with one block that
@@ -158,7 +163,7 @@ func TestResourceQuantFP8HugeBlock(t *testing.T) {
 		pat = binary.LittleEndian.AppendUint32(pat, math.Float32bits(float32(i-48)*0.37))
 	}
 	rsWrite(t, path, infos, func(_ int, w io.Writer) error { return rsRepeat(w, pat, 4*rows*cols) })
-	alloc := rsConvert(t, path, Options{To: cltype.E4M3, BlockSize: [2]int{5000, 5000}, Workers: 2})
+	alloc := rsConvert(t, path, Options{To: cltype.E4M3, BlockSize: [2]int{5000, 5000}, Workers: 2}, rows*cols)
 	rsCheck(t, fmt.Sprintf("e4m3 blocks of 5000x5000 of [%d, %d] F32", rows, cols), alloc, rsBound)
 }
 
@@ -180,7 +185,7 @@ func TestResourceMXFP4LongRow(t *testing.T) {
 		}
 		return rsRepeat(w, []byte{127, 120, 130}, b)
 	})
-	rsCheck(t, fmt.Sprintf("MXFP4 [1, %d, 16] to bfloat16", b), rsConvert(t, path, Options{To: cltype.BFloat16, Workers: 2}), rsBound)
+	rsCheck(t, fmt.Sprintf("MXFP4 [1, %d, 16] to bfloat16", b), rsConvert(t, path, Options{To: cltype.BFloat16, Workers: 2}, 2*32*b), rsBound)
 }
 
 // TestResourceQuantMXLongRow quantizes one long row to MXFP4 and to NVFP4.
@@ -197,7 +202,7 @@ func TestResourceQuantMXLongRow(t *testing.T) {
 	}
 	rsWrite(t, path, infos, func(_ int, w io.Writer) error { return rsRepeat(w, pat, 4*n) })
 	for _, f := range []*mx.Format{mx.MXFP4, mx.NVFP4} {
-		rsCheck(t, fmt.Sprintf("[1, %d] F32 to %s", n, f.Name), rsConvert(t, path, Options{Block: f, Workers: 2}), rsBound)
+		rsCheck(t, fmt.Sprintf("[1, %d] F32 to %s", n, f.Name), rsConvert(t, path, Options{Block: f, Workers: 2}, n/2), rsBound)
 	}
 }
 
@@ -219,21 +224,22 @@ func TestResourceTinyTensors(t *testing.T) {
 		return err
 	})
 	for _, stats := range []bool{false, true} {
-		alloc := rsConvert(t, path, Options{To: cltype.BFloat16, Stats: stats})
+		alloc := rsConvert(t, path, Options{To: cltype.BFloat16, Stats: stats}, int64(n))
 		perTensor := alloc / uint64(n)
 		t.Logf("%d tensors, Stats %v: %d bytes allocated per tensor", n, stats, perTensor)
-		// The plan, the report and the output header take about a
-		// kilobyte per tensor; a buffer per tensor would be a megabyte.
-		if perTensor > 8<<10 {
+		// The plan, the report and the output header take a few
+		// kilobytes per tensor (fileconv's pipeline, with Stats, a few
+		// more); a buffer per tensor was a megabyte.
+		if perTensor > 32<<10 {
 			t.Errorf("Stats %v: %d bytes allocated per tensor", stats, perTensor)
 		}
 	}
 }
 
-// TestWorkersCapped: a huge Options.Workers runs at most workersPerCPU x
-// GOMAXPROCS goroutines, each with its buffers.
+// TestWorkersCapped: a huge Options.Workers runs at most maxWorkers()
+// goroutines, each with its buffers.
 func TestWorkersCapped(t *testing.T) {
-	limit := workersPerCPU * runtime.GOMAXPROCS(0)
+	limit := max(64, 4*runtime.GOMAXPROCS(0))
 	for _, w := range []int{0, 1, limit, limit + 1, 100_000, math.MaxInt} {
 		o := Options{Workers: w}
 		if got := o.workers(); got < 1 || got > limit || (w > 0 && got != min(w, limit)) {
@@ -352,7 +358,7 @@ func TestBadScales(t *testing.T) {
 		}
 	}
 	for _, d := range []safetensors.DType{safetensors.F32, safetensors.BF16, safetensors.F16} {
-		for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)} {
+		for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), -2.5} {
 			sc := tensor{safetensors.TensorInfo{Name: w.info.Name + "_scale_inv", DType: d, Shape: []int64{3, 3}}, nil}
 			put := func(v float64) {
 				switch d {
@@ -375,7 +381,7 @@ func TestBadScales(t *testing.T) {
 				}
 			}
 			name := fmt.Sprintf("%s-%v", d, bad)
-			run(t, name, []string{`tensor "model.layers.0.mlp.up_proj.weight"`, `its scale "model.layers.0.mlp.up_proj.weight_scale_inv"`, fmt.Sprintf("holds %v at [1, 2];", bad), "finite and non-zero"}, w, sc)
+			run(t, name, []string{`tensor "model.layers.0.mlp.up_proj.weight"`, `its scale "model.layers.0.mlp.up_proj.weight_scale_inv"`, fmt.Sprintf("holds %v at [1, 2];", bad), "finite and positive"}, w, sc)
 		}
 	}
 	// A scalar scale: no index.
@@ -389,9 +395,9 @@ func TestBadScales(t *testing.T) {
 	for i := range ns.data {
 		ns.data[i] &= 0x7e
 	}
-	for _, v := range []float32{float32(math.NaN()), float32(math.Inf(1)), -0.5, 0} {
+	for _, v := range []float32{float32(math.NaN()), float32(math.Inf(1)), -0.5, float32(math.Copysign(0, -1))} {
 		ns2 := tensor{safetensors.TensorInfo{Name: "l.weight_scale_2", DType: safetensors.F32, Shape: []int64{}}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(v))}
-		run(t, fmt.Sprintf("nv-%v", v), []string{`tensor "l.weight": its scale "l.weight_scale_2" holds ` + fmt.Sprint(float64(v)) + "; an NVFP4 tensor scale must be finite and positive"}, nw, ns, ns2)
+		run(t, fmt.Sprintf("nv-%v", v), []string{`tensor "l.weight": its scale "l.weight_scale_2" holds ` + fmt.Sprint(float64(v)) + "; an NVFP4 tensor scale must be finite and positive (or +0)"}, nw, ns, ns2)
 	}
 	ns2 := tensor{safetensors.TensorInfo{Name: "l.weight_scale_2", DType: safetensors.F32, Shape: []int64{}}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.01))}
 	neg := tensor{ns.info, bytes.Clone(ns.data)}
@@ -415,7 +421,7 @@ func TestPiecesEqualWhole(t *testing.T) {
 	e5 := rawTensor("e5.weight", safetensors.F8_E5M2, []int64{5, 70}, rng)
 	e5s := tensor{safetensors.TensorInfo{Name: "e5.weight_scale", DType: safetensors.BF16, Shape: []int64{5, 3}}, nil}
 	for i := range 15 {
-		e5s.data = binary.LittleEndian.AppendUint16(e5s.data, uint16(math.Float32bits(float32(i)*0.7-4.1)>>16))
+		e5s.data = binary.LittleEndian.AppendUint16(e5s.data, uint16(math.Float32bits(float32(i)*0.7+0.1)>>16))
 	}
 	mxb := rawTensor("m.blocks", safetensors.U8, []int64{2, 10, 16}, rng)
 	mxs := rawTensor("m.scales", safetensors.U8, []int64{2, 10}, rng)
@@ -522,5 +528,88 @@ func TestFirstErrorWins(t *testing.T) {
 				t.Fatalf("piece %d did not run", i)
 			}
 		}
+	}
+}
+
+// TestNVFP4ZeroTensor: a tensor of zeros quantized to NVFP4 has the tensor
+// scale +0 (ModelOpt's amax / 2688) and dequantizes back to zeros; an NVFP4
+// weight with the tensor scale +0 dequantizes to element x block scale x 0
+// exactly: zeros of the product's sign, NaN for a NaN block scale.
+func TestNVFP4ZeroTensor(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "zeros.safetensors", nil, qmxTensor("z", safetensors.F32, []int64{2, 32}, make([]float64, 64)))
+	q := filepath.Join(dir, "q.safetensors")
+	if _, err := ConvertFile(context.Background(), q, in, false, Options{Block: mx.NVFP4}); err != nil {
+		t.Fatal(err)
+	}
+	_, got := readBack(t, q)
+	if ts := got["z_scale_2"]; len(ts) != 4 || binary.LittleEndian.Uint32(ts) != 0 {
+		t.Fatalf("tensor scale %x, want +0", ts)
+	}
+	back := filepath.Join(dir, "back.safetensors")
+	if _, err := ConvertFile(context.Background(), back, q, false, Options{To: cltype.Float}); err != nil {
+		t.Fatal(err)
+	}
+	_, got = readBack(t, back)
+	if z := got["z"]; !bytes.Equal(z, make([]byte, 4*64)) {
+		t.Errorf("dequantized zeros: %x", z)
+	}
+
+	// By hand: elements 1 and -1.5 (low nibble first), block scales 2,
+	// -0 and NaN.
+	w := tensor{safetensors.TensorInfo{Name: "l.weight", DType: safetensors.U8, Shape: []int64{1, 24}}, bytes.Repeat([]byte{0xb2}, 24)}
+	sc := tensor{safetensors.TensorInfo{Name: "l.weight_scale", DType: safetensors.F8_E4M3, Shape: []int64{1, 3}}, []byte{0x40, 0x80, 0x7f}}
+	ts := tensor{safetensors.TensorInfo{Name: "l.weight_scale_2", DType: safetensors.F32, Shape: []int64{}}, make([]byte, 4)}
+	in = writeFile(t, dir, "nv0.safetensors", nil, w, sc, ts)
+	out := filepath.Join(dir, "nv0.out.safetensors")
+	if _, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.Float}); err != nil {
+		t.Fatal(err)
+	}
+	_, got = readBack(t, out)
+	for i := range 48 {
+		g := math.Float32frombits(binary.LittleEndian.Uint32(got["l.weight"][4*i:]))
+		neg := i%2 == 1 // -1.5
+		switch blk := i / 16; {
+		case blk == 2:
+			if !math.IsNaN(float64(g)) {
+				t.Errorf("element %d (NaN scale) = %v", i, g)
+			}
+		case g != 0 || math.Signbit(float64(g)) != (neg != (blk == 1)):
+			t.Errorf("element %d (block %d) = %v, want a zero of the product's sign", i, blk, g)
+		}
+	}
+}
+
+// TestNonFiniteCounted: the inline conversion counts the finite values that
+// became NaN or infinite as fileconv does (with Stats), and so does an FP8
+// dequantization whose products overflow the destination.
+func TestNonFiniteCounted(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(41, 5))
+	w := rawTensor("w.weight", safetensors.F8_E4M3, []int64{2, 4}, rng)
+	copy(w.data, []byte{0x7e, 0xfe, 0x38, 0x00, 0x7f, 0x10, 0x7e, 0x01}) // 448, -448, 1, 0, NaN, 2^-5, 448, 2^-9
+	sc := tensor{safetensors.TensorInfo{Name: "w.weight_scale_inv", DType: safetensors.F32, Shape: []int64{}}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(1e5))}
+	in := writeFile(t, dir, "in.safetensors", nil, f32Tensor("x", 40, 300, rng), w, sc)
+	counts := map[bool]int64{}
+	for _, stats := range []bool{false, true} {
+		rep, err := ConvertFile(context.Background(), filepath.Join(dir, fmt.Sprint(stats)+".safetensors"), in, false, Options{To: cltype.Half, Stats: stats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range rep.Tensors {
+			switch tr.Name {
+			case "x":
+				counts[stats] = tr.NonFinite
+			case "w.weight":
+				// 448e5 (twice), -448e5 and 1e5 overflow half (65504);
+				// 2^-5 * 1e5 does not, and NaN is no finite value.
+				if tr.NonFinite != 4 {
+					t.Errorf("dequantized weight: NonFinite %d, want 4", tr.NonFinite)
+				}
+			}
+		}
+	}
+	if counts[false] == 0 || counts[false] != counts[true] {
+		t.Errorf("NonFinite %d without Stats, %d with", counts[false], counts[true])
 	}
 }

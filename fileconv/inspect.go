@@ -164,6 +164,79 @@ func scanFloats(s *summary, k cltype.Kind, n int, at func(i int) float64, bitsAt
 	}
 }
 
+// scanIEEE summarises elements of an IEEE 754 layout (half, bfloat16,
+// float, double) given as their bits, from the bits alone:
+// x ^ (x>>(b-1) &^ sign), read as a signed integer, orders the patterns as
+// their values, -0 before +0 (the two's complement of the sign-magnitude
+// form), with infinities beyond every finite value and NaNs beyond them. A
+// group of elements is summarised with no branch (keyRange: a min and a max
+// a key); only a group whose least or greatest key is an infinity's or a
+// NaN's is looked at again, element by element, to count those.
+func scanIEEE[T int16 | int32 | int64](s *summary, k cltype.Kind, v []T) {
+	const group = 64
+	bits := 8 * unsafe.Sizeof(T(0))
+	sign := T(-1) << (bits - 1)
+	inf := T(nonFiniteMask(k))
+	lo, hi := ^sign, sign // over the groups done
+	for g := 0; g < len(v); g += group {
+		w := v[g:min(g+group, len(v))]
+		glo, ghi := keyRange(w)
+		if glo > ieeeKey(sign|inf) && ghi < inf {
+			lo, hi = min(lo, glo), max(hi, ghi)
+			continue
+		}
+		var nan, posInf, negInf int64
+		for _, x := range w {
+			// A NaN is in neither: its keys become lo's and hi's starts.
+			isNaN := b2i(x&^sign > inf)
+			m := T(-isNaN)
+			kx := ieeeKey(x)
+			lo, hi = min(lo, kx^(kx^^sign)&m), max(hi, kx^(kx^sign)&m)
+			nan += isNaN
+			posInf += b2i(x == inf)
+			negInf += b2i(x == sign|inf)
+		}
+		s.nan, s.posInf, s.negInf = s.nan+nan, s.posInf+posInf, s.negInf+negInf
+	}
+	if lo <= hi { // some element is not NaN
+		s.has = true
+		// ieeeKey is its own inverse.
+		s.min = Value{k, uint64(ieeeKey(lo)) & k.Mask()}
+		s.max = Value{k, uint64(ieeeKey(hi)) & k.Mask()}
+	}
+}
+
+// keyRange returns the least and greatest ieeeKey of the elements of w (at
+// least one).
+func keyRange[T int16 | int32 | int64](w []T) (lo, hi T) {
+	// Four pairs of accumulators, so that each min and max waits for the
+	// one four elements before it.
+	lo0, hi0 := ieeeKey(w[0]), ieeeKey(w[0])
+	lo1, lo2, lo3, hi1, hi2, hi3 := lo0, lo0, lo0, hi0, hi0, hi0
+	var quads [][4]T
+	if len(w) >= 4 { // a *[4]T must point at four elements (checkptr)
+		quads = unsafe.Slice((*[4]T)(unsafe.Pointer(unsafe.SliceData(w))), len(w)/4)
+	}
+	for i := range quads {
+		q := &quads[i]
+		k0, k1, k2, k3 := ieeeKey(q[0]), ieeeKey(q[1]), ieeeKey(q[2]), ieeeKey(q[3])
+		lo0, hi0 = min(lo0, k0), max(hi0, k0)
+		lo1, hi1 = min(lo1, k1), max(hi1, k1)
+		lo2, hi2 = min(lo2, k2), max(hi2, k2)
+		lo3, hi3 = min(lo3, k3), max(hi3, k3)
+	}
+	for _, x := range w[len(quads)*4:] {
+		lo0, hi0 = min(lo0, ieeeKey(x)), max(hi0, ieeeKey(x))
+	}
+	return min(lo0, lo1, lo2, lo3), max(hi0, hi1, hi2, hi3)
+}
+
+// ieeeKey returns scanIEEE's key of the bits x; it is its own inverse.
+func ieeeKey[T int16 | int32 | int64](x T) T {
+	sh := 8*unsafe.Sizeof(x) - 1
+	return x ^ (x >> sh &^ (T(-1) << sh))
+}
+
 // scan summarises the n elements of kind k in b, which hold them in the
 // host's byte order (Inspect swaps little- or big-endian input to it first).
 func (s *summary) scan(k cltype.Kind, b []byte, n int) {
@@ -188,18 +261,12 @@ func (s *summary) scan(k cltype.Kind, b []byte, n int) {
 		scanInts[int64](s, k, b, n)
 	case cltype.Ulong:
 		scanInts[uint64](s, k, b, n)
-	case cltype.Half:
-		v := unsafe.Slice((*half.Half)(p), n)
-		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+	case cltype.Half, cltype.BFloat16:
+		scanIEEE(s, k, unsafe.Slice((*int16)(p), n))
 	case cltype.Float:
-		v := unsafe.Slice((*float32)(p), n)
-		scanFloats(s, k, n, func(i int) float64 { return float64(v[i]) }, func(i int) uint64 { return uint64(math.Float32bits(v[i])) })
+		scanIEEE(s, k, unsafe.Slice((*int32)(p), n))
 	case cltype.Double:
-		v := unsafe.Slice((*float64)(p), n)
-		scanFloats(s, k, n, func(i int) float64 { return v[i] }, func(i int) uint64 { return math.Float64bits(v[i]) })
-	case cltype.BFloat16:
-		v := unsafe.Slice((*bfloat16.BFloat16)(p), n)
-		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+		scanIEEE(s, k, unsafe.Slice((*int64)(p), n))
 	case cltype.E4M3:
 		v := unsafe.Slice((*fp8.E4M3)(p), n)
 		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })

@@ -3,6 +3,7 @@ package fileconv
 import (
 	"bytes"
 	"math"
+	"sync"
 	"unsafe"
 
 	"github.com/clconv/clconv/bfloat16"
@@ -215,7 +216,7 @@ func anyNonFinite(b []byte, size int, m uint64) bool {
 	}
 	words := 0
 	var acc uint64
-	if !byteorder.BigEndian {
+	if !byteorder.BigEndian && len(b) >= 64 { // a *[8]uint64 must point at 64 bytes (checkptr)
 		// Blocks of 8 words (no bounds checks), then the words left.
 		words = len(b) / 64 * 8
 		blocks := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(b))), words/8)
@@ -288,9 +289,11 @@ func minNormal(k cltype.Kind) float64 {
 
 // classify adds to s the classification of n elements: src (kind sk) and
 // their converted values dst (kind dk), converted in mode m with or without
-// saturation, both little-endian as convert.Bytes reads and writes them. The
-// loops are instantiated per Go element type; half, which Go does not have,
-// goes through float32 (exactly).
+// saturation, both little-endian as convert.Bytes reads and writes them.
+// Conversions between two floating formats but e8m0 (the ML pairs: float,
+// double, half, bfloat16, the FP8 and MX element formats) take
+// classifyWide's fast path; the others, and the elements it leaves,
+// classifyRef.
 func (s *Stats) classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode, sat bool) {
 	if byteorder.BigEndian {
 		// The typed views below read the host's byte order: swap both
@@ -302,6 +305,24 @@ func (s *Stats) classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mod
 		defer byteorder.Swap(dst, dk.Size())
 	}
 	s.Count += int64(n)
+	switch dom := wideDomain(dk, sk); dom.Size() {
+	case 2:
+		classifyWide[uint16](s, dom, dk, sk, dst, src, n, m, sat)
+	case 4:
+		classifyWide[uint32](s, dom, dk, sk, dst, src, n, m, sat)
+	case 8:
+		classifyWide[uint64](s, dom, dk, sk, dst, src, n, m, sat)
+	default:
+		s.classifyRef(dk, sk, dst, src, n, m, sat)
+	}
+}
+
+// classifyRef is classify's reference for n elements in the host's byte
+// order, without counting them in s.Count: one element at a time, from the
+// source's exact value and the result's. The loops are instantiated per Go
+// element type; half, which Go does not have, goes through float32
+// (exactly).
+func (s *Stats) classifyRef(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode, sat bool) {
 	if dk.IsSmallFloat() {
 		s.classifySmall(dk, sk, dst, src, n, m)
 		return
@@ -312,9 +333,7 @@ func (s *Stats) classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mod
 		// the rare elements that classifyFloatInt hands to convert.Bits,
 		// which get the source's bits).
 		wide := make([]float32, n)
-		for i := range wide {
-			wide[i] = math.Float32frombits(uint32(bitsAt(sk, cltype.Float, src, i)))
-		}
+		widen(cltype.Float, sk, src, 0, n, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(wide))), n))
 		if dk.IsInteger() {
 			forInt(dk, func(d any) {
 				classifyFloatInt(s, dk, sk, wide, d, m, func(i int) uint64 { return loadHost(src, sk.Size(), i) })
@@ -667,11 +686,20 @@ func bitsAt(k, to cltype.Kind, b []byte, i int) uint64 {
 func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode) {
 	mf, mn := smallMax(dk), smallMinNormal(dk)
 	noNaN := !minifloat.OfKind(dk).HasNaN()
+	dval := widener(dk)
+	var sval func(b []byte, i int) float64
+	if !sk.IsInteger() {
+		sval = widener(sk)
+	}
 	for i := range n {
-		d := math.Float64frombits(bitsAt(dk, cltype.Double, dst, i))
+		d := dval(dst, i)
 		dNaN := d != d
 		var f float64
-		var overflow, exact bool
+		var exact bool
+		// overflow is IEEE 754's overflow of the source (ToChecked's
+		// CauseOverflow): only asked about a result of +-MAX, which few
+		// elements have, so it is computed only then.
+		var overflow func() bool
 		if sk.IsInteger() {
 			sb := loadHost(src, sk.Size(), i)
 			neg, mag := false, sb
@@ -684,15 +712,16 @@ func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m roun
 			if neg {
 				f = -f
 			}
-			if mag < 1<<53 {
-				overflow = smallOverflows(dk, f, m)
-			} else {
+			overflow = func() bool {
+				if mag < 1<<53 {
+					return smallOverflows(dk, f, m)
+				}
 				// Beyond the range of e4m3, e5m2 and the MX element
 				// formats, within that of bfloat16 and e8m0.
-				overflow = mf < 0x1p53
+				return mf < 0x1p53
 			}
 		} else {
-			f = math.Float64frombits(bitsAt(sk, cltype.Double, src, i))
+			f = sval(src, i)
 			if f != f {
 				if noNaN {
 					s.NaNToZero++
@@ -702,9 +731,7 @@ func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m roun
 				continue
 			}
 			exact = d == f
-			if !math.IsInf(f, 0) {
-				overflow = smallOverflows(dk, f, m)
-			}
+			overflow = func() bool { return !math.IsInf(f, 0) && smallOverflows(dk, f, m) }
 		}
 		switch {
 		case dk == cltype.E8M0 && (f == 0 || f < 0):
@@ -715,7 +742,7 @@ func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m roun
 			}
 		case math.IsInf(d, 0) || dNaN:
 			s.OverflowInf++
-		case (overflow || math.IsInf(f, 0)) && math.Abs(d) == mf:
+		case math.Abs(d) == mf && (math.IsInf(f, 0) || overflow()):
 			if f < 0 {
 				s.ClampedLow++
 			} else {
@@ -730,6 +757,27 @@ func (s *Stats) classifySmall(dk, sk cltype.Kind, dst, src []byte, n int, m roun
 			}
 		}
 	}
+}
+
+// widener returns a function giving element i of a buffer of floating kind
+// k (host order) as its exact float64 value: by the bits for float,
+// double and bfloat16, through package half, by a table of every pattern
+// for the formats of one byte (byteTables). NaNs stay NaNs.
+func widener(k cltype.Kind) func(b []byte, i int) float64 {
+	switch {
+	case k == cltype.Float:
+		return func(b []byte, i int) float64 { return float64(math.Float32frombits(uint32(loadHost(b, 4, i)))) }
+	case k == cltype.Double:
+		return func(b []byte, i int) float64 { return math.Float64frombits(loadHost(b, 8, i)) }
+	case k == cltype.BFloat16:
+		return func(b []byte, i int) float64 {
+			return float64(math.Float32frombits(uint32(loadHost(b, 2, i)) << 16))
+		}
+	case k == cltype.Half:
+		return func(b []byte, i int) float64 { return half.Half(loadHost(b, 2, i)).Float64() }
+	}
+	lut := &byteTables()[k].f64 // the formats of one byte
+	return func(b []byte, i int) float64 { return math.Float64frombits(lut[b[i]]) }
 }
 
 // smallOverflows reports whether the finite value f overflows small kind k
@@ -765,3 +813,339 @@ func smallMax(k cltype.Kind) float64 {
 // smallMinNormal returns the smallest normal magnitude of small kind k
 // (2^-127 for e8m0, whose exponent field 0 is normal).
 func smallMinNormal(k cltype.Kind) float64 { return math.Ldexp(1, minifloat.OfKind(k).Emin()) }
+
+// byteTable holds every pattern of a format of one byte widened exactly, as
+// convert.Bits widens it: to double's bits (f64), float's (f32), half's
+// (f16) and bfloat16's (bf16).
+type byteTable struct {
+	f64       [256]uint64
+	f32       [256]uint32
+	f16, bf16 [256]uint16
+}
+
+// byteTables returns the tables of the formats of one byte (the FP8 and MX
+// formats), computed once with convert.Bits.
+var byteTables = sync.OnceValue(func() map[cltype.Kind]*byteTable {
+	m := map[cltype.Kind]*byteTable{}
+	for _, k := range cltype.SmallFloats {
+		if k.Size() != 1 {
+			continue
+		}
+		t := new(byteTable)
+		for v := range 256 {
+			t.f64[v], _ = convert.Bits(cltype.Double, k, uint64(v), round.RTE, false)
+			f32, _ := convert.Bits(cltype.Float, k, uint64(v), round.RTE, false)
+			f16, _ := convert.Bits(cltype.Half, k, uint64(v), round.RTE, false)
+			bf16, _ := convert.Bits(cltype.BFloat16, k, uint64(v), round.RTE, false)
+			t.f32[v], t.f16[v], t.bf16[v] = uint32(f32), uint16(f16), uint16(bf16)
+		}
+		m[k] = t
+	}
+	return m
+})
+
+// wideDomain returns the format in which classifyWide compares the
+// conversion from sk to dk: the narrowest of half, bfloat16, float and
+// double whose values include all of both kinds', or cltype.Invalid for
+// the conversions that classifyWide leaves to classifyRef: from a kind to
+// itself, and those with an integer or e8m0 (which has no zero and takes
+// zero and negative values to its smallest value or NaN).
+func wideDomain(dk, sk cltype.Kind) cltype.Kind {
+	switch {
+	case sk == dk || !sk.IsFloating() || !dk.IsFloating() || sk == cltype.E8M0 || dk == cltype.E8M0:
+		return cltype.Invalid
+	case sk == cltype.Double || dk == cltype.Double:
+		return cltype.Double
+	}
+	// The formats of one byte hold values of half and of bfloat16 alike.
+	for _, dom := range []cltype.Kind{cltype.Half, cltype.BFloat16} {
+		if (sk == dom || sk.Size() == 1) && (dk == dom || dk.Size() == 1) {
+			return dom
+		}
+	}
+	return cltype.Float
+}
+
+// fastBlock is the number of elements classifyWide widens at a time: the
+// widened blocks stay in the first-level cache.
+const fastBlock = 1024
+
+// wideLimits are classifyWide's thresholds, as magnitudes widened to its
+// domain.
+type wideLimits[W wideBits] struct {
+	// src is the first non-finite magnitude of the source (unreachable for
+	// the formats without infinities and NaNs), dst the destination's
+	// largest finite magnitude: elements from either on are rare.
+	src, dst W
+	// sub is the destination's smallest subnormal, normal its smallest
+	// normal magnitude.
+	sub, normal W
+}
+
+// wideBits are the bits of classifyWide's domains.
+type wideBits interface{ uint16 | uint32 | uint64 }
+
+// classifyWide classifies n elements (host order) converted between two
+// floating formats that both widen exactly to the domain dom (half or
+// bfloat16 for W uint16, float for uint32, double for uint64). Every
+// statistic of an element whose source is finite and whose result is
+// finite and below the destination's largest magnitude follows from the
+// two magnitudes alone, whatever the mode and _sat (a finite result has its
+// source's sign, which TestClassifyWide checks for every pair): inexact
+// when they differ, an underflow when the result is also zero, subnormal
+// when the result is. countWide decides those with
+// integer compares on the widened bits, a word of them at a time; the
+// others (NaN and infinite sources, results of +-MAX, infinity or NaN:
+// overflows, clamps, exact extremes) go to classifyRef.
+func classifyWide[W wideBits](s *Stats, dom, dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode, sat bool) {
+	ss, ds := sk.Size(), dk.Size()
+	dr := minifloat.OfKind(dk)
+	var lim wideLimits[W]
+	lim.src = ^W(0)>>1 + 1 // above every magnitude
+	if nf := nonFiniteMask(sk); nf != 0 {
+		lim.src = widenOne[W](dom, sk, nf)
+	}
+	lim.dst = widenOne[W](dom, dk, dr.MaxBits())
+	lim.sub = widenOne[W](dom, dk, 1)
+	lim.normal = widenOne[W](dom, dk, 1<<dr.MantBits)
+	sbuf, dbuf := make([]W, fastBlock), make([]W, fastBlock)
+	var rare [fastBlock]uint16
+	var gsrc, gdst []byte // the rare elements, gathered for classifyRef
+	var inexact, under, sub int64
+	for lo := 0; lo < n; lo += fastBlock {
+		hi := min(lo+fastBlock, n)
+		sv := widen(dom, sk, src, lo, hi, sbuf)
+		dv := widen(dom, dk, dst, lo, hi, dbuf)
+		ie, ue, se, nr := countWide(sv, dv, &lim, &rare)
+		inexact += ie
+		under += ue
+		sub += se
+		if nr == 0 {
+			continue
+		}
+		if gsrc == nil {
+			gsrc, gdst = alignedBytes(fastBlock*ss), alignedBytes(fastBlock*ds)
+		}
+		for j, i := range rare[:nr] {
+			k := lo + int(i)
+			copy(gsrc[j*ss:(j+1)*ss], src[k*ss:])
+			copy(gdst[j*ds:(j+1)*ds], dst[k*ds:])
+		}
+		s.classifyRef(dk, sk, gdst, gsrc, nr, m, sat)
+	}
+	s.Inexact += inexact
+	s.UnderflowZero += under
+	s.Subnormal += sub
+}
+
+// countWide counts the inexact, underflowing and subnormal results among
+// the widened sources sv and results dv (len(sv) <= fastBlock), and lists
+// in rare the indices of the elements that it leaves to classifyRef.
+// Go has no SIMD: this is the part of Stats that costs (the widening is
+// convert's SIMD or a table).
+//
+// It reads 64-bit words of 8/size(W) lanes (SWAR): each lane's magnitude
+// is below 2^(b-1) (b bits a lane), so that adding 2^(b-1) - t to it sets
+// the lane's top bit exactly when it is at least t, without carrying into
+// the next lane. A group of 8 words where some element is rare goes to
+// countRare, as do the elements after the last whole group.
+func countWide[W wideBits](sv, dv []W, lim *wideLimits[W], rare *[fastBlock]uint16) (inexact, under, sub int64, nr int) {
+	size := int(unsafe.Sizeof(W(0)))
+	bits := 8 * uint(size)
+	ones := ^uint64(0) / uint64(^W(0)) // 1 in each lane: constants per W
+	top := ones << (bits - 1)
+	abs := ^top
+	// aS, aD, aN, abs added to a magnitude set its lane's top bit when it
+	// is at least the source's limit, the destination's, its smallest
+	// normal magnitude, and 1.
+	half := uint64(1) << (bits - 1)
+	aS := ones * (half - min(uint64(lim.src), half))
+	aD := ones * (half - uint64(lim.dst))
+	aN := ones * (half - uint64(lim.normal))
+	n := len(sv)
+	dv = dv[:n]
+	per := 64 / size // elements in a group of 8 words
+	groups := n / per
+	var sw, dw [][8]uint64
+	if groups > 0 { // a *[8]uint64 must point at 64 bytes (checkptr)
+		sw = view[[8]uint64](unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sv))), size*n), groups)
+		dw = view[[8]uint64](unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dv))), size*n), groups)
+		dw = dw[:len(sw)]
+	}
+	var ne, un, sb uint64 // per-lane counts (at most fastBlock/2 a lane)
+	for g := range sw {
+		s, d := &sw[g], &dw[g]
+		// First the rare elements, the inexact ones, and whether some
+		// result is below the smallest normal magnitude (few are but to
+		// the formats of one byte): only then are underflows and
+		// subnormals counted.
+		rr, e, nm := laneFlags(s[0], d[0], aS, aD, aN, ones, bits-1)
+		r, e1, n1 := laneFlags(s[1], d[1], aS, aD, aN, ones, bits-1)
+		rr, e, nm = rr|r, e+e1, nm&n1
+		r, e1, n1 = laneFlags(s[2], d[2], aS, aD, aN, ones, bits-1)
+		rr, e, nm = rr|r, e+e1, nm&n1
+		r, e1, n1 = laneFlags(s[3], d[3], aS, aD, aN, ones, bits-1)
+		rr, e, nm = rr|r, e+e1, nm&n1
+		r, e1, n1 = laneFlags(s[4], d[4], aS, aD, aN, ones, bits-1)
+		rr, e, nm = rr|r, e+e1, nm&n1
+		r, e1, n1 = laneFlags(s[5], d[5], aS, aD, aN, ones, bits-1)
+		rr, e, nm = rr|r, e+e1, nm&n1
+		r, e1, n1 = laneFlags(s[6], d[6], aS, aD, aN, ones, bits-1)
+		rr, e, nm = rr|r, e+e1, nm&n1
+		r, e1, n1 = laneFlags(s[7], d[7], aS, aD, aN, ones, bits-1)
+		rr, e, nm = rr|r, e+e1, nm&n1
+		if rr&top != 0 {
+			lo := g * per
+			ie, ue, se, r := countRare(sv[lo:lo+per], dv[lo:lo+per], lo, lim, rare, nr)
+			inexact, under, sub, nr = inexact+ie, under+ue, sub+se, r
+			continue
+		}
+		ne += e
+		if nm&top == top {
+			continue
+		}
+		for j := range 8 {
+			sa, da := s[j]&abs, d[j]&abs
+			nz := da + abs // top: a non-zero result
+			un += (((sa ^ da) + abs) &^ nz) >> (bits - 1) & ones
+			sb += (nz &^ (da + aN)) >> (bits - 1) & ones
+		}
+	}
+	ie, ue, se, r := countRare(sv[groups*per:], dv[groups*per:], groups*per, lim, rare, nr)
+	inexact += ie + sumLanes(ne, size)
+	under += ue + sumLanes(un, size)
+	sub += se + sumLanes(sb, size)
+	return inexact, under, sub, r
+}
+
+// laneFlags is countWide's first look at a word of sources s and results
+// d: the top bit of each lane of rare is set when the element is rare,
+// that of normal when its result's magnitude is at least the smallest
+// normal one; each lane of inexact is 1 when the result is inexact (the
+// lanes' top bits are bit sh, and ones has bit 0 of each lane).
+func laneFlags(s, d, aS, aD, aN, ones uint64, sh uint) (rare, inexact, normal uint64) {
+	abs := ^(ones << sh)
+	sa, da := s&abs, d&abs
+	return (sa + aS) | (da + aD), ((sa ^ da) + abs) >> sh & ones, da + aN
+}
+
+// sumLanes returns the sum of the lanes of size bytes of x.
+func sumLanes(x uint64, size int) int64 {
+	var sum int64
+	for sh := 0; sh < 64; sh += 8 * size {
+		sum += int64(x >> sh & (1<<(8*size) - 1))
+	}
+	return sum
+}
+
+// countRare is countWide one element at a time, for the groups that have
+// rare elements: it lists them in rare from rare[nr] on (their indices
+// plus base) and returns the new length of that list. It has no branch
+// that depends on the data: rare elements are mixed in at random.
+func countRare[W wideBits](sv, dv []W, base int, lim *wideLimits[W], rare *[fastBlock]uint16, nr int) (inexact, under, sub int64, _ int) {
+	abs := ^W(0) >> 1
+	sLim, dLim, dSub, span := lim.src, lim.dst, lim.sub, lim.normal-lim.sub
+	dv = dv[:len(sv)]
+	for i, x := range sv {
+		sa, da := x&abs, dv[i]&abs
+		r := b2i(sa >= sLim) | b2i(da >= dLim)
+		rare[uint(nr)%fastBlock] = uint16(base + i)
+		nr += int(r)
+		ne := b2i(sa != da) &^ r
+		inexact += ne
+		under += ne & b2i(da == 0)
+		sub += b2i(da-dSub < span) &^ r
+	}
+	return inexact, under, sub, nr
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// widenOne returns the pattern v of kind k widened as widen does it.
+func widenOne[W wideBits](dom, k cltype.Kind, v uint64) W {
+	b := alignedBytes(8)
+	byteorder.Store(unsafe.Pointer(&b[0]), k.Size(), 0, v)
+	return widen(dom, k, b, 0, 1, make([]W, 1))[0]
+}
+
+// widen returns elements lo to hi of b (kind k, host order) widened
+// exactly to the bits of dom (whose size is W's), in buf or, when k is
+// dom, in b itself, as convert.Bits widens them: the top bit is the sign,
+// the magnitudes keep their order, infinities and NaNs above every finite
+// value.
+func widen[W wideBits](dom, k cltype.Kind, b []byte, lo, hi int, buf []W) []W {
+	n := hi - lo
+	if k == dom {
+		return view[W](b[lo*k.Size():], n)
+	}
+	if !byteorder.BigEndian && (k.Size() > 1 || dom == cltype.Float) {
+		// The host's order is convert.Bytes' little-endian: its SIMD
+		// kernels widen a block in a fraction of countWide's time (but
+		// for the formats of one byte to half, bfloat16 and double,
+		// faster through byteTables).
+		out := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), n*dom.Size())
+		if err := convert.Bytes(dom, k, out, b[lo*k.Size():hi*k.Size()], round.RTE, false); err != nil {
+			panic(err) // the sizes are right by construction
+		}
+		return buf[:n]
+	}
+	return widenHost(dom, k, b, lo, hi, buf)
+}
+
+// widenHost is widen in Go, for the formats of one byte and on a
+// big-endian host: its results are convert.Bytes' (TestWiden).
+func widenHost[W wideBits](dom, k cltype.Kind, b []byte, lo, hi int, buf []W) []W {
+	n := hi - lo
+	switch out := any(buf[:n]).(type) {
+	case []uint16:
+		t := &byteTables()[k].f16
+		if dom == cltype.BFloat16 {
+			t = &byteTables()[k].bf16
+		}
+		for i, x := range b[lo:hi] {
+			out[i] = t[x]
+		}
+	case []uint32:
+		switch k {
+		case cltype.BFloat16:
+			for i, x := range view[uint16](b[lo*2:], n) {
+				out[i] = uint32(x) << 16
+			}
+		case cltype.Half:
+			for i, x := range view[uint16](b[lo*2:], n) {
+				out[i] = math.Float32bits(half.Half(x).Float32())
+			}
+		default:
+			t := &byteTables()[k].f32
+			for i, x := range b[lo:hi] {
+				out[i] = t[x]
+			}
+		}
+	case []uint64:
+		switch k {
+		case cltype.Float:
+			for i, x := range view[float32](b[lo*4:], n) {
+				out[i] = math.Float64bits(float64(x))
+			}
+		case cltype.BFloat16:
+			for i, x := range view[uint16](b[lo*2:], n) {
+				out[i] = math.Float64bits(float64(math.Float32frombits(uint32(x) << 16)))
+			}
+		case cltype.Half:
+			for i, x := range view[uint16](b[lo*2:], n) {
+				out[i] = math.Float64bits(float64(half.Half(x).Float32()))
+			}
+		default:
+			t := &byteTables()[k].f64
+			for i, x := range b[lo:hi] {
+				out[i] = t[x]
+			}
+		}
+	}
+	return buf[:n]
+}

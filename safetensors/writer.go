@@ -76,7 +76,15 @@ func NewWriter(w io.Writer, tensors []TensorInfo, metadata map[string]string) (*
 	}
 	slices.Sort(keys)
 
-	h := make([]byte, 8, 256)
+	// The header's size, nearly: one allocation even for a million tensors.
+	est := 64
+	for k, v := range metadata {
+		est += len(k) + len(v) + 8
+	}
+	for i := range ts {
+		est += len(ts[i].Name) + 64 + 21*len(ts[i].Shape)
+	}
+	h := make([]byte, 8, est)
 	h = append(h, '{')
 	if metadata != nil {
 		h = appendString(h, "__metadata__")

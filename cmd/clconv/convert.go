@@ -77,9 +77,17 @@ converted to an integer gives the saturated value with or without --sat
 (OpenCL leaves it implementation-defined; clconv saturates).
 
 The file is streamed in constant memory on all cores. OUT is written to a
-temporary file beside it and renamed into place only on success: after an
-error or an interrupt no partial output is left and an existing OUT is
-untouched. An existing OUT is replaced only with --force; OUT may not be IN.
+temporary file beside it, read back and checked, and renamed into place only
+on success: after an error or an interrupt no partial or temporary output is
+left and an existing OUT is untouched. An existing OUT is replaced only with
+--force, and only a file, or a directory holding nothing but clconv's output
+for it; OUT may not be IN, contain IN or lie inside an input checkpoint.
+
+IN may also be a safetensors file, a checkpoint directory or its
+model.safetensors.index.json (docs/SAFETENSORS.md): block-scaled weights
+(FP8 with scales, MXFP4, NVFP4) are dequantized with one rounding to
+half/float/double/bfloat16; a weight whose scale is missing is an error
+unless --keep-raw copies it as it is.
 The exit status is 1 for bad data in IN (a format error, with its byte offset),
 2 for bad flags or arguments, an existing OUT without --force and I/O errors
 (a missing IN, an unwritable OUT, a full disk), and 130/143 after SIGINT/SIGTERM.
@@ -606,6 +614,17 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	}
 	finish(true)
 	elapsed := time.Since(start)
+	if res.NonFinite > 0 {
+		hint := "--sat clamps them to ±max instead"
+		what := "NaN or infinite"
+		if k := res.Out.Kind; k == cltype.E4M3 || k == cltype.E8M0 {
+			what = "NaN (" + k.String() + " has no infinity)"
+		}
+		if op.Dst.Kind.IsFloat() {
+			hint = "they lie beyond " + op.Dst.Kind.String() + "'s range: a wider type keeps them"
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: warning: %d finite value(s) became %s: %s\n", res.NonFinite, what, hint)
+	}
 
 	w := cmd.OutOrStdout()
 	if outPath == "-" {
@@ -632,7 +651,7 @@ func convPrintStats(w io.Writer, op convert.Op, res *fileconv.Result, elapsed ti
 	fmt.Fprintf(w, "%s: %s %s -> %s %s, %d values, %s -> %s in %.2fs\n",
 		op.Name(), res.In.Format, res.In.Kind, res.Out.Format, res.Out.Kind, res.Stats.Count,
 		convSize(res.BytesIn), convSize(res.BytesOut), elapsed.Seconds())
-	rows := res.Stats.Rows()
+	rows := res.Stats.RowsFor(res.Out.Kind)
 	width := 1
 	for _, r := range rows {
 		width = max(width, len(fmt.Sprint(r.Value)))

@@ -102,6 +102,13 @@ func runInspect(cmd *cobra.Command, args []string, f *inspectFlags) error {
 	}
 	status := 0
 	for i, path := range args {
+		if isSafetensors(path) && !f.json && !f.stats {
+			if err := inspectPlain(cmd.OutOrStdout(), path, i == 0); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s\n", termSafe(convNameErr(path, "", err).Error()))
+				status = max(status, dataStatus(err))
+			}
+			continue
+		}
 		if isSafetensors(path) {
 			reps, err := inspectSafetensors(cmd, path, f, to, hasTo)
 			if err != nil {

@@ -287,3 +287,29 @@ func TestTruncatedWhileMapped(t *testing.T) {
 		t.Errorf("left %v", got)
 	}
 }
+
+// TestErrorsNameTheFile: a corrupt shard, a single-file error and a bad
+// index each name their file, with the documented status.
+func TestErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck")
+	stCheckpoint(t, ck)
+	shard := filepath.Join(ck, "model-00002-of-00002.safetensors")
+	b, _ := os.ReadFile(shard)
+	os.WriteFile(shard, b[:len(b)-3], 0o666) // truncated data
+	_, stderr, st := convRun(t, nil, "convert", "--to", "bf16", ck, filepath.Join(dir, "o"))
+	if st != 1 || !strings.Contains(stderr, shard) {
+		t.Errorf("corrupt shard: %d %q", st, stderr)
+	}
+	_, stderr, st = convRun(t, nil, "convert", "--to", "bf16", shard, filepath.Join(dir, "o.safetensors"))
+	if st != 1 || !strings.Contains(stderr, shard) {
+		t.Errorf("corrupt file: %d %q", st, stderr)
+	}
+	_, stderr, st = convRun(t, nil, "inspect", ck)
+	if st != 1 || !strings.Contains(stderr, shard) {
+		t.Errorf("inspect corrupt shard: %d %q", st, stderr)
+	}
+	if got := convTree(t, dir); slices.ContainsFunc(got, func(p string) bool { return strings.HasPrefix(p, "o") || strings.Contains(p, fileconv.TempPrefix) }) {
+		t.Errorf("left %v", got)
+	}
+}

@@ -4,6 +4,7 @@ package main
 // checkpoint and safetensors.
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -224,7 +225,11 @@ func printTensorReport(w io.Writer, t checkpoint.TensorReport) {
 	if t.Stats == nil {
 		return
 	}
-	for _, r := range t.Stats.Rows() {
+	k := cltype.Invalid
+	if d, err := safetensors.ParseDType(t.To); err == nil {
+		k = d.Kind()
+	}
+	for _, r := range t.Stats.RowsFor(k) {
 		if r.Value != 0 && r.Name != "count" {
 			fmt.Fprintf(w, "      %-17s %d  %s\n", r.Name, r.Value, convPercent(r.Value, t.Stats.Count))
 		}
@@ -378,8 +383,8 @@ func inspectSafetensorsFile(ctx context.Context, path string, sf *safetensors.Fi
 	return rep, nil
 }
 
-// printSafetensors prints inspect's table for one file.
-func printSafetensors(w io.Writer, r *stReport, stats bool) {
+// printSafetensorsHead prints the lines above inspect's table.
+func printSafetensorsHead(w io.Writer, r *stReport, n int) {
 	fmt.Fprintf(w, "%-10s %s\n", "file:", termSafe(r.File))
 	fmt.Fprintf(w, "%-10s safetensors (header %d bytes, data at byte %d, %s in all)\n", "format:", r.HeaderLen, r.DataOffset, convSize(r.Bytes))
 	if len(r.Metadata) > 0 {
@@ -390,7 +395,12 @@ func printSafetensors(w io.Writer, r *stReport, stats bool) {
 		sort.Strings(kv)
 		fmt.Fprintf(w, "%-10s %s\n", "metadata:", strings.Join(kv, " "))
 	}
-	fmt.Fprintf(w, "%-10s %d\n", "tensors:", len(r.Tensors))
+	fmt.Fprintf(w, "%-10s %d\n", "tensors:", n)
+}
+
+// printSafetensors prints inspect's table for one file.
+func printSafetensors(w io.Writer, r *stReport, stats bool) {
+	printSafetensorsHead(w, r, len(r.Tensors))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "name\tdtype\tshape\tbytes"
 	if stats {
@@ -423,4 +433,67 @@ func printSafetensors(w io.Writer, r *stReport, stats bool) {
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
+}
+
+// printTensorTable prints the plain table of inspect, aligned like the
+// tabwriter's but streamed from the file's own tensor list: a million
+// tensors print without a million cells or reports.
+func printTensorTable(w io.Writer, ts []safetensors.TensorInfo) {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	defer bw.Flush()
+	wn, wd, ws := len("name"), len("dtype"), len("shape")
+	for i := range ts {
+		t := &ts[i]
+		wn = max(wn, utf8.RuneCountInString(termSafe(t.Name)))
+		wd = max(wd, len(t.DType.String()))
+		ws = max(ws, len(fileconv.ShapeString(t.Shape)))
+	}
+	pad := func(s string, n int) {
+		bw.WriteString(s)
+		for k := utf8.RuneCountInString(s); k < n+2; k++ {
+			bw.WriteByte(' ')
+		}
+	}
+	pad("name", wn)
+	pad("dtype", wd)
+	pad("shape", ws)
+	bw.WriteString("bytes\n")
+	for i := range ts {
+		t := &ts[i]
+		pad(termSafe(t.Name), wn)
+		pad(t.DType.String(), wd)
+		pad(fileconv.ShapeString(t.Shape), ws)
+		bw.WriteString(strconv.FormatInt(t.Bytes(), 10))
+		bw.WriteByte('\n')
+	}
+}
+
+// inspectPlain prints inspect's plain listing of a safetensors file or
+// checkpoint straight from each shard's header, one shard open at a time.
+func inspectPlain(w io.Writer, path string, first bool) error {
+	files := []string{path}
+	if fi, err := os.Stat(path); err == nil && (fi.IsDir() || strings.HasSuffix(strings.ToLower(path), checkpoint.IndexSuffix)) {
+		dir, _, shards, err := checkpoint.Shards(path)
+		if err != nil {
+			return err
+		}
+		files = files[:0]
+		for _, s := range shards {
+			files = append(files, filepath.Join(dir, s))
+		}
+	}
+	for i, p := range files {
+		sf, err := checkpoint.Open(p)
+		if err != nil {
+			return err
+		}
+		if i > 0 || !first {
+			fmt.Fprintln(w)
+		}
+		r := &stReport{File: p, HeaderLen: sf.HeaderLen, DataOffset: sf.DataOffset(), Bytes: sf.Size, Metadata: sf.Metadata}
+		printSafetensorsHead(w, r, len(sf.Tensors))
+		printTensorTable(w, sf.Tensors)
+		sf.Close()
+	}
+	return nil
 }
