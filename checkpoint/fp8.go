@@ -135,15 +135,42 @@ func toFloat64(k cltype.Kind, out []float64, le, raw []byte) error {
 	return nil
 }
 
+// encodeAcc gathers what the pieces of one tensor's encodeTo calls report:
+// the finite values that became NaN or infinite (TensorReport.NonFinite),
+// and with Options.Stats the statistics of rounding each exact float64
+// value into the destination, as fileconv counts them.
+type encodeAcc struct {
+	nonFinite atomic.Int64
+	stats     bool
+	mu        sync.Mutex
+	st        fileconv.Stats
+}
+
+// report writes what acc gathered into r.
+func (a *encodeAcc) report(r *TensorReport) {
+	r.NonFinite = a.nonFinite.Load()
+	if a.stats {
+		st := a.st
+		r.Stats = &st
+	}
+}
+
 // encodeTo rounds the float64 values held little-endian in le once into
-// to, into out, and adds to nonFinite the finite values that became NaN or
-// infinite (TensorReport.NonFinite).
-func encodeTo(out, le []byte, to cltype.Kind, m round.Mode, sat bool, nonFinite *atomic.Int64) error {
+// to, into out, and adds what it did to acc.
+func encodeTo(out, le []byte, to cltype.Kind, m round.Mode, sat bool, acc *encodeAcc) error {
 	if err := convert.Bytes(to, cltype.Double, out, le, m, sat); err != nil {
 		return err
 	}
-	if n := fileconv.CountNonFinite(to, cltype.Double, sat, out, le, len(le)/8); n > 0 {
-		nonFinite.Add(n)
+	n := len(le) / 8
+	if c := fileconv.CountNonFinite(to, cltype.Double, sat, out, le, n); c > 0 {
+		acc.nonFinite.Add(c)
+	}
+	if acc.stats {
+		var st fileconv.Stats
+		st.Classify(to, cltype.Double, out, le, n, m, sat)
+		acc.mu.Lock()
+		acc.st.Add(&st)
+		acc.mu.Unlock()
 	}
 	return nil
 }
@@ -209,8 +236,8 @@ func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *O
 	lut := fp8Values(w.DType)
 	size := int64(opt.To.Size())
 	p := splitRows(rows, cols, 1)
-	var nonFinite atomic.Int64
-	defer func() { j.report.NonFinite = nonFinite.Load() }()
+	acc := &encodeAcc{stats: opt.Stats}
+	defer acc.report(j.report)
 	return parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
 		pc := p.at(c)
 		n := pc.len()
@@ -254,7 +281,7 @@ func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *O
 			}
 		}
 		out := s.buf(4, n*size)
-		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, &nonFinite); err != nil {
+		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, acc); err != nil {
 			return tensorErr(w.Name, err)
 		}
 		return writeAt(dst, out, base+j.out.Begin+pc.start(cols)*size)
@@ -363,8 +390,8 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 	if rows == 0 || cols == 0 {
 		n = 0
 	}
-	var nonFinite atomic.Int64
-	defer func() { j.report.NonFinite = nonFinite.Load() }()
+	acc := &encodeAcc{stats: opt.Stats}
+	defer acc.report(j.report)
 	return parallel(ctx, int(n), opt, func(s *scratch, it int) error {
 		bi, b0 := int64(it)/groups, int64(it)%groups*g
 		b1 := min(scaleCols, b0+g)
@@ -457,7 +484,7 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 			})
 			tw := tp.c1 - tp.c0
 			out := s.buf(2, tp.len()*size)
-			if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, &nonFinite); err != nil {
+			if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, acc); err != nil {
 				return tensorErr(t.Name, err)
 			}
 			if tw == cols {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync/atomic"
 
 	"github.com/clconv/clconv/mx"
 	"github.com/clconv/clconv/round"
@@ -162,8 +161,8 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 	ebits := int64(f.ElemBits())
 	size := int64(opt.To.Size())
 	p := splitRows(rows, rowLen, bs)
-	var nonFinite atomic.Int64
-	defer func() { j.report.NonFinite = nonFinite.Load() }()
+	acc := &encodeAcc{stats: opt.Stats}
+	defer acc.report(j.report)
 	return parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
 		pc := p.at(c)
 		n := pc.len()
@@ -197,7 +196,7 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 			binary.LittleEndian.PutUint64(le[8*i:], math.Float64bits(v))
 		}
 		out := s.buf(3, n*size)
-		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, &nonFinite); err != nil {
+		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, acc); err != nil {
 			return tensorErr(j.src.t.Name, err)
 		}
 		return writeAt(dst, out, base+j.out.Begin+pc.start(rowLen)*size)

@@ -1,7 +1,9 @@
 package checkpoint
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -325,3 +327,54 @@ func TestFIFORefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDequantStats: the statistics of a dequantization are those of
+// rounding the exact products, as fileconv counts them for a float64
+// input holding the products (what inspect --stats --to reports).
+func TestDequantStats(t *testing.T) {
+	dir := t.TempDir()
+	fp8Checkpoint(t, dir)
+	in := filepath.Join(dir, "model-00001-of-00002.safetensors")
+	sc := filepath.Join(dir, "model-00002-of-00002.safetensors")
+	f1, _ := safetensors.Open(in)
+	defer f1.Close()
+	f2, _ := safetensors.Open(sc)
+	defer f2.Close()
+	for _, to := range []cltype.Kind{cltype.BFloat16, cltype.Half} {
+		rep, err := Convert(context.Background(), discard{}, f1, []*safetensors.File{f2}, Options{To: to, Stats: true, WeightBlockSize: [2]int{2, 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *fileconv.Stats
+		for _, tr := range rep.Tensors {
+			if tr.Name == "x.weight" {
+				got = tr.Stats
+			}
+		}
+		// The products, by hand, as float64.
+		w, _ := f1.Lookup("x.weight")
+		raw := make([]byte, w.Bytes())
+		f1.Section(w).ReadAt(raw, 0)
+		s, _ := f2.Lookup("x.weight_scale_inv")
+		sraw := make([]byte, s.Bytes())
+		f2.Section(s).ReadAt(sraw, 0)
+		lut := fp8Values(safetensors.F8_E4M3)
+		prod := make([]byte, 8*len(raw))
+		for i, b := range raw {
+			r, c := i/6, i%6
+			sv := float64(math.Float32frombits(binary.LittleEndian.Uint32(sraw[4*((r/2)*3+c/2):])))
+			binary.LittleEndian.PutUint64(prod[8*i:], math.Float64bits(product(lut[b], sv)))
+		}
+		res, err := fileconv.Convert(context.Background(), io.Discard, bytes.NewReader(prod), fileconv.Options{Dst: to, Mode: 0, From: cltype.Double, In: fileconv.FormatRaw, Out: fileconv.FormatRaw, Stats: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == nil || *got != res.Stats || got.Count != 24 {
+			t.Errorf("%s: dequantization stats %+v, want %+v", to, got, res.Stats)
+		}
+	}
+}
+
+type discard struct{}
+
+func (discard) WriteAt(p []byte, _ int64) (int, error) { return len(p), nil }

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/round"
 )
 
 // CountNonFinite returns how many of the n elements of dst, kind dk,
@@ -28,3 +29,30 @@ func CountNonFinite(dk, sk cltype.Kind, sat bool, dst, src []byte, n int) int64 
 	}
 	return countNonFinite(dk, sk, dst, src, n)
 }
+
+// Classify adds to s the statistics of converting the n elements of src,
+// kind sk, into the n elements of dst, kind dk, in mode m with or without
+// _sat, both little-endian: exactly what Convert counts with Options.Stats,
+// for callers that convert buffers themselves (package checkpoint's
+// dequantization, whose source is the exact float64 product). dst must hold
+// what convert.Bytes(dk, sk, dst, src, m, sat) writes.
+func (s *Stats) Classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mode, sat bool) {
+	if n == 0 {
+		return
+	}
+	if len(dst) < n*dk.Size() || len(src) < n*sk.Size() {
+		panic("fileconv: Stats.Classify: buffers shorter than n elements")
+	}
+	aligned := func(b []byte) []byte {
+		if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%8 == 0 {
+			return b
+		}
+		a := alignedBytes(len(b))
+		copy(a, b)
+		return a
+	}
+	s.classify(dk, sk, aligned(dst), aligned(src), n, m, sat)
+}
+
+// Add adds o's counts to s.
+func (s *Stats) Add(o *Stats) { s.add(o) }
