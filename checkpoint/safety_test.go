@@ -3,9 +3,9 @@ package checkpoint
 import (
 	"bytes"
 	"context"
-	"io"
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
