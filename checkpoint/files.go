@@ -223,6 +223,14 @@ func readSmall(path string, limit int64) ([]byte, error) {
 // conversion writes (its shard names and index); an output that is an
 // input, contains one or lies inside the input directory is refused
 // (CheckOutput). Scales may live in another shard than their weights.
+//
+// The other files of the model directory are copied, so that the output is
+// a model a loader opens: config.json (rewritten by what the conversion
+// did: quantization_config removed after a dequantization, written after an
+// FP8 block quantization, torch_dtype/dtype set to the destination),
+// generation_config.json, the tokenizer, chat templates, README and
+// LICENSE; weights of other formats (.bin, .pt, .gguf...), subdirectories
+// and hidden files are not, and a warning names them.
 func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt Options) (*Report, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
@@ -241,6 +249,13 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 	if indexPath != "" {
 		owned[filepath.Base(indexPath)] = true
 		inputs = append(inputs, indexPath)
+	}
+	extra, skipped, err := modelFiles(dir, indexPath)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range extra {
+		owned[n] = true
 	}
 	oc := outputCheck{dst: dst, files: inputs[1:], dirs: inputs[:1], isDir: true, replace: replace,
 		owned: func(n string) bool { return owned[n] }}
@@ -344,6 +359,12 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 		}
 		rep.BytesOut += int64(len(b))
 	}
+	if err := copyModelFiles(ctx, tmp, dir, extra, rep, &opt); err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 {
+		warnings = append(warnings, fmt.Sprintf("not copied to the output: %s", strings.Join(skipped, ", ")))
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
@@ -351,7 +372,7 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 		return nil, err
 	}
 	ok = true
-	rep.Warnings = append(append(globWarnings(&opt, files), warnings...), tensorWarnings(rep, &opt)...)
+	rep.Warnings = append(append(append(globWarnings(&opt, files), warnings...), tensorWarnings(rep, &opt)...), rep.Warnings...)
 	return rep, nil
 }
 

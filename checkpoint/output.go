@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/clconv/clconv/fileconv"
@@ -255,7 +256,7 @@ func VerifyFile(path string, rep *Report) error {
 		if !ok {
 			return fmt.Errorf("checkpoint: the output written lacks tensor %q on reading back: it was not kept", t.Name)
 		}
-		if got.DType.String() != t.To || !sameShape(got.Shape, t.Shape) {
+		if got.DType.String() != t.To || !slices.Equal(got.Shape, t.Shape) {
 			return fmt.Errorf("checkpoint: tensor %q reads back as %s %s, not %s %s: the output was not kept",
 				t.Name, got.DType, ShapeString(got.Shape), t.To, ShapeString(t.Shape))
 		}
@@ -264,18 +265,6 @@ func VerifyFile(path string, rep *Report) error {
 		return fmt.Errorf("checkpoint: the output written holds %d tensors on reading back, not %d: it was not kept", len(f.Tensors), want)
 	}
 	return nil
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // tempDir creates a hidden temporary directory beside dst

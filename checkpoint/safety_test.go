@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -123,7 +124,7 @@ func TestForceNeverLosesFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors", "model.safetensors.index.json"}
+	want := []string{"config.json", "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors", "model.safetensors.index.json"}
 	if got := dirNamesT(t, out); !slices.Equal(got, want) {
 		t.Errorf("output %v, want %v", got, want)
 	}
@@ -378,3 +379,86 @@ func TestDequantStats(t *testing.T) {
 type discard struct{}
 
 func (discard) WriteAt(p []byte, _ int64) (int, error) { return len(p), nil }
+
+// TestEmptyTensorBlocks: an empty [4, 0] tensor quantized with a block
+// size is an empty tensor and an empty scale, not an I/O error.
+func TestEmptyTensorBlocks(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "in.safetensors", nil, tensor{safetensors.TensorInfo{Name: "e", DType: safetensors.F32, Shape: []int64{4, 0}}, nil},
+		f32Tensor("w", 2, 2, rand.New(rand.NewPCG(1, 3))))
+	out := filepath.Join(dir, "out.safetensors")
+	_, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.E4M3, Sat: true, BlockSize: [2]int{2, 2}, Tensors: []string{"e"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := readBack(t, out)
+	if sc, ok := f.Lookup("e_scale_inv"); !ok || !slices.Equal(sc.Shape, []int64{2, 0}) {
+		t.Errorf("scale %+v", sc)
+	}
+}
+
+// TestModelDirectory: a converted model directory holds the model's other
+// files, config.json rewritten for what the weights now are.
+func TestModelDirectory(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "m")
+	os.Mkdir(in, 0o777)
+	fp8Checkpoint(t, in)
+	os.WriteFile(filepath.Join(in, "config.json"), []byte(`{"architectures": ["X"], "torch_dtype": "bfloat16", "quantization_config": {"quant_method": "fp8", "weight_block_size": [2, 2]}}`), 0o666)
+	for _, n := range []string{"generation_config.json", "tokenizer.json", "README.md", "LICENSE", "chat_template.jinja", "pytorch_model.bin", ".hidden"} {
+		os.WriteFile(filepath.Join(in, n), []byte(n), 0o666)
+	}
+	os.Mkdir(filepath.Join(in, "original"), 0o777)
+	out := filepath.Join(t.TempDir(), "o")
+	rep, err := ConvertCheckpoint(context.Background(), out, in, false, Options{To: cltype.Half})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"LICENSE", "README.md", "chat_template.jinja", "config.json", "generation_config.json", "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors", "model.safetensors.index.json", "tokenizer.json"}
+	if got := dirNamesT(t, out); !slices.Equal(got, want) {
+		t.Errorf("output %v, want %v", got, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "tokenizer.json")); string(b) != "tokenizer.json" {
+		t.Errorf("tokenizer.json: %q", b)
+	}
+	var cfg map[string]any
+	b, _ := os.ReadFile(filepath.Join(out, "config.json"))
+	if json.Unmarshal(b, &cfg) != nil || cfg["quantization_config"] != nil || cfg["torch_dtype"] != "float16" || cfg["architectures"] == nil {
+		t.Errorf("config.json after dequantizing: %s", b)
+	}
+	if all := strings.Join(rep.Warnings, "\n"); !strings.Contains(all, "pytorch_model.bin (weights in another format)") || !strings.Contains(all, "original/ (a directory)") {
+		t.Errorf("warnings %q", all)
+	}
+	// Replacing that output again is allowed: the copied files are
+	// clconv's too.
+	if _, err := ConvertCheckpoint(context.Background(), out, in, true, Options{To: cltype.Half}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Quantizing to FP8 blocks writes the config FineGrainedFP8 reads.
+	src := filepath.Join(t.TempDir(), "f")
+	os.Mkdir(src, 0o777)
+	rng := rand.New(rand.NewPCG(9, 9))
+	q := f32Tensor("l.q_proj.weight", 4, 4, rng)
+	for i := 0; i < len(q.data); i += 4 {
+		binary.LittleEndian.PutUint32(q.data[i:], math.Float32bits(float32(i)))
+	}
+	writeFile(t, src, "model.safetensors", nil, q, tensor{safetensors.TensorInfo{Name: "lm_head.weight", DType: safetensors.F32, Shape: []int64{2, 2}}, make([]byte, 16)})
+	os.WriteFile(filepath.Join(src, "config.json"), []byte(`{"torch_dtype": "float32"}`), 0o666)
+	out2 := filepath.Join(t.TempDir(), "o2")
+	if _, err := ConvertCheckpoint(context.Background(), out2, src, false, Options{To: cltype.E4M3, BlockSize: [2]int{2, 2}, Skip: []string{"lm_head.*"}}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(filepath.Join(out2, "config.json"))
+	var cfg2 struct {
+		Q struct {
+			Method string   `json:"quant_method"`
+			Block  []int    `json:"weight_block_size"`
+			Act    string   `json:"activation_scheme"`
+			Keep   []string `json:"modules_to_not_convert"`
+		} `json:"quantization_config"`
+		DType string `json:"torch_dtype"`
+	}
+	if err := json.Unmarshal(b, &cfg2); err != nil || cfg2.Q.Method != "fp8" || !slices.Equal(cfg2.Q.Block, []int{2, 2}) || cfg2.Q.Act != "dynamic" || !slices.Equal(cfg2.Q.Keep, []string{"lm_head"}) || cfg2.DType != "float32" {
+		t.Errorf("config.json after quantizing: %s", b)
+	}
+}

@@ -52,6 +52,11 @@ func dataStatus(err error) int {
 		cpErr    *checkpoint.DataError
 	)
 	switch {
+	case errors.Is(err, safetensors.ErrChanged):
+		// The input was truncated or rewritten while it was read: what is
+		// left of it is not a valid file (issue 41: exit 1, as a .npy
+		// input truncated the same way).
+		return exitBad
 	case errors.As(err, &pathErr), errors.As(err, &errno), errors.As(err, &writeErr), errors.As(err, &readErr),
 		errors.Is(err, fs.ErrClosed), errors.As(err, &stErr) && stErr.IO():
 		return exitUsage

@@ -1,0 +1,209 @@
+package checkpoint
+
+// A converted model directory is a model: the files beside the weights
+// (config.json, generation_config.json, the tokenizer, chat templates,
+// README and LICENSE) are copied, and config.json says what the weights
+// now are (issue 42).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/clconv/clconv/cltype"
+)
+
+// weightExts are the extensions of weight files of other formats, which a
+// conversion of the safetensors weights does not copy.
+var weightExts = map[string]bool{
+	".bin": true, ".pt": true, ".pth": true, ".ckpt": true, ".gguf": true, ".h5": true,
+	".msgpack": true, ".onnx": true, ".npz": true, ".npy": true, ".safetensors": true, ".tflite": true,
+}
+
+// modelFiles lists the files of dir that a conversion copies: every regular
+// file that is not a weight file (by extension), the index, or hidden
+// (temporary files among them). skipped lists what was left out and why.
+func modelFiles(dir, index string) (files, skipped []string, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		switch {
+		case strings.HasPrefix(n, "."), index != "" && n == filepath.Base(index):
+			continue
+		case weightExts[strings.ToLower(filepath.Ext(n))]:
+			if !strings.HasSuffix(strings.ToLower(n), ".safetensors") {
+				skipped = append(skipped, n+" (weights in another format)")
+			}
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(dir, n))
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case fi.IsDir():
+			skipped = append(skipped, n+"/ (a directory)")
+		case !fi.Mode().IsRegular():
+			skipped = append(skipped, n+" (not a regular file)")
+		default:
+			files = append(files, n)
+		}
+	}
+	sort.Strings(files)
+	return files, skipped, nil
+}
+
+// copyModelFiles copies names from dir into out, config.json rewritten by
+// newConfig.
+func copyModelFiles(ctx context.Context, out, dir string, names []string, rep *Report, opt *Options) error {
+	for _, n := range names {
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
+		}
+		src := filepath.Join(dir, n)
+		if n == "config.json" {
+			b, err := readSmall(src, maxIndexBytes)
+			if err != nil {
+				return err
+			}
+			nb, note, err := newConfig(b, rep, opt)
+			if err != nil {
+				return dataErrorf("%s: %v", src, err)
+			}
+			if note != "" {
+				rep.Warnings = append(rep.Warnings, note)
+			}
+			if err := os.WriteFile(filepath.Join(out, n), nb, 0o666); err != nil {
+				return err
+			}
+			rep.BytesOut += int64(len(nb))
+			continue
+		}
+		nw, err := copyFile(ctx, filepath.Join(out, n), src)
+		if err != nil {
+			return err
+		}
+		rep.BytesOut += nw
+	}
+	return nil
+}
+
+// copyFile copies the regular file src to the new file dst.
+func copyFile(ctx context.Context, dst, src string) (int64, error) {
+	if err := regularFile(src); err != nil {
+		return 0, err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.CopyBuffer(out, ctxReader{ctx, in}, make([]byte, 1<<20))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+// ctxReader stops reading once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	return c.r.Read(p)
+}
+
+// torchDTypes are config.json's names of the destinations a loader reads
+// ("torch_dtype", "dtype").
+var torchDTypes = map[cltype.Kind]string{
+	cltype.BFloat16: "bfloat16", cltype.Half: "float16", cltype.Float: "float32", cltype.Double: "float64",
+}
+
+// newConfig returns config.json b made to describe the converted weights:
+//
+//   - after dequantizing, quantization_config is removed (the weights are
+//     plain), as DeepSeek-V3's fp8_cast_bf16.py does;
+//   - after quantizing to FP8 blocks, quantization_config is what
+//     transformers' FineGrainedFP8 and DeepSeek-V3's loader read:
+//     {"quant_method": "fp8", "weight_block_size": [R, C],
+//     "activation_scheme": "dynamic", "modules_to_not_convert": [...]},
+//     the modules being those of the two-dimensional ".weight" tensors left
+//     as they were;
+//   - torch_dtype and dtype, where present, name the destination when
+//     floating tensors were converted to bf16, f16, f32 or f64.
+//
+// Every other field is kept (keys sorted, as save_pretrained writes them).
+// note says what the caller should know (a quantization whose config
+// clconv does not write).
+func newConfig(b []byte, rep *Report, opt *Options) ([]byte, string, error) {
+	var cfg map[string]json.RawMessage
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		return nil, "", err
+	}
+	counts := map[string]int{}
+	for _, t := range rep.Tensors {
+		counts[t.Action]++
+	}
+	dequant := counts[ActDequantFP8.String()] + counts[ActDequantMX.String()] + counts[ActDequantNV.String()]
+	note := ""
+	switch {
+	case counts[ActQuantFP8.String()] > 0:
+		var keep []string
+		for _, t := range rep.Tensors {
+			if t.Action != ActQuantFP8.String() && len(t.Shape) == 2 && strings.HasSuffix(t.Name, ".weight") && t.Action != ActScaleOut.String() {
+				keep = append(keep, strings.TrimSuffix(t.Name, ".weight"))
+			}
+		}
+		sort.Strings(keep)
+		q := map[string]any{
+			"quant_method":           "fp8",
+			"weight_block_size":      []int{opt.BlockSize[0], opt.BlockSize[1]},
+			"activation_scheme":      "dynamic",
+			"modules_to_not_convert": keep,
+		}
+		if opt.To == cltype.E5M2 {
+			note = "config.json: quantization_config says fp8 (FineGrainedFP8 and DeepSeek load E4M3 weights; these are E5M2)"
+		}
+		if opt.scaleSuffix() != "_scale_inv" {
+			note = fmt.Sprintf("config.json: quantization_config says fp8, whose loaders read X.weight_scale_inv; the scales are named X%s", opt.scaleSuffix())
+		}
+		cfg["quantization_config"], _ = json.Marshal(q)
+	case counts[ActQuantMX.String()]+counts[ActQuantNV.String()] > 0:
+		delete(cfg, "quantization_config")
+		note = fmt.Sprintf("config.json: quantization_config for %s is not written yet: loaders will not read the quantized weights from config.json alone", opt.destName())
+	case dequant > 0:
+		delete(cfg, "quantization_config")
+	}
+	if name, ok := torchDTypes[opt.To]; ok && opt.Block == nil && counts[ActConvert.String()]+dequant > 0 {
+		for _, key := range []string{"torch_dtype", "dtype"} {
+			if _, ok := cfg[key]; ok {
+				cfg[key], _ = json.Marshal(name)
+			}
+		}
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(cfg); err != nil {
+		return nil, "", err
+	}
+	return out.Bytes(), note, nil
+}
