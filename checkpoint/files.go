@@ -35,6 +35,11 @@ func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
+	// Read as a safetensors file, an index's JSON would fail with a
+	// meaningless header length.
+	if fi, err := os.Stat(src); err == nil && (fi.IsDir() || strings.HasSuffix(src, IndexSuffix)) {
+		return nil, fmt.Errorf("checkpoint: %s is a checkpoint directory or index, not a safetensors file: use ConvertCheckpoint", src)
+	}
 	if err := regularFile(src); err != nil {
 		return nil, err
 	}

@@ -48,8 +48,16 @@ func MXFormatKey(name string) string { return mxMetaPrefix + name }
 
 // validateMX checks the options of a quantization to Options.Block.
 func (o *Options) validateMX() error {
-	if o.BlockSize != [2]int{} || o.WeightBlockSize != [2]int{} {
-		return fmt.Errorf("checkpoint: %s quantization takes no FP8 block size", o.Block.Name)
+	if b := o.BlockSize; b != [2]int{} {
+		return fmt.Errorf("checkpoint: %s quantization takes no block size (BlockSize %dx%d quantizes to e4m3 or e5m2 with float32 block scales): leave it out", o.Block.Name, b[0], b[1])
+	}
+	// readConfig sets WeightBlockSize from the config.json of an FP8
+	// checkpoint (fp8Config): its block-scaled FP8 weights are kept byte
+	// for byte with their scales (plan), so that block size only
+	// describes them. One that the caller gives has nothing to apply to.
+	if w := o.WeightBlockSize; w != [2]int{} && o.fp8Config == "" {
+		return fmt.Errorf("checkpoint: %s quantization takes no FP8 weight block size (WeightBlockSize %dx%d): block-scaled FP8 weights are kept as they are, with their scales; to quantize them to %s, dequantize the checkpoint first (To: cltype.Double, exact; clconv convert --to double) and quantize that",
+			o.Block.Name, w[0], w[1], o.Block.Name)
 	}
 	if _, err := mx.ParseFormat(o.Block.Name); err != nil {
 		return fmt.Errorf("checkpoint: %v", err)

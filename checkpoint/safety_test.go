@@ -3,8 +3,8 @@ package checkpoint
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"

@@ -61,7 +61,7 @@ func newConvertCmd() *cobra.Command {
 	var f convertFlags
 	cmd := &cobra.Command{
 		Use:   "convert --to TYPE [--sat] [--round rte|rtz|rtp|rtn] [--from TYPE] IN OUT",
-		Short: "Convert a .npy or raw file or stream with OpenCL semantics",
+		Short: "Convert a .npy, raw or safetensors file, or a checkpoint, with OpenCL semantics",
 		Long: `convert applies convert_<TYPE>[_sat][_<MODE>] to every element of IN and
 writes the result to OUT. IN and OUT are files or '-' (stdin, stdout).
 
@@ -70,6 +70,20 @@ and C/Fortran order come from its header) or raw little-endian binary, which
 needs --from. The output keeps the shape and memory order and is written
 little-endian: as .npy when OUT ends in .npy, raw when it ends in .raw or .bin,
 otherwise in IN's format (--out-format overrides).
+
+IN may also be a safetensors file, a checkpoint directory or its
+model.safetensors.index.json (docs/SAFETENSORS.md); OUT is then a safetensors
+file, or for a checkpoint a directory of shards of the same names and their
+index. Every selected floating tensor is converted (--tensors, --skip), the
+rest copied byte for byte. Block-scaled weights (DeepSeek-V3 and
+compressed-tensors FP8 with their scales, gpt-oss MXFP4, ModelOpt NVFP4) are
+dequantized with one rounding by --to half, float, double or bfloat16; other
+destinations keep them and their scales byte for byte, with a warning. A
+weight whose scale is missing is an error unless --keep-raw copies it as it
+is. --to e4m3 or e5m2 with --block-size ROWSxCOLS quantizes 2-D tensors with
+a float32 scale per block; --to mxfp4, mxfp6-e2m3, mxfp6-e3m2, mxfp8-e4m3,
+mxfp8-e5m2 or nvfp4 quantizes a .npy file, a safetensors file or a checkpoint
+to that block format, written as safetensors.
 
 Without --round, conversions to integers round toward zero and conversions to
 floating types to nearest even, as in OpenCL C. A NaN or out-of-range float
@@ -83,31 +97,33 @@ left and an existing OUT is untouched. An existing OUT is replaced only with
 --force, and only a file, or a directory holding nothing but clconv's output
 for it; OUT may not be IN, contain IN or lie inside an input checkpoint.
 
-IN may also be a safetensors file, a checkpoint directory or its
-model.safetensors.index.json (docs/SAFETENSORS.md): block-scaled weights
-(FP8 with scales, MXFP4, NVFP4) are dequantized with one rounding to
-half/float/double/bfloat16; a weight whose scale is missing is an error
-unless --keep-raw copies it as it is.
 The exit status is 1 for bad data in IN (a format error, with its byte offset),
 2 for bad flags or arguments, an existing OUT without --force and I/O errors
 (a missing IN, an unwritable OUT, a full disk), and 130/143 after SIGINT/SIGTERM.
 
 --stats prints how many values were clamped, became 0 from NaN, were rounded,
 overflowed to infinity, became subnormal (exact counts; see docs/CONVERT.md);
---json prints the same report as JSON.
+--json prints the same report as JSON. Both go to stdout, or to stderr when
+OUT is '-'. A progress bar is shown on stderr when it is a terminal.
 
 bfloat16, e4m3 (OCP E4M3, "E4M3FN"), e5m2 (OCP E5M2) and the OCP MX formats
 e2m1, e2m3, e3m2 (one per byte) and e8m0 convert like the other floating types,
 with --sat meaning OCP's saturating mode (docs/FORMATS.md). In .npy files they
 are the dtypes named bfloat16, float8_e4m3fn, float8_e5m2, float4_e2m1fn,
 float6_e2m3fn, float6_e3m2fn and float8_e8m0fnu, as ml_dtypes calls them;
-np.save itself writes raw records ('<V2', '|V1'), which need --from. Both go to stdout, or to stderr when
-OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
+np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 		Example: `  clconv convert --to uchar --sat --round rte capture.npy capture_u8.npy
   clconv convert --name convert_half_rtz doubles.npy halves.npy
   clconv convert --from float --to uchar --sat --stats samples.raw samples_u8.raw
   clconv convert --to e4m3 --sat --round rtz weights.npy weights_fp8.npy
-  cat in.npy | clconv convert --to short --sat - - > out.npy`,
+  cat in.npy | clconv convert --to short --sat - - > out.npy
+
+  # checkpoints: dequantize DeepSeek-V3's FP8 to bf16, a directory (or its index) in, a directory out
+  clconv convert --to bf16 DeepSeek-V3/ DeepSeek-V3-bf16/
+  clconv convert --to e4m3 --block-size 128x128 --tensors '*proj.weight' model.safetensors fp8.safetensors
+  clconv convert --to mxfp4 model.safetensors out.safetensors
+  # copy a tensor byte for byte by choice (an FP8 weight without its scale is otherwise an error)
+  clconv convert --to bf16 --keep-raw 'lm_head.weight' in.safetensors out.safetensors`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runConvert(cmd, args, &f)
@@ -115,7 +131,7 @@ OUT is '-'. A progress bar is shown on stderr when it is a terminal.`,
 	}
 	cmd.SetFlagErrorFunc(convFlagError)
 	fl := cmd.Flags()
-	fl.StringVar(&f.to, "to", "", "destination type (char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0)")
+	fl.StringVar(&f.to, "to", "", "destination type: char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0 (NumPy, ml_dtypes, PyTorch and safetensors names work: float16, bf16, float8_e4m3fn, F8_E4M3); or a block format: "+mxFormatNames())
 	fl.StringVar(&f.name, "name", "", "the whole conversion as an OpenCL name, e.g. convert_uchar_sat_rte (instead of --to/--sat/--round)")
 	fl.BoolVar(&f.sat, "sat", false, "saturate (integer destinations, and the small floating formats: overflow and infinities give +-MAX)")
 	fl.StringVar(&f.round, "round", "", "rounding mode: rte, rtz, rtp or rtn (default: rtz to integers, rte to floating types)")
@@ -163,10 +179,7 @@ func convParseOp(cmd *cobra.Command, f *convertFlags) (convert.Op, error) {
 		}
 		k, err := cltype.Lookup(f.to)
 		if err != nil {
-			if op, verr := convert.ParseName("convert_" + f.to); verr == nil && op.Dst.IsVector() {
-				return convert.Op{}, fmt.Errorf("--to %s: an OpenCL vector type; convert works element by element: give a scalar type", f.to)
-			}
-			return convert.Op{}, fmt.Errorf("--to %s: %v", f.to, err)
+			return convert.Op{}, convUnknownTo(f.to, err)
 		}
 		name = "convert_" + k.String()
 		if f.sat {
@@ -187,6 +200,54 @@ func convParseOp(cmd *cobra.Command, f *convertFlags) (convert.Op, error) {
 		return convert.Op{}, fmt.Errorf("%s: convert works element by element; give a scalar type (%s)", name, op.Dst.Kind)
 	}
 	return op, nil
+}
+
+// convTypeHints answer the --to names that ML users reach for and clconv
+// does not have (names in lower case), with the formats that exist
+// instead: Lookup's nearest names would be of the wrong kind ("fp6": fp16),
+// and float4, float8, int4 and uint4 are OpenCL vector types. NumPy's f4
+// and f8 are float32 and float64 (safetensors' F4, FP4, is e2m1 to Lookup).
+var convTypeHints = []struct {
+	names []string
+	what  string // what the user wants, for the vector types' message
+	hint  string
+}{
+	{[]string{"fp8", "float8"}, "FP8", convHintFP8},
+	{[]string{"f8"}, "FP8", "NumPy's f8 is float64 (--to double); for FP8, " + convHintFP8},
+	{[]string{"fp4", "float4"}, "FP4", convHintFP4},
+	{[]string{"f4"}, "FP4", "NumPy's f4 is float32 (--to float); for FP4, " + convHintFP4},
+	{[]string{"int4", "uint4", "nf4", "q4", "q4_0"}, "4-bit integers",
+		"clconv has no 4-bit integer type, NF4 or GGUF Q4 block: its 4-bit formats are e2m1 (FP4, one element per byte) and the block formats mxfp4 and nvfp4"},
+	{[]string{"fp6", "float6", "f6"}, "FP6",
+		"did you mean e2m3 or e3m2 (FP6, float6_e2m3fn and float6_e3m2fn, one element per byte) or the block formats mxfp6-e2m3 and mxfp6-e3m2?"},
+}
+
+const (
+	convHintFP8 = "did you mean e4m3 (OCP E4M3, float8_e4m3fn) or e5m2 (OCP E5M2, float8_e5m2)? " +
+		"Block-scaled FP8: the block formats mxfp8-e4m3 and mxfp8-e5m2, or e4m3 with --block-size on safetensors"
+	convHintFP4 = "did you mean e2m1 (FP4, float4_e2m1fn, one element per byte) " +
+		"or the block formats mxfp4 and nvfp4 (two elements per byte, with block scales)?"
+)
+
+// convUnknownTo returns the error for --to to, which Lookup refused with
+// err.
+func convUnknownTo(to string, err error) error {
+	what, hint := "", ""
+	for _, h := range convTypeHints {
+		if slices.Contains(h.names, strings.ToLower(strings.TrimSpace(to))) {
+			what, hint = h.what, h.hint
+		}
+	}
+	if op, verr := convert.ParseName("convert_" + to); verr == nil && op.Dst.IsVector() {
+		if hint != "" {
+			hint = ". For " + what + ": " + hint
+		}
+		return fmt.Errorf("--to %s: an OpenCL vector type; convert works element by element: give a scalar type%s", to, hint)
+	}
+	if hint != "" {
+		return fmt.Errorf("--to %s: unknown type %q: %s", to, to, hint)
+	}
+	return fmt.Errorf("--to %s: %v", to, err)
 }
 
 // convParseFrom parses --from.

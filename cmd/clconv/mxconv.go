@@ -122,6 +122,12 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 	}
 	finish(true)
 	printWarnings(cmd, rep.Warnings)
+	for _, t := range rep.Tensors {
+		if t.Layout {
+			fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: to quantize the kept block-scaled weights to %s as well, dequantize them first: clconv convert --to double IN WIDE (exact; --to bf16 is smaller but rounds once more), then clconv convert --to %s WIDE OUT\n", bf.Name, bf.Name)
+			break
+		}
+	}
 	r := mxNewReport(rep, bf, rule, mode, pad, inPath, outPath, time.Since(start))
 	w := cmd.OutOrStdout()
 	switch {
