@@ -290,7 +290,7 @@ func TestHugeBlockSize(t *testing.T) {
 	dir := t.TempDir()
 	in := writeFile(t, dir, "in.safetensors", nil, f32Tensor("w", 2, 2, rand.New(rand.NewPCG(5, 6))))
 	out := filepath.Join(dir, "out.safetensors")
-	b := int(math.MaxInt64)
+	b := math.MaxInt
 	_, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.E4M3, Sat: true, BlockSize: [2]int{b, b}, Skip: nil})
 	if err != nil {
 		// f32Tensor holds infinities and NaNs: a block with them has no
