@@ -313,3 +313,34 @@ func TestErrorsNameTheFile(t *testing.T) {
 		t.Errorf("left %v", got)
 	}
 }
+
+// TestInspectLayouts: inspect groups a block-scaled weight with its scale
+// and names the layout and block size, and names an incomplete one.
+func TestInspectLayouts(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	w, err := safetensors.NewWriter(&buf, []safetensors.TensorInfo{
+		{Name: "x.weight", DType: safetensors.F8_E4M3, Shape: []int64{4, 6}},
+		{Name: "x.weight_scale_inv", DType: safetensors.F32, Shape: []int64{2, 3}},
+		{Name: "e.blocks", DType: safetensors.U8, Shape: []int64{2, 1, 16}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(make([]byte, 24))
+	w.Write(convFloats(1, 1, 1, 1, 1, 1))
+	w.Write(make([]byte, 32))
+	w.Close()
+	in := convWrite(t, dir, "m.safetensors", buf.Bytes())
+	convWrite(t, dir, "config.json", []byte(`{"quantization_config": {"quant_method": "fp8", "weight_block_size": [2, 2]}}`))
+	stdout, stderr, st := convRun(t, nil, "inspect", in)
+	for _, want := range []string{"layouts:", "x.weight  fp8  blocks 2x2  scales x.weight_scale_inv", `e.blocks  incomplete: is MXFP4 blocks`} {
+		if st != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("inspect: %d %q lacks %q (%s)", st, stdout, want, stderr)
+		}
+	}
+	stdout, _, _ = convRun(t, nil, "inspect", "--json", in)
+	if !strings.Contains(stdout, `"layouts"`) || !strings.Contains(stdout, `"kind": "fp8"`) {
+		t.Errorf("inspect --json: %s", stdout)
+	}
+}

@@ -268,6 +268,9 @@ type stReport struct {
 	Target     string            `json:"target,omitempty"`
 	Tensors    []stTensorReport  `json:"tensors"`
 	Warnings   []string          `json:"warnings,omitempty"`
+	// Layouts are the block-scaled weights whose weight tensor is in this
+	// file (checkpoint.Layouts).
+	Layouts []checkpoint.Layout `json:"layouts,omitempty"`
 }
 
 // inspectSafetensors inspects one safetensors file, or every shard of a
@@ -298,6 +301,14 @@ func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to con
 		sfs[i] = sf
 		total += sf.Size
 	}
+	_, cfgDir, err := inspectFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	layouts, err := checkpoint.Layouts(sfs, cfgDir)
+	if err != nil {
+		return nil, err
+	}
 	progress, finish := convProgress(cmd, f.quiet, "inspect")
 	var done int64
 	var out []*stReport
@@ -313,6 +324,11 @@ func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to con
 			return nil, err
 		}
 		done += sf.Size
+		for _, l := range layouts {
+			if _, ok := sf.Lookup(l.Weight); ok {
+				r.Layouts = append(r.Layouts, l)
+			}
+		}
 		out = append(out, r)
 	}
 	finish(true)
@@ -469,31 +485,73 @@ func printTensorTable(w io.Writer, ts []safetensors.TensorInfo) {
 }
 
 // inspectPlain prints inspect's plain listing of a safetensors file or
-// checkpoint straight from each shard's header, one shard open at a time.
+// checkpoint straight from each shard's header, then the block-scaled
+// layouts that a conversion would see (a weight with its scales and block
+// size; an incomplete one with its problem).
 func inspectPlain(w io.Writer, path string, first bool) error {
-	files := []string{path}
-	if fi, err := os.Stat(path); err == nil && (fi.IsDir() || strings.HasSuffix(strings.ToLower(path), checkpoint.IndexSuffix)) {
-		dir, _, shards, err := checkpoint.Shards(path)
-		if err != nil {
-			return err
-		}
-		files = files[:0]
-		for _, s := range shards {
-			files = append(files, filepath.Join(dir, s))
-		}
+	files, dir, err := inspectFiles(path)
+	if err != nil {
+		return err
 	}
+	sfs := make([]*safetensors.File, 0, len(files))
+	defer func() {
+		for _, sf := range sfs {
+			sf.Close()
+		}
+	}()
 	for i, p := range files {
 		sf, err := checkpoint.Open(p)
 		if err != nil {
 			return err
 		}
+		sfs = append(sfs, sf)
 		if i > 0 || !first {
 			fmt.Fprintln(w)
 		}
 		r := &stReport{File: p, HeaderLen: sf.HeaderLen, DataOffset: sf.DataOffset(), Bytes: sf.Size, Metadata: sf.Metadata}
 		printSafetensorsHead(w, r, len(sf.Tensors))
 		printTensorTable(w, sf.Tensors)
-		sf.Close()
 	}
+	ls, err := checkpoint.Layouts(sfs, dir)
+	if err != nil {
+		return err
+	}
+	printLayouts(w, ls)
 	return nil
+}
+
+// inspectFiles returns the safetensors files of path (a file, a checkpoint
+// directory or its index) and the directory whose config.json applies.
+func inspectFiles(path string) ([]string, string, error) {
+	if fi, err := os.Stat(path); err == nil && (fi.IsDir() || strings.HasSuffix(strings.ToLower(path), checkpoint.IndexSuffix)) {
+		dir, _, shards, err := checkpoint.Shards(path)
+		if err != nil {
+			return nil, "", err
+		}
+		var files []string
+		for _, s := range shards {
+			files = append(files, filepath.Join(dir, s))
+		}
+		return files, dir, nil
+	}
+	return []string{path}, filepath.Dir(path), nil
+}
+
+// printLayouts prints the block-scaled layouts below inspect's tables.
+func printLayouts(w io.Writer, ls []checkpoint.Layout) {
+	if len(ls) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%-10s %d block-scaled weight(s): converting to half, float, double or bfloat16 dequantizes them\n", "layouts:", len(ls))
+	for _, l := range ls {
+		if l.Problem != "" {
+			fmt.Fprintf(w, "  %s  incomplete: %s\n", termSafe(l.Weight), termSafe(l.Problem))
+			continue
+		}
+		blk := ""
+		if len(l.Block) == 2 {
+			blk = fmt.Sprintf("  blocks %dx%d", l.Block[0], l.Block[1])
+		}
+		fmt.Fprintf(w, "  %s  %s%s  scales %s\n", termSafe(l.Weight), l.Kind, blk, termSafe(strings.Join(l.Scales, ", ")))
+	}
 }
