@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -106,7 +107,11 @@ func TestTruncatedWhileMapped(t *testing.T) {
 					continue
 				}
 				begin := f.DataOffset() + ti.Begin
-				if fe.Offset < max(keep, begin) || fe.Offset >= f.DataOffset()+ti.End {
+				lost := max(keep, begin)
+				if !exactFault {
+					lost = begin // the read's start, where the fault's address is unknown
+				}
+				if fe.Offset < lost || fe.Offset >= f.DataOffset()+ti.End {
 					t.Errorf("%s of %s: error at byte %d, want the lost data of the tensor, [%d, %d): %v", tc.name, ti.Name, fe.Offset, max(keep, begin), f.DataOffset()+ti.End, err)
 				}
 				if tc.name != "section" && (!fe.HasTensor || fe.Tensor != ti.Name) {
@@ -120,6 +125,12 @@ func TestTruncatedWhileMapped(t *testing.T) {
 	}
 	t.Logf("e.g. %v", ReadInto(f, &f.Tensors[1], make([]float64, n), ReadOptions{}))
 }
+
+// exactFault: the fault's address, hence the byte lost, is exact where the
+// tests run natively (amd64 here); under qemu-user (the other ports) the
+// signal may carry a wrong address or none, and the error then names the
+// read's first byte.
+var exactFault = runtime.GOARCH == "amd64"
 
 // TestTruncatedBeforeParse maps a file whose header spans several pages and
 // truncates it before ReadBytes parses the header in place, as another
@@ -162,7 +173,7 @@ func TestTruncatedBeforeParse(t *testing.T) {
 		}
 		f, err := ReadBytes(mem)
 		var fe *FormatError
-		if f != nil || !errors.As(err, &fe) || !errors.Is(err, ErrChanged) || fe.Offset < keep {
+		if f != nil || !errors.As(err, &fe) || !errors.Is(err, ErrChanged) || exactFault && fe.Offset < keep {
 			t.Errorf("truncated to %d: ReadBytes = %v, %v; want an error wrapping ErrChanged at or after byte %d", keep, f, err, keep)
 		} else if strings.Count(err.Error(), "safetensors:") != 1 {
 			t.Errorf("truncated to %d: %q", keep, err)
