@@ -43,12 +43,9 @@ func stBytes(ts ...tensor) []byte {
 	return buf.Bytes()
 }
 
-// FuzzCheckpoint converts whole checkpoint directories made of fuzzed
-// config.json, index and shards. Whatever the input: no panic, no
-// temporary file left, no output after an error, and an output that
-// reads back after success (ConvertCheckpoint verifies it; the fuzz
-// target checks again).
-func FuzzCheckpoint(f *testing.F) {
+// fuzzSeeds are FuzzCheckpoint's seeds: an FP8 checkpoint with its index and
+// config, without them, a bad index, MX and NVFP4 layouts.
+func fuzzSeeds() [][]byte {
 	rng := rand.New(rand.NewPCG(7, 8))
 	w := rawTensor("x.weight", safetensors.F8_E4M3, []int64{4, 6}, rng)
 	sc := tensor{safetensors.TensorInfo{Name: "x.weight_scale_inv", DType: safetensors.F32, Shape: []int64{2, 3}}, make([]byte, 24)}
@@ -58,11 +55,24 @@ func FuzzCheckpoint(f *testing.F) {
 	s1 := stBytes(w, f32Tensor("y", 2, 2, rng))
 	s2 := stBytes(sc)
 	idx := `{"weight_map": {"x.weight": "a.safetensors", "y": "a.safetensors", "x.weight_scale_inv": "b.safetensors"}}`
-	f.Add(fuzzSeed(`{"quantization_config": {"quant_method": "fp8", "weight_block_size": [2, 2]}}`, idx, s1, s2))
-	f.Add(fuzzSeed("", "", s1, s2))
-	f.Add(fuzzSeed(`{}`, `{"weight_map": {"y": "a.safetensors"}}`, s1, s2))
-	f.Add(fuzzSeed("", "", stBytes(rawTensor("e.blocks", safetensors.U8, []int64{2, 1, 16}, rng), rawTensor("e.scales", safetensors.U8, []int64{2, 1}, rng))))
-	f.Add(fuzzSeed("", "", stBytes(rawTensor("v", safetensors.U8, []int64{2, 8}, rng), rawTensor("v_scale", safetensors.F8_E4M3, []int64{2, 1}, rng), rawTensor("v_scale_2", safetensors.F32, []int64{}, rng))))
+	return [][]byte{
+		fuzzSeed(`{"quantization_config": {"quant_method": "fp8", "weight_block_size": [2, 2]}}`, idx, s1, s2),
+		fuzzSeed("", "", s1, s2),
+		fuzzSeed(`{}`, `{"weight_map": {"y": "a.safetensors"}}`, s1, s2),
+		fuzzSeed("", "", stBytes(rawTensor("e.blocks", safetensors.U8, []int64{2, 1, 16}, rng), rawTensor("e.scales", safetensors.U8, []int64{2, 1}, rng))),
+		fuzzSeed("", "", stBytes(rawTensor("v", safetensors.U8, []int64{2, 8}, rng), rawTensor("v_scale", safetensors.F8_E4M3, []int64{2, 1}, rng), rawTensor("v_scale_2", safetensors.F32, []int64{}, rng))),
+	}
+}
+
+// FuzzCheckpoint converts whole checkpoint directories made of fuzzed
+// config.json, index and shards. Whatever the input: no panic, no
+// temporary file left, no output after an error, and an output that
+// reads back after success (ConvertCheckpoint verifies it; the fuzz
+// target checks again).
+func FuzzCheckpoint(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		parts := bytes.Split(data, fuzzSep)
 		if len(parts) < 3 || len(parts) > 6 {
