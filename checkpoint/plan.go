@@ -345,6 +345,11 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			rep.Block, rep.Scale = blk[:], s.t.Name
 		case !t.DType.IsFloat() || !opt.selected(t.Name) || t.DType.Kind() == opt.To:
 			j.act = ActKeep
+		case strings.HasSuffix(t.Name, "e_score_correction_bias") && opt.dequantDest():
+			// DeepSeek-V3's router bias stays float32, as its own
+			// fp8_cast_bf16.py keeps it: the expert choice compares
+			// scores that differ in low bits.
+			j.act = ActKeep
 		case t.DType.Kind() == cltype.Invalid:
 			return nil, dataErrorf("checkpoint: tensor %q: converting %s is not supported yet; leave it out with --skip", t.Name, t.DType)
 		case opt.BlockSize != [2]int{} && len(t.Shape) == 2:
@@ -414,6 +419,17 @@ func consumedScales(all map[string]source, opt *Options) map[string]bool {
 			switch opt.roles[m.weight].role {
 			case roleFP8, roleMX, roleNV:
 				consumed[name] = true
+			}
+		}
+		// The static activation scale of an FP8 or NVFP4 linear layer
+		// (compressed-tensors, ModelOpt: "X.input_scale" beside
+		// "X.weight") means nothing to dequantized weights: it goes
+		// with them.
+		if (m.role == roleFP8 || m.role == roleNV) && m.weight == name && opt.selected(name) {
+			if base, ok := strings.CutSuffix(name, ".weight"); ok {
+				if s, ok := all[base+".input_scale"]; ok && s.t.DType.IsFloat() {
+					consumed[base+".input_scale"] = true
+				}
 			}
 		}
 	}

@@ -462,3 +462,36 @@ func TestModelDirectory(t *testing.T) {
 		t.Errorf("config.json after quantizing: %s", b)
 	}
 }
+
+// TestReferenceKeeps: dequantizing drops an FP8 or NVFP4 layer's
+// input_scale (ModelOpt, compressed-tensors), and keeps DeepSeek-V3's
+// e_score_correction_bias in float32, as fp8_cast_bf16.py does.
+func TestReferenceKeeps(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(42, 42))
+	w := rawTensor("l.weight", safetensors.F8_E4M3, []int64{4, 6}, rng)
+	for i := range w.data {
+		w.data[i] &= 0x77
+	}
+	sc := tensor{safetensors.TensorInfo{Name: "l.weight_scale", DType: safetensors.F32, Shape: []int64{}}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.5))}
+	is := tensor{safetensors.TensorInfo{Name: "l.input_scale", DType: safetensors.F32, Shape: []int64{}}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(3))}
+	bias := f32Tensor("model.layers.3.mlp.gate.e_score_correction_bias", 1, 8, rng)
+	in := writeFile(t, dir, "in.safetensors", nil, w, sc, is, bias)
+	out := filepath.Join(dir, "out.safetensors")
+	rep, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.BFloat16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, data := readBack(t, out)
+	if _, ok := f.Lookup("l.input_scale"); ok {
+		t.Error("input_scale kept after dequantizing")
+	}
+	if b, ok := f.Lookup(bias.info.Name); !ok || b.DType != safetensors.F32 || string(data[bias.info.Name]) != string(bias.data) {
+		t.Errorf("e_score_correction_bias: %+v", b)
+	}
+	for _, tr := range rep.Tensors {
+		if tr.Name == "l.input_scale" && tr.Action != ActDropScale.String() {
+			t.Errorf("input_scale: %s", tr.Action)
+		}
+	}
+}
