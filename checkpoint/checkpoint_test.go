@@ -32,25 +32,12 @@ type tensor struct {
 // writer and returns its path.
 func writeFile(t *testing.T, dir, name string, meta map[string]string, ts ...tensor) string {
 	t.Helper()
-	var infos []safetensors.TensorInfo
-	for _, x := range ts {
-		infos = append(infos, x.info)
-	}
-	var buf bytes.Buffer
-	w, err := safetensors.NewWriter(&buf, infos, meta)
+	b, err := stBytes(meta, ts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, x := range ts {
-		if _, err := w.Write(x.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, buf.Bytes(), 0o666); err != nil {
+	if err := os.WriteFile(p, b, 0o666); err != nil {
 		t.Fatal(err)
 	}
 	return p

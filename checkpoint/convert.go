@@ -295,19 +295,19 @@ func tensorErr(name string, err error) error {
 	return fmt.Errorf("tensor %q: %w", name, err)
 }
 
-// maxWorkers caps Options.Workers: 4 goroutines per GOMAXPROCS, or 64 on a
-// small machine (the rule of clconv's --workers). The conversions are bound
+// MaxWorkers caps Options.Workers (and clconv's --workers): 4 goroutines
+// per GOMAXPROCS, or 64 on a small machine. The conversions are bound
 // by the CPU, and more goroutines than cores only hide the latency of
 // reading the mapped input and writing the output, which a few per core do;
 // each worker holds its buffers (a few MiB at most), so that a huge Workers
 // cannot exhaust memory.
-func maxWorkers() int { return max(64, 4*runtime.GOMAXPROCS(0)) }
+func MaxWorkers() int { return max(64, 4*runtime.GOMAXPROCS(0)) }
 
 // workers returns the number of goroutines to use: Options.Workers, at
-// most maxWorkers(), or GOMAXPROCS when it is not set.
+// most MaxWorkers(), or GOMAXPROCS when it is not set.
 func (o *Options) workers() int {
 	if o.Workers > 0 {
-		return min(o.Workers, maxWorkers())
+		return min(o.Workers, MaxWorkers())
 	}
 	return runtime.GOMAXPROCS(0)
 }

@@ -49,7 +49,7 @@ func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options
 	if err := readConfig(filepath.Dir(src), &opt); err != nil {
 		return nil, err
 	}
-	f, err := openShard(src)
+	f, err := Open(src)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +274,7 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 	opt.paths = map[*safetensors.File]string{}
 	for i, s := range shards {
 		p := filepath.Join(dir, s)
-		f, err := openShard(p)
+		f, err := Open(p)
 		if err != nil {
 			return nil, err
 		}
@@ -286,6 +286,8 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 	if err != nil {
 		return nil, err
 	}
+	// The layouts of the whole checkpoint, found once for every shard.
+	opt.roles, opt.probs = layouts(all, opt.fp8Config)
 	var warnings []string
 	if l.weightMap != nil {
 		for name, shard := range l.weightMap {
@@ -401,15 +403,8 @@ func tensorWarnings(rep *Report, opt *Options) []string {
 	}
 	if nonFinite > 0 {
 		to := opt.To.String()
-		what := "NaN or infinite"
-		if !hasInf(opt.To) {
-			what = "NaN (" + to + " has no infinity)"
-		}
-		hint := "--sat clamps them to ±max instead"
-		switch {
-		case opt.To.IsFloat():
-			hint = "they lie beyond " + to + "'s range: bf16 or float keeps them"
-		case opt.To == cltype.E4M3 || opt.To == cltype.E5M2:
+		what, hint := fileconv.NonFiniteAdvice(opt.To)
+		if opt.To == cltype.E4M3 || opt.To == cltype.E5M2 {
 			hint += ", --block-size 128x128 quantizes with a scale per block"
 		}
 		out = append(out, fmt.Sprintf("%d finite value(s) became %s converting to %s, the first in tensor %q: %s", nonFinite, what, to, first, hint))
@@ -418,15 +413,6 @@ func tensorWarnings(rep *Report, opt *Options) []string {
 		out = append(out, fmt.Sprintf("%d block-scaled weight(s) and scale(s) were kept byte for byte: converting to %s does not dequantize them (convert to bf16, f16 or float for that)", kept, opt.destName()))
 	}
 	return out
-}
-
-// hasInf reports whether floating type k has infinities.
-func hasInf(k cltype.Kind) bool {
-	switch k {
-	case cltype.E4M3, cltype.E8M0, cltype.E2M1, cltype.E2M3, cltype.E3M2:
-		return false
-	}
-	return true
 }
 
 // destName names the destination in messages.

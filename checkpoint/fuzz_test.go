@@ -25,22 +25,36 @@ func fuzzSeed(config, index string, shards ...[]byte) []byte {
 	return bytes.Join(append(parts, shards...), fuzzSep)
 }
 
-// stBytes is a safetensors file of ts.
-func stBytes(ts ...tensor) []byte {
+// stBytes is a safetensors file of ts with metadata meta, written by the
+// package's writer.
+func stBytes(meta map[string]string, ts ...tensor) ([]byte, error) {
 	var infos []safetensors.TensorInfo
 	for _, x := range ts {
 		infos = append(infos, x.info)
 	}
 	var buf bytes.Buffer
-	w, err := safetensors.NewWriter(&buf, infos, nil)
+	w, err := safetensors.NewWriter(&buf, infos, meta)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range ts {
+		if _, err := w.Write(x.data); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// mustST is stBytes for the fuzz seeds, whose tensors are valid.
+func mustST(ts ...tensor) []byte {
+	b, err := stBytes(nil, ts...)
 	if err != nil {
 		panic(err)
 	}
-	for _, x := range ts {
-		w.Write(x.data)
-	}
-	w.Close()
-	return buf.Bytes()
+	return b
 }
 
 // fuzzSeeds are FuzzCheckpoint's seeds: an FP8 checkpoint with its index and
@@ -52,15 +66,15 @@ func fuzzSeeds() [][]byte {
 	for i := range 6 {
 		binary.LittleEndian.PutUint32(sc.data[4*i:], math.Float32bits(0.25))
 	}
-	s1 := stBytes(w, f32Tensor("y", 2, 2, rng))
-	s2 := stBytes(sc)
+	s1 := mustST(w, f32Tensor("y", 2, 2, rng))
+	s2 := mustST(sc)
 	idx := `{"weight_map": {"x.weight": "a.safetensors", "y": "a.safetensors", "x.weight_scale_inv": "b.safetensors"}}`
 	return [][]byte{
 		fuzzSeed(`{"quantization_config": {"quant_method": "fp8", "weight_block_size": [2, 2]}}`, idx, s1, s2),
 		fuzzSeed("", "", s1, s2),
 		fuzzSeed(`{}`, `{"weight_map": {"y": "a.safetensors"}}`, s1, s2),
-		fuzzSeed("", "", stBytes(rawTensor("e.blocks", safetensors.U8, []int64{2, 1, 16}, rng), rawTensor("e.scales", safetensors.U8, []int64{2, 1}, rng))),
-		fuzzSeed("", "", stBytes(rawTensor("v", safetensors.U8, []int64{2, 8}, rng), rawTensor("v_scale", safetensors.F8_E4M3, []int64{2, 1}, rng), rawTensor("v_scale_2", safetensors.F32, []int64{}, rng))),
+		fuzzSeed("", "", mustST(rawTensor("e.blocks", safetensors.U8, []int64{2, 1, 16}, rng), rawTensor("e.scales", safetensors.U8, []int64{2, 1}, rng))),
+		fuzzSeed("", "", mustST(rawTensor("v", safetensors.U8, []int64{2, 8}, rng), rawTensor("v_scale", safetensors.F8_E4M3, []int64{2, 1}, rng), rawTensor("v_scale_2", safetensors.F32, []int64{}, rng))),
 	}
 }
 

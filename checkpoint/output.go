@@ -200,9 +200,10 @@ func regularFile(path string) error {
 	return nil
 }
 
-// openShard opens the safetensors file at path, refusing anything but a
-// regular file, and names path in its errors.
-func openShard(path string) (*safetensors.File, error) {
+// Open opens the safetensors file at path as safetensors.Open does, after
+// checking that it is a regular file (a FIFO would block, a device never
+// end), and names path in its errors.
+func Open(path string) (*safetensors.File, error) {
 	if err := regularFile(path); err != nil {
 		return nil, err
 	}
@@ -212,11 +213,6 @@ func openShard(path string) (*safetensors.File, error) {
 	}
 	return f, nil
 }
-
-// Open opens the safetensors file at path as safetensors.Open does, after
-// checking that it is a regular file (a FIFO would block, a device never
-// end), and names path in its errors.
-func Open(path string) (*safetensors.File, error) { return openShard(path) }
 
 // fileErr names the file path in err, unless err already starts with it.
 func fileErr(path string, err error) error {

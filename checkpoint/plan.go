@@ -27,7 +27,8 @@ type Options struct {
 	// leaves out the tensors any of its globs match. Tensors not selected
 	// are copied byte for byte.
 	Tensors, Skip []string
-	// Workers is the number of converting goroutines (0: GOMAXPROCS).
+	// Workers is the number of converting goroutines (0: GOMAXPROCS), at
+	// most MaxWorkers().
 	Workers int
 	// Stats asks for each converted tensor's statistics (fileconv.Stats).
 	Stats bool

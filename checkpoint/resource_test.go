@@ -236,7 +236,7 @@ func TestResourceTinyTensors(t *testing.T) {
 	}
 }
 
-// TestWorkersCapped: a huge Options.Workers runs at most maxWorkers()
+// TestWorkersCapped: a huge Options.Workers runs at most MaxWorkers()
 // goroutines, each with its buffers.
 func TestWorkersCapped(t *testing.T) {
 	limit := max(64, 4*runtime.GOMAXPROCS(0))

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 )
 
@@ -56,3 +57,19 @@ func (s *Stats) Classify(dk, sk cltype.Kind, dst, src []byte, n int, m round.Mod
 
 // Add adds o's counts to s.
 func (s *Stats) Add(o *Stats) { s.add(o) }
+
+// NonFiniteAdvice says, for the warning about Result.NonFinite, what the
+// finite values that overflowed dst became ("NaN or infinite", or "NaN
+// (e4m3 has no infinity)" for the formats without one), and what avoids
+// it: _sat where dst allows it, a wider type for half and float.
+func NonFiniteAdvice(dst cltype.Kind) (what, hint string) {
+	what = "NaN or infinite"
+	if r := minifloat.OfKind(dst); r != nil && !r.Inf {
+		what = "NaN (" + dst.String() + " has no infinity)"
+	}
+	hint = "--sat clamps them to ±max instead"
+	if dst.IsFloat() {
+		hint = "they lie beyond " + dst.String() + "'s range: a wider type (bfloat16, float) keeps them"
+	}
+	return what, hint
+}

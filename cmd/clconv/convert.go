@@ -676,14 +676,7 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	finish(true)
 	elapsed := time.Since(start)
 	if res.NonFinite > 0 {
-		hint := "--sat clamps them to ±max instead"
-		what := "NaN or infinite"
-		if k := res.Out.Kind; k == cltype.E4M3 || k == cltype.E8M0 {
-			what = "NaN (" + k.String() + " has no infinity)"
-		}
-		if op.Dst.Kind.IsFloat() {
-			hint = "they lie beyond " + op.Dst.Kind.String() + "'s range: a wider type keeps them"
-		}
+		what, hint := fileconv.NonFiniteAdvice(res.Out.Kind)
 		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: warning: %d finite value(s) became %s: %s\n", res.NonFinite, what, hint)
 	}
 

@@ -31,6 +31,26 @@ func convBuild(t *testing.T) string {
 	return bin
 }
 
+// convRunning is a started command: its stderr, a channel closed when it
+// has exited, and then its Wait error.
+type convRunning struct {
+	stderr bytes.Buffer
+	exited chan struct{}
+	err    error
+}
+
+// convStart starts cmd with its stderr captured.
+func convStart(t *testing.T, cmd *exec.Cmd) *convRunning {
+	t.Helper()
+	r := &convRunning{exited: make(chan struct{})}
+	cmd.Stderr = &r.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.err = cmd.Wait(); close(r.exited) }()
+	return r
+}
+
 // convWaitTemp waits until dir holds a temporary output file with data.
 func convWaitTemp(t *testing.T, dir string, exited <-chan struct{}) {
 	t.Helper()
@@ -110,14 +130,8 @@ func TestInterrupt(t *testing.T) {
 				f.Close()
 			}
 			cmd.Args = append(append([]string{bin}, args...), in, out)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			var waitErr error
-			go func() { waitErr = cmd.Wait(); close(exited) }()
+			r := convStart(t, cmd)
+			stderr, exited := &r.stderr, r.exited
 			if tc.pipe {
 				hdr := fileconv.EncodeHeader(cltype.Float, false, []int64{1 << 24}, 0)
 				if _, err := pw.Write(append(hdr, make([]byte, 4<<20)...)); err != nil {
@@ -133,8 +147,8 @@ func TestInterrupt(t *testing.T) {
 				t.Fatal("clconv did not exit after the signal")
 			}
 			var ee *exec.ExitError
-			if !errors.As(waitErr, &ee) || ee.ExitCode() != tc.status {
-				t.Errorf("exit: %v; want status %d (stderr %q)", waitErr, tc.status, stderr.String())
+			if !errors.As(r.err, &ee) || ee.ExitCode() != tc.status {
+				t.Errorf("exit: %v; want status %d (stderr %q)", r.err, tc.status, stderr.String())
 			}
 			if !bytes.Contains(stderr.Bytes(), []byte("no output written")) {
 				t.Errorf("stderr %q", stderr.String())

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,14 +50,10 @@ func isSafetensors(path string) bool {
 	return false
 }
 
-// maxWorkers caps --workers: more goroutines than this only add memory
-// (each holds a chunk buffer), never speed.
-func maxWorkers() int { return max(64, 4*runtime.NumCPU()) }
-
 // checkWorkers checks --workers.
 func checkWorkers(n int) error {
-	if n < 0 || n > maxWorkers() {
-		return fmt.Errorf("--workers %d: give 1 to %d (0, the default, uses every core)", n, maxWorkers())
+	if n < 0 || n > checkpoint.MaxWorkers() {
+		return fmt.Errorf("--workers %d: give 1 to %d (0, the default, uses every core)", n, checkpoint.MaxWorkers())
 	}
 	return nil
 }
@@ -279,16 +274,9 @@ type stReport struct {
 // writer that discards, so that dequantized weights, kept layouts and
 // skipped tensors are reported as convert would treat them.
 func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to convert.Op, hasTo bool) ([]*stReport, error) {
-	files := []string{path}
-	if fi, err := os.Stat(path); err == nil && (fi.IsDir() || strings.HasSuffix(strings.ToLower(path), checkpoint.IndexSuffix)) {
-		dir, _, shards, err := checkpoint.Shards(path)
-		if err != nil {
-			return nil, err
-		}
-		files = files[:0]
-		for _, s := range shards {
-			files = append(files, filepath.Join(dir, s))
-		}
+	files, cfgDir, err := inspectFiles(path)
+	if err != nil {
+		return nil, err
 	}
 	sfs := make([]*safetensors.File, len(files))
 	var total int64
@@ -300,10 +288,6 @@ func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to con
 		defer sf.Close()
 		sfs[i] = sf
 		total += sf.Size
-	}
-	_, cfgDir, err := inspectFiles(path)
-	if err != nil {
-		return nil, err
 	}
 	layouts, err := checkpoint.Layouts(sfs, cfgDir)
 	if err != nil {
