@@ -119,8 +119,14 @@ func formatNames() string {
 	return strings.Join(s, ", ")
 }
 
-// String returns f's name.
-func (f *Format) String() string { return f.Name }
+// String returns f's name, or "<nil>" for a nil f (checked, not left to
+// fmt's recovery of a nil dereference, which qemu-user can turn fatal).
+func (f *Format) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return f.Name
+}
 
 // ElemBits returns the width of one element: 8, 6 or 4.
 func (f *Format) ElemBits() int { return f.Elem.Width() }

@@ -166,7 +166,9 @@ run1() { # port pkg bin
 	end=$(date +%s)
 	if [ $rc = 0 ]; then echo "$port $pkg ok $((end - start))$note"; else echo "$port $pkg FAIL $((end - start))$note"; fi >"$res"
 	cat "$res"
-	[ $rc = 0 ] || tail -n 30 "$log" | sed "s|^|    $port $pkg: |"
+	# A runtime crash's cause is at its top (the goroutine dumps follow):
+	# show that, then the log's end.
+	[ $rc = 0 ] || { grep -m1 -A14 -E '^(fatal error|panic|unexpected fault address)' "$log"; echo ...; tail -n 30 "$log"; } | sed "s|^|    $port $pkg: |"
 }
 export -f run1 runner key
 export work root wasmexec i386

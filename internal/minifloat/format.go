@@ -115,8 +115,15 @@ func ByName(name string) *Format {
 	return nil
 }
 
-// String returns f's name.
-func (f *Format) String() string { return f.Name }
+// String returns f's name, or "<nil>" for a nil f. (It checks rather than
+// leaving fmt to recover a nil dereference: under qemu-user a fault's
+// address may come garbled, and the runtime then dies instead of panicking.)
+func (f *Format) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return f.Name
+}
 
 // Width returns the number of bits of a pattern.
 func (f *Format) Width() int {
