@@ -228,14 +228,17 @@ func copyTensor(ctx context.Context, dst io.WriterAt, off int64, s source, opt *
 func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt *Options) error {
 	t := j.src.t
 	from := t.DType.Kind()
-	ssize, dsize := int64(from.Size()), int64(opt.To.Size())
+	// The destination is the tensor's own: opt.To, or Options.Rest for
+	// a tensor that a quantization converts instead (never saturated).
+	to, sat := j.out.DType.Kind(), opt.Sat && !j.rest
+	ssize, dsize := int64(from.Size()), int64(to.Size())
 	n := t.Count()
 	if n*ssize != t.Bytes() {
 		return tensorErr(t.Name, fmt.Errorf("%d bytes hold %d elements of %s, not %d", t.Bytes(), t.Bytes()/ssize, t.DType, n))
 	}
 	// fileconv.Convert's checks, which the fast path must keep.
-	if opt.Sat && opt.To.IsFloat() {
-		return tensorErr(t.Name, fmt.Errorf("_sat is not allowed with a floating destination (%s)", opt.To))
+	if sat && to.IsFloat() {
+		return tensorErr(t.Name, fmt.Errorf("_sat is not allowed with a floating destination (%s)", to))
 	}
 	if opt.Mode > round.RTN {
 		return tensorErr(t.Name, fmt.Errorf("invalid rounding mode %v", opt.Mode))
@@ -251,7 +254,7 @@ func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt 
 			workers := int(min(int64(opt.workers()), ceilDiv(n*esize, fileconv.DefaultChunkBytes)))
 			chunk := int(min(fileconv.DefaultChunkBytes, ceilDiv(n, int64(workers))*esize))
 			res, err := fileconv.Convert(ctx, io.NewOffsetWriter(dst, off), j.src.f.Section(t), fileconv.Options{
-				Dst: opt.To, Sat: opt.Sat, Mode: opt.Mode,
+				Dst: to, Sat: sat, Mode: opt.Mode,
 				From: from, In: fileconv.FormatRaw, Out: fileconv.FormatRaw,
 				Workers: workers, ChunkBytes: chunk, Stats: true, Size: t.Bytes(),
 			})
@@ -276,10 +279,10 @@ func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt 
 		if err := readAt(j.src, raw, e0*ssize); err != nil {
 			return err
 		}
-		if err := convert.Bytes(opt.To, from, out, raw, opt.Mode, opt.Sat); err != nil {
+		if err := convert.Bytes(to, from, out, raw, opt.Mode, sat); err != nil {
 			return tensorErr(t.Name, err)
 		}
-		if c := fileconv.CountNonFinite(opt.To, from, opt.Sat, out, raw, int(m)); c > 0 {
+		if c := fileconv.CountNonFinite(to, from, sat, out, raw, int(m)); c > 0 {
 			nonFinite.Add(c)
 		}
 		return writeAt(dst, out, off+e0*dsize)

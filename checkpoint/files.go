@@ -409,6 +409,18 @@ func tensorWarnings(rep *Report, opt *Options) []string {
 		}
 		out = append(out, fmt.Sprintf("%d finite value(s) became %s converting to %s, the first in tensor %q: %s", nonFinite, what, to, first, hint))
 	}
+	if opt.quantizing() && len(opt.Tensors) == 0 {
+		quant := 0
+		for _, t := range rep.Tensors {
+			switch t.Action {
+			case ActQuantFP8.String(), ActQuantMX.String(), ActQuantNV.String():
+				quant++
+			}
+		}
+		if quant == 0 {
+			out = append(out, fmt.Sprintf("no tensor was quantized to %s: by default a quantization takes the linear layers' 2-D weights (X.weight, not embeddings, lm_head, norms or routers); --tensors GLOB chooses others", opt.destName()))
+		}
+	}
 	if kept > 0 {
 		out = append(out, fmt.Sprintf("%d block-scaled weight(s) and scale(s) were kept byte for byte: converting to %s does not dequantize them (convert to bf16, f16 or float for that)", kept, opt.destName()))
 	}

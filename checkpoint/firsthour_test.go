@@ -82,7 +82,7 @@ func TestQuantizeMXOfFP8Checkpoint(t *testing.T) {
 	_, in := readBack(t, src)
 	ctx := context.Background()
 	for _, f := range []*mx.Format{mx.MXFP4, mx.NVFP4} {
-		opt := Options{Block: f}
+		opt := Options{Block: f, Tensors: all}
 		for _, c := range []struct {
 			name string
 			run  func(dst string) (*Report, error)

@@ -30,12 +30,14 @@ var chunkElems int64 = 1 << 17 // a variable so that tests can shrink it
 // scratch holds one worker's buffers, reused from piece to piece and from
 // tensor to tensor (scratchPool).
 type scratch struct {
-	b   [6][]byte
-	f64 []float64
-	aux []float64
-	f32 []float32
-	hf  []half.Half
-	bf  []bfloat16.BFloat16
+	b    [6][]byte
+	f64  []float64
+	aux  []float64
+	nan  []bool
+	coef []blockCoef
+	f32  []float32
+	hf   []half.Half
+	bf   []bfloat16.BFloat16
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -435,6 +437,8 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 		}
 		sv := grow(&s.aux, b1-b0) // each block's amax, then its scale
 		clear(sv)
+		nans := grow(&s.nan, b1-b0) // whether the block holds a NaN
+		clear(nans)
 		var vals []float64
 		var le []byte
 		for ti := range nt {
@@ -451,19 +455,22 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 				for _, v := range seg {
 					if a := math.Abs(v); a > amax || math.IsInf(v, 0) {
 						amax = a
+					} else if v != v {
+						nans[b] = true
 					}
 				}
 				sv[b] = amax
 			})
 		}
 		scales := s.buf(5, 4*(b1-b0))
+		coefs := grow(&s.coef, b1-b0)
 		for b := range sv {
-			sc, err := BlockScale(sv[b], fmax)
+			c, err := opt.Recipe.scale(sv[b], fmax, nans[b])
 			if err != nil {
 				return tensorErr(t.Name, dataErrorf("block (%d, %d): %v", bi, b0+int64(b), err))
 			}
-			binary.LittleEndian.PutUint32(scales[4*b:], math.Float32bits(sc))
-			sv[b] = float64(sc)
+			binary.LittleEndian.PutUint32(scales[4*b:], math.Float32bits(c.stored))
+			coefs[b] = c
 		}
 		for ti := range nt {
 			tp := tiles.at(ti)
@@ -477,9 +484,15 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 				}
 			}
 			each(tp, vals, func(b int64, seg []float64, at int) {
-				s64 := sv[b]
+				c, r := coefs[b], opt.Recipe
+				if r == RecipeExact {
+					for i, v := range seg {
+						binary.LittleEndian.PutUint64(le[8*(at+i):], math.Float64bits(Quotient(v, c.coef)))
+					}
+					return
+				}
 				for i, v := range seg {
-					binary.LittleEndian.PutUint64(le[8*(at+i):], math.Float64bits(Quotient(v, s64)))
+					binary.LittleEndian.PutUint64(le[8*(at+i):], math.Float64bits(r.element(v, c, fmax)))
 				}
 			})
 			tw := tp.c1 - tp.c0

@@ -147,7 +147,8 @@ var torchDTypes = map[cltype.Kind]string{
 //     the modules being those of the two-dimensional ".weight" tensors left
 //     as they were;
 //   - torch_dtype and dtype, where present, name the destination when
-//     floating tensors were converted to bf16, f16, f32 or f64.
+//     floating tensors were converted to bf16, f16, f32 or f64 (Options.Rest
+//     when quantizing).
 //
 // Every other field is kept (keys sorted, as save_pretrained writes them).
 // note says what the caller should know (a quantization whose config
@@ -191,7 +192,11 @@ func newConfig(b []byte, rep *Report, opt *Options) ([]byte, string, error) {
 	case dequant > 0:
 		delete(cfg, "quantization_config")
 	}
-	if name, ok := torchDTypes[opt.To]; ok && opt.Block == nil && counts[ActConvert.String()]+dequant > 0 {
+	dest := opt.To // what converted tensors became
+	if opt.quantizing() {
+		dest = opt.Rest
+	}
+	if name, ok := torchDTypes[dest]; ok && counts[ActConvert.String()]+dequant > 0 {
 		for _, key := range []string{"torch_dtype", "dtype"} {
 			if _, ok := cfg[key]; ok {
 				cfg[key], _ = json.Marshal(name)

@@ -40,6 +40,14 @@ type Options struct {
 	// two-dimensional floating tensors with one float32 scale per block of
 	// BlockSize[0] rows x BlockSize[1] columns.
 	BlockSize [2]int
+	// Recipe is the formula of the FP8 block quantization (RecipeExact,
+	// clconv's own, by default; RecipeDeepSeek and RecipeTransformers
+	// write those tools' bytes, and round to nearest even as they do).
+	Recipe Recipe
+	// Rest, when set (half, float, double or bfloat16), converts the
+	// floating tensors that a quantization does not quantize (embeddings,
+	// norms, lm_head, ...) to it; otherwise they are kept as they are.
+	Rest cltype.Kind
 	// ScaleSuffix names the scale written after a quantized tensor X:
 	// X + ScaleSuffix ("_scale_inv" when empty, DeepSeek-V3's name).
 	ScaleSuffix string
@@ -120,6 +128,8 @@ type TensorReport struct {
 	Scale  string          `json:"scale,omitempty"` // the scale tensor's name (dequantize, quantize)
 	Shard  string          `json:"shard,omitempty"` // the output shard (sharded checkpoints)
 	Stats  *fileconv.Stats `json:"stats,omitempty"`
+	// Recipe is the FP8 block recipe of a quantized tensor (Options.Recipe).
+	Recipe string `json:"recipe,omitempty"`
 	// Format is the block format of a tensor quantized with Options.Block,
 	// and MX what mx.Quantize reported for it.
 	Format string    `json:"format,omitempty"`
@@ -169,6 +179,8 @@ type job struct {
 	// are the scales a QuantMX or QuantNV job writes (the jobs after it).
 	mxf   *mx.Format
 	extra []*job
+	// rest marks a tensor that a quantization converts to Options.Rest.
+	rest bool
 }
 
 // selected reports whether opt selects the tensor named name.
@@ -196,6 +208,16 @@ func (o *Options) selected(name string) bool {
 
 // validate checks the options.
 func (o *Options) validate() error {
+	if o.Rest != cltype.Invalid {
+		if !o.quantizing() {
+			return fmt.Errorf("checkpoint: Rest (%s) is what a quantization does with the tensors it does not quantize; without one, To converts every selected tensor", o.Rest)
+		}
+		switch o.Rest {
+		case cltype.Half, cltype.Float, cltype.Double, cltype.BFloat16:
+		default:
+			return fmt.Errorf("checkpoint: the rest of a quantized checkpoint may become half, float, double or bfloat16, not %s", o.Rest)
+		}
+	}
 	if o.Block != nil {
 		if o.To != cltype.Invalid || o.Sat {
 			return fmt.Errorf("checkpoint: quantizing to %s takes no destination type or saturation", o.Block.Name)
@@ -221,6 +243,17 @@ func (o *Options) validate() error {
 		}
 		if b[0] <= 0 || b[1] <= 0 {
 			return fmt.Errorf("checkpoint: block size %dx%d: both must be positive", b[0], b[1])
+		}
+	}
+	if o.Recipe != RecipeExact {
+		if int(o.Recipe) >= len(recipeNames) {
+			return fmt.Errorf("checkpoint: unknown FP8 recipe %d", o.Recipe)
+		}
+		if b == [2]int{} {
+			return fmt.Errorf("checkpoint: recipe %s is a formula of FP8 block quantization: give it a block size (e.g. 128x128)", o.Recipe)
+		}
+		if o.Mode != round.RTE || o.Sat {
+			return fmt.Errorf("checkpoint: recipe %s rounds to nearest even, as %s does, and never overflows: leave out the rounding mode and saturation (recipe exact takes them)", o.Recipe, o.Recipe)
 		}
 	}
 	if w := o.WeightBlockSize; w != [2]int{} && (w[0] <= 0 || w[1] <= 0) {
@@ -306,7 +339,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			// alone would change what they mean.
 			j.act = ActKeep
 			rep.Layout = true
-		case opt.Block != nil:
+		case opt.Block != nil && opt.quantSelected(t):
 			extra, err := planMX(j, all, opt)
 			if err != nil {
 				return nil, err
@@ -344,6 +377,14 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			j.act, j.scale, j.block = ActDequantFP8, s, blk
 			j.out.DType = mustDType(opt.To)
 			rep.Block, rep.Scale = blk[:], s.t.Name
+		case opt.quantizing() && !opt.quantSelected(t):
+			// Not quantized: kept, or converted to Rest.
+			j.act = ActKeep
+			if k := opt.restKind(t); k != cltype.Invalid {
+				j.act = ActConvert
+				j.out.DType = mustDType(k)
+				j.rest = true
+			}
 		case !t.DType.IsFloat() || !opt.selected(t.Name) || t.DType.Kind() == opt.To:
 			j.act = ActKeep
 		case strings.HasSuffix(t.Name, "e_score_correction_bias") && opt.dequantDest():
@@ -367,7 +408,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 				return nil, dataErrorf("checkpoint: tensor %q: its scale %q would replace a tensor of that name", t.Name, sj.out.Name)
 			}
 			j.quantScale = sj
-			rep.Block, rep.Scale = b[:], sj.out.Name
+			rep.Block, rep.Scale, rep.Recipe = b[:], sj.out.Name, opt.Recipe.String()
 		default:
 			j.act = ActConvert
 			j.out.DType = mustDType(opt.To)

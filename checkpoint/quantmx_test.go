@@ -165,7 +165,7 @@ func TestQuantizeMX(t *testing.T) {
 			name := f.Name + "-" + c.rule.String() + "-" + c.mode.String()
 			t.Run(name, func(t *testing.T) {
 				out := filepath.Join(dir, name+".safetensors")
-				opt := Options{Block: f, Rule: c.rule, Mode: c.mode, Skip: []string{"skip*"}, Workers: 3}
+				opt := Options{Block: f, Rule: c.rule, Mode: c.mode, Skip: []string{"skip*"}, Tensors: all, Workers: 3}
 				rep, err := ConvertFile(context.Background(), out, in, false, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -292,7 +292,7 @@ func TestQuantizeMXPad(t *testing.T) {
 	in := writeFile(t, dir, "in.safetensors", nil, x, s)
 	for _, f := range []*mx.Format{mx.MXFP4, mx.MXFP6E3M2, mx.NVFP4} {
 		out := filepath.Join(dir, f.Name+".safetensors")
-		_, err := ConvertFile(context.Background(), out, in, false, Options{Block: f})
+		_, err := ConvertFile(context.Background(), out, in, false, Options{Block: f, Tensors: all})
 		if err == nil || !strings.Contains(err.Error(), `"w"`) || !strings.Contains(err.Error(), "length 40") ||
 			!strings.Contains(err.Error(), "not a whole number") {
 			t.Fatalf("%s without Pad: %v", f.Name, err)
@@ -300,7 +300,7 @@ func TestQuantizeMXPad(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Fatalf("%s: output left after an error", f.Name)
 		}
-		if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: f, Pad: true}); err != nil {
+		if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: f, Pad: true, Tensors: all}); err != nil {
 			t.Fatal(err)
 		}
 		of, err := safetensors.Open(out)
@@ -340,18 +340,18 @@ func TestQuantizeMXErrors(t *testing.T) {
 	clash := qmxTensor("w.scales", safetensors.F32, []int64{1}, []float64{1})
 	in := writeFile(t, dir, "in.safetensors", nil, x, clash)
 	out := filepath.Join(dir, "out.safetensors")
-	if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: mx.MXFP4, Skip: []string{"w.scales"}}); err == nil || !strings.Contains(err.Error(), "w.scales") {
+	if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: mx.MXFP4, Skip: []string{"w.scales"}, Tensors: all}); err == nil || !strings.Contains(err.Error(), "w.scales") {
 		t.Errorf("clash: %v", err)
 	}
-	if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: mx.MXFP4, To: cltype.Float}); err == nil {
+	if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: mx.MXFP4, To: cltype.Float, Tensors: all}); err == nil {
 		t.Error("Block with To: no error")
 	}
-	if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: mx.MXFP4, Rule: 9}); err == nil || !strings.Contains(err.Error(), "floor, rceil, ceil, even") {
+	if _, err := ConvertFile(context.Background(), out, in, false, Options{Block: mx.MXFP4, Rule: 9, Tensors: all}); err == nil || !strings.Contains(err.Error(), "floor, rceil, ceil, even") {
 		t.Errorf("bad rule: %v", err)
 	}
 	e := tensor{safetensors.TensorInfo{Name: "e", DType: safetensors.F8_E4M3, Shape: []int64{32}}, make([]byte, 32)}
 	in2 := writeFile(t, dir, "in2.safetensors", nil, e)
-	if _, err := ConvertFile(context.Background(), out, in2, false, Options{Block: mx.MXFP8E4M3}); err == nil || !strings.Contains(err.Error(), `"e"`) {
+	if _, err := ConvertFile(context.Background(), out, in2, false, Options{Block: mx.MXFP8E4M3, Tensors: all}); err == nil || !strings.Contains(err.Error(), `"e"`) {
 		t.Errorf("F8 source: %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {

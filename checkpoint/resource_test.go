@@ -163,7 +163,7 @@ func TestResourceQuantFP8HugeBlock(t *testing.T) {
 		pat = binary.LittleEndian.AppendUint32(pat, math.Float32bits(float32(i-48)*0.37))
 	}
 	rsWrite(t, path, infos, func(_ int, w io.Writer) error { return rsRepeat(w, pat, 4*rows*cols) })
-	alloc := rsConvert(t, path, Options{To: cltype.E4M3, BlockSize: [2]int{5000, 5000}, Workers: 2}, rows*cols)
+	alloc := rsConvert(t, path, Options{To: cltype.E4M3, BlockSize: [2]int{5000, 5000}, Workers: 2, Tensors: all}, rows*cols)
 	rsCheck(t, fmt.Sprintf("e4m3 blocks of 5000x5000 of [%d, %d] F32", rows, cols), alloc, rsBound)
 }
 
@@ -202,7 +202,7 @@ func TestResourceQuantMXLongRow(t *testing.T) {
 	}
 	rsWrite(t, path, infos, func(_ int, w io.Writer) error { return rsRepeat(w, pat, 4*n) })
 	for _, f := range []*mx.Format{mx.MXFP4, mx.NVFP4} {
-		rsCheck(t, fmt.Sprintf("[1, %d] F32 to %s", n, f.Name), rsConvert(t, path, Options{Block: f, Workers: 2}, n/2), rsBound)
+		rsCheck(t, fmt.Sprintf("[1, %d] F32 to %s", n, f.Name), rsConvert(t, path, Options{Block: f, Workers: 2, Tensors: all}, n/2), rsBound)
 	}
 }
 
@@ -283,7 +283,7 @@ func TestCancelInsideTensor(t *testing.T) {
 			{Name: "w.weight", DType: safetensors.F8_E4M3, Shape: []int64{1, n}},
 			{Name: "w.weight_scale_inv", DType: safetensors.F32, Shape: []int64{}},
 		}, Options{To: cltype.BFloat16}},
-		{"quantize", []safetensors.TensorInfo{{Name: "x", DType: safetensors.F32, Shape: []int64{side, side}}}, Options{To: cltype.E4M3, BlockSize: [2]int{1 << 20, 1 << 20}}},
+		{"quantize", []safetensors.TensorInfo{{Name: "x", DType: safetensors.F32, Shape: []int64{side, side}}}, Options{To: cltype.E4M3, BlockSize: [2]int{1 << 20, 1 << 20}, Tensors: all}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -457,11 +457,11 @@ func TestPiecesEqualWhole(t *testing.T) {
 	}
 	runs = append(runs, run{"dequant-stats", deq, Options{To: cltype.Half, Stats: true}})
 	for _, b := range [][2]int{{16, 16}, {3, 100}, {64, 64}, {1, 1}, {5000, 5000}, {1, 7}} {
-		runs = append(runs, run{fmt.Sprintf("e4m3-%dx%d", b[0], b[1]), quantFP, Options{To: cltype.E4M3, BlockSize: b}})
+		runs = append(runs, run{fmt.Sprintf("e4m3-%dx%d", b[0], b[1]), quantFP, Options{To: cltype.E4M3, BlockSize: b, Tensors: all}})
 	}
-	runs = append(runs, run{"e5m2-rtz", quantFP, Options{To: cltype.E5M2, BlockSize: [2]int{8, 32}, Mode: round.RTZ}})
+	runs = append(runs, run{"e5m2-rtz", quantFP, Options{To: cltype.E5M2, BlockSize: [2]int{8, 32}, Mode: round.RTZ, Tensors: all}})
 	for _, f := range mx.Formats {
-		runs = append(runs, run{"mx-" + f.Name, quant, Options{Block: f, Pad: true}})
+		runs = append(runs, run{"mx-" + f.Name, quant, Options{Block: f, Pad: true, Tensors: all}})
 	}
 	convertTo := func(r run, chunk int64, workers int) ([]byte, string) {
 		defer func(c int64) { chunkElems = c }(chunkElems)
@@ -539,7 +539,7 @@ func TestNVFP4ZeroTensor(t *testing.T) {
 	dir := t.TempDir()
 	in := writeFile(t, dir, "zeros.safetensors", nil, qmxTensor("z", safetensors.F32, []int64{2, 32}, make([]float64, 64)))
 	q := filepath.Join(dir, "q.safetensors")
-	if _, err := ConvertFile(context.Background(), q, in, false, Options{Block: mx.NVFP4}); err != nil {
+	if _, err := ConvertFile(context.Background(), q, in, false, Options{Block: mx.NVFP4, Tensors: all}); err != nil {
 		t.Fatal(err)
 	}
 	_, got := readBack(t, q)

@@ -291,7 +291,7 @@ func TestHugeBlockSize(t *testing.T) {
 	in := writeFile(t, dir, "in.safetensors", nil, f32Tensor("w", 2, 2, rand.New(rand.NewPCG(5, 6))))
 	out := filepath.Join(dir, "out.safetensors")
 	b := math.MaxInt
-	_, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.E4M3, Sat: true, BlockSize: [2]int{b, b}, Skip: nil})
+	_, err := ConvertFile(context.Background(), out, in, false, Options{To: cltype.E4M3, Sat: true, BlockSize: [2]int{b, b}, Skip: nil, Tensors: all})
 	if err != nil {
 		// f32Tensor holds infinities and NaNs: a block with them has no
 		// finite scale, and that is a clean error, not a broken file.
@@ -445,7 +445,7 @@ func TestModelDirectory(t *testing.T) {
 	writeFile(t, src, "model.safetensors", nil, q, tensor{safetensors.TensorInfo{Name: "lm_head.weight", DType: safetensors.F32, Shape: []int64{2, 2}}, make([]byte, 16)})
 	os.WriteFile(filepath.Join(src, "config.json"), []byte(`{"torch_dtype": "float32"}`), 0o666)
 	out2 := filepath.Join(t.TempDir(), "o2")
-	if _, err := ConvertCheckpoint(context.Background(), out2, src, false, Options{To: cltype.E4M3, BlockSize: [2]int{2, 2}, Skip: []string{"lm_head.*"}}); err != nil {
+	if _, err := ConvertCheckpoint(context.Background(), out2, src, false, Options{To: cltype.E4M3, BlockSize: [2]int{2, 2}, Skip: []string{"lm_head.*"}, Tensors: all}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(filepath.Join(out2, "config.json"))

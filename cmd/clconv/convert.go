@@ -55,6 +55,7 @@ type convertFlags struct {
 	// safetensors input (tensors.go)
 	tensors, skip, keepRaw              []string
 	blockSize, weightBlock, scaleSuffix string
+	recipe, rest                        string
 }
 
 func newConvertCmd() *cobra.Command {
@@ -81,9 +82,12 @@ dequantized with one rounding by --to half, float, double or bfloat16; other
 destinations keep them and their scales byte for byte, with a warning. A
 weight whose scale is missing is an error unless --keep-raw copies it as it
 is. --to e4m3 or e5m2 with --block-size ROWSxCOLS quantizes 2-D tensors with
-a float32 scale per block; --to mxfp4, mxfp6-e2m3, mxfp6-e3m2, mxfp8-e4m3,
-mxfp8-e5m2 or nvfp4 quantizes a .npy file, a safetensors file or a checkpoint
-to that block format, written as safetensors.
+a float32 scale per block (--recipe exact, deepseek or transformers: whose
+formula); --to mxfp4, mxfp6-e2m3, mxfp6-e3m2, mxfp8-e4m3, mxfp8-e5m2 or nvfp4
+quantizes a .npy file, a safetensors file or a checkpoint to that block
+format, written as safetensors. A quantization takes the linear layers'
+weights (X.weight, not embeddings, lm_head, norms or MoE routers) unless
+--tensors says otherwise, and keeps the rest (--rest bf16 converts it).
 
 Without --round, conversions to integers round toward zero and conversions to
 floating types to nearest even, as in OpenCL C. A NaN or out-of-range float
@@ -120,7 +124,8 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 
   # checkpoints: dequantize DeepSeek-V3's FP8 to bf16, a directory (or its index) in, a directory out
   clconv convert --to bf16 DeepSeek-V3/ DeepSeek-V3-bf16/
-  clconv convert --to e4m3 --block-size 128x128 --tensors '*proj.weight' model.safetensors fp8.safetensors
+  # DeepSeek-style FP8: the linear layers in e4m3 with 128x128 scales (DeepSeek's formula), the rest bf16
+  clconv convert --to e4m3 --block-size 128x128 --recipe deepseek --rest bf16 Llama/ Llama-FP8/
   clconv convert --to mxfp4 model.safetensors out.safetensors
   # copy a tensor byte for byte by choice (an FP8 weight without its scale is otherwise an error)
   clconv convert --to bf16 --keep-raw 'lm_head.weight' in.safetensors out.safetensors`,
@@ -149,6 +154,8 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 	fl.StringSliceVar(&f.keepRaw, "keep-raw", nil, "safetensors: copy these tensors byte for byte by choice, even a block-scaled weight whose scale is missing (otherwise an error)")
 	fl.StringVar(&f.blockSize, "block-size", "", "safetensors, --to e4m3|e5m2: quantize 2-D tensors with one float32 scale per block of ROWSxCOLS (e.g. 128x128)")
 	fl.StringVar(&f.weightBlock, "weight-block-size", "", "safetensors: the block of FP8 weights' scales, ROWSxCOLS (default: config.json's quantization_config.weight_block_size, else inferred from the shapes)")
+	fl.StringVar(&f.rest, "rest", "", "safetensors, when quantizing: convert the floating tensors not quantized (embeddings, norms, lm_head, routers) to this type: bf16, half, float or double (default: keep them)")
+	fl.StringVar(&f.recipe, "recipe", "", "safetensors, with --block-size: the FP8 block formula: exact (clconv's, the default: scale amax/448 rounded up, each element the exact quotient rounded once), deepseek or transformers (those tools' bytes)")
 	fl.StringVar(&f.scaleSuffix, "scale-suffix", "", "safetensors, with --block-size: the scale of tensor X is written as X+SUFFIX (default _scale_inv)")
 	mxAddConvertFlags(cmd)
 	return cmd
@@ -601,8 +608,8 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	if isSafetensors(inPath) {
 		return runConvertSafetensors(cmd, inPath, outPath, op, f)
 	}
-	if len(f.tensors)+len(f.skip)+len(f.keepRaw) > 0 || f.blockSize != "" || f.weightBlock != "" || f.scaleSuffix != "" {
-		return fail(errors.New("--tensors, --skip, --keep-raw, --block-size, --weight-block-size and --scale-suffix apply to safetensors input"))
+	if len(f.tensors)+len(f.skip)+len(f.keepRaw) > 0 || f.blockSize != "" || f.weightBlock != "" || f.scaleSuffix != "" || f.recipe != "" || f.rest != "" {
+		return fail(errors.New("--tensors, --skip, --keep-raw, --block-size, --weight-block-size, --recipe, --rest and --scale-suffix apply to safetensors input"))
 	}
 	from, err := convParseFrom(f.from)
 	if err != nil {

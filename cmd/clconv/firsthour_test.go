@@ -34,7 +34,7 @@ func TestConvertHelpCoversCheckpoints(t *testing.T) {
 		"byte for byte, with a warning", "--keep-raw",
 		// examples
 		"clconv convert --to bf16 DeepSeek-V3/ DeepSeek-V3-bf16/",
-		"--to e4m3 --block-size 128x128 --tensors '*proj.weight'",
+		"--to e4m3 --block-size 128x128 --recipe deepseek --rest bf16", "--recipe exact, deepseek or transformers", "unless --tensors says otherwise",
 		"clconv convert --to mxfp4 model.safetensors out.safetensors",
 		"clconv convert --to bf16 --keep-raw",
 		// the output-safety sentences
@@ -182,7 +182,7 @@ func TestConvertMXOfFP8Checkpoint(t *testing.T) {
 		{model, filepath.Join(root, "dir-mxfp4"), filepath.Join("dir-mxfp4", "model.safetensors")},
 		{src, filepath.Join(root, "file-mxfp4.safetensors"), "file-mxfp4.safetensors"},
 	} {
-		stdout, stderr, status := clconv(t, "", "convert", "--to", "mxfp4", "--stats", c.in, c.out)
+		stdout, stderr, status := clconv(t, "", "convert", "--to", "mxfp4", "--tensors", "*", "--stats", c.in, c.out)
 		if status != 0 {
 			t.Errorf("convert --to mxfp4 %s: status %d, stderr %q", c.in, status, stderr)
 			continue

@@ -70,7 +70,7 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 		}
 		return false, nil
 	}
-	for _, n := range []string{"name", "sat", "from", "in-format", "out-format", "block-size", "weight-block-size", "scale-suffix"} {
+	for _, n := range []string{"name", "sat", "from", "in-format", "out-format", "block-size", "weight-block-size", "scale-suffix", "recipe"} {
 		if fl.Changed(n) {
 			why := "does not apply to block formats"
 			if n == "sat" {
@@ -101,6 +101,11 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 	opt := checkpoint.Options{
 		Block: bf, Rule: rule, Mode: mode, Pad: pad,
 		Tensors: f.tensors, Skip: f.skip, KeepRaw: f.keepRaw, Workers: f.workers, Stats: true,
+	}
+	if f.rest != "" {
+		if opt.Rest, err = cltype.Lookup(f.rest); err != nil {
+			return true, fail(fmt.Errorf("--rest: %v", err))
+		}
 	}
 	progress, finish := convProgress(cmd, f.quiet, bf.Name)
 	opt.Progress = progress
@@ -169,6 +174,11 @@ func mxQuantizeFile(ctx context.Context, in, out string, force bool, opt checkpo
 	}
 	var rep *checkpoint.Report
 	a.Verify = func(tmp string) error { return checkpoint.VerifyFile(tmp, rep) }
+	if len(opt.Tensors) == 0 {
+		// A .npy file is one tensor, the one to quantize, whatever its
+		// name (a checkpoint's default is its linear weights).
+		opt.Tensors = []string{"*"}
+	}
 	rep, err = checkpoint.Convert(ctx, a, src, nil, opt)
 	if err == nil && ctx.Err() != nil {
 		err = context.Cause(ctx)

@@ -204,7 +204,7 @@ func TestMXConvertSafetensors(t *testing.T) {
 	raw := mxEncode(cltype.Float, v)
 	for _, f := range mx.Formats {
 		out := filepath.Join(dir, f.Name+".safetensors")
-		stdout, stderr, st := convRun(t, nil, "convert", "--to", f.Name, "--json", in, out)
+		stdout, stderr, st := convRun(t, nil, "convert", "--to", f.Name, "--tensors", "*", "--json", in, out)
 		if st != 0 {
 			t.Fatalf("%s: status %d: %s", f.Name, st, stderr)
 		}
@@ -264,7 +264,7 @@ func TestMXConvertSafetensors(t *testing.T) {
 
 	// --stats text, and --skip.
 	out := filepath.Join(dir, "stats.safetensors")
-	stdout, stderr, st := convRun(t, nil, "convert", "--to", "mxfp4", "--scale-rule", "rceil", "--stats", in, out)
+	stdout, stderr, st := convRun(t, nil, "convert", "--to", "mxfp4", "--tensors", "*", "--scale-rule", "rceil", "--stats", in, out)
 	if st != 0 {
 		t.Fatal(stderr)
 	}

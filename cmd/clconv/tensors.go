@@ -131,6 +131,25 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 	if opt.WeightBlockSize, err = parseBlock("weight-block-size", f.weightBlock); err != nil {
 		return fail(err)
 	}
+	if f.recipe != "" {
+		if f.blockSize == "" {
+			return fail(fmt.Errorf("--recipe %s is a formula of FP8 block quantization: give --block-size too (e.g. --to e4m3 --block-size 128x128)", f.recipe))
+		}
+		if opt.Recipe, err = checkpoint.ParseRecipe(f.recipe); err != nil {
+			return fail(err)
+		}
+		if opt.Recipe != checkpoint.RecipeExact && (cmd.Flags().Changed("round") || f.sat) {
+			return fail(fmt.Errorf("--recipe %s rounds to nearest even as %s does, and never overflows: leave out --round and --sat", opt.Recipe, opt.Recipe))
+		}
+	}
+	if f.rest != "" {
+		if f.blockSize == "" {
+			return fail(fmt.Errorf("--rest %s says what a quantization does with the tensors it does not quantize: give --block-size (or --to a block format); without one, --to converts every tensor", f.rest))
+		}
+		if opt.Rest, err = cltype.Lookup(f.rest); err != nil {
+			return fail(fmt.Errorf("--rest: %v", err))
+		}
+	}
 	if f.scaleSuffix != "" && f.blockSize == "" {
 		return fail(errors.New("--scale-suffix names the scales that --block-size writes; give --block-size too"))
 	}

@@ -1,0 +1,127 @@
+package checkpoint
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Recipe is the formula by which FP8 block quantization (Options.BlockSize)
+// computes each block's stored scale and each element's code. The recipes
+// differ only in their roundings; every one stores a float32 scale s with
+// weight = code * s (DeepSeek-V3's weight_scale_inv).
+type Recipe uint8
+
+// The FP8 block recipes (docs/SAFETENSORS.md, "Recipes"). With M the
+// format's largest finite value (448 for e4m3) and amax the block's largest
+// magnitude:
+const (
+	// RecipeExact is clconv's own: s = amax/M rounded up to a float32, so
+	// that no element exceeds M, and each element the exact quotient x/s
+	// rounded once, in any rounding mode.
+	RecipeExact Recipe = iota
+	// RecipeDeepSeek is DeepSeek-V3's quantizer (its act_quant kernel, as
+	// the FP8 checkpoints were made): s = amax/M rounded to nearest in
+	// float32, each element x/s rounded to nearest in float32, then to
+	// nearest even in FP8.
+	RecipeDeepSeek
+	// RecipeTransformers is what transformers writes when it saves a model
+	// quantized with FineGrainedFP8Config (integrations/finegrained_fp8.py,
+	// Fp8Quantize): m = M/amax in float32, each element x*m rounded in
+	// float32 and clamped to [-M, M], then to nearest even in FP8; the
+	// stored scale is 1/m in float32.
+	RecipeTransformers
+)
+
+// recipeNames are the recipes' names, as ParseRecipe reads them.
+var recipeNames = [...]string{"exact", "deepseek", "transformers"}
+
+// String returns the recipe's name.
+func (r Recipe) String() string {
+	if int(r) < len(recipeNames) {
+		return recipeNames[r]
+	}
+	return fmt.Sprintf("Recipe(%d)", r)
+}
+
+// ParseRecipe returns the recipe named name (case-insensitive): exact,
+// deepseek or transformers.
+func ParseRecipe(name string) (Recipe, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for i, s := range recipeNames {
+		if s == n {
+			return Recipe(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown FP8 recipe %q (valid: %s)", name, strings.Join(recipeNames[:], ", "))
+}
+
+// blockCoef is a block's scale under a recipe: stored is written to the
+// scale tensor; coef is what element() uses (the stored scale itself, or
+// transformers' multiplier M/amax).
+type blockCoef struct {
+	stored float32
+	coef   float64
+}
+
+// scale returns the coefficients of a block of largest magnitude amax
+// (NaNs left out) for a format of largest finite value fmax; hasNaN says
+// whether the block holds a NaN, which the named recipes' formulas spread
+// to the whole block (an error here).
+func (r Recipe) scale(amax, fmax float64, hasNaN bool) (blockCoef, error) {
+	if r != RecipeExact && hasNaN {
+		return blockCoef{}, fmt.Errorf("the block holds a NaN, which %s's formula would spread to every element of the block (--recipe exact keeps it to its own element)", r)
+	}
+	switch r {
+	case RecipeDeepSeek:
+		if math.IsInf(amax, 0) {
+			return blockCoef{}, fmt.Errorf("the block holds %v: no finite scale", amax)
+		}
+		a := float32(amax) // the float32 value the formula sees
+		if a == 0 {
+			// The formula divides 0 by 0 here; every recipe writes an
+			// all-zero block as zeros with scale 1.
+			return blockCoef{1, 1}, nil
+		}
+		s := float32(a / float32(fmax))
+		if s == 0 {
+			return blockCoef{}, fmt.Errorf("its largest magnitude %g gives a scale amax/%g that is 0 in float32 (--recipe exact rounds it up)", amax, fmax)
+		}
+		if math.IsInf(float64(s), 0) {
+			return blockCoef{}, fmt.Errorf("its largest magnitude %g needs a scale beyond float32", amax)
+		}
+		return blockCoef{s, float64(s)}, nil
+	case RecipeTransformers:
+		if math.IsInf(amax, 0) {
+			return blockCoef{}, fmt.Errorf("the block holds %v: no finite scale", amax)
+		}
+		a := float32(amax)
+		if a == 0 {
+			return blockCoef{1, 1}, nil
+		}
+		m := float32(float32(fmax) / a)
+		if math.IsInf(float64(m), 0) {
+			return blockCoef{}, fmt.Errorf("its largest magnitude %g gives a multiplier %g/amax beyond float32 (--recipe exact has a scale for it)", amax, fmax)
+		}
+		inv := float32(1 / m)
+		if inv == 0 {
+			return blockCoef{}, fmt.Errorf("its largest magnitude %g gives a stored scale 1/(%g/amax) of 0 in float32", amax, fmax)
+		}
+		return blockCoef{inv, float64(m)}, nil
+	}
+	s, err := BlockScale(amax, fmax)
+	return blockCoef{s, float64(s)}, err
+}
+
+// element returns the value that the FP8 encoder rounds for element v of a
+// block with coefficients c.
+func (r Recipe) element(v float64, c blockCoef, fmax float64) float64 {
+	switch r {
+	case RecipeDeepSeek:
+		return float64(float32(float32(v) / float32(c.coef)))
+	case RecipeTransformers:
+		p := float64(float32(float32(v) * float32(c.coef)))
+		return max(-fmax, min(fmax, p))
+	}
+	return Quotient(v, c.coef)
+}
