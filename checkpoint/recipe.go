@@ -27,9 +27,10 @@ const (
 	RecipeDeepSeek
 	// RecipeTransformers is what transformers writes when it saves a model
 	// quantized with FineGrainedFP8Config (integrations/finegrained_fp8.py,
-	// Fp8Quantize): m = M/amax in float32, each element x*m rounded in
-	// float32 and clamped to [-M, M], then to nearest even in FP8; the
-	// stored scale is 1/m in float32.
+	// Fp8Quantize, with its default scale_fmt "float"): m = M/amax, which
+	// torch computes as (1/amax)*M, each rounded to float32; each element
+	// x*m rounded in float32 and clamped to [-M, M], then to nearest even in
+	// FP8; the stored scale is 1/m in float32.
 	RecipeTransformers
 )
 
@@ -99,7 +100,9 @@ func (r Recipe) scale(amax, fmax float64, hasNaN bool) (blockCoef, error) {
 		if a == 0 {
 			return blockCoef{1, 1}, nil
 		}
-		m := float32(float32(fmax) / a)
+		// torch evaluates the Python scalar's 448.0 / t as
+		// t.reciprocal() * 448: two roundings, not one division.
+		m := float32(float32(1/a) * float32(fmax))
 		if math.IsInf(float64(m), 0) {
 			return blockCoef{}, fmt.Errorf("its largest magnitude %g gives a multiplier %g/amax beyond float32 (--recipe exact has a scale for it)", amax, fmax)
 		}

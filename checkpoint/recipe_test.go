@@ -52,7 +52,8 @@ func recipeRef(r Recipe, f *minifloat.Format, fmax float64, block []float32) (fl
 		sf, _ := s.Float32()
 		return sf, codes
 	case RecipeTransformers:
-		m := rn24(prec().Quo(bigOf(fmax), bigF32(amax)))
+		// (1/amax)*M, each rounded: torch's 448.0 / t.
+		m := rn24(prec().Mul(rn24(prec().Quo(bigOf(1), bigF32(amax))), bigOf(fmax)))
 		for i, v := range block {
 			p := rn24(prec().Mul(bigF32(v), m))
 			if p.Cmp(bigOf(fmax)) > 0 {

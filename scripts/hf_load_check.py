@@ -10,10 +10,13 @@ Checks, printed as JSON lines:
         with no argument, and its weights and logits equal, bit for bit,
         transformers' own bf16 load of the source
         (from_pretrained(src, dtype=torch.bfloat16)).
-  fp8:  clconv's FP8 128x128 quantization of the linear layers loads through
-        FineGrainedFP8Config(dequantize=True) (the FP8 matmul needs the
-        `kernels` package), and its logits are compared with the bf16
-        model's (close, not equal: FP8 loses bits).
+  fp8:  clconv's FP8 128x128 quantization (--recipe transformers; the
+        linear layers, by default) loads as it is, through transformers'
+        FP8 quantizer (FP8Linear modules), whose weights and scales are
+        compared byte for byte with transformers' own Fp8Quantize of the
+        source weights; then through FineGrainedFP8Config(dequantize=True)
+        (the FP8 matmul needs the `kernels` package), whose logits are
+        compared with the bf16 model's (close, not equal: FP8 loses bits).
 Runs on the GPU machine (transformers 5.17, torch 2.11); CPU works too.
 """
 import json
@@ -55,13 +58,38 @@ def main():
     }))
 
     fp8 = os.path.join(work, "fp8")
+    # The linear layers by default; transformers' own formula (--recipe transformers).
     subprocess.run([clconv, "convert", "--to", "e4m3", "--block-size", "128x128",
-                    "--tensors", "*proj.weight", src, fp8], check=True)
+                    "--recipe", "transformers", src, fp8], check=True)
     with open(os.path.join(fp8, "config.json")) as f:
         qc = json.load(f).get("quantization_config")
     res = {"check": "fp8", "quantization_config": qc}
     try:
         from transformers import FineGrainedFP8Config
+        from transformers.integrations.finegrained_fp8 import Fp8Quantize
+        import types
+        from safetensors.torch import load_file
+        dev = "cuda" if torch.cuda.is_available() else "cpu"
+        # Loaded as FP8 (FP8Linear modules, not dequantized): their bytes
+        # are compared with transformers' Fp8Quantize of the source weights.
+        q = AutoModelForCausalLM.from_pretrained(fp8, device_map=dev)
+        srcw = load_file(os.path.join(src, "model.safetensors"))
+        fq = Fp8Quantize(types.SimpleNamespace(quantization_config=FineGrainedFP8Config(weight_block_size=[128, 128])))
+        kinds, differ, compared = {}, [], 0
+        for name, mod in q.named_modules():
+            kinds[type(mod).__name__] = kinds.get(type(mod).__name__, 0) + 1
+            if type(mod).__name__ != "FP8Linear":
+                continue
+            ref = fq.convert({name + ".weight": srcw[name + ".weight"].to(dev)})
+            rw, rs = ref[name + ".weight"].cpu(), ref[name + ".weight_scale_inv"].cpu()
+            gw, gs = mod.weight.detach().cpu(), mod.weight_scale_inv.detach().cpu()
+            compared += 1
+            if not (torch.equal(gw.view(torch.uint8), rw.view(torch.uint8)) and torch.equal(gs.view(torch.int32), rs.reshape(gs.shape).view(torch.int32))):
+                differ.append(name)
+        res.update({"fp8_loaded_modules": {k: v for k, v in kinds.items() if k in ("FP8Linear", "Linear", "Embedding")},
+                    "fp8_linear_compared": compared, "fp8_linear_differing_from_Fp8Quantize": differ})
+        del q
+        # The forward pass through dequantization (the FP8 matmul needs `kernels`).
         q = AutoModelForCausalLM.from_pretrained(fp8, quantization_config=FineGrainedFP8Config(dequantize=True), dtype=torch.bfloat16)
         with torch.no_grad():
             lq = q(ids).logits
