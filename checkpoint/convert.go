@@ -114,11 +114,11 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 		case ActConvert:
 			err = convertTensor(ctx, small.of(j), base+j.out.Begin, j, opt)
 		case ActDequantFP8:
-			err = dequantFP8(ctx, dst, base, j, opt)
+			err = dequantFP8(ctx, rangeDst(dst, base, j, opt), base, j, opt)
 		case ActQuantFP8:
 			err = quantFP8(ctx, dst, base, j, opt)
 		case ActDequantMX, ActDequantNV:
-			err = dequantBlocks(ctx, dst, base, j, opt)
+			err = dequantBlocks(ctx, rangeDst(dst, base, j, opt), base, j, opt)
 		case ActQuantMX, ActQuantNV:
 			err = quantMX(ctx, dst, base, j, j.extra, opt)
 		case ActScaleOut:
@@ -135,6 +135,15 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 		return 0, &fileconv.WriteError{Err: err}
 	}
 	return size, nil
+}
+
+// rangeDst returns dst, or, when the conversion gathers the dequantized
+// ranges of float64 outputs, dst wrapped to count job j's values.
+func rangeDst(dst io.WriterAt, base int64, j *job, opt *Options) io.WriterAt {
+	if opt.ranges == nil || j.out.DType != safetensors.F64 {
+		return dst
+	}
+	return &rangeWriter{dst: dst, begin: base + j.out.Begin, set: opt.ranges, name: j.src.t.Name}
 }
 
 // batchBytes is the size of the batch of small outputs, and smallBytes the

@@ -22,6 +22,9 @@ type Layout struct {
 	// Problem says what is wrong with an incomplete layout: converting it
 	// is an error (Options.KeepRaw keeps it byte for byte).
 	Problem string `json:"problem,omitempty"`
+	// Dequantized is the range of the dequantized weight, where the caller
+	// asked for it (DequantizedRanges; clconv inspect --stats).
+	Dequantized *Range `json:"dequantized,omitempty"`
 }
 
 // Layouts lists the block-scaled weights of the checkpoint made of files,

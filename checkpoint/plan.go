@@ -83,6 +83,9 @@ type Options struct {
 	// (layouts), computed once per conversion.
 	roles map[string]member
 	probs []problem
+	// ranges, when set, gathers the dequantized weights' values
+	// (DequantizedRanges).
+	ranges *rangeSet
 }
 
 // fileOf returns the path of the input file f ("" when unknown).

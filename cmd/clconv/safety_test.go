@@ -332,4 +332,14 @@ func TestInspectLayouts(t *testing.T) {
 	if !strings.Contains(stdout, `"layouts"`) || !strings.Contains(stdout, `"kind": "fp8"`) {
 		t.Errorf("inspect --json: %s", stdout)
 	}
+	// --stats: the dequantized range of each complete layout (the weight's
+	// codes are all zero, so all its values are).
+	stdout, stderr, st = convRun(t, nil, "inspect", "--stats", in)
+	if st != 0 || !strings.Contains(stdout, "dequantized: [0, 0] over 24 values") {
+		t.Errorf("inspect --stats: %d %q (%s)", st, stdout, stderr)
+	}
+	stdout, _, _ = convRun(t, nil, "inspect", "--stats", "--json", in)
+	if !strings.Contains(stdout, `"dequantized": {`) || !strings.Contains(stdout, `"count": 24`) {
+		t.Errorf("inspect --stats --json: %s", stdout)
+	}
 }

@@ -312,6 +312,15 @@ func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to con
 	if err != nil {
 		return nil, err
 	}
+	var ranges map[string]checkpoint.Range
+	var rangeErr error
+	if f.stats && len(layouts) > 0 {
+		// Each weight dequantized exactly (float64), for its range.
+		ranges, rangeErr = checkpoint.DequantizedRanges(cmd.Context(), sfs, cfgDir, f.workers)
+		if rangeErr != nil && cmd.Context().Err() != nil {
+			return nil, rangeErr
+		}
+	}
 	progress, finish := convProgress(cmd, f.quiet, "inspect")
 	var done int64
 	var out []*stReport
@@ -329,8 +338,14 @@ func inspectSafetensors(cmd *cobra.Command, path string, f *inspectFlags, to con
 		done += sf.Size
 		for _, l := range layouts {
 			if _, ok := sf.Lookup(l.Weight); ok {
+				if rg, ok := ranges[l.Weight]; ok {
+					l.Dequantized = &rg
+				}
 				r.Layouts = append(r.Layouts, l)
 			}
+		}
+		if rangeErr != nil && i == 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the dequantized ranges could not be computed: %v", rangeErr))
 		}
 		out = append(out, r)
 	}
@@ -452,6 +467,7 @@ func printSafetensors(w io.Writer, r *stReport, stats bool) {
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
+	printLayouts(w, r.Layouts)
 }
 
 // printTensorTable prints the plain table of inspect, aligned like the
@@ -556,5 +572,16 @@ func printLayouts(w io.Writer, ls []checkpoint.Layout) {
 			blk = fmt.Sprintf("  blocks %dx%d", l.Block[0], l.Block[1])
 		}
 		fmt.Fprintf(w, "  %s  %s%s  scales %s\n", termSafe(l.Weight), l.Kind, blk, termSafe(strings.Join(l.Scales, ", ")))
+		if r := l.Dequantized; r != nil {
+			rg := "no finite value"
+			if r.Finite > 0 {
+				rg = fmt.Sprintf("[%s, %s]", strconv.FormatFloat(r.Min, 'g', -1, 64), strconv.FormatFloat(r.Max, 'g', -1, 64))
+			}
+			extra := ""
+			if r.NaN+r.PosInf+r.NegInf > 0 {
+				extra = fmt.Sprintf(", NaN %d, +inf %d, -inf %d", r.NaN, r.PosInf, r.NegInf)
+			}
+			fmt.Fprintf(w, "      dequantized: %s over %d values%s\n", rg, r.Count, extra)
+		}
 	}
 }
