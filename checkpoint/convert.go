@@ -113,14 +113,10 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 			err = copyTensor(ctx, small.of(j), base+j.out.Begin, j.src, opt)
 		case ActConvert:
 			err = convertTensor(ctx, small.of(j), base+j.out.Begin, j, opt)
-		case ActDequantFP8:
-			err = dequantFP8(ctx, rangeDst(dst, base, j, opt), base, j, opt)
-		case ActQuantFP8:
-			err = quantFP8(ctx, dst, base, j, opt)
-		case ActDequantMX, ActDequantNV:
-			err = dequantBlocks(ctx, rangeDst(dst, base, j, opt), base, j, opt)
-		case ActQuantMX, ActQuantNV:
-			err = quantMX(ctx, dst, base, j, j.extra, opt)
+		case ActDequantFP8, ActDequantMX, ActDequantNV:
+			err = kernel(j.act)(ctx, rangeDst(dst, base, j, opt), base, j, opt)
+		case ActQuantFP8, ActQuantMX, ActQuantNV:
+			err = kernel(j.act)(ctx, dst, base, j, opt)
 		case ActScaleOut:
 			// Written by its QuantFP8 job.
 		}

@@ -34,12 +34,23 @@
 //   - compressed-tensors FP8: the same with "X.weight_scale" (per tensor, per
 //     channel or per block, again inferred from the shapes).
 //
-// With Options.BlockSize set and an FP8 destination (e4m3 or e5m2), selected
+// A quantization takes, by default, the weights that the reference tools
+// quantize: the 2-D weights of linear layers (IsLinearWeight), not
+// embeddings, lm_head, norms or MoE routers; Options.Tensors chooses
+// otherwise, and Options.Rest converts what is not quantized.
+//
+// With Options.BlockSize set and an FP8 destination (e4m3 or e5m2), those
 // two-dimensional floating tensors are quantized the other way: one float32
-// scale per block, scale = amax / MAX rounded up (so that no element
-// clamps), and each element the exact quotient x / scale rounded once into
-// the format in the mode; the scale is written after its weight as
-// "X_scale_inv" (Options.ScaleSuffix).
+// scale per block, by Options.Recipe: RecipeExact (scale = amax / MAX
+// rounded up, so that no element clamps, and each element the exact
+// quotient x / scale rounded once into the format in the mode), or the
+// bytes of DeepSeek-V3's (RecipeDeepSeek) or transformers' (RecipeTransformers)
+// formula; the scale is written after its weight as "X_scale_inv"
+// (Options.ScaleSuffix).
+//
+// Each layout is one row of a table (rows.go): how it is recognised, its
+// scales, its dequantization, its quantization and the config.json it
+// writes. DequantizedRanges gives each weight's exact dequantized range.
 //
 // With Options.Block set, selected F32, F64, F16 and BF16 tensors are
 // quantized to that block-scaled format of package mx along their last

@@ -40,16 +40,17 @@ type problem struct {
 	why             string
 }
 
-// scaleOf reports whether member m is a scale.
+// scale reports whether member m is a scale.
 func (m member) scale() bool {
-	return m.role == roleFP8Scale || m.role == roleMXScales || m.role == roleNVScale
+	r := rowOf(m.role)
+	return r != nil && r.scale == m.role
 }
 
-// layouts classifies every tensor of all, and lists the incomplete layouts.
-// fp8Config names the config.json that says the checkpoint's FP8 weights
-// are block-quantized ("" when none does): an FP8 tensor without a scale is
-// then a problem, as it is when any other FP8 weight of the checkpoint has
-// one.
+// layouts classifies every tensor of all, row by row of layoutRows, and
+// lists the incomplete layouts. fp8Config names the config.json that says
+// the checkpoint's FP8 weights are block-quantized ("" when none does): an
+// FP8 tensor without a scale is then a problem, as it is when any other FP8
+// weight of the checkpoint has one.
 func layouts(all map[string]source, fp8Config string) (map[string]member, []problem) {
 	roles := map[string]member{}
 	var probs []problem
@@ -58,7 +59,16 @@ func layouts(all map[string]source, fp8Config string) (map[string]member, []prob
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	// MX blocks and scales (gpt-oss).
+	for i := range layoutRows {
+		probs = append(probs, layoutRows[i].find(names, all, roles, fp8Config)...)
+	}
+	return roles, probs
+}
+
+// findMX finds MX blocks and their scales (gpt-oss): "X.blocks" and
+// "X.scales" (or "_blocks", "_scales"), both U8.
+func findMX(names []string, all map[string]source, roles map[string]member, _ string) []problem {
+	var probs []problem
 	for _, n := range names {
 		t := all[n].t
 		for _, sep := range []string{".", "_"} {
@@ -84,7 +94,13 @@ func layouts(all map[string]source, fp8Config string) (map[string]member, []prob
 			}
 		}
 	}
-	// NVFP4 (ModelOpt): a U8 weight X with X_scale (F8_E4M3) and X_scale_2 (F32).
+	return probs
+}
+
+// findNV finds NVFP4 weights (ModelOpt): a U8 weight X with X_scale
+// (F8_E4M3) and X_scale_2 (F32).
+func findNV(names []string, all map[string]source, roles map[string]member, _ string) []problem {
+	var probs []problem
 	for _, n := range names {
 		t := all[n].t
 		if t.DType != safetensors.U8 {
@@ -110,8 +126,13 @@ func layouts(all map[string]source, fp8Config string) (map[string]member, []prob
 			roles[n+"_scale_2"] = member{roleNVScale, n}
 		}
 	}
-	// FP8 weights and their scales (DeepSeek-V3's _scale_inv,
-	// compressed-tensors' _scale).
+	return probs
+}
+
+// findFP8 finds FP8 weights and their scales (DeepSeek-V3's _scale_inv,
+// compressed-tensors' _scale).
+func findFP8(names []string, all map[string]source, roles map[string]member, fp8Config string) []problem {
+	var probs []problem
 	anyScaled := false
 	var bare []string
 	for _, n := range names {
@@ -139,7 +160,7 @@ func layouts(all map[string]source, fp8Config string) (map[string]member, []prob
 			probs = append(probs, problem{n, n + "_scale_inv", fmt.Sprintf("is an FP8 weight (%s %s) without a scale (%q or %q) and %s", all[n].t.DType, ShapeString(all[n].t.Shape), n+"_scale_inv", n+"_scale", why)})
 		}
 	}
-	return roles, probs
+	return probs
 }
 
 // missingOr says why partner p does not complete a layout.

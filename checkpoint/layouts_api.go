@@ -48,31 +48,12 @@ func Layouts(files []*safetensors.File, configDir string) ([]Layout, error) {
 		if m.weight != name {
 			continue
 		}
-		t := all[name].t
-		var l Layout
-		l.Weight = name
-		switch m.role {
-		case roleFP8:
-			s, _ := fp8Scale(all, name)
-			l.Kind, l.Scales = "fp8", []string{s.t.Name}
-			if blk, err := fp8Block(t, s.t, opt.WeightBlockSize); err == nil {
-				l.Block = blk[:]
-			} else {
-				l.Kind, l.Problem = "incomplete", err.Error()
-			}
-		case roleMX:
-			sc, base, _ := mxPair(all, t)
-			l.Kind, l.Scales, l.Block = "mxfp4", []string{sc.t.Name}, []int{1, 32}
-			if f, _, err := mxShape(all[name], sc.t, base); err == nil {
-				l.Kind, l.Block = f.Name, []int{1, f.BlockSize}
-			} else {
-				l.Kind, l.Problem = "incomplete", err.Error()
-			}
-		case roleNV:
-			l.Kind, l.Scales, l.Block = "nvfp4", []string{name + "_scale", name + "_scale_2"}, []int{1, 16}
-		default:
+		r := rowOf(m.role)
+		if r == nil {
 			continue
 		}
+		l := Layout{Weight: name}
+		r.describe(&l, all, all[name], &opt)
 		out = append(out, l)
 	}
 	for _, p := range probs {

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -140,12 +139,9 @@ var torchDTypes = map[cltype.Kind]string{
 //
 //   - after dequantizing, quantization_config is removed (the weights are
 //     plain), as DeepSeek-V3's fp8_cast_bf16.py does;
-//   - after quantizing to FP8 blocks, quantization_config is what
-//     transformers' FineGrainedFP8 and DeepSeek-V3's loader read:
-//     {"quant_method": "fp8", "weight_block_size": [R, C],
-//     "activation_scheme": "dynamic", "modules_to_not_convert": [...]},
-//     the modules being those of the two-dimensional ".weight" tensors left
-//     as they were;
+//   - after quantizing, the layout's row writes its loaders' config
+//     (layoutRow.config: FP8 blocks the quantization_config of transformers'
+//     FineGrainedFP8 and DeepSeek-V3, configFP8);
 //   - torch_dtype and dtype, where present, name the destination when
 //     floating tensors were converted to bf16, f16, f32 or f64 (Options.Rest
 //     when quantizing).
@@ -164,31 +160,13 @@ func newConfig(b []byte, rep *Report, opt *Options) ([]byte, string, error) {
 	}
 	dequant := counts[ActDequantFP8.String()] + counts[ActDequantMX.String()] + counts[ActDequantNV.String()]
 	note := ""
-	switch {
-	case counts[ActQuantFP8.String()] > 0:
-		var keep []string
-		for _, t := range rep.Tensors {
-			if t.Action != ActQuantFP8.String() && len(t.Shape) == 2 && strings.HasSuffix(t.Name, ".weight") && t.Action != ActScaleOut.String() {
-				keep = append(keep, strings.TrimSuffix(t.Name, ".weight"))
-			}
-		}
-		sort.Strings(keep)
-		q := map[string]any{
-			"quant_method":           "fp8",
-			"weight_block_size":      []int{opt.BlockSize[0], opt.BlockSize[1]},
-			"activation_scheme":      "dynamic",
-			"modules_to_not_convert": keep,
-		}
-		if opt.To == cltype.E5M2 {
-			note = "config.json: quantization_config says fp8 (FineGrainedFP8 and DeepSeek load E4M3 weights; these are E5M2)"
-		}
-		if opt.scaleSuffix() != "_scale_inv" {
-			note = fmt.Sprintf("config.json: quantization_config says fp8, whose loaders read X.weight_scale_inv; the scales are named X%s", opt.scaleSuffix())
-		}
-		cfg["quantization_config"], _ = json.Marshal(q)
-	case counts[ActQuantMX.String()]+counts[ActQuantNV.String()] > 0:
-		delete(cfg, "quantization_config")
-		note = fmt.Sprintf("config.json: quantization_config for %s is not written yet: loaders will not read the quantized weights from config.json alone", opt.destName())
+	quant := 0
+	for _, a := range []Action{ActQuantFP8, ActQuantMX, ActQuantNV} {
+		quant += counts[a.String()]
+	}
+	switch r := quantRow(opt); {
+	case r != nil && quant > 0:
+		note = r.config(cfg, rep, opt)
 	case dequant > 0:
 		delete(cfg, "quantization_config")
 	}

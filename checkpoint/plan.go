@@ -320,6 +320,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 	var slab []job
 	var repSlab []TensorReport
 	consumed := consumedScales(all, opt)
+	qrow := quantRow(opt)
 	for i := range f.Tensors {
 		t := &f.Tensors[i]
 		src := source{f, t}
@@ -342,44 +343,25 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			// alone would change what they mean.
 			j.act = ActKeep
 			rep.Layout = true
-		case opt.Block != nil && opt.quantSelected(t):
-			extra, err := planMX(j, all, opt)
+		case qrow != nil && opt.quantSelected(t):
+			extra, err := qrow.planQuant(j, all, opt)
 			if err != nil {
 				return nil, err
 			}
 			j.extra = extra
 		case consumed[t.Name]:
 			j.act = ActDropScale
-		case m.role == roleMX:
-			sc, name, _ := mxPair(all, t)
-			mf, shape, err := mxShape(src, sc.t, name)
-			if err != nil {
+		case m.role != rolePlain:
+			// A weight of a complete layout, dequantized (its scales
+			// were consumed, above).
+			r := rowOf(m.role)
+			if r.weight != m.role {
+				j.act, rep.Layout = ActKeep, true
+				break
+			}
+			if err := r.planDequant(j, all, opt); err != nil {
 				return nil, err
 			}
-			j.act, j.scale, j.mxf = ActDequantMX, sc, mf
-			j.out = safetensors.TensorInfo{Name: name, DType: mustDType(opt.To), Shape: shape}
-			rep.Name, rep.Shape, rep.Block, rep.Scale, rep.Source = name, shape, []int{1, 32}, sc.t.Name, t.Name
-			if _, clash := all[name]; clash {
-				return nil, dataErrorf("checkpoint: %q dequantizes to %q, which the checkpoint already has", t.Name, name)
-			}
-		case m.role == roleNV:
-			sc, sc2, _ := nvScales(all, t)
-			shape, err := nvShape(t, sc.t, sc2.t)
-			if err != nil {
-				return nil, err
-			}
-			j.act, j.scale, j.scale2 = ActDequantNV, sc, sc2
-			j.out = safetensors.TensorInfo{Name: t.Name, DType: mustDType(opt.To), Shape: shape}
-			rep.Shape, rep.Block, rep.Scale = shape, []int{1, 16}, sc.t.Name+", "+sc2.t.Name
-		case m.role == roleFP8:
-			s, _ := fp8Scale(all, t.Name)
-			blk, err := fp8Block(t, s.t, opt.WeightBlockSize)
-			if err != nil {
-				return nil, err
-			}
-			j.act, j.scale, j.block = ActDequantFP8, s, blk
-			j.out.DType = mustDType(opt.To)
-			rep.Block, rep.Scale = blk[:], s.t.Name
 		case opt.quantizing() && !opt.quantSelected(t):
 			// Not quantized: kept, or converted to Rest.
 			j.act = ActKeep
@@ -397,21 +379,6 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			j.act = ActKeep
 		case t.DType.Kind() == cltype.Invalid:
 			return nil, dataErrorf("checkpoint: tensor %q: converting %s is not supported yet; leave it out with --skip", t.Name, t.DType)
-		case opt.BlockSize != [2]int{} && len(t.Shape) == 2:
-			j.act, j.block = ActQuantFP8, opt.BlockSize
-			j.out.DType = mustDType(opt.To)
-			rows, cols := t.Shape[0], t.Shape[1]
-			b := opt.BlockSize
-			sj := &job{act: ActScaleOut, src: src, block: b, out: safetensors.TensorInfo{
-				Name: t.Name + opt.scaleSuffix(), DType: safetensors.F32,
-				Shape: []int64{ceilDiv(rows, int64(b[0])), ceilDiv(cols, int64(b[1]))},
-			}}
-			sj.report = &TensorReport{Name: sj.out.Name, Action: ActScaleOut.String(), To: "F32", Shape: sj.out.Shape, Block: b[:]}
-			if _, clash := all[sj.out.Name]; clash {
-				return nil, dataErrorf("checkpoint: tensor %q: its scale %q would replace a tensor of that name", t.Name, sj.out.Name)
-			}
-			j.quantScale = sj
-			rep.Block, rep.Scale, rep.Recipe = b[:], sj.out.Name, opt.Recipe.String()
 		default:
 			j.act = ActConvert
 			j.out.DType = mustDType(opt.To)
@@ -421,9 +388,6 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			rep.To = j.out.DType.String()
 		}
 		jobs = append(jobs, j)
-		if j.quantScale != nil {
-			jobs = append(jobs, j.quantScale)
-		}
 		jobs = append(jobs, j.extra...)
 	}
 	return jobs, nil
@@ -460,17 +424,15 @@ func consumedScales(all map[string]source, opt *Options) map[string]bool {
 		return consumed
 	}
 	for name, m := range opt.roles {
-		if m.scale() && opt.selected(m.weight) {
-			switch opt.roles[m.weight].role {
-			case roleFP8, roleMX, roleNV:
-				consumed[name] = true
-			}
+		r := rowOf(m.role)
+		if m.scale() && opt.selected(m.weight) && opt.roles[m.weight].role != rolePlain {
+			consumed[name] = true // a complete layout's scale
 		}
 		// The static activation scale of an FP8 or NVFP4 linear layer
 		// (compressed-tensors, ModelOpt: "X.input_scale" beside
 		// "X.weight") means nothing to dequantized weights: it goes
 		// with them.
-		if (m.role == roleFP8 || m.role == roleNV) && m.weight == name && opt.selected(name) {
+		if r != nil && r.dropsInputScale && m.weight == name && opt.selected(name) {
 			if base, ok := strings.CutSuffix(name, ".weight"); ok {
 				if s, ok := all[base+".input_scale"]; ok && s.t.DType.IsFloat() {
 					consumed[base+".input_scale"] = true

@@ -1,0 +1,282 @@
+package checkpoint
+
+// The block-scaled layouts as rows of one table (../shared/docs/STYLE.md,
+// "Checkpoint layouts and file formats as rows"). Each row is one layout of
+// published checkpoints: how its tensors are recognised, which are its
+// scales, how it dequantizes, what a quantization to it writes, and what it
+// puts into config.json. The planner, Layouts, the scales a dequantization
+// consumes, the kernels' dispatch and the model's config ask the table; a
+// new layout is a new row and its tests.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/safetensors"
+)
+
+// layoutRow is one block-scaled layout.
+type layoutRow struct {
+	// kind is the layout's name in Layout.Kind (an MX weight's is its
+	// format's).
+	kind string
+	// weight and scale are the roles of its weight and its scales.
+	weight, scale role
+	// find classifies the layout's tensors among names (sorted) of all,
+	// setting their roles, and returns its incomplete instances. It runs
+	// after the rows above it (a tensor already classified is not looked
+	// at). fp8Config is the config.json that says the FP8 weights are
+	// block-quantized ("" when none does).
+	find func(names []string, all map[string]source, roles map[string]member, fp8Config string) []problem
+	// describe fills l (Weight set) for the complete weight w.
+	describe func(l *Layout, all map[string]source, w source, opt *Options)
+	// planDequant plans job j, the weight, as its dequantization to
+	// opt.To: its action, output and scales.
+	planDequant func(j *job, all map[string]source, opt *Options) error
+	// dequantAct and dequant are the dequantization's action and kernel.
+	dequantAct Action
+	dequant    func(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error
+	// dropsInputScale: a linear layer's static activation scale
+	// "X.input_scale" beside the weight "X.weight" means nothing once the
+	// weight is dequantized, and goes with it (compressed-tensors FP8,
+	// ModelOpt NVFP4).
+	dropsInputScale bool
+
+	// quantizes reports whether the options quantize to this layout.
+	quantizes func(opt *Options) bool
+	// planQuant plans job j, a selected floating tensor, as its
+	// quantization, and returns the jobs that write its scales (after it);
+	// it may leave j a keep.
+	planQuant func(j *job, all map[string]source, opt *Options) ([]*job, error)
+	// quantActs are the quantization's actions; quantize its kernel.
+	quantActs []Action
+	quantize  func(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error
+	// config sets config.json's quantization_config (and whatever else
+	// loaders read) after a quantization to this layout, and returns a
+	// note for the user ("" when none).
+	config func(cfg map[string]json.RawMessage, rep *Report, opt *Options) string
+}
+
+// layoutRows are the layouts, in the order they are recognised: gpt-oss's
+// MX blocks, then ModelOpt's NVFP4 (whose block scale is an F8_E4M3
+// tensor), then FP8 weights with scales (DeepSeek-V3, compressed-tensors).
+var layoutRows = [...]layoutRow{
+	{
+		kind: "mxfp4", weight: roleMX, scale: roleMXScales,
+		find: findMX, describe: describeMX, planDequant: planDequantMX,
+		dequantAct: ActDequantMX, dequant: dequantBlocks,
+		quantizes: func(o *Options) bool { return o.Block != nil && !o.Block.TensorScale },
+		planQuant: planMX, quantActs: []Action{ActQuantMX}, quantize: quantBlocks,
+		config: configMX,
+	},
+	{
+		kind: "nvfp4", weight: roleNV, scale: roleNVScale,
+		find: findNV, describe: describeNV, planDequant: planDequantNV,
+		dequantAct: ActDequantNV, dequant: dequantBlocks, dropsInputScale: true,
+		quantizes: func(o *Options) bool { return o.Block != nil && o.Block.TensorScale },
+		planQuant: planMX, quantActs: []Action{ActQuantNV}, quantize: quantBlocks,
+		config: configMX,
+	},
+	{
+		kind: "fp8", weight: roleFP8, scale: roleFP8Scale,
+		find: findFP8, describe: describeFP8, planDequant: planDequantFP8,
+		dequantAct: ActDequantFP8, dequant: dequantFP8, dropsInputScale: true,
+		quantizes: func(o *Options) bool { return o.BlockSize != [2]int{} },
+		planQuant: planQuantFP8, quantActs: []Action{ActQuantFP8}, quantize: quantFP8,
+		config: configFP8,
+	},
+}
+
+// rowOf returns the row whose weight or scale role is r (nil for a plain
+// tensor).
+func rowOf(r role) *layoutRow {
+	for i := range layoutRows {
+		if layoutRows[i].weight == r || layoutRows[i].scale == r {
+			return &layoutRows[i]
+		}
+	}
+	return nil
+}
+
+// quantRow returns the row that opt quantizes to (nil when it does not
+// quantize).
+func quantRow(opt *Options) *layoutRow {
+	for i := range layoutRows {
+		if layoutRows[i].quantizes(opt) {
+			return &layoutRows[i]
+		}
+	}
+	return nil
+}
+
+// kernel returns the kernel of action a (nil for keep, convert, drop and
+// scale, which the writer does itself).
+func kernel(a Action) func(context.Context, io.WriterAt, int64, *job, *Options) error {
+	for i := range layoutRows {
+		r := &layoutRows[i]
+		if r.dequantAct == a {
+			return r.dequant
+		}
+		for _, q := range r.quantActs {
+			if q == a {
+				return r.quantize
+			}
+		}
+	}
+	return nil
+}
+
+// quantBlocks runs an MX or NVFP4 quantization: the job and the scales it
+// writes.
+func quantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error {
+	return quantMX(ctx, dst, base, j, j.extra, opt)
+}
+
+// --- gpt-oss MXFP4 (and clconv's other MX formats) ---
+
+func describeMX(l *Layout, all map[string]source, w source, _ *Options) {
+	sc, base, _ := mxPair(all, w.t)
+	l.Kind, l.Scales, l.Block = "mxfp4", []string{sc.t.Name}, []int{1, 32}
+	if f, _, err := mxShape(w, sc.t, base); err == nil {
+		l.Kind, l.Block = f.Name, []int{1, f.BlockSize}
+	} else {
+		l.Kind, l.Problem = "incomplete", err.Error()
+	}
+}
+
+func planDequantMX(j *job, all map[string]source, opt *Options) error {
+	t, rep := j.src.t, j.report
+	sc, name, _ := mxPair(all, t)
+	mf, shape, err := mxShape(j.src, sc.t, name)
+	if err != nil {
+		return err
+	}
+	j.act, j.scale, j.mxf = ActDequantMX, sc, mf
+	j.out = safetensors.TensorInfo{Name: name, DType: mustDType(opt.To), Shape: shape}
+	rep.Name, rep.Shape, rep.Block, rep.Scale, rep.Source = name, shape, []int{1, 32}, sc.t.Name, t.Name
+	if _, clash := all[name]; clash {
+		return dataErrorf("checkpoint: %q dequantizes to %q, which the checkpoint already has", t.Name, name)
+	}
+	return nil
+}
+
+// configMX: clconv writes no loader's config for the block formats yet
+// (gpt-oss's loader takes MXFP4 experts only, transposed; ModelOpt's
+// hf_quant_config.json also wants activation scales).
+func configMX(cfg map[string]json.RawMessage, _ *Report, opt *Options) string {
+	delete(cfg, "quantization_config")
+	return fmt.Sprintf("config.json: quantization_config for %s is not written yet: loaders will not read the quantized weights from config.json alone", opt.destName())
+}
+
+// --- NVIDIA ModelOpt NVFP4 ---
+
+func describeNV(l *Layout, _ map[string]source, w source, _ *Options) {
+	l.Kind, l.Scales, l.Block = "nvfp4", []string{w.t.Name + "_scale", w.t.Name + "_scale_2"}, []int{1, 16}
+}
+
+func planDequantNV(j *job, all map[string]source, opt *Options) error {
+	t, rep := j.src.t, j.report
+	sc, sc2, _ := nvScales(all, t)
+	shape, err := nvShape(t, sc.t, sc2.t)
+	if err != nil {
+		return err
+	}
+	j.act, j.scale, j.scale2 = ActDequantNV, sc, sc2
+	j.out = safetensors.TensorInfo{Name: t.Name, DType: mustDType(opt.To), Shape: shape}
+	rep.Shape, rep.Block, rep.Scale = shape, []int{1, 16}, sc.t.Name+", "+sc2.t.Name
+	return nil
+}
+
+// --- FP8 with block scales (DeepSeek-V3, compressed-tensors) ---
+
+func describeFP8(l *Layout, all map[string]source, w source, opt *Options) {
+	s, _ := fp8Scale(all, w.t.Name)
+	l.Kind, l.Scales = "fp8", []string{s.t.Name}
+	if blk, err := fp8Block(w.t, s.t, opt.WeightBlockSize); err == nil {
+		l.Block = blk[:]
+	} else {
+		l.Kind, l.Problem = "incomplete", err.Error()
+	}
+}
+
+func planDequantFP8(j *job, all map[string]source, opt *Options) error {
+	t, rep := j.src.t, j.report
+	s, _ := fp8Scale(all, t.Name)
+	blk, err := fp8Block(t, s.t, opt.WeightBlockSize)
+	if err != nil {
+		return err
+	}
+	j.act, j.scale, j.block = ActDequantFP8, s, blk
+	j.out.DType = mustDType(opt.To)
+	rep.Block, rep.Scale = blk[:], s.t.Name
+	return nil
+}
+
+// planQuantFP8 plans the quantization of a two-dimensional floating tensor
+// to opt.To with a float32 scale per block (Options.Recipe), written after
+// it as X + ScaleSuffix. Other tensors are converted element by element
+// (selected by Tensors) or kept.
+func planQuantFP8(j *job, all map[string]source, opt *Options) ([]*job, error) {
+	t, rep := j.src.t, j.report
+	switch {
+	case !t.DType.IsFloat() || t.DType.Kind() == opt.To:
+		j.act = ActKeep
+		return nil, nil
+	case t.DType.Kind() == cltype.Invalid:
+		return nil, dataErrorf("checkpoint: tensor %q: converting %s is not supported yet; leave it out with --skip", t.Name, t.DType)
+	case len(t.Shape) != 2:
+		j.act = ActConvert
+		j.out.DType = mustDType(opt.To)
+		return nil, nil
+	}
+	j.act, j.block = ActQuantFP8, opt.BlockSize
+	j.out.DType = mustDType(opt.To)
+	rows, cols := t.Shape[0], t.Shape[1]
+	b := opt.BlockSize
+	sj := &job{act: ActScaleOut, src: j.src, block: b, out: safetensors.TensorInfo{
+		Name: t.Name + opt.scaleSuffix(), DType: safetensors.F32,
+		Shape: []int64{ceilDiv(rows, int64(b[0])), ceilDiv(cols, int64(b[1]))},
+	}}
+	sj.report = &TensorReport{Name: sj.out.Name, Action: ActScaleOut.String(), To: "F32", Shape: sj.out.Shape, Block: b[:]}
+	if _, clash := all[sj.out.Name]; clash {
+		return nil, dataErrorf("checkpoint: tensor %q: its scale %q would replace a tensor of that name", t.Name, sj.out.Name)
+	}
+	j.quantScale = sj
+	rep.Block, rep.Scale, rep.Recipe = b[:], sj.out.Name, opt.Recipe.String()
+	return []*job{sj}, nil
+}
+
+// configFP8 writes the quantization_config that transformers'
+// FineGrainedFP8 and DeepSeek-V3's loader read: {"quant_method": "fp8",
+// "weight_block_size": [R, C], "activation_scheme": "dynamic",
+// "modules_to_not_convert": [...]}, the modules being those of the
+// two-dimensional ".weight" tensors left as they were.
+func configFP8(cfg map[string]json.RawMessage, rep *Report, opt *Options) string {
+	var keep []string
+	for _, t := range rep.Tensors {
+		if t.Action != ActQuantFP8.String() && len(t.Shape) == 2 && strings.HasSuffix(t.Name, ".weight") && t.Action != ActScaleOut.String() {
+			keep = append(keep, strings.TrimSuffix(t.Name, ".weight"))
+		}
+	}
+	sort.Strings(keep)
+	q := map[string]any{
+		"quant_method":           "fp8",
+		"weight_block_size":      []int{opt.BlockSize[0], opt.BlockSize[1]},
+		"activation_scheme":      "dynamic",
+		"modules_to_not_convert": keep,
+	}
+	note := ""
+	if opt.To == cltype.E5M2 {
+		note = "config.json: quantization_config says fp8 (FineGrainedFP8 and DeepSeek load E4M3 weights; these are E5M2)"
+	}
+	if opt.scaleSuffix() != "_scale_inv" {
+		note = fmt.Sprintf("config.json: quantization_config says fp8, whose loaders read X.weight_scale_inv; the scales are named X%s", opt.scaleSuffix())
+	}
+	cfg["quantization_config"], _ = json.Marshal(q)
+	return note
+}
