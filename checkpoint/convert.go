@@ -41,7 +41,7 @@ func Convert(ctx context.Context, dst io.WriterAt, src *safetensors.File, others
 	}
 	var done atomic.Int64
 	total := src.Size
-	n, err := write(ctx, dst, src, jobs, &opt, &done, total)
+	n, err := write(ctx, dst, src.Metadata, jobs, &opt, &done, total)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +70,10 @@ func index(files []*safetensors.File) (map[string]source, error) {
 	return all, nil
 }
 
-// write writes the header of jobs' output and then every tensor, and
-// returns the number of bytes written.
-func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*job, opt *Options, done *atomic.Int64, total int64) (int64, error) {
+// write writes the header of jobs' output (with the input's __metadata__
+// meta, edited by outMetadata) and then every tensor, and returns the
+// number of bytes written.
+func write(ctx context.Context, dst io.WriterAt, meta map[string]string, jobs []*job, opt *Options, done *atomic.Int64, total int64) (int64, error) {
 	infos := make([]safetensors.TensorInfo, 0, len(jobs))
 	live := make([]*job, 0, len(jobs))
 	for _, j := range jobs {
@@ -83,7 +84,7 @@ func write(ctx context.Context, dst io.WriterAt, src *safetensors.File, jobs []*
 		live = append(live, j)
 	}
 	hw := &headerWriter{dst: dst}
-	w, err := safetensors.NewWriter(hw, infos, outMetadata(src.Metadata, jobs))
+	w, err := safetensors.NewWriter(hw, infos, outMetadata(meta, jobs))
 	if hw.err != nil {
 		return 0, &fileconv.WriteError{Err: hw.err}
 	}

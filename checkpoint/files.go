@@ -32,6 +32,9 @@ const IndexSuffix = ".safetensors.index.json"
 // gives the FP8 weight block size; Options.WeightBlockSize, when set, must
 // agree with it.
 func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options) (*Report, error) {
+	if opt.MaxShardSize > 0 {
+		return nil, fmt.Errorf("checkpoint: MaxShardSize cuts a checkpoint directory's output into shards (ConvertCheckpoint); %s is one file", src)
+	}
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
@@ -262,8 +265,13 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 	for _, n := range extra {
 		owned[n] = true
 	}
+	isOwned := func(n string) bool {
+		// With MaxShardSize the output's shards and index have
+		// save_pretrained's names.
+		return owned[n] || opt.MaxShardSize > 0 && (shardNameRE.MatchString(n) || n == "model"+IndexSuffix)
+	}
 	oc := outputCheck{dst: dst, files: inputs[1:], dirs: inputs[:1], isDir: true, replace: replace,
-		owned: func(n string) bool { return owned[n] }}
+		owned: isOwned}
 	if err := oc.check(); err != nil {
 		return nil, err
 	}
@@ -318,7 +326,23 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 	}()
 	rep := &Report{Shards: len(shards)}
 	var total int64
+	outIndex := indexPath // the input's index, rewritten
+	if opt.MaxShardSize > 0 {
+		r, names, data, err := reshard(ctx, tmp, files, all, &opt)
+		if err != nil {
+			return nil, err
+		}
+		rep, total = r, data
+		if len(names) == 1 {
+			outIndex = "" // one shard, model.safetensors, has no index
+		} else if outIndex == "" {
+			outIndex = "model" + IndexSuffix
+		}
+	}
 	for i, f := range files {
+		if opt.MaxShardSize > 0 {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, context.Cause(ctx)
 		}
@@ -356,12 +380,16 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 		rep.BytesIn += sr.BytesIn
 		rep.BytesOut += sr.BytesOut
 	}
-	if indexPath != "" {
-		b, err := newIndex(indexPath, rep, total)
+	if outIndex != "" {
+		in := indexPath
+		if filepath.Base(outIndex) != filepath.Base(indexPath) {
+			in = "" // a new index
+		}
+		b, err := newIndex(in, rep, total)
 		if err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(indexPath)), b, 0o666); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(outIndex)), b, 0o666); err != nil {
 			return nil, err
 		}
 		rep.BytesOut += int64(len(b))
@@ -492,13 +520,15 @@ func tensorBytes(t TensorReport) int64 {
 // newIndex returns the index at path with its weight map and total size
 // made those of rep; every other field is kept.
 func newIndex(path string, rep *Report, total int64) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var idx map[string]json.RawMessage
-	if err := json.Unmarshal(b, &idx); err != nil {
-		return nil, dataErrorf("%s: %v", path, err)
+	idx := map[string]json.RawMessage{}
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(b, &idx); err != nil {
+			return nil, dataErrorf("%s: %v", path, err)
+		}
 	}
 	meta := map[string]json.RawMessage{}
 	if m, ok := idx["metadata"]; ok {

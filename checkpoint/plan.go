@@ -44,6 +44,13 @@ type Options struct {
 	// clconv's own, by default; RecipeDeepSeek and RecipeTransformers
 	// write those tools' bytes, and round to nearest even as they do).
 	Recipe Recipe
+	// MaxShardSize, when positive, cuts a checkpoint's output into new
+	// shards of at most this many bytes of tensor data, named and indexed
+	// as save_pretrained names them ("model-00001-of-00004.safetensors",
+	// "model.safetensors.index.json"; one shard is "model.safetensors");
+	// a tensor larger than that is a shard of its own. Zero keeps the
+	// input's shards and names. ConvertCheckpoint only.
+	MaxShardSize int64
 	// Rest, when set (half, float, double or bfloat16), converts the
 	// floating tensors that a quantization does not quantize (embeddings,
 	// norms, lm_head, ...) to it; otherwise they are kept as they are.

@@ -55,7 +55,7 @@ type convertFlags struct {
 	// safetensors input (tensors.go)
 	tensors, skip, keepRaw              []string
 	blockSize, weightBlock, scaleSuffix string
-	recipe, rest                        string
+	recipe, rest, maxShard              string
 }
 
 func newConvertCmd() *cobra.Command {
@@ -154,6 +154,7 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 	fl.StringSliceVar(&f.keepRaw, "keep-raw", nil, "safetensors: copy these tensors byte for byte by choice, even a block-scaled weight whose scale is missing (otherwise an error)")
 	fl.StringVar(&f.blockSize, "block-size", "", "safetensors, --to e4m3|e5m2: quantize 2-D tensors with one float32 scale per block of ROWSxCOLS (e.g. 128x128)")
 	fl.StringVar(&f.weightBlock, "weight-block-size", "", "safetensors: the block of FP8 weights' scales, ROWSxCOLS (default: config.json's quantization_config.weight_block_size, else inferred from the shapes)")
+	fl.StringVar(&f.maxShard, "max-shard-size", "", "checkpoint directory or index: cut the output into shards of at most this size, named and indexed as save_pretrained does (e.g. 5GB, 500MiB; default: the input's shards)")
 	fl.StringVar(&f.rest, "rest", "", "safetensors, when quantizing: convert the floating tensors not quantized (embeddings, norms, lm_head, routers) to this type: bf16, half, float or double (default: keep them)")
 	fl.StringVar(&f.recipe, "recipe", "", "safetensors, with --block-size: the FP8 block formula: exact (clconv's, the default: scale amax/448 rounded up, each element the exact quotient rounded once), deepseek or transformers (those tools' bytes)")
 	fl.StringVar(&f.scaleSuffix, "scale-suffix", "", "safetensors, with --block-size: the scale of tensor X is written as X+SUFFIX (default _scale_inv)")
@@ -608,8 +609,8 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	if isSafetensors(inPath) {
 		return runConvertSafetensors(cmd, inPath, outPath, op, f)
 	}
-	if len(f.tensors)+len(f.skip)+len(f.keepRaw) > 0 || f.blockSize != "" || f.weightBlock != "" || f.scaleSuffix != "" || f.recipe != "" || f.rest != "" {
-		return fail(errors.New("--tensors, --skip, --keep-raw, --block-size, --weight-block-size, --recipe, --rest and --scale-suffix apply to safetensors input"))
+	if len(f.tensors)+len(f.skip)+len(f.keepRaw) > 0 || f.blockSize != "" || f.weightBlock != "" || f.scaleSuffix != "" || f.recipe != "" || f.rest != "" || f.maxShard != "" {
+		return fail(errors.New("--tensors, --skip, --keep-raw, --block-size, --weight-block-size, --recipe, --rest, --max-shard-size and --scale-suffix apply to safetensors input"))
 	}
 	from, err := convParseFrom(f.from)
 	if err != nil {

@@ -107,6 +107,13 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 			return true, fail(fmt.Errorf("--rest: %v", err))
 		}
 	}
+	if f.maxShard != "" {
+		fi, err := os.Stat(inPath)
+		ck := err == nil && (fi.IsDir() || strings.HasSuffix(strings.ToLower(inPath), checkpoint.IndexSuffix))
+		if opt.MaxShardSize, err = parseShardSize(f.maxShard, ck); err != nil {
+			return true, fail(err)
+		}
+	}
 	progress, finish := convProgress(cmd, f.quiet, bf.Name)
 	opt.Progress = progress
 	start := time.Now()

@@ -153,13 +153,16 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 	if f.scaleSuffix != "" && f.blockSize == "" {
 		return fail(errors.New("--scale-suffix names the scales that --block-size writes; give --block-size too"))
 	}
-	progress, finish := convProgress(cmd, f.quiet, op.Name())
-	opt.Progress = progress
 	fi, err := os.Stat(inPath)
 	if err != nil {
 		return fail(err)
 	}
 	sharded := fi.IsDir() || strings.HasSuffix(strings.ToLower(inPath), checkpoint.IndexSuffix)
+	if opt.MaxShardSize, err = parseShardSize(f.maxShard, sharded); err != nil {
+		return fail(err)
+	}
+	progress, finish := convProgress(cmd, f.quiet, op.Name())
+	opt.Progress = progress
 	start := time.Now()
 	var rep *checkpoint.Report
 	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
@@ -584,4 +587,20 @@ func printLayouts(w io.Writer, ls []checkpoint.Layout) {
 			fmt.Fprintf(w, "      dequantized: %s over %d values%s\n", rg, r.Count, extra)
 		}
 	}
+}
+
+// parseShardSize reads --max-shard-size, which applies to a checkpoint
+// (a directory or an index) only.
+func parseShardSize(s string, checkpointIn bool) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if !checkpointIn {
+		return 0, fmt.Errorf("--max-shard-size %s cuts a checkpoint's output into shards: give a checkpoint directory or its index as IN, and a directory as OUT", s)
+	}
+	n, err := checkpoint.ParseSize(s)
+	if err != nil {
+		return 0, fmt.Errorf("--max-shard-size: %v", err)
+	}
+	return n, nil
 }
