@@ -1,0 +1,98 @@
+package ggml
+
+import (
+	"flag"
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+)
+
+// Benchmarks: quantize and dequantize 2^20 random weights per type, and
+// copying the same 4 MiB as the baseline. b.SetBytes counts float32 bytes, so
+// MB/s compares directly with Copy.
+
+const benchN = 1 << 20
+
+func benchInput() []float32 {
+	x := make([]float32, benchN)
+	dist("weights", 99, x)
+	return x
+}
+
+func BenchmarkCopy(b *testing.B) {
+	src, dst := make([]byte, 4*benchN), make([]byte, 4*benchN)
+	b.SetBytes(4 * benchN)
+	for b.Loop() {
+		copy(dst, src)
+	}
+}
+
+func BenchmarkQuantize(b *testing.B) {
+	x := benchInput()
+	for _, typ := range Types() {
+		b.Run(typ.String(), func(b *testing.B) {
+			rs, _ := typ.RowSize(4096)
+			dst := make([]byte, rs*benchN/4096)
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				Quantize(typ, dst, x, 4096, nil)
+			}
+		})
+	}
+}
+
+func BenchmarkDequantize(b *testing.B) {
+	x := benchInput()
+	for _, typ := range Types() {
+		b.Run(typ.String(), func(b *testing.B) {
+			rs, _ := typ.RowSize(4096)
+			q := make([]byte, rs*benchN/4096)
+			Quantize(typ, q, x, 4096, nil)
+			y := make([]float32, benchN)
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				Dequantize(typ, y, q)
+			}
+		})
+	}
+}
+
+var speed = flag.Bool("speed", false, "with -oracle: print Go and ggml times per type")
+
+// TestSpeed prints ns per element for this package and for ggml's reference
+// code (through the oracle, one thread, best of several runs) on the same
+// rows, with copy as the baseline. Run it with
+//
+//	go test ./ggml -run TestSpeed -oracle=... -speed -v
+func TestSpeed(t *testing.T) {
+	if !*speed || *oraclePath == "" {
+		t.Skip("needs -speed and -oracle")
+	}
+	o := startOracle(t)
+	x := benchInput()
+	best := func(f func()) float64 {
+		var ts []float64
+		for range 7 {
+			start := time.Now()
+			f()
+			ts = append(ts, float64(time.Since(start).Nanoseconds()))
+		}
+		sort.Float64s(ts)
+		return ts[0] / benchN
+	}
+	srcB, dstB := make([]byte, 4*benchN), make([]byte, 4*benchN)
+	cp := best(func() { copy(dstB, srcB) })
+	fmt.Printf("copy of %d MiB: %.3f ns/element\n", 4*benchN>>20, cp)
+	fmt.Printf("%-6s %9s %9s %7s %7s | %9s %9s %7s %7s\n", "type", "quant Go", "quant C", "C/Go", "Go/copy", "deq Go", "deq C", "C/Go", "Go/copy")
+	for _, typ := range Types() {
+		rs, _ := typ.RowSize(4096)
+		q := make([]byte, rs*benchN/4096)
+		y := make([]float32, benchN)
+		gq := best(func() { Quantize(typ, q, x, 4096, nil) })
+		gd := best(func() { Dequantize(typ, y, q) })
+		cq, cd := o.timeC(typ, 4096, x, 7)
+		cq, cd = cq/benchN, cd/benchN
+		fmt.Printf("%-6s %9.3f %9.3f %7.2f %7.2f | %9.3f %9.3f %7.2f %7.2f\n", typ, gq, cq, cq/gq, gq/cp, gd, cd, cd/gd, gd/cp)
+	}
+}

@@ -1,0 +1,98 @@
+// Package ggml quantizes float32 rows into ggml's tensor block types (those of
+// GGUF files) and dequantizes them back, bit for bit as llama.cpp's ggml does.
+//
+// # Types
+//
+//	type   id  block  bytes  layout (ggml-common.h)
+//	f32     0      1      4  float32
+//	f16     1      1      2  binary16
+//	q4_0    2     32     18  fp16 d, 16 bytes: element j low nibble, j+16 high; x = (q-8)*d
+//	q4_1    3     32     20  fp16 d, fp16 m, nibbles as q4_0; x = q*d + m
+//	q5_0    6     32     22  fp16 d, u32 qh (5th bits), nibbles; x = (q-16)*d
+//	q5_1    7     32     24  fp16 d, fp16 m, u32 qh, nibbles; x = q*d + m
+//	q8_0    8     32     34  fp16 d, 32 int8; x = q*d
+//	q2_K   10    256     84  16 scale|min nibbles, 64 bytes of 2-bit codes, fp16 d, dmin
+//	q3_K   11    256    110  32 bytes high bits, 64 bytes 2-bit codes, 12 bytes of 16 6-bit scales, fp16 d
+//	q4_K   12    256    144  fp16 d, dmin, 12 bytes of 8 6-bit scales and mins, 128 bytes of nibbles
+//	q5_K   13    256    176  as q4_K plus 32 bytes of fifth bits
+//	q6_K   14    256    210  128 bytes low nibbles, 64 bytes high 2 bits, 16 int8 scales, fp16 d
+//	q8_K   15    256    292  float32 d, 256 int8, 16 int16 sums (the K-quant dot-product operand)
+//	bf16   30      1      2  bfloat16
+//	mxfp4  39     32     17  E8M0 byte, 16 bytes of E2M1 codes (j low, j+16 high)
+//	nvfp4  40     64     36  four UE4M3 bytes (one per 16 elements), 32 bytes of E2M1 codes
+//
+// The table in types.go has one row per type; [Quantize] and [Dequantize]
+// check lengths and dispatch through it. Multi-byte fields are little-endian
+// on every host.
+//
+// # What "exact" means here
+//
+// [Quantize] writes the bytes of ggml_quantize_chunk with no importance
+// matrix, that is of the quantize_row_*_ref functions in ggml-quants.c (and
+// of ggml_fp32_to_fp16_row and ggml_fp32_to_bf16_row_ref for F16 and BF16).
+// They are not the exact roundings of their formats, and every GGUF user has
+// their bytes:
+//
+//   - Q8_0: d = amax/127 in float32, q = roundf(x*(1/d)) (ties away from
+//     zero) with the float32 inverse, not the stored fp16 d.
+//   - Q4_0, Q5_0: d = max/-8 (-16), max the signed element of largest
+//     magnitude (the first of equals); q = MIN(15, (int8_t)(x*id + 8.5f)).
+//     Q4_1, Q5_1: d = (max-min)/15 (31), q = (x-min)*id + 0.5 truncated.
+//   - The K-quants search every sub-block's scale (make_qkx2_quants,
+//     make_qx_quants, make_q3_quants), quantize the scales against the fp16
+//     super-block scale, and requantize; nearest_int (x + 1.5*2^23, read the
+//     low mantissa bits) rounds half to even.
+//   - MXFP4: the scale byte is (uint8_t)(floorf(log2f(amax)) - 2 + 127). glibc's
+//     log2f rounds values a few ulps below a power of two up to the integer,
+//     so the exponent comes from log2f_table.go, made from glibc's log2f and
+//     checked on all 2^31 positive floats; an amax below 2^-125 wraps the
+//     byte (to 232..255) and an infinite one gives 0. Elements go to the
+//     nearest of d*{0, 1, 2, 3, 4, 6, 8, 12} (d half the E8M0 scale) with ties
+//     toward zero, the first index of least error. Package mx implements the
+//     OCP rule instead: the same exponent from the exact floor(log2(amax)),
+//     no wrap, and ties to even (2.5 -> 2, 5 -> 4 in E2M1 units). So the two
+//     packages give different bytes for the same block.
+//   - NVFP4 (ggml's, not NVIDIA's two-level one): 64-element blocks of four
+//     16-element sub-blocks, each with a UE4M3 scale from amax/6 rounded half
+//     up on the first dropped bit (not to nearest even), clamped at 448
+//     (0x7e), and no tensor scale. Elements as MXFP4.
+//   - F16: round to nearest even, every NaN to sign|0x7e00. BF16: nearest
+//     even, a NaN keeps its payload with the quiet bit forced.
+//
+// [Dequantize] gives the float32 bits of dequantize_row_* on x86-64, NaNs
+// included: a NaN scale propagates quieted, 0*inf gives x86's default NaN
+// 0xffc00000, and fp16 NaNs get the quiet bit.
+//
+// The reference is compiled without FMA contraction and computes in float32:
+// every product here is rounded on its own (float32(...) around each, which
+// keeps Go from fusing on arm64, ppc64le, s390x and riscv64). Float-to-integer
+// casts are x86's cvttss2si (0x80000000 for NaN and out of range, then the
+// low byte), roundf, fabsf and the comparisons of the C code are reproduced
+// literally, and where a NaN's payload reaches the output (through
+// nearest_int's bit trick or a dequantized float) the x86 NaN rules are
+// applied in software. The results are the same on every Go port; the tests
+// run on amd64, 386, arm64, ppc64le, s390x and riscv64.
+//
+// One exception: for a K-quant super-block that holds a NaN, ggml's bytes
+// depend on which operand gcc put first in each loop (the same NaN is coded
+// differently in the first and second sub-block of the x86-64 build), so
+// such blocks are computed with every NaN replaced by 0x7fc00000. The output
+// is the same on every port but may differ from ggml's (2 of the 4 such
+// super-blocks in the goldens do, both also holding infinities); the goldens
+// check these rows against this package's own output. Blocks with
+// infinities and no NaN match ggml.
+//
+// # How it is checked
+//
+// testdata/*.json.gz hold what llama.cpp's libggml-base.so (the x86-64
+// build shipped in @node-llama-cpp/linux-x64 3.22.1) made of the inputs in
+// rows_test.go: adversarial rows (zero blocks, one huge element, ties at half
+// steps for every scale rule, scales at fp16 overflow and underflow, float32
+// subnormals, max-magnitude floats, NaN and infinities, the log2f and UE4M3
+// rounding points) stored in full, seeded random rows of seven distributions
+// and random block bytes stored as SHA-256 sums, and for dequantization every
+// fp16 scale with every code (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1), every E8M0
+// byte (MXFP4) and every UE4M3 byte in each slot (NVFP4).
+// scripts/ggml-oracle has the C program that drives the library and the
+// script that rebuilds the goldens.
+package ggml
