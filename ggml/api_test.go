@@ -3,6 +3,7 @@ package ggml
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -36,13 +37,25 @@ func TestTable(t *testing.T) {
 	if n, err := Q4_K.RowSize(4096); err != nil || n != 16*144 {
 		t.Errorf("Q4_K.RowSize(4096) = %d, %v", n, err)
 	}
-	if Type(9).String() != "Type(9)" || Type(9).BlockSize() != 0 {
-		t.Error("unsupported type not reported")
+	// Known but not quantized here: named, sized, refused by Quantize.
+	if Q8_1.String() != "q8_1" || Q8_1.BlockSize() != 32 || Q8_1.Supported() || !Q8_1.Known() {
+		t.Error("q8_1 is a known type this package does not quantize")
 	}
-	for _, s := range []string{"q8_1", "iq2_xxs", ""} {
+	if _, err := Quantize(IQ2_XXS, make([]byte, 66), make([]float32, 256), 256, nil); err == nil || !strings.Contains(err.Error(), "does not quantize") {
+		t.Errorf("Quantize(iq2_xxs): %v", err)
+	}
+	for _, id := range []Type{4, 5, 31, 32, 33, 36, 37, 38, 43, 1 << 31} {
+		if id.Known() || id.BlockSize() != 0 || id.String() != "type("+strconv.FormatUint(uint64(id), 10)+")" {
+			t.Errorf("type %d should be unknown", uint32(id))
+		}
+	}
+	for _, s := range []string{"q4_2", "int4", ""} {
 		if _, err := ParseType(s); err == nil {
 			t.Errorf("ParseType(%q) succeeded", s)
 		}
+	}
+	if len(KnownTypes()) != len(typeTable) {
+		t.Error("KnownTypes() misses rows")
 	}
 }
 
@@ -144,6 +157,27 @@ func TestFloorLog2f(t *testing.T) {
 	}{{0x3f800000, 0}, {0x3f7fffff, -1}, {0x3f7ffff0, -1}, {1, -149}, {0x7f7fffff, 128}, {0x40000000, 1}} {
 		if got := floorLog2f(math.Float32frombits(c.b)); got != c.want {
 			t.Errorf("floorLog2f(%#08x) = %d, want %d", c.b, got, c.want)
+		}
+	}
+}
+
+// TestTypeTable: every row of the table is whole and its own, and the
+// methods read it (the numbers are checked against libggml-base by
+// scripts/gguf-oracle, testdata there).
+func TestTypeTable(t *testing.T) {
+	seen := map[string]bool{}
+	for i, ti := range typeTable {
+		if seen[ti.name] || ti.block <= 0 || ti.size <= 0 || i > 0 && ti.id <= typeTable[i-1].id || (ti.quantize == nil) != (ti.dequantize == nil) {
+			t.Errorf("bad row %+v", ti)
+		}
+		seen[ti.name] = true
+		for _, s := range []string{ti.name, strings.ToUpper(ti.name)} {
+			if got, err := ParseType(s); err != nil || got != ti.id {
+				t.Errorf("ParseType(%q) = %v, %v", s, got, err)
+			}
+		}
+		if ti.id.String() != ti.name || ti.id.BlockSize() != ti.block || ti.id.TypeSize() != ti.size || !ti.id.Known() {
+			t.Errorf("%d: methods disagree with the table", ti.id)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/clconv/clconv/ggml"
 	"github.com/clconv/clconv/gguf"
 )
 
@@ -20,8 +21,8 @@ func Example() {
 			{Key: "tokenizer.ggml.tokens", Value: gguf.NewArray([]string{"<s>", "</s>", "hi"})},
 		},
 		Tensors: []gguf.TensorInfo{
-			{Name: "token_embd.weight", Type: gguf.F16, Dims: []uint64{4, 3}}, // 3 rows of 4
-			{Name: "blk.0.attn_q.weight", Type: gguf.Q8_0, Dims: []uint64{32, 2}},
+			{Name: "token_embd.weight", Type: ggml.F16, Dims: []uint64{4, 3}}, // 3 rows of 4
+			{Name: "blk.0.attn_q.weight", Type: ggml.Q8_0, Dims: []uint64{32, 2}},
 		},
 	}
 	data := [][]byte{make([]byte, 24), make([]byte, 68)}

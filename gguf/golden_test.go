@@ -3,6 +3,7 @@ package gguf
 import (
 	"bytes"
 	"errors"
+	"github.com/clconv/clconv/ggml"
 	"io"
 	"math"
 	"os"
@@ -86,12 +87,12 @@ func TestGGMLWritten(t *testing.T) {
 		offset uint64
 		size   int64
 	}{
-		{"token_embd.weight", F32, []uint64{3, 5}, 0, 60},
-		{"blk.0.attn_q.weight", Q8_0, []uint64{64, 2}, 64, 136},
-		{"blk.0.ffn_down.weight", Q4_K, []uint64{256}, 224, 144}, // ggml wrote ne {256, 1} with n_dims 1
-		{"blk.0.attn_norm.weight", F16, []uint64{7}, 384, 14},
-		{"output.weight", MXFP4, []uint64{32, 2, 2}, 416, 68},
-		{"rope_freqs", BF16, []uint64{2, 1, 1, 3}, 512, 12},
+		{"token_embd.weight", ggml.F32, []uint64{3, 5}, 0, 60},
+		{"blk.0.attn_q.weight", ggml.Q8_0, []uint64{64, 2}, 64, 136},
+		{"blk.0.ffn_down.weight", ggml.Q4_K, []uint64{256}, 224, 144}, // ggml wrote ne {256, 1} with n_dims 1
+		{"blk.0.attn_norm.weight", ggml.F16, []uint64{7}, 384, 14},
+		{"output.weight", ggml.MXFP4, []uint64{32, 2, 2}, 416, 68},
+		{"rope_freqs", ggml.BF16, []uint64{2, 1, 1, 3}, 512, 12},
 	}
 	next := 0
 	for i, w := range wantTensors {

@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"errors"
+	"github.com/clconv/clconv/ggml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,22 +107,22 @@ var hostileCases = []hostileCase{
 	}},
 	{"name-64-bytes", ErrBadValue, "name of 64 bytes", tensorFile(1, 0, func(f *fb) int64 {
 		o := f.off()
-		f.info(strings.Repeat("n", 64), F32, 0, 1)
+		f.info(strings.Repeat("n", 64), ggml.F32, 0, 1)
 		return o
 	})},
 	{"name-past-end", ErrTruncated, "tensor name length 100", func() ([]byte, int64) {
 		return (&fb{}).header(3, 1, 0).u64(100).zeros(40).b, 24
 	}},
 	{"duplicate-tensor", ErrBadValue, "duplicate tensor name: tensors 0 and 1", tensorFile(2, 64, func(f *fb) int64 {
-		f.info("w", F32, 0, 4)
+		f.info("w", ggml.F32, 0, 4)
 		o := f.off()
-		f.info("w", F32, 32, 4)
+		f.info("w", ggml.F32, 32, 4)
 		return o
 	})},
 	{"duplicate-tensor-after-nul", ErrBadValue, "duplicate tensor name", tensorFile(2, 64, func(f *fb) int64 {
-		f.info("w\x00a", F32, 0, 4)
+		f.info("w\x00a", ggml.F32, 0, 4)
 		o := f.off()
-		f.info("w\x00b", F32, 32, 4)
+		f.info("w\x00b", ggml.F32, 32, 4)
 		return o
 	})},
 	{"5-dims", ErrBadValue, "5 dimensions", tensorFile(1, 32, func(f *fb) int64 {
@@ -152,7 +153,7 @@ var hostileCases = []hostileCase{
 	})},
 	{"size-overflow", ErrBadValue, "size in bytes", tensorFile(1, 32, func(f *fb) int64 {
 		var o int64
-		at(f.str("t").u32(1).u64(1<<62), &o).u32(uint32(F64)).u64(0)
+		at(f.str("t").u32(1).u64(1<<62), &o).u32(uint32(ggml.F64)).u64(0)
 		return o
 	})},
 	{"type-99", ErrType, "type id 99", tensorFile(1, 32, func(f *fb) int64 {
@@ -167,12 +168,12 @@ var hostileCases = []hostileCase{
 	})},
 	{"partial-block", ErrBadValue, "not a whole number of q8_0 blocks of 32", tensorFile(1, 64, func(f *fb) int64 {
 		var o int64
-		at(f.str("t").u32(2).u64(33).u64(1), &o).u32(uint32(Q8_0)).u64(0)
+		at(f.str("t").u32(2).u64(33).u64(1), &o).u32(uint32(ggml.Q8_0)).u64(0)
 		return o
 	})},
 	{"scalar-q8_0", ErrBadValue, "rows of 1 elements", tensorFile(1, 64, func(f *fb) int64 {
 		var o int64
-		at(f.str("t").u32(0), &o).u32(uint32(Q8_0)).u64(0)
+		at(f.str("t").u32(0), &o).u32(uint32(ggml.Q8_0)).u64(0)
 		return o
 	})},
 	{"short-tensor-offset", ErrTruncated, "tensor offset", func() ([]byte, int64) {
@@ -189,19 +190,19 @@ var hostileCases = []hostileCase{
 		return o
 	})},
 	{"overlap", ErrLayout, `offset 0 overlaps tensor "a", which ends at 32`, tensorFile(2, 64, func(f *fb) int64 {
-		f.info("a", F32, 0, 4)
+		f.info("a", ggml.F32, 0, 4)
 		var o int64
 		at(f.str("b").u32(1).u64(4).u32(0), &o).u64(0)
 		return o
 	})},
 	{"gap", ErrLayout, `leaves a gap after tensor "a": ggml expects 32`, tensorFile(2, 128, func(f *fb) int64 {
-		f.info("a", F32, 0, 4)
+		f.info("a", ggml.F32, 0, 4)
 		var o int64
 		at(f.str("b").u32(1).u64(4).u32(0), &o).u64(64)
 		return o
 	})},
 	{"unaligned-alignment-64", ErrLayout, "not a multiple of the alignment 64", tensorFile(2, 128, func(f *fb) int64 {
-		f.info("a", F32, 0, 4)
+		f.info("a", ggml.F32, 0, 4)
 		var o int64
 		at(f.str("b").u32(1).u64(4).u32(0), &o).u64(32)
 		return o
@@ -213,13 +214,13 @@ var hostileCases = []hostileCase{
 		return f.pad(32).zeros(15).b, o
 	}},
 	{"second-tensor-past-end", ErrTruncated, "past the end of the file", tensorFile(2, 40, func(f *fb) int64 {
-		f.info("a", F32, 0, 4)
+		f.info("a", ggml.F32, 0, 4)
 		var o int64
 		at(f.str("b").u32(1).u64(4).u32(0), &o).u64(32)
 		return o
 	})},
 	{"data-section-past-end", ErrTruncated, "data section would begin at byte 64", func() ([]byte, int64) {
-		f := (&fb{}).header(3, 1, 0).info("t", F32, 0, 0)
+		f := (&fb{}).header(3, 1, 0).info("t", ggml.F32, 0, 0)
 		return f.b, f.off()
 	}},
 }
@@ -255,28 +256,28 @@ var acceptedOddities = []struct {
 		}
 	}},
 	{"no-dims", func() []byte {
-		return (&fb{}).header(3, 1, 0).info("s", F32, 0).pad(32).zeros(4).b
+		return (&fb{}).header(3, 1, 0).info("s", ggml.F32, 0).pad(32).zeros(4).b
 	}, func(t *testing.T, f *File) {
 		if ti := f.Tensors[0]; len(ti.Dims) != 0 || ti.Elements() != 1 || ti.Bytes() != 4 {
 			t.Errorf("%+v", ti)
 		}
 	}},
 	{"zero-dim", func() []byte {
-		return (&fb{}).header(3, 2, 0).info("z", Q4_K, 0, 0, 1<<40).info("a", F32, 0, 1).pad(32).zeros(4).b
+		return (&fb{}).header(3, 2, 0).info("z", ggml.Q4_K, 0, 0, 1<<40).info("a", ggml.F32, 0, 1).pad(32).zeros(4).b
 	}, func(t *testing.T, f *File) {
 		if f.Tensors[0].Bytes() != 0 || f.Tensors[1].Offset != 0 {
 			t.Errorf("%+v", f.Tensors)
 		}
 	}},
 	{"empty-name-and-nul", func() []byte {
-		return (&fb{}).header(3, 2, 0).info("", F32, 0, 1).info("a\x00b", F32, 32, 1).pad(32).zeros(36).b
+		return (&fb{}).header(3, 2, 0).info("", ggml.F32, 0, 1).info("a\x00b", ggml.F32, 32, 1).pad(32).zeros(36).b
 	}, func(t *testing.T, f *File) {
 		if f.Tensors[0].Name != "" || f.Tensors[1].Name != "a\x00b" {
 			t.Errorf("%q", f.Tensors[1].Name)
 		}
 	}},
 	{"no-final-padding", func() []byte {
-		return (&fb{}).header(3, 1, 0).info("t", F16, 0, 3).pad(32).zeros(6).b
+		return (&fb{}).header(3, 1, 0).info("t", ggml.F16, 0, 3).pad(32).zeros(6).b
 	}, func(t *testing.T, f *File) {}},
 	{"v2", func() []byte {
 		return (&fb{}).header(2, 0, 1).str("k").u32(8).str("v").b
@@ -286,14 +287,14 @@ var acceptedOddities = []struct {
 		}
 	}},
 	{"nonzero-padding", func() []byte {
-		f := (&fb{}).header(3, 1, 0).info("t", F32, 0, 1)
+		f := (&fb{}).header(3, 1, 0).info("t", ggml.F32, 0, 1)
 		for len(f.b)%32 != 0 {
 			f.raw(0xaa)
 		}
 		return f.zeros(4).b
 	}, func(t *testing.T, f *File) {}},
 	{"alignment-1", func() []byte {
-		return (&fb{}).header(3, 2, 1).str(AlignmentKey).u32(4).u32(1).info("a", I8, 0, 3).info("b", I8, 3, 1).zeros(4).b
+		return (&fb{}).header(3, 2, 1).str(AlignmentKey).u32(4).u32(1).info("a", ggml.I8, 0, 3).info("b", ggml.I8, 3, 1).zeros(4).b
 	}, func(t *testing.T, f *File) {
 		if f.Alignment != 1 || f.Tensors[1].Offset != 3 {
 			t.Errorf("%d %+v", f.Alignment, f.Tensors)
@@ -356,7 +357,7 @@ func TestOracleFiles(t *testing.T) {
 	// Every type.
 	var all []TensorInfo
 	var allData [][]byte
-	for _, ty := range Types() {
+	for _, ty := range ggml.KnownTypes() {
 		ti := TensorInfo{Name: "t." + ty.String(), Type: ty, Dims: []uint64{uint64(ty.BlockSize()) * 2, 3}}
 		all = append(all, ti)
 		allData = append(allData, counter(int(ty), int(ti.Bytes())))

@@ -3,6 +3,7 @@ package gguf
 import (
 	"bytes"
 	"errors"
+	"github.com/clconv/clconv/ggml"
 	"io"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestLargeHeaderAndIOErrors(t *testing.T) {
 	for i := range toks {
 		toks[i] = strings.Repeat("t", i%17)
 	}
-	f := &File{KV: []KV{{"big", NewString(big)}, {"toks", NewArray(toks)}}, Tensors: []TensorInfo{{Name: "w", Type: F32, Dims: []uint64{8}}}}
+	f := &File{KV: []KV{{"big", NewString(big)}, {"toks", NewArray(toks)}}, Tensors: []TensorInfo{{Name: "w", Type: ggml.F32, Dims: []uint64{8}}}}
 	b := writeAll(t, f, [][]byte{make([]byte, 32)})
 	g, err := readBytes(b)
 	if err != nil {

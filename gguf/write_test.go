@@ -3,6 +3,7 @@ package gguf
 import (
 	"bytes"
 	"errors"
+	"github.com/clconv/clconv/ggml"
 	"io"
 	"math"
 	"os"
@@ -57,14 +58,14 @@ func allValues(nested bool) []KV {
 // someTensors has tensors of several types, with their data.
 func someTensors() ([]TensorInfo, [][]byte) {
 	ts := []TensorInfo{
-		{Name: "f32", Type: F32, Dims: []uint64{3, 5}},
-		{Name: "q8_0", Type: Q8_0, Dims: []uint64{64, 2}},
-		{Name: "q4_K", Type: Q4_K, Dims: []uint64{256, 1}}, // trailing 1 kept
-		{Name: "nvfp4", Type: NVFP4, Dims: []uint64{64, 1, 1, 2}},
-		{Name: "i8", Type: I8, Dims: []uint64{1}},
-		{Name: "empty", Type: F16, Dims: []uint64{0, 4}},
-		{Name: "scalar", Type: F64},
-		{Name: "iq2_xxs", Type: IQ2_XXS, Dims: []uint64{256}},
+		{Name: "f32", Type: ggml.F32, Dims: []uint64{3, 5}},
+		{Name: "q8_0", Type: ggml.Q8_0, Dims: []uint64{64, 2}},
+		{Name: "q4_K", Type: ggml.Q4_K, Dims: []uint64{256, 1}}, // trailing 1 kept
+		{Name: "nvfp4", Type: ggml.NVFP4, Dims: []uint64{64, 1, 1, 2}},
+		{Name: "i8", Type: ggml.I8, Dims: []uint64{1}},
+		{Name: "empty", Type: ggml.F16, Dims: []uint64{0, 4}},
+		{Name: "scalar", Type: ggml.F64},
+		{Name: "iq2_xxs", Type: ggml.IQ2_XXS, Dims: []uint64{256}},
 	}
 	data := make([][]byte, len(ts))
 	for i := range ts {

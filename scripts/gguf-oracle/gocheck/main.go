@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/clconv/clconv/ggml"
 	"github.com/clconv/clconv/gguf"
 )
 
@@ -29,7 +30,7 @@ func main() {
 	case "rewrite":
 		err = rewrite(os.Args[2], os.Args[3])
 	case "types":
-		for _, t := range gguf.Types() {
+		for _, t := range ggml.KnownTypes() {
 			fmt.Printf("type %d %s %d %d\n", t, t, t.BlockSize(), t.TypeSize())
 		}
 	default:
