@@ -28,7 +28,7 @@ func newInspectCmd() *cobra.Command {
 	var f inspectFlags
 	cmd := &cobra.Command{
 		Use:   "inspect [--from TYPE] [--json] [--stats [--to TYPE [--sat] [--round MODE]]] FILE...",
-		Short: "Print a .npy, raw or safetensors file's types, shapes, element counts and value ranges",
+		Short: "Print a .npy, raw, safetensors or GGUF file's types, shapes, element counts and value ranges",
 		Long: `inspect prints each FILE's format, dtype, byte and memory order, shape and
 element count, the least and greatest values (NaNs left out, printed exactly)
 and the number of NaNs and infinities. FILE is a .npy file, raw little-endian
@@ -41,9 +41,18 @@ model.safetensors.index.json) is listed tensor by tensor: name, dtype, shape
 and bytes, with the header's metadata. --stats adds each tensor's exact least
 and greatest values and its NaN and infinity counts; --to TYPE (with --sat and
 --round) adds how many values that conversion would clamp, overflow, flush to
-zero or round (exact counts, as convert --stats gives them).`,
+zero or round (exact counts, as convert --stats gives them), and each
+block-scaled weight's exact dequantized range.
+
+A GGUF file (llama.cpp's; recognised by its magic) is listed with its version,
+alignment, metadata (long arrays summarised: their type, length and first
+elements) and every tensor's ggml type, shape (row-major: GGUF's ne reversed)
+and bytes; --stats dequantizes each tensor as ggml does (float32, bit-equal to
+dequantize_row_*) for its least and greatest values and NaN and infinity
+counts.`,
 		Example: `  clconv inspect capture.npy
   clconv inspect --stats --to bf16 model.safetensors
+  clconv inspect --stats model-Q4_K_M.gguf
   clconv inspect --from float --json samples.raw`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,7 +66,7 @@ zero or round (exact counts, as convert --stats gives them).`,
 	fl.BoolVar(&f.json, "json", false, "print JSON (one object per file, min and max as exact strings)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
 	fl.IntVar(&f.workers, "workers", 0, "goroutines scanning chunks (default: all cores)")
-	fl.BoolVar(&f.stats, "stats", false, "safetensors: each tensor's exact min and max, NaN and inf counts (and with --to, what that conversion would clamp, overflow, flush to zero or round)")
+	fl.BoolVar(&f.stats, "stats", false, "safetensors and GGUF: each tensor's exact min and max, NaN and inf counts (and with --to, what that conversion would clamp, overflow, flush to zero or round)")
 	fl.StringVar(&f.to, "to", "", "safetensors, with --stats: count what converting to this type would do")
 	fl.StringVar(&f.round, "round", "", "with --to: the rounding mode (rte, rtz, rtp, rtn)")
 	fl.BoolVar(&f.sat, "sat", false, "with --to: saturate")
@@ -102,6 +111,13 @@ func runInspect(cmd *cobra.Command, args []string, f *inspectFlags) error {
 	}
 	status := 0
 	for i, path := range args {
+		if !isSafetensors(path) && isGGUF(path) {
+			if err := inspectGGUFCmd(cmd, path, f, hasTo, i); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s\n", termSafe(convNameErr(path, "", err).Error()))
+				status = max(status, ggufStatus(err))
+			}
+			continue
+		}
 		if isSafetensors(path) && !f.json && !f.stats {
 			if err := inspectPlain(cmd.OutOrStdout(), path, i == 0); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "clconv inspect: %s\n", termSafe(convNameErr(path, "", err).Error()))
