@@ -41,6 +41,9 @@ func sqrtf(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
 // makeQXQuants is make_qx_quants with rmse_type 1 and no weights (Q6_K).
 func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
+	if len(x) == 16 && absMaxBits(x) < 0x7f800000 {
+		return makeQXQuantsFast((*[16]float32)(x), nmax, (*[16]int8)(L[:16]))
+	}
 	var mx, amax float32
 	for _, v := range x {
 		if a := absf(v); a > amax {
@@ -94,6 +97,9 @@ func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
 
 // makeQ3Quants is make_q3_quants with do_rmse (Q3_K).
 func makeQ3Quants(x []float32, nmax int32, L []int8) float32 {
+	if len(x) == 16 && absMaxBits(x) < 0x7f800000 {
+		return makeQ3QuantsFast((*[16]float32)(x), nmax, (*[16]int8)(L[:16]))
+	}
 	var mx, amax float32
 	for _, v := range x {
 		if a := absf(v); a > amax {
@@ -152,6 +158,9 @@ func makeQ3Quants(x []float32, nmax int32, L []int8) float32 {
 // or below 0) by a grid search over the inverse scale. It returns the scale
 // and -min.
 func makeQKX2Quants(x, weights []float32, nmax int32, L, Laux []uint8, rmin, rdelta float32, nstep int, useMAD bool) (float32, float32) {
+	if absMaxBits(x) < 0x7f800000 {
+		return makeQKX2Fast(x, weights, nmax, L, rmin, rdelta, nstep, useMAD)
+	}
 	n := len(x)
 	lo, hi := x[0], x[0]
 	sumW := weights[0]

@@ -55,7 +55,16 @@ var fp16Table = sync.OnceValue(func() *[1 << 16]float32 {
 func dequantF16(dst []float32, src []byte) {
 	t := fp16Table()
 	src = src[:2*len(dst)]
-	for i := range dst {
+	i := 0
+	for ; i+4 <= len(dst); i += 4 {
+		w := binary.LittleEndian.Uint64(src[2*i:])
+		d := dst[i : i+4 : i+4]
+		d[0] = t[uint16(w)]
+		d[1] = t[uint16(w>>16)]
+		d[2] = t[uint16(w>>32)]
+		d[3] = t[uint16(w>>48)]
+	}
+	for ; i < len(dst); i++ {
 		dst[i] = t[binary.LittleEndian.Uint16(src[2*i:])]
 	}
 }
@@ -68,7 +77,16 @@ func quantBF16(dst []byte, src []float32) {
 
 func dequantBF16(dst []float32, src []byte) {
 	src = src[:2*len(dst)]
-	for i := range dst {
+	i := 0
+	for ; i+4 <= len(dst); i += 4 {
+		w := binary.LittleEndian.Uint64(src[2*i:])
+		d := dst[i : i+4 : i+4]
+		d[0] = math.Float32frombits(uint32(w) << 16)
+		d[1] = math.Float32frombits(uint32(w>>16) << 16)
+		d[2] = math.Float32frombits(uint32(w>>32) << 16)
+		d[3] = math.Float32frombits(uint32(w>>48) << 16)
+	}
+	for ; i < len(dst); i++ {
 		dst[i] = bf16ToFP32(binary.LittleEndian.Uint16(src[2*i:]))
 	}
 }
@@ -157,8 +175,17 @@ func dequantQ8_0(dst []float32, src []byte) {
 		d := fp16ToFP32(binary.LittleEndian.Uint16(src))
 		q, y := src[2:34], dst[:32]
 		if finite(d) {
-			for j, b := range q {
-				y[j] = int8Float[b] * d
+			for j := 0; j < 32; j += 8 {
+				w := binary.LittleEndian.Uint64(q[j:])
+				yy := y[j : j+8 : j+8]
+				yy[0] = int8Float[uint8(w)] * d
+				yy[1] = int8Float[uint8(w>>8)] * d
+				yy[2] = int8Float[uint8(w>>16)] * d
+				yy[3] = int8Float[uint8(w>>24)] * d
+				yy[4] = int8Float[uint8(w>>32)] * d
+				yy[5] = int8Float[uint8(w>>40)] * d
+				yy[6] = int8Float[uint8(w>>48)] * d
+				yy[7] = int8Float[uint8(w>>56)] * d
 			}
 		} else {
 			for j, b := range q {
