@@ -602,7 +602,8 @@ func readConfig(dir string, opt *Options) error {
 		return err
 	}
 	var cfg struct {
-		Q *struct {
+		ModelType string `json:"model_type"`
+		Q         *struct {
 			Method string `json:"quant_method"`
 			Block  []int  `json:"weight_block_size"`
 		} `json:"quantization_config"`
@@ -610,6 +611,7 @@ func readConfig(dir string, opt *Options) error {
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		return dataErrorf("%s: %v", path, err)
 	}
+	opt.modelType = cfg.ModelType
 	if cfg.Q == nil {
 		return nil
 	}

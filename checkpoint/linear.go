@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/mx"
 	"github.com/clconv/clconv/safetensors"
 )
 
@@ -69,7 +70,13 @@ func (o *Options) quantSelected(t *safetensors.TensorInfo) bool {
 	if !o.selected(t.Name) {
 		return false
 	}
-	return len(o.Tensors) > 0 || IsLinearWeight(t.Name, t.Shape, o.Block != nil)
+	switch {
+	case len(o.Tensors) > 0:
+		return true
+	case o.modelType == "gpt_oss" && o.Block == mx.MXFP4:
+		return o.gptOssExpert(t) // gpt-oss quantizes its experts only
+	}
+	return IsLinearWeight(t.Name, t.Shape, o.Block != nil)
 }
 
 // restKind is what a quantization does with a floating tensor it does not

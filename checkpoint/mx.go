@@ -160,9 +160,12 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 	blocksPerRow := rowLen / bs
 	ebits := int64(f.ElemBits())
 	size := int64(opt.To.Size())
-	p := splitRows(rows, rowLen, bs)
 	acc := &encodeAcc{stats: opt.Stats}
 	defer acc.report(j.report)
+	if j.transpose {
+		return dequantTransposed(ctx, dst, base, j, opt, f, mo, acc)
+	}
+	p := splitRows(rows, rowLen, bs)
 	return parallel(ctx, p.n(), opt, func(s *scratch, c int) error {
 		pc := p.at(c)
 		n := pc.len()
@@ -200,5 +203,71 @@ func dequantBlocks(ctx context.Context, dst io.WriterAt, base int64, j *job, opt
 			return tensorErr(j.src.t.Name, err)
 		}
 		return writeAt(dst, out, base+j.out.Begin+pc.start(rowLen)*size)
+	})
+}
+
+// dequantTransposed dequantizes MX blocks [E, R, G, bytes] into the
+// transpose of their [E, R, G*block] values, [E, G*block, R] (gpt-oss's
+// experts). A worker takes a tile of up to 1024 rows of one matrix and as
+// many whole blocks of them as fit in chunkElems, and writes each of the
+// tile's columns as one run of the output.
+func dequantTransposed(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options, f *mx.Format, mo mx.Options, acc *encodeAcc) error {
+	ts := j.src.t.Shape
+	n := len(ts)
+	lead := int64(1)
+	for _, d := range ts[:n-3] {
+		lead *= d
+	}
+	R, G, bb := ts[n-3], ts[n-2], ts[n-1] // rows, blocks per row, bytes per block
+	bs := int64(f.BlockSize)
+	K := G * bs // the dequantized row length, the output's rows
+	size := int64(opt.To.Size())
+	T := min(R, 1024)
+	gb := max(1, min(G, chunkElems/(T*bs))) // blocks per tile
+	tilesR, tilesG := ceilDiv(R, T), ceilDiv(G, gb)
+	count := lead * tilesR * tilesG
+	if R == 0 || G == 0 {
+		count = 0
+	}
+	return parallel(ctx, int(count), opt, func(s *scratch, it int) error {
+		e := int64(it) / (tilesR * tilesG)
+		rt, gt := int64(it)/tilesG%tilesR, int64(it)%tilesG
+		r0, b0 := rt*T, gt*gb
+		h, g := min(R, r0+T)-r0, min(G, b0+gb)-b0
+		w := g * bs
+		elems := s.buf(0, h*g*bb)
+		scales := s.buf(1, h*g)
+		for i := range h {
+			row := e*R + r0 + i
+			if err := readAt(j.src, elems[i*g*bb:(i+1)*g*bb], (row*G+b0)*bb); err != nil {
+				return err
+			}
+			if err := readAt(j.scale, scales[i*g:(i+1)*g], row*G+b0); err != nil {
+				return err
+			}
+		}
+		vals := grow(&s.f64, h*w)
+		if _, err := mx.Dequantize(f, vals, elems, scales, int(w), mo); err != nil {
+			return tensorErr(j.src.t.Name, err)
+		}
+		le := s.buf(2, 8*h*w)
+		for i, v := range vals {
+			binary.LittleEndian.PutUint64(le[8*i:], math.Float64bits(v))
+		}
+		out := s.buf(3, h*w*size)
+		if err := encodeTo(out, le, opt.To, opt.Mode, opt.Sat, acc); err != nil {
+			return tensorErr(j.src.t.Name, err)
+		}
+		col := s.buf(4, h*size)
+		for k := range w {
+			for i := range h {
+				copy(col[i*size:(i+1)*size], out[(i*w+k)*size:(i*w+k+1)*size])
+			}
+			off := ((e*K+b0*bs+k)*R + r0) * size
+			if err := writeAt(dst, col, base+j.out.Begin+off); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }

@@ -90,6 +90,8 @@ type Options struct {
 	// (layouts), computed once per conversion.
 	roles map[string]member
 	probs []problem
+	// modelType is config.json's model_type ("" without one).
+	modelType string
 	// ranges, when set, gathers the dequantized weights' values
 	// (DequantizedRanges).
 	ranges *rangeSet
@@ -147,6 +149,10 @@ type TensorReport struct {
 	// Source is the input tensor's name when the output's differs (MX
 	// blocks "X.blocks" dequantized to "X", or quantized the other way).
 	Source string `json:"source,omitempty"`
+	// Transposed is set when the dequantized weight is the transpose of
+	// its blocks' last two axes (gpt-oss's experts, as transformers loads
+	// them).
+	Transposed bool `json:"transposed,omitempty"`
 	// Layout is set for a weight or scale of a block-scaled layout that
 	// was kept byte for byte because the destination does not dequantize
 	// it.
@@ -191,6 +197,9 @@ type job struct {
 	extra []*job
 	// rest marks a tensor that a quantization converts to Options.Rest.
 	rest bool
+	// transpose marks a dequantization whose output is the transpose of
+	// the blocks' last two axes (gpt-oss's experts: gptOssExperts).
+	transpose bool
 }
 
 // selected reports whether opt selects the tensor named name.

@@ -95,6 +95,14 @@ func planMX(j *job, all map[string]source, opt *Options) ([]*job, error) {
 		shape = []int64{1}
 	}
 	lead, rowLen := shape[:len(shape)-1], shape[len(shape)-1]
+	blocksName, scalesName := t.Name+".blocks", t.Name+".scales"
+	if opt.gptOssExpert(t) {
+		// gpt-oss's layout: the experts [E, in, out] quantized along
+		// "in", as [E, out, in/32] blocks named X_blocks, X_scales.
+		j.transpose, j.report.Transposed = true, true
+		lead, rowLen = []int64{shape[0], shape[2]}, shape[1]
+		blocksName, scalesName = t.Name+"_blocks", t.Name+"_scales"
+	}
 	bs := int64(f.BlockSize)
 	if rowLen%bs != 0 && !opt.Pad {
 		return nil, dataErrorf("checkpoint: tensor %q (shape %s): its last axis of length %d is not a whole number of %d-element %s blocks (remainder %d); pad each row's last block with zeros (Options.Pad, clconv --pad) or leave it out with --skip",
@@ -120,8 +128,8 @@ func planMX(j *job, all map[string]source, opt *Options) ([]*job, error) {
 		}
 	} else {
 		j.act = ActQuantMX
-		j.out = safetensors.TensorInfo{Name: t.Name + ".blocks", DType: safetensors.U8, Shape: with(bpr, int64(f.ElemBytes(f.BlockSize, true)))}
-		extra = []*job{scale(t.Name+".scales", safetensors.U8, with(bpr))}
+		j.out = safetensors.TensorInfo{Name: blocksName, DType: safetensors.U8, Shape: with(bpr, int64(f.ElemBytes(f.BlockSize, true)))}
+		extra = []*job{scale(scalesName, safetensors.U8, with(bpr))}
 	}
 	rep.Name, rep.Shape = j.out.Name, j.out.Shape
 	if rep.Name != t.Name {
@@ -268,6 +276,9 @@ func quantMX(ctx context.Context, dst io.WriterAt, base int64, j *job, extra []*
 	if len(t.Shape) > 0 {
 		rowLen = t.Shape[len(t.Shape)-1]
 	}
+	if j.transpose {
+		rowLen = t.Shape[1] // [E, in, out] quantized as [E, out, in]
+	}
 	st := mx.Stats{FirstZero: -1, FirstNaN: -1}
 	defer func() { j.report.MX = &st }()
 	if t.Count() == 0 || rowLen == 0 {
@@ -286,6 +297,9 @@ func quantMX(ctx context.Context, dst io.WriterAt, base int64, j *job, extra []*
 	chunk := func(s *scratch, c int) (piece, []byte, error) {
 		pc := p.at(c)
 		raw := s.buf(0, pc.len()*esz)
+		if j.transpose {
+			return pc, raw, readTransposed(j.src, raw, s.buf(5, 0), pc, esz)
+		}
 		return pc, raw, readAt(j.src, raw, pc.start(rowLen)*esz)
 	}
 	var mu sync.Mutex
@@ -349,6 +363,31 @@ func quantMX(ctx context.Context, dst io.WriterAt, base int64, j *job, extra []*
 func writeAt(dst io.WriterAt, b []byte, off int64) error {
 	if _, err := dst.WriteAt(b, off); err != nil {
 		return &fileconv.WriteError{Err: err}
+	}
+	return nil
+}
+
+// readTransposed reads piece pc of the transpose [E, out, in] of the
+// three-dimensional tensor src [E, in, out] into raw (row-major, esz bytes
+// an element): for each expert the piece touches and each "in" index, one
+// read of the piece's run of "out" elements, scattered into raw's rows.
+func readTransposed(src source, raw, tmp []byte, pc piece, esz int64) error {
+	in, out := src.t.Shape[1], src.t.Shape[2]
+	w := pc.c1 - pc.c0
+	for vr := pc.r0; vr < pc.r1; {
+		e, o0 := vr/out, vr%out
+		n := min(pc.r1-vr, out-o0) // rows of this expert
+		tmp = grow(&tmp, n*esz)
+		for h := pc.c0; h < pc.c1; h++ {
+			if err := readAt(src, tmp, ((e*in+h)*out+o0)*esz); err != nil {
+				return err
+			}
+			for i := range n {
+				d := ((vr-pc.r0+i)*w + h - pc.c0) * esz
+				copy(raw[d:d+esz], tmp[i*esz:(i+1)*esz])
+			}
+		}
+		vr += n
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/mx"
 	"github.com/clconv/clconv/safetensors"
 )
 
@@ -157,6 +158,16 @@ func planDequantMX(j *job, all map[string]source, opt *Options) error {
 		return err
 	}
 	j.act, j.scale, j.mxf = ActDequantMX, sc, mf
+	if gptOssExperts(t) {
+		// transformers' GptOss keeps the experts' weights as [E, in,
+		// out]; its MXFP4 checkpoints store them as [E, out, in/32]
+		// blocks, and its loader transposes the dequantized experts
+		// (convert_moe_packed_tensors): so does clconv.
+		n := len(shape)
+		shape[n-2], shape[n-1] = shape[n-1], shape[n-2]
+		j.transpose = true
+		rep.Transposed = true
+	}
 	j.out = safetensors.TensorInfo{Name: name, DType: mustDType(opt.To), Shape: shape}
 	rep.Name, rep.Shape, rep.Block, rep.Scale, rep.Source = name, shape, []int{1, 32}, sc.t.Name, t.Name
 	if _, clash := all[name]; clash {
@@ -165,11 +176,48 @@ func planDequantMX(j *job, all map[string]source, opt *Options) error {
 	return nil
 }
 
+// gptOssExperts reports whether MX blocks t are the stacked experts of a
+// gpt-oss checkpoint as transformers names them
+// ("....mlp.experts.gate_up_proj_blocks", "..._down_proj_blocks": U8 of
+// shape [E, out, in/32, 16]), whose dequantized weight is [E, in, out].
+// clconv's own MX layout ("X.blocks", any tensor) is not transposed.
+func gptOssExperts(t *safetensors.TensorInfo) bool {
+	return len(t.Shape) == 4 && (strings.HasSuffix(t.Name, "experts.gate_up_proj_blocks") || strings.HasSuffix(t.Name, "experts.down_proj_blocks"))
+}
+
+// gptOssExpert reports whether t is a gpt-oss expert weight that a
+// quantization to MXFP4 writes in gpt-oss's layout: config.json says
+// model_type "gpt_oss", and t is "...mlp.experts.gate_up_proj" or
+// "...mlp.experts.down_proj", [E, in, out].
+func (o *Options) gptOssExpert(t *safetensors.TensorInfo) bool {
+	return o.modelType == "gpt_oss" && o.Block == mx.MXFP4 && len(t.Shape) == 3 &&
+		(strings.HasSuffix(t.Name, "mlp.experts.gate_up_proj") || strings.HasSuffix(t.Name, "mlp.experts.down_proj"))
+}
+
+// gptOssNotConverted is what gpt-oss's MXFP4 checkpoints keep in bf16
+// (their config.json's quantization_config.modules_to_not_convert).
+var gptOssNotConverted = []string{"model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"}
+
 // configMX: clconv writes no loader's config for the block formats yet
 // (gpt-oss's loader takes MXFP4 experts only, transposed; ModelOpt's
 // hf_quant_config.json also wants activation scales).
-func configMX(cfg map[string]json.RawMessage, _ *Report, opt *Options) string {
+func configMX(cfg map[string]json.RawMessage, rep *Report, opt *Options) string {
 	delete(cfg, "quantization_config")
+	if opt.modelType == "gpt_oss" && opt.Block == mx.MXFP4 {
+		// gpt-oss: transformers' Mxfp4Config reads its experts, the
+		// only tensors quantized, in gpt-oss's layout.
+		other := 0
+		for _, t := range rep.Tensors {
+			if t.Action == ActQuantMX.String() && !t.Transposed {
+				other++
+			}
+		}
+		if other == 0 {
+			cfg["quantization_config"], _ = json.Marshal(map[string]any{"quant_method": "mxfp4", "modules_to_not_convert": gptOssNotConverted})
+			return ""
+		}
+		return fmt.Sprintf("config.json: %d tensor(s) besides gpt-oss's experts were quantized to MXFP4 (--tensors): transformers' gpt-oss loader reads MXFP4 experts only, so no quantization_config was written", other)
+	}
 	return fmt.Sprintf("config.json: quantization_config for %s is not written yet: loaders will not read the quantized weights from config.json alone", opt.destName())
 }
 
