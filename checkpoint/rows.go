@@ -198,9 +198,12 @@ func (o *Options) gptOssExpert(t *safetensors.TensorInfo) bool {
 // (their config.json's quantization_config.modules_to_not_convert).
 var gptOssNotConverted = []string{"model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"}
 
-// configMX: clconv writes no loader's config for the block formats yet
-// (gpt-oss's loader takes MXFP4 experts only, transposed; ModelOpt's
-// hf_quant_config.json also wants activation scales).
+// configMX writes gpt-oss's quantization_config after quantizing a gpt-oss
+// checkpoint's experts to MXFP4. No other loader's config is written for
+// the block formats: transformers' MXFP4 path reads gpt-oss's experts only,
+// and ModelOpt's NVFP4 hf_quant_config.json means weights and activations
+// in 4 bits, whose calibrated activation scales (input_scale) a weight
+// conversion cannot make.
 func configMX(cfg map[string]json.RawMessage, rep *Report, opt *Options) string {
 	delete(cfg, "quantization_config")
 	if opt.modelType == "gpt_oss" && opt.Block == mx.MXFP4 {
@@ -218,7 +221,7 @@ func configMX(cfg map[string]json.RawMessage, rep *Report, opt *Options) string 
 		}
 		return fmt.Sprintf("config.json: %d tensor(s) besides gpt-oss's experts were quantized to MXFP4 (--tensors): transformers' gpt-oss loader reads MXFP4 experts only, so no quantization_config was written", other)
 	}
-	return fmt.Sprintf("config.json: quantization_config for %s is not written yet: loaders will not read the quantized weights from config.json alone", opt.destName())
+	return fmt.Sprintf("config.json: no quantization_config for %s is written (gpt-oss's MXFP4 experts excepted; ModelOpt's NVFP4 also needs calibrated activation scales): loaders will not read the quantized weights from config.json alone", opt.destName())
 }
 
 // --- NVIDIA ModelOpt NVFP4 ---

@@ -28,7 +28,7 @@ def main():
     clconv, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     torch.manual_seed(0)
-    cfg = GptOssConfig(vocab_size=512, hidden_size=128, intermediate_size=64, num_hidden_layers=2,
+    cfg = GptOssConfig(vocab_size=512, hidden_size=128, intermediate_size=96, num_hidden_layers=2,
                        num_attention_heads=4, num_key_value_heads=2, head_dim=32, num_local_experts=4,
                        num_experts_per_tok=2, max_position_embeddings=128, sliding_window=32,
                        layer_types=["sliding_attention", "full_attention"])
