@@ -1,0 +1,97 @@
+package ggufconv
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLlamaGolden checks ConvertGGUF against files llama_model_quantize
+// wrote (scripts/ggufconv-oracle/run.sh): the tiny model's Q4_K_M and Q8_0
+// quantizations byte for byte, and the input itself against the synthetic
+// generator.
+func TestLlamaGolden(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join("testdata", "tiny-f16.gguf")
+	gen := filepath.Join(dir, "tiny.gguf")
+	oracleModels["tiny-f16"].write(t, gen)
+	a, _ := os.ReadFile(in)
+	b, _ := os.ReadFile(gen)
+	if !bytes.Equal(a, b) {
+		t.Fatal("the synthetic generator no longer makes testdata/tiny-f16.gguf")
+	}
+	for _, ft := range []FileType{Q4_K_M, Q8_0} {
+		for _, workers := range []int{1, 2} {
+			dst := filepath.Join(dir, ft.String()+string(rune('0'+workers)))
+			if _, err := ConvertGGUF(context.Background(), dst, in, Options{FileType: ft, LlamaLayout: true, Workers: workers}); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(dst)
+			want, err := os.ReadFile(filepath.Join("testdata", "tiny-f16."+ft.String()+".llama.gguf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%v: not llama-quantize's bytes", ft)
+			}
+		}
+	}
+}
+
+// TestLlamaHashes regenerates every oracle model and checks ConvertGGUF's
+// output for every file type against the SHA-256 of llama_model_quantize's
+// (testdata/llama-sha256.txt).
+func TestLlamaHashes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("regenerates 9 models and ~250 quantizations")
+	}
+	f, err := os.Open(filepath.Join("testdata", "llama-sha256.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		want[fs[0]+" "+fs[1]] = fs[2]
+	}
+	dir := t.TempDir()
+	checked := 0
+	for name, m := range oracleModels {
+		src := filepath.Join(dir, name+".gguf")
+		m.write(t, src)
+		for _, ft := range FileTypes() {
+			for _, pure := range []bool{false, true} {
+				label := name + " " + ft.String()
+				if pure {
+					label += ".pure"
+				}
+				h, ok := want[label]
+				if !ok {
+					continue
+				}
+				dst := filepath.Join(dir, "out.gguf")
+				if _, err := ConvertGGUF(context.Background(), dst, src, Options{FileType: ft, Pure: pure, LlamaLayout: true, Replace: true}); err != nil {
+					t.Errorf("%s: %v", label, err)
+					continue
+				}
+				b, _ := os.ReadFile(dst)
+				sum := sha256.Sum256(b)
+				if hex.EncodeToString(sum[:]) != h {
+					t.Errorf("%s: not llama-quantize's bytes", label)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 200 {
+		t.Errorf("only %d files checked", checked)
+	}
+}
