@@ -62,7 +62,7 @@ func newConvertCmd() *cobra.Command {
 	var f convertFlags
 	cmd := &cobra.Command{
 		Use:   "convert --to TYPE [--sat] [--round rte|rtz|rtp|rtn] [--from TYPE] IN OUT",
-		Short: "Convert a .npy, raw or safetensors file, or a checkpoint, with OpenCL semantics",
+		Short: "Convert a .npy, raw, safetensors or GGUF file, or a checkpoint, with OpenCL semantics",
 		Long: `convert applies convert_<TYPE>[_sat][_<MODE>] to every element of IN and
 writes the result to OUT. IN and OUT are files or '-' (stdin, stdout).
 
@@ -88,6 +88,14 @@ quantizes a .npy file, a safetensors file or a checkpoint to that block
 format, written as safetensors. A quantization takes the linear layers'
 weights (X.weight, not embeddings, lm_head, norms or MoE routers) unless
 --tensors says otherwise, and keeps the rest (--rest bf16 converts it).
+
+IN may also be a GGUF file (llama.cpp's): --to a llama-quantize file type
+(Q4_K_M, Q8_0, Q6_K, ...; --pure) writes the GGUF file llama-quantize writes,
+byte for byte; --to a ggml tensor type (q4_K, q8_0, mxfp4, ...) quantizes every
+F32/F16/BF16 tensor of 2+ dimensions whose rows are whole blocks, keeping the
+order and metadata; already quantized tensors are copied unless --requantize.
+--to float, bf16, half or double with OUT ending in .safetensors (or .npy for
+one tensor, with --tensors) dequantizes every tensor exactly as ggml does.
 
 Without --round, conversions to integers round toward zero and conversions to
 floating types to nearest even, as in OpenCL C. A NaN or out-of-range float
@@ -127,6 +135,9 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
   # DeepSeek-style FP8: the linear layers in e4m3 with 128x128 scales (DeepSeek's formula), the rest bf16
   clconv convert --to e4m3 --block-size 128x128 --recipe deepseek --rest bf16 Llama/ Llama-FP8/
   clconv convert --to mxfp4 model.safetensors out.safetensors
+  # GGUF: llama-quantize's Q4_K_M, in Go; dequantized to safetensors
+  clconv convert --to Q4_K_M model-f16.gguf model-Q4_K_M.gguf
+  clconv convert --to bf16 model-Q4_K_M.gguf model-bf16.safetensors
   # copy a tensor byte for byte by choice (an FP8 weight without its scale is otherwise an error)
   clconv convert --to bf16 --keep-raw 'lm_head.weight' in.safetensors out.safetensors`,
 		Args: cobra.ArbitraryArgs,
@@ -154,6 +165,8 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 	fl.StringSliceVar(&f.keepRaw, "keep-raw", nil, "safetensors: copy these tensors byte for byte by choice, even a block-scaled weight whose scale is missing (otherwise an error)")
 	fl.StringVar(&f.blockSize, "block-size", "", "safetensors, --to e4m3|e5m2: quantize 2-D tensors with one float32 scale per block of ROWSxCOLS (e.g. 128x128)")
 	fl.StringVar(&f.weightBlock, "weight-block-size", "", "safetensors: the block of FP8 weights' scales, ROWSxCOLS (default: config.json's quantization_config.weight_block_size, else inferred from the shapes)")
+	fl.Bool("pure", false, "GGUF, --to a llama-quantize file type: every tensor it quantizes gets the file type's default type (llama-quantize --pure)")
+	fl.Bool("requantize", false, "GGUF: dequantize and quantize again the tensors that already have a block type (otherwise they are copied)")
 	fl.StringVar(&f.maxShard, "max-shard-size", "", "checkpoint directory or index: cut the output into shards of at most this size, named and indexed as save_pretrained does (e.g. 5GB, 500MiB; default: the input's shards)")
 	fl.StringVar(&f.rest, "rest", "", "safetensors, when quantizing: convert the floating tensors not quantized (embeddings, norms, lm_head, routers) to this type: bf16, half, float or double (default: keep them)")
 	fl.StringVar(&f.recipe, "recipe", "", "safetensors, with --block-size: the FP8 block formula: exact (clconv's, the default: scale amax/448 rounded up, each element the exact quotient rounded once), deepseek or transformers (those tools' bytes)")
@@ -594,6 +607,12 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	}
 	if len(args) != 2 {
 		return fail(fmt.Errorf("want IN and OUT (files or '-'), got %d argument(s)", len(args)))
+	}
+	if !isSafetensors(args[0]) && isGGUF(args[0]) {
+		if err := checkWorkers(f.workers); err != nil {
+			return fail(err)
+		}
+		return runConvertGGUF(cmd, args[0], args[1], f)
 	}
 	if done, err := runConvertMX(cmd, args, f); done {
 		return err

@@ -49,3 +49,55 @@ func TestInspectGGUF(t *testing.T) {
 		t.Errorf("--to on GGUF: status %d, %q", st, stderr)
 	}
 }
+
+// TestConvertGGUF: convert --to a llama-quantize file type gives
+// llama-quantize's own bytes (ggufconv's golden, made by libllama); --to a
+// tensor type and --to bf16 to safetensors work; bad arguments are exit 2.
+func TestConvertGGUF(t *testing.T) {
+	const tiny = "../../ggufconv/testdata/tiny-f16.gguf"
+	dir := t.TempDir()
+	for _, c := range []struct{ to, golden string }{
+		{"Q4_K_M", "../../ggufconv/testdata/tiny-f16.Q4_K_M.llama.gguf"},
+		{"q8_0", "../../ggufconv/testdata/tiny-f16.Q8_0.llama.gguf"},
+	} {
+		out := filepath.Join(dir, c.to+".gguf")
+		if _, stderr, st := convRun(t, nil, "convert", "-q", "--to", c.to, tiny, out); st != 0 {
+			t.Fatalf("--to %s: %d %s", c.to, st, stderr)
+		}
+		got, _ := os.ReadFile(out)
+		want, err := os.ReadFile(c.golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("--to %s: %d bytes, not llama-quantize's %d", c.to, len(got), len(want))
+		}
+	}
+	q4 := filepath.Join(dir, "q4k.gguf")
+	if _, stderr, st := convRun(t, nil, "convert", "-q", "--to", "q4_K", tiny, q4); st != 0 {
+		t.Fatalf("--to q4_K: %d %s", st, stderr)
+	}
+	stdout, _, _ := convRun(t, nil, "inspect", q4)
+	if !strings.Contains(stdout, "blk.0.attn_q.weight") || !strings.Contains(stdout, "q4_K") {
+		t.Errorf("inspect of the q4_K output: %s", stdout)
+	}
+	st16 := filepath.Join(dir, "deq.safetensors")
+	if _, stderr, st := convRun(t, nil, "convert", "-q", "--to", "bf16", q4, st16); st != 0 {
+		t.Fatalf("--to bf16: %d %s", st, stderr)
+	}
+	stdout, _, _ = convRun(t, nil, "inspect", st16)
+	if !strings.Contains(stdout, "BF16") || !strings.Contains(stdout, "gguf.general.architecture") {
+		t.Errorf("inspect of the safetensors output: %s", stdout)
+	}
+	for _, args := range [][]string{
+		{"--to", "int4", tiny, filepath.Join(dir, "x.gguf")},
+		{"--to", "q4_K", "--pure", tiny, filepath.Join(dir, "x.gguf")},
+		{"--to", "q4_K", "--sat", tiny, filepath.Join(dir, "x.gguf")},
+		{"--to", "Q4_K_M", tiny, q4}, // exists, no --force
+		{"--to", "q8_0", tiny, tiny}, // the input itself
+	} {
+		if _, stderr, st := convRun(t, nil, append([]string{"convert", "-q"}, args...)...); st != 2 {
+			t.Errorf("%v: status %d, stderr %q", args, st, stderr)
+		}
+	}
+}

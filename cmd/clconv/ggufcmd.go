@@ -12,14 +12,18 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/ggml"
 	"github.com/clconv/clconv/gguf"
+	"github.com/clconv/clconv/ggufconv"
 )
 
 // isGGUF reports whether path is a GGUF file: by its magic, or by its
@@ -362,4 +366,142 @@ func ggufStatus(err error) int {
 		return 1
 	}
 	return convExitStatus
+}
+
+// ggufTarget is what --to means for a GGUF input: a llama-quantize file
+// type (Q4_K_M; its bytes), a ggml tensor type (q4_K), or a floating type
+// for a dequantized safetensors or .npy output.
+type ggufTarget struct {
+	fileType ggufconv.FileType
+	tensor   ggml.Type
+	isTensor bool
+	float    cltype.Kind
+}
+
+// parseGGUFTo reads --to for a GGUF input whose output is out.
+func parseGGUFTo(to, out string) (ggufTarget, error) {
+	l := strings.ToLower(out)
+	if strings.HasSuffix(l, ".safetensors") || strings.HasSuffix(l, ".npy") {
+		k, err := cltype.Lookup(to)
+		if err != nil || !k.IsFloating() {
+			return ggufTarget{}, fmt.Errorf("--to %s: a GGUF file is dequantized to safetensors or .npy as a floating type (float, bf16, half, double)", to)
+		}
+		return ggufTarget{float: k}, nil
+	}
+	if ft, err := ggufconv.ParseFileType(to); err == nil {
+		return ggufTarget{fileType: ft}, nil
+	}
+	if t, err := ggml.ParseType(to); err == nil {
+		if !t.Supported() {
+			return ggufTarget{}, fmt.Errorf("--to %s: clconv does not quantize %s yet (it does %s)", to, t, ggufTypeNames())
+		}
+		return ggufTarget{tensor: t, isTensor: true}, nil
+	}
+	var fts []string
+	for _, ft := range ggufconv.FileTypes() {
+		fts = append(fts, ft.String())
+	}
+	return ggufTarget{}, fmt.Errorf("--to %s: for a GGUF output give a llama-quantize file type (%s) or a ggml tensor type (%s); for a .safetensors or .npy output, float, bf16, half or double", to, strings.Join(fts, ", "), ggufTypeNames())
+}
+
+func ggufTypeNames() string {
+	var s []string
+	for _, t := range ggml.Types() {
+		s = append(s, t.String())
+	}
+	return strings.Join(s, ", ")
+}
+
+// runConvertGGUF converts a GGUF file: to a GGUF file of a file type or a
+// tensor type, or dequantized to safetensors or .npy.
+func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags) error {
+	fail := func(err error) error {
+		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v\n", err)
+		return exitStatus(ggufStatus(err))
+	}
+	if inPath == "-" || outPath == "-" {
+		return fail(errors.New("GGUF files are converted file to file: give IN and OUT paths, not '-'"))
+	}
+	for _, n := range []string{"name", "sat", "round", "from", "in-format", "out-format", "keep-raw", "block-size", "weight-block-size", "recipe", "rest", "max-shard-size", "scale-suffix", "scale-rule", "pad"} {
+		if cmd.Flags().Changed(n) {
+			return fail(fmt.Errorf("--%s does not apply to GGUF input (it converts as llama.cpp's ggml does: --to TYPE, --pure, --requantize, --tensors, --skip)", n))
+		}
+	}
+	if f.to == "" {
+		return fail(errors.New("say the destination with --to: a llama-quantize file type (Q4_K_M), a ggml tensor type (q8_0), or float/bf16 for a .safetensors output"))
+	}
+	tgt, err := parseGGUFTo(f.to, outPath)
+	if err != nil {
+		return fail(err)
+	}
+	pure, _ := cmd.Flags().GetBool("pure")
+	requant, _ := cmd.Flags().GetBool("requantize")
+	if pure && tgt.fileType == ggufconv.NoFileType {
+		return fail(errors.New("--pure gives every tensor a file type's default type: give --to a llama-quantize file type (Q4_K_M)"))
+	}
+	progress, finish := convProgress(cmd, f.quiet, "gguf "+f.to)
+	opt := ggufconv.Options{
+		To: tgt.tensor, FileType: tgt.fileType, Pure: pure, Requantize: requant,
+		LlamaLayout: tgt.fileType != ggufconv.NoFileType,
+		Tensors:     f.tensors, Skip: f.skip, Workers: f.workers, Progress: progress, Replace: f.force,
+	}
+	start := time.Now()
+	var rep *ggufconv.Report
+	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
+		var err error
+		if tgt.float != cltype.Invalid {
+			rep, err = ggufconv.ToSafetensors(ctx, outPath, inPath, tgt.float, opt)
+		} else {
+			rep, err = ggufconv.ConvertGGUF(ctx, outPath, inPath, opt)
+		}
+		return err
+	}, nil)
+	if err != nil {
+		finish(false)
+		var intr *convInterrupted
+		if errors.As(err, &intr) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v; no output written\n", err)
+			return exitStatus(intr.status())
+		}
+		return fail(err)
+	}
+	finish(true)
+	w := cmd.OutOrStdout()
+	if f.json {
+		return convJSON(w, struct {
+			*ggufconv.Report
+			Seconds float64 `json:"seconds"`
+		}{rep, time.Since(start).Seconds()})
+	}
+	if f.stats {
+		counts := map[string]int{}
+		for _, t := range rep.Tensors {
+			counts[t.Action.String()]++
+		}
+		var parts []string
+		for _, k := range sortedKeys(counts) {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+		}
+		fmt.Fprintf(w, "%s -> %s (--to %s): %d tensors (%s), %s of tensor data -> %s in %.2fs\n", inPath, outPath, f.to, len(rep.Tensors), strings.Join(parts, ", "), convSize(rep.BytesIn), convSize(rep.BytesOut), time.Since(start).Seconds())
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, t := range rep.Tensors {
+			to := t.To.String()
+			if t.DType != "" {
+				to = t.DType
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s -> %s\t%s\n", termSafe(t.Name), t.Action, t.From, to, termSafe(t.Reason))
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]int) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }
