@@ -85,8 +85,10 @@ func (o *Options) restKind(t *safetensors.TensorInfo) cltype.Kind {
 	if o.Rest == cltype.Invalid || !t.DType.IsFloat() || t.DType.Kind() == o.Rest || !o.selected(t.Name) {
 		return cltype.Invalid
 	}
-	if strings.HasSuffix(t.Name, "e_score_correction_bias") {
-		return cltype.Invalid // DeepSeek-V3 keeps its router bias in float32
+	if strings.HasSuffix(t.Name, "e_score_correction_bias") || strings.HasSuffix(t.Name, "input_scale") {
+		// DeepSeek-V3 keeps its router bias in float32, ModelOpt and
+		// compressed-tensors their activation scales.
+		return cltype.Invalid
 	}
 	switch t.DType {
 	case safetensors.F32, safetensors.F64, safetensors.F16, safetensors.BF16:

@@ -68,6 +68,7 @@ func llamaTensors(rng *rand.Rand) []tensor {
 		bf("model.layers.0.mlp.down_proj.weight", 32, 64),
 		bf("model.layers.0.mlp.gate.weight", 4, 32),
 		{safetensors.TensorInfo{Name: "model.layers.0.mlp.gate.e_score_correction_bias", DType: safetensors.F32, Shape: []int64{4}}, make([]byte, 16)},
+		{safetensors.TensorInfo{Name: "model.layers.0.self_attn.q_proj.input_scale", DType: safetensors.F32, Shape: []int64{}}, make([]byte, 4)},
 		bf("model.norm.weight", 32),
 		bf("lm_head.weight", 64, 32),
 	}
@@ -132,7 +133,7 @@ func TestQuantizeLinearOnly(t *testing.T) {
 				if dtypes[n] != safetensors.F8_E4M3 || dtypes[n+"_scale_inv"] != safetensors.F32 {
 					t.Errorf("%s: %s not quantized: %v", c.name, n, dtypes)
 				}
-			case strings.HasSuffix(n, "e_score_correction_bias"):
+			case strings.HasSuffix(n, "e_score_correction_bias") || strings.HasSuffix(n, "input_scale"):
 				if dtypes[n] != safetensors.F32 {
 					t.Errorf("%s: %s is %v, want F32 kept", c.name, n, dtypes[n])
 				}
