@@ -43,6 +43,13 @@ func roundf(x float32) float32 {
 // debug builds and its callers stay in). Outside that range it returns what
 // the bit trick gives. A NaN argument keeps its payload through the addition
 // on x86 (with the quiet bit set), so the result is computed from x's bits.
+//
+// Those bits must be x86's on every port: a NaN argument must come from the
+// data through the software operations (mulx and the like), never from a
+// plain float32 operation, whose NaN bits depend on the hardware (x86 makes
+// 0xffc00000, arm64 and riscv64 0x7fc00000, MIPS's legacy encoding
+// 0x7fbfffff, and MIPS also turns an operand 0x7fc00000, signaling there,
+// into 0x7fbfffff). Only Q8_K calls it; the other K-quants use nearestIntK.
 func nearestInt(x float32) int32 {
 	v := x + 12582912
 	b := math.Float32bits(v)
@@ -50,6 +57,23 @@ func nearestInt(x float32) int32 {
 		b = math.Float32bits(x) | 0x400000
 	}
 	return int32(b&0x7fffff) - 0x400000
+}
+
+// nearestIntK is nearestInt for the Q2_K..Q6_K quantizers, which work on
+// canonNaN's copy of the block: there every NaN x86 can meet has no payload
+// bits, so nearest_int gives (0x400000 - 0x400000) = 0 for it whatever its
+// sign, and so does this for every NaN, without reading its bits. Proof: the
+// block's NaNs are 0x7fc00000; an SSE operation returns its first NaN operand
+// quieted (the same payload, none) or, from non-NaN operands, 0xffc00000; a
+// negation or fabsf changes the sign only; mulx and the like follow the same
+// rules in software. On other ports the plain operations make NaNs with other
+// bits (MIPS's 0x7fbfffff, which quiet turns into 0x7fffffff), which must
+// not be read.
+func nearestIntK(x float32) int32 {
+	if x != x {
+		return 0
+	}
+	return int32(math.Float32bits(x+12582912)&0x7fffff) - 0x400000
 }
 
 // defaultNaN is the NaN x86 makes for an invalid operation (0*inf, inf-inf).

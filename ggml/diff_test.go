@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/clconv/clconv/internal/testvals"
 )
 
 // Differential tests: the optimized row functions against the reference
@@ -157,7 +159,7 @@ func diffQuant(t *testing.T, typ Type, nRows int, seed uint64) {
 	ti := typ.info()
 	refQ, refD := refFuncs(typ)
 	rs, _ := typ.RowSize(diffRow)
-	const batch = 256 // rows per batch
+	batch := min(256, nRows) // rows per batch
 	workers := runtime.GOMAXPROCS(0)
 	var mu sync.Mutex
 	var fails int
@@ -261,6 +263,9 @@ func TestDiffRef(t *testing.T) {
 	if testing.Short() {
 		rows = 1 << 11
 	}
+	// Sampled (emulated ports): 1/16 of the rows, in one batch that still
+	// cycles through all nGen generators (8 rows each for -short).
+	rows = testvals.Sample(rows, 16)
 	for _, typ := range Types() {
 		t.Run(typ.String(), func(t *testing.T) {
 			seed := uint64(typ)*1000 + 12345
@@ -279,11 +284,15 @@ func TestDiffRef(t *testing.T) {
 func TestDiffAdversarial(t *testing.T) {
 	adv := adversarial()
 	edge := edgeFloats()
+	edge = edge[:len(edge)/diffRow*diffRow]
+	// Sampled: every adversarial row, every 16th row of edge patterns and
+	// every 8th sweep block.
+	edge = sampleRows(edge, diffRow, 16)
 	for _, typ := range Types() {
 		t.Run(typ.String(), func(t *testing.T) {
 			ti := typ.info()
 			refQ, refD := refFuncs(typ)
-			for _, in := range [][]float32{adv, edge[:len(edge)/diffRow*diffRow]} {
+			for _, in := range [][]float32{adv, edge} {
 				rs, _ := typ.RowSize(diffRow)
 				got, want := make([]byte, len(in)/diffRow*rs), make([]byte, len(in)/diffRow*rs)
 				ti.quantize(got, in)
@@ -302,7 +311,7 @@ func TestDiffAdversarial(t *testing.T) {
 					}
 				}
 			}
-			if sw := sweepBlocks(typ); len(sw) > 0 {
+			if sw := sampleBlocks(sweepBlocks(typ), typ.TypeSize(), 8); len(sw) > 0 {
 				n := len(sw) / typ.TypeSize() * typ.BlockSize()
 				yg, yw := make([]float32, n), make([]float32, n)
 				ti.dequantize(yg, sw)
@@ -341,4 +350,34 @@ func BenchmarkRef(b *testing.B) {
 			}
 		})
 	}
+}
+
+// sampleRows returns x (rows of n elements), or when testvals.Sampled every
+// k-th row of it, from the first.
+func sampleRows(x []float32, n, k int) []float32 {
+	if !testvals.Sampled() {
+		return x
+	}
+	var out []float32
+	for r := 0; r+n <= len(x); r += k * n {
+		out = append(out, x[r:r+n]...)
+	}
+	return out
+}
+
+// sampleBlocks returns b (blocks of size bytes), or when testvals.Sampled
+// every k-th block of it, from the first, plus the last.
+func sampleBlocks(b []byte, size, k int) []byte {
+	if !testvals.Sampled() || len(b) == 0 {
+		return b
+	}
+	var out []byte
+	n := len(b) / size
+	for i := 0; i < n; i += k {
+		out = append(out, b[i*size:(i+1)*size]...)
+	}
+	if (n-1)%k != 0 {
+		out = append(out, b[(n-1)*size:]...)
+	}
+	return out
 }

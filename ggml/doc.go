@@ -71,7 +71,21 @@
 // literally, and where a NaN's payload reaches the output (through
 // nearest_int's bit trick or a dequantized float) the x86 NaN rules are
 // applied in software. The results are the same on every Go port; the tests
-// run on amd64, 386, arm64, ppc64le, s390x and riscv64.
+// run on amd64, 386, arm, arm64, ppc64le, s390x, riscv64, loong64, mips,
+// mipsle and wasm.
+//
+// No bits of a NaN made by a plain float32 operation are read, since they
+// depend on the hardware (x86 0xffc00000, arm64 and riscv64 0x7fc00000, MIPS
+// with its legacy encoding 0x7fbfffff, which it also makes from an operand
+// 0x7fc00000, a signaling NaN there). The software operations (mulx and the
+// like) compute x86's NaN from the operands' bits and never read a hardware
+// result that is NaN. In the Q2_K..Q6_K quantizers every NaN x86 can meet has
+// no payload (the block's NaNs are canonicalized, below), so nearest_int of
+// it is 0 whatever its sign: nearestIntK and kfast's ni return 0 for every
+// NaN without reading it. Only Q8_K's nearestInt reads a NaN's payload, and
+// its argument comes from mulx on the data. No computed NaN reaches a stored
+// fp16 or float32 scale (the scale maxima are chosen by comparisons, which
+// never pick a NaN).
 //
 // One exception: for a K-quant super-block that holds a NaN, ggml's bytes
 // depend on which operand gcc put first in each loop (the same NaN is coded
@@ -93,6 +107,14 @@
 // and random block bytes stored as SHA-256 sums, and for dequantization every
 // fp16 scale with every code (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1), every E8M0
 // byte (MXFP4) and every UE4M3 byte in each slot (NVFP4).
+//
+// With CLCONV_SAMPLE=1 (testvals.Sampled: emulated ports, the race detector)
+// the heaviest -short tests check a deterministic sample: TestDiffRef 1/16 of
+// its rows and blocks (all 16 generators still run), TestDiffAdversarial
+// every adversarial row but every 16th row of edge patterns and every 8th
+// sweep block, TestConverters a stride of 2039 instead of 251, and
+// TestGoldens skips the SHA-pinned scale-sweep sets (sampled by
+// TestDiffAdversarial against the reference copy instead).
 // scripts/ggml-oracle has the C program that drives the library and the
 // script that rebuilds the goldens.
 //

@@ -14,8 +14,8 @@ import (
 //   - mulx, subx, divx and addx become plain operations where the result only
 //     feeds nearest_int. With finite inputs every NaN that can arise comes
 //     from an invalid operation (0*inf, inf-inf, inf/inf) and has no payload
-//     bits on any port, whatever its sign, and nearest_int of such a NaN is 0
-//     both through ni's addition and through nearestInt's explicit rule.
+//     bits on x86, whatever its sign, and nearest_int of such a NaN is 0, which
+//     ni returns for every NaN (as nearestIntK does) without reading its bits.
 //   - A candidate scale whose vector of codes equals that of the candidate
 //     evaluated just before it is skipped. Every quantity a candidate computes
 //     (sums, scale, minimum, error) is a function of x, the weights and its
@@ -31,8 +31,14 @@ import (
 //     adding a non-negative float32 never lowers a sum under round to nearest,
 //     and a NaN makes the total NaN; either way curErr < bestErr is false.
 
-// ni is nearestInt for arguments that are not NaNs with payload bits.
+// ni is nearestIntK. With finite elements a NaN here comes from an invalid
+// operation (0*inf, inf-inf, inf/inf after an overflow), which x86 makes
+// 0xffc00000, whose nearest_int is 0; the bits other ports give it (MIPS's
+// 0x7fbfffff would read as -1) are not read.
 func ni(x float32) int32 {
+	if x != x {
+		return 0
+	}
 	return int32(math.Float32bits(x+12582912)&0x7fffff) - 0x400000
 }
 

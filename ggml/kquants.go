@@ -58,7 +58,7 @@ func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
 	iscale := float32(-nmax) / mx
 	var sumlx, suml2 float32
 	for i, v := range x {
-		l := min(max(nearestInt(mulx(iscale, v)), -nmax), nmax-1)
+		l := min(max(nearestIntK(mulx(iscale, v)), -nmax), nmax-1)
 		L[i] = int8(l + nmax)
 		w := float32(v * v)
 		fl := float32(l)
@@ -77,7 +77,7 @@ func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
 		iscale = -(fn + float32(0.1*float32(is))) / mx
 		sumlx, suml2 = 0, 0
 		for _, v := range x {
-			l := min(max(nearestInt(mulx(iscale, v)), -nmax), nmax-1)
+			l := min(max(nearestIntK(mulx(iscale, v)), -nmax), nmax-1)
 			w := float32(v * v)
 			fl := float32(l)
 			sumlx += float32(float32(w*v) * fl)
@@ -85,7 +85,7 @@ func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
 		}
 		if suml2 > 0 && float32(sumlx*sumlx) > float32(best*suml2) {
 			for i, v := range x {
-				l := min(max(nearestInt(mulx(iscale, v)), -nmax), nmax-1)
+				l := min(max(nearestIntK(mulx(iscale, v)), -nmax), nmax-1)
 				L[i] = int8(l + nmax)
 			}
 			scale = sumlx / suml2
@@ -113,7 +113,7 @@ func makeQ3Quants(x []float32, nmax int32, L []int8) float32 {
 	iscale := float32(-nmax) / mx
 	var sumlx, suml2 float32
 	for i, v := range x {
-		l := min(max(nearestInt(mulx(iscale, v)), -nmax), nmax-1)
+		l := min(max(nearestIntK(mulx(iscale, v)), -nmax), nmax-1)
 		L[i] = int8(l)
 		w := float32(v * v)
 		fl := float32(l)
@@ -128,7 +128,7 @@ func makeQ3Quants(x []float32, nmax int32, L []int8) float32 {
 			slx := sumlx - float32(float32(w*v)*li)
 			if slx > 0 {
 				sl2 := suml2 - float32(float32(w*li)*li)
-				nl := min(max(nearestInt(divx(mulx(v, sl2), slx)), -nmax), nmax-1)
+				nl := min(max(nearestIntK(divx(mulx(v, sl2), slx)), -nmax), nmax-1)
 				if nl != int32(L[i]) {
 					fl := float32(nl)
 					slx += float32(float32(w*v) * fl)
@@ -195,7 +195,7 @@ func makeQKX2Quants(x, weights []float32, nmax int32, L, Laux []uint8, rmin, rde
 	}
 	var bestErr float32
 	for i, v := range x {
-		l := min(max(nearestInt(mulx(iscale, subx(v, lo))), 0), nmax)
+		l := min(max(nearestIntK(mulx(iscale, subx(v, lo))), 0), nmax)
 		L[i] = uint8(l)
 		diff := float32(scale*float32(l)) + lo - v
 		bestErr += float32(weights[i] * errOf(diff))
@@ -204,7 +204,7 @@ func makeQKX2Quants(x, weights []float32, nmax int32, L, Laux []uint8, rmin, rde
 		iscale = (rmin + float32(rdelta*float32(is)) + fn) / (hi - lo)
 		var sumL, sumL2, sumXL float32
 		for i, v := range x {
-			l := min(max(nearestInt(mulx(iscale, subx(v, lo))), 0), nmax)
+			l := min(max(nearestIntK(mulx(iscale, subx(v, lo))), 0), nmax)
 			Laux[i] = uint8(l)
 			w := weights[i]
 			fl := float32(l)
@@ -282,7 +282,7 @@ func quantQ2_K(dst []byte, src []float32) {
 		if maxScale > 0 {
 			iscale := q4scale / maxScale
 			for j := range 16 {
-				sc[j] = uint8(nearestInt(float32(iscale * scales[j])))
+				sc[j] = uint8(nearestIntK(float32(iscale * scales[j])))
 			}
 			binary.LittleEndian.PutUint16(y[80:], fp32ToFP16(maxScale/q4scale))
 		} else {
@@ -292,7 +292,7 @@ func quantQ2_K(dst []byte, src []float32) {
 		if maxMin > 0 {
 			iscale := q4scale / maxMin
 			for j := range 16 {
-				sc[j] |= uint8(nearestInt(float32(iscale*mins[j])) << 4)
+				sc[j] |= uint8(nearestIntK(float32(iscale*mins[j])) << 4)
 			}
 			binary.LittleEndian.PutUint16(y[82:], fp32ToFP16(maxMin/q4scale))
 		} else {
@@ -307,7 +307,7 @@ func quantQ2_K(dst []byte, src []float32) {
 			}
 			dm := float32(mAll * float32(sc[j]>>4))
 			for ii := range 16 {
-				l := nearestInt(divx(addx(dm, x[16*j+ii]), d))
+				l := nearestIntK(divx(addx(dm, x[16*j+ii]), d))
 				L[16*j+ii] = uint8(min(max(l, 0), 3))
 			}
 		}
@@ -372,7 +372,7 @@ func quantQ3_K(dst []byte, src []float32) {
 		if maxScale != 0 {
 			iscale := -32 / maxScale
 			for j := range 16 {
-				l := int32(int8(nearestInt(float32(iscale * scales[j]))))
+				l := int32(int8(nearestIntK(float32(iscale * scales[j]))))
 				l = min(max(l, -32), 31) + 32
 				if j < 8 {
 					sc[j] = uint8(l & 0xf)
@@ -393,7 +393,7 @@ func quantQ3_K(dst []byte, src []float32) {
 				continue
 			}
 			for ii := range 16 {
-				l := nearestInt(divx(x[16*j+ii], d))
+				l := nearestIntK(divx(x[16*j+ii], d))
 				L[16*j+ii] = int8(min(max(l, -4), 3) + 4)
 			}
 		}
@@ -472,8 +472,8 @@ func quantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep in
 	}
 	sc := y[4:16]
 	for j := range 8 {
-		ls := min(uint8(nearestInt(float32(invScale*scales[j]))), 63)
-		lm := min(uint8(nearestInt(float32(invMin*mins[j]))), 63)
+		ls := min(uint8(nearestIntK(float32(invScale*scales[j]))), 63)
+		lm := min(uint8(nearestIntK(float32(invMin*mins[j]))), 63)
 		if j < 4 {
 			sc[j] = ls
 			sc[j+4] = lm
@@ -495,7 +495,7 @@ func quantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep in
 		}
 		dm := float32(mAll * float32(m))
 		for ii := range 32 {
-			l := nearestInt(divx(addx(dm, x[32*j+ii]), d))
+			l := nearestIntK(divx(addx(dm, x[32*j+ii]), d))
 			L[32*j+ii] = uint8(min(max(l, 0), nmax))
 		}
 	}
@@ -621,7 +621,7 @@ func quantQ6_K(dst []byte, src []float32) {
 		binary.LittleEndian.PutUint16(y[208:], fp32ToFP16(1/iscale))
 		sc := y[192:208]
 		for ib := range 16 {
-			sc[ib] = uint8(min(nearestInt(float32(iscale*scales[ib])), 127))
+			sc[ib] = uint8(min(nearestIntK(float32(iscale*scales[ib])), 127))
 		}
 		dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[208:]))
 		for j := range 16 {
@@ -630,7 +630,7 @@ func quantQ6_K(dst []byte, src []float32) {
 				continue
 			}
 			for ii := range 16 {
-				l := nearestInt(divx(x[16*j+ii], d))
+				l := nearestIntK(divx(x[16*j+ii], d))
 				L[16*j+ii] = int8(min(max(l, -32), 31) + 32)
 			}
 		}

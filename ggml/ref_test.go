@@ -62,6 +62,19 @@ func refNearestInt(x float32) int32 {
 	return int32(b&0x7fffff) - 0x400000
 }
 
+// refNearestIntK is refNearestInt for the Q2_K..Q6_K quantizers, which work
+// on refCanonNaN's copy of the block: on x86 every NaN there has no payload
+// bits (the block's are 0x7fc00000, SSE propagates a NaN operand's payload
+// or makes 0xffc00000), so nearest_int gives 0 for it whatever its sign. The
+// bits other ports give the NaNs of plain float32 operations (MIPS's
+// 0x7fbfffff) are not read.
+func refNearestIntK(x float32) int32 {
+	if x != x {
+		return 0
+	}
+	return refNearestInt(x)
+}
+
 // refDefaultNaN is the NaN x86 makes for an invalid operation (0*inf, inf-inf).
 const refDefaultNaN = 0xffc00000
 
@@ -630,7 +643,7 @@ func refMakeQXQuants(x []float32, nmax int32, L []int8) float32 {
 	iscale := float32(-nmax) / mx
 	var sumlx, suml2 float32
 	for i, v := range x {
-		l := min(max(refNearestInt(refMulx(iscale, v)), -nmax), nmax-1)
+		l := min(max(refNearestIntK(refMulx(iscale, v)), -nmax), nmax-1)
 		L[i] = int8(l + nmax)
 		w := float32(v * v)
 		fl := float32(l)
@@ -649,7 +662,7 @@ func refMakeQXQuants(x []float32, nmax int32, L []int8) float32 {
 		iscale = -(fn + float32(0.1*float32(is))) / mx
 		sumlx, suml2 = 0, 0
 		for _, v := range x {
-			l := min(max(refNearestInt(refMulx(iscale, v)), -nmax), nmax-1)
+			l := min(max(refNearestIntK(refMulx(iscale, v)), -nmax), nmax-1)
 			w := float32(v * v)
 			fl := float32(l)
 			sumlx += float32(float32(w*v) * fl)
@@ -657,7 +670,7 @@ func refMakeQXQuants(x []float32, nmax int32, L []int8) float32 {
 		}
 		if suml2 > 0 && float32(sumlx*sumlx) > float32(best*suml2) {
 			for i, v := range x {
-				l := min(max(refNearestInt(refMulx(iscale, v)), -nmax), nmax-1)
+				l := min(max(refNearestIntK(refMulx(iscale, v)), -nmax), nmax-1)
 				L[i] = int8(l + nmax)
 			}
 			scale = sumlx / suml2
@@ -682,7 +695,7 @@ func refMakeQ3Quants(x []float32, nmax int32, L []int8) float32 {
 	iscale := float32(-nmax) / mx
 	var sumlx, suml2 float32
 	for i, v := range x {
-		l := min(max(refNearestInt(refMulx(iscale, v)), -nmax), nmax-1)
+		l := min(max(refNearestIntK(refMulx(iscale, v)), -nmax), nmax-1)
 		L[i] = int8(l)
 		w := float32(v * v)
 		fl := float32(l)
@@ -697,7 +710,7 @@ func refMakeQ3Quants(x []float32, nmax int32, L []int8) float32 {
 			slx := sumlx - float32(float32(w*v)*li)
 			if slx > 0 {
 				sl2 := suml2 - float32(float32(w*li)*li)
-				nl := min(max(refNearestInt(refDivx(refMulx(v, sl2), slx)), -nmax), nmax-1)
+				nl := min(max(refNearestIntK(refDivx(refMulx(v, sl2), slx)), -nmax), nmax-1)
 				if nl != int32(L[i]) {
 					fl := float32(nl)
 					slx += float32(float32(w*v) * fl)
@@ -761,7 +774,7 @@ func refMakeQKX2Quants(x, weights []float32, nmax int32, L, Laux []uint8, rmin, 
 	}
 	var bestErr float32
 	for i, v := range x {
-		l := min(max(refNearestInt(refMulx(iscale, refSubx(v, lo))), 0), nmax)
+		l := min(max(refNearestIntK(refMulx(iscale, refSubx(v, lo))), 0), nmax)
 		L[i] = uint8(l)
 		diff := float32(scale*float32(l)) + lo - v
 		bestErr += float32(weights[i] * errOf(diff))
@@ -770,7 +783,7 @@ func refMakeQKX2Quants(x, weights []float32, nmax int32, L, Laux []uint8, rmin, 
 		iscale = (rmin + float32(rdelta*float32(is)) + fn) / (hi - lo)
 		var sumL, sumL2, sumXL float32
 		for i, v := range x {
-			l := min(max(refNearestInt(refMulx(iscale, refSubx(v, lo))), 0), nmax)
+			l := min(max(refNearestIntK(refMulx(iscale, refSubx(v, lo))), 0), nmax)
 			Laux[i] = uint8(l)
 			w := weights[i]
 			fl := float32(l)
@@ -848,7 +861,7 @@ func refQuantQ2_K(dst []byte, src []float32) {
 		if maxScale > 0 {
 			iscale := q4scale / maxScale
 			for j := range 16 {
-				sc[j] = uint8(refNearestInt(float32(iscale * scales[j])))
+				sc[j] = uint8(refNearestIntK(float32(iscale * scales[j])))
 			}
 			binary.LittleEndian.PutUint16(y[80:], refFp32ToFP16(maxScale/q4scale))
 		} else {
@@ -858,7 +871,7 @@ func refQuantQ2_K(dst []byte, src []float32) {
 		if maxMin > 0 {
 			iscale := q4scale / maxMin
 			for j := range 16 {
-				sc[j] |= uint8(refNearestInt(float32(iscale*mins[j])) << 4)
+				sc[j] |= uint8(refNearestIntK(float32(iscale*mins[j])) << 4)
 			}
 			binary.LittleEndian.PutUint16(y[82:], refFp32ToFP16(maxMin/q4scale))
 		} else {
@@ -873,7 +886,7 @@ func refQuantQ2_K(dst []byte, src []float32) {
 			}
 			dm := float32(mAll * float32(sc[j]>>4))
 			for ii := range 16 {
-				l := refNearestInt(refDivx(refAddx(dm, x[16*j+ii]), d))
+				l := refNearestIntK(refDivx(refAddx(dm, x[16*j+ii]), d))
 				L[16*j+ii] = uint8(min(max(l, 0), 3))
 			}
 		}
@@ -938,7 +951,7 @@ func refQuantQ3_K(dst []byte, src []float32) {
 		if maxScale != 0 {
 			iscale := -32 / maxScale
 			for j := range 16 {
-				l := int32(int8(refNearestInt(float32(iscale * scales[j]))))
+				l := int32(int8(refNearestIntK(float32(iscale * scales[j]))))
 				l = min(max(l, -32), 31) + 32
 				if j < 8 {
 					sc[j] = uint8(l & 0xf)
@@ -959,7 +972,7 @@ func refQuantQ3_K(dst []byte, src []float32) {
 				continue
 			}
 			for ii := range 16 {
-				l := refNearestInt(refDivx(x[16*j+ii], d))
+				l := refNearestIntK(refDivx(x[16*j+ii], d))
 				L[16*j+ii] = int8(min(max(l, -4), 3) + 4)
 			}
 		}
@@ -1038,8 +1051,8 @@ func refQuantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep
 	}
 	sc := y[4:16]
 	for j := range 8 {
-		ls := min(uint8(refNearestInt(float32(invScale*scales[j]))), 63)
-		lm := min(uint8(refNearestInt(float32(invMin*mins[j]))), 63)
+		ls := min(uint8(refNearestIntK(float32(invScale*scales[j]))), 63)
+		lm := min(uint8(refNearestIntK(float32(invMin*mins[j]))), 63)
 		if j < 4 {
 			sc[j] = ls
 			sc[j+4] = lm
@@ -1061,7 +1074,7 @@ func refQuantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep
 		}
 		dm := float32(mAll * float32(m))
 		for ii := range 32 {
-			l := refNearestInt(refDivx(refAddx(dm, x[32*j+ii]), d))
+			l := refNearestIntK(refDivx(refAddx(dm, x[32*j+ii]), d))
 			L[32*j+ii] = uint8(min(max(l, 0), nmax))
 		}
 	}
@@ -1187,7 +1200,7 @@ func refQuantQ6_K(dst []byte, src []float32) {
 		binary.LittleEndian.PutUint16(y[208:], refFp32ToFP16(1/iscale))
 		sc := y[192:208]
 		for ib := range 16 {
-			sc[ib] = uint8(min(refNearestInt(float32(iscale*scales[ib])), 127))
+			sc[ib] = uint8(min(refNearestIntK(float32(iscale*scales[ib])), 127))
 		}
 		dAll := refFp16ToFP32(binary.LittleEndian.Uint16(y[208:]))
 		for j := range 16 {
@@ -1196,7 +1209,7 @@ func refQuantQ6_K(dst []byte, src []float32) {
 				continue
 			}
 			for ii := range 16 {
-				l := refNearestInt(refDivx(x[16*j+ii], d))
+				l := refNearestIntK(refDivx(x[16*j+ii], d))
 				L[16*j+ii] = int8(min(max(l, -32), 31) + 32)
 			}
 		}
