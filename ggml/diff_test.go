@@ -17,7 +17,10 @@ import (
 // the long test runs -diffrows rows of 256 elements per type (default 1<<20,
 // about 4 to 5 minutes here; 1<<18 took 67 s).
 
-var diffRows = flag.Int("diffrows", 0, "rows of 256 elements per type for the long differential test (0: 1<<20)")
+var (
+	diffRows = flag.Int("diffrows", 0, "rows of 256 elements per type for the differential test (0: 1<<15, or 1<<20 with -long)")
+	long     = flag.Bool("long", false, "run the differential test on 1<<20 rows per type and the converters on all 2^32 inputs")
+)
 
 // refRow is the reference row function pair of each supported type.
 func refFuncs(t Type) (func([]byte, []float32), func([]float32, []byte)) {
@@ -256,7 +259,10 @@ func diffDequant(t *testing.T, typ Type, nBlocks int, seed uint64) {
 }
 
 func TestDiffRef(t *testing.T) {
-	rows := 1 << 20
+	rows := 1 << 15
+	if *long {
+		rows = 1 << 20
+	}
 	if *diffRows > 0 {
 		rows = *diffRows
 	}
