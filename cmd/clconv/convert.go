@@ -467,6 +467,19 @@ func (e *convInterrupted) status() int {
 	return 128 + int(syscall.SIGINT)
 }
 
+// convJobFailed reports the error of a conversion run by convWithSignals:
+// the progress bar ends, an interrupt is its signal's status ("no output
+// written"), any other error goes to fail.
+func convJobFailed(cmd *cobra.Command, err error, finish func(bool), fail func(error) error) error {
+	finish(false)
+	var intr *convInterrupted
+	if errors.As(err, &intr) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v; no output written\n", err)
+		return exitStatus(intr.status())
+	}
+	return fail(err)
+}
+
 // convWithSignals runs job and returns its error. SIGINT or SIGTERM
 // cancels job's context with a *convInterrupted cause; convWithSignals then
 // waits for job to return, because job removes its own temporary output

@@ -457,13 +457,7 @@ func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags)
 		return err
 	}, nil)
 	if err != nil {
-		finish(false)
-		var intr *convInterrupted
-		if errors.As(err, &intr) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v; no output written\n", err)
-			return exitStatus(intr.status())
-		}
-		return fail(err)
+		return convJobFailed(cmd, err, finish, fail)
 	}
 	finish(true)
 	w := cmd.OutOrStdout()

@@ -124,13 +124,7 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 		return err
 	}, nil)
 	if err != nil {
-		finish(false)
-		var intr *convInterrupted
-		if errors.As(err, &intr) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v; no output written\n", err)
-			return true, exitStatus(intr.status())
-		}
-		return true, fail(err)
+		return true, convJobFailed(cmd, err, finish, fail)
 	}
 	finish(true)
 	printWarnings(cmd, rep.Warnings)

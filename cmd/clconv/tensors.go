@@ -175,13 +175,7 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 		return err
 	}, nil)
 	if err != nil {
-		finish(false)
-		var intr *convInterrupted
-		if errors.As(err, &intr) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v; no output written\n", err)
-			return exitStatus(intr.status())
-		}
-		return fail(err)
+		return convJobFailed(cmd, err, finish, fail)
 	}
 	finish(true)
 	elapsed := time.Since(start)
