@@ -483,7 +483,11 @@ func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags)
 			if t.DType != "" {
 				to = t.DType
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s -> %s\t%s\n", termSafe(t.Name), t.Action, t.From, to, termSafe(t.Reason))
+			nonFinite := ""
+			if t.Stats.NaN+t.Stats.Inf > 0 {
+				nonFinite = fmt.Sprintf("NaN inputs %d, inf inputs %d", t.Stats.NaN, t.Stats.Inf)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s -> %s\t%s%s\n", termSafe(t.Name), t.Action, t.From, to, termSafe(t.Reason), nonFinite)
 		}
 		tw.Flush()
 	}
