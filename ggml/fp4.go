@@ -115,11 +115,7 @@ func dequantMXFP4(dst []float32, src []byte) {
 		for k, v := range kvaluesMXFP4 {
 			p[k] = float32(v) * d
 		}
-		q, y := src[1:17], dst[:32]
-		for j, b := range q {
-			y[j] = p[b&15]
-			y[j+16] = p[b>>4]
-		}
+		lut4x32((*[32]float32)(dst[:32]), (*[16]byte)(src[1:17]), &p)
 	}
 }
 
@@ -165,11 +161,7 @@ func dequantNVFP4(dst []float32, src []byte) {
 			for k, v := range kvaluesMXFP4 {
 				p[k] = float32(v) * d
 			}
-			q, y := src[4+8*s:12+8*s], dst[16*s:16*s+16]
-			for j, b := range q {
-				y[j] = p[b&15]
-				y[j+8] = p[b>>4]
-			}
+			lut4x16((*[16]float32)(dst[16*s:16*s+16]), (*[8]byte)(src[4+8*s:12+8*s]), &p)
 		}
 	}
 }

@@ -330,9 +330,11 @@ func dequantQ2_K(dst []float32, src []byte) {
 			qq := q[32*n+16*h : 32*n+16*h+16]
 			y := dst[16*g : 16*g+16]
 			if fin {
-				for l, b := range qq {
-					y[l] = float32(dl*float32(b>>(2*j)&3)) - ml
-				}
+				// The 4 values of this group: code*dl - ml.
+				// (dl*0 - ml, not -ml: the sign of a zero must be ggml's.)
+				k := &kfloat6
+				p := [4]float32{float32(dl*k[32]) - ml, float32(dl*k[33]) - ml, float32(dl*k[34]) - ml, float32(dl*k[35]) - ml}
+				lut2x16((*[16]float32)(y), (*[16]byte)(qq), uint(2*j), &p)
 			} else {
 				for l, b := range qq {
 					y[l] = subx(mulx(dl, float32(b>>(2*j)&3)), ml)
@@ -422,6 +424,10 @@ func dequantQ3_K(dst []float32, src []byte) {
 			hm := hmask[16*h : 16*h+16]
 			bit := uint8(1) << (4*n + j)
 			y := dst[16*g : 16*g+16]
+			if fin {
+				q3x16((*[16]float32)(y), (*[16]byte)(qq), (*[16]byte)(hm), uint(2*j), uint(4*n+j), dl)
+				continue
+			}
 			for l, b := range qq {
 				v := int32(b>>(2*j)) & 3
 				if hm[l]&bit == 0 {
@@ -558,29 +564,28 @@ func dequantQ45K(y []float32, blk []byte, qh, qs []byte) {
 		for h := range 2 {
 			s, m := getScaleMinK4(2*j+h, sc)
 			dl, ml := mulx(d, float32(s)), mulx(mn, float32(m))
-			// The 32 values of this group: a table of code*dl - ml.
+			// The 16 or 32 values of this group: a table of code*dl - ml.
 			var p [32]float32
-			for k := range p {
-				if fin {
-					p[k] = float32(dl*float32(k)) - ml
-				} else {
+			np := 32
+			if qh == nil {
+				np = 16
+			}
+			if fin {
+				for k := range np {
+					p[k] = float32(dl*kfloat6[32+k]) - ml
+				}
+			} else {
+				for k := range np {
 					p[k] = subx(mulx(dl, float32(k)), ml)
 				}
 			}
-			out := y[64*j+32*h : 64*j+32*h+32]
-			q := qs[32*j : 32*j+32]
-			shift := 4 * h
+			out := (*[32]float32)(y[64*j+32*h : 64*j+32*h+32])
+			q := (*[32]byte)(qs[32*j : 32*j+32])
 			if qh == nil {
-				for l, b := range q {
-					out[l] = p[b>>shift&0xf]
-				}
+				lut4s32(out, q, uint(4*h), (*[16]float32)(p[:16]))
 				continue
 			}
-			hb := qh[:32]
-			bit := 2*j + h
-			for l, b := range q {
-				out[l] = p[b>>shift&0xf|hb[l]>>bit&1<<4]
-			}
+			lut5s32(out, q, (*[32]byte)(qh[:32]), uint(4*h), uint(2*j+h), &p)
 		}
 	}
 }
@@ -664,6 +669,10 @@ func dequantQ6_K(dst []float32, src []byte) {
 					s := float32(int8(sc[8*n+2*k+half]))
 					ds := mulx(d, s)
 					y := dst[128*n+32*k+16*half : 128*n+32*k+16*half+16]
+					if fin {
+						q6x16((*[16]float32)(y), (*[16]byte)(qq[16*half:16*half+16]), (*[16]byte)(hh[16*half:16*half+16]), uint(shift), uint(2*k), ds)
+						continue
+					}
 					for l := range 16 {
 						i := 16*half + l
 						v := int32(qq[i]>>shift&0xf|(hh[i]>>(2*k)&3)<<4) - 32

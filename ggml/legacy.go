@@ -56,13 +56,18 @@ func dequantF16(dst []float32, src []byte) {
 	t := fp16Table()
 	src = src[:2*len(dst)]
 	i := 0
-	for ; i+4 <= len(dst); i += 4 {
-		w := binary.LittleEndian.Uint64(src[2*i:])
-		d := dst[i : i+4 : i+4]
+	for ; i+8 <= len(dst); i += 8 {
+		s := (*[16]byte)(src[2*i : 2*i+16])
+		w, v := binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:])
+		d := (*[8]float32)(dst[i : i+8])
 		d[0] = t[uint16(w)]
 		d[1] = t[uint16(w>>16)]
 		d[2] = t[uint16(w>>32)]
 		d[3] = t[uint16(w>>48)]
+		d[4] = t[uint16(v)]
+		d[5] = t[uint16(v>>16)]
+		d[6] = t[uint16(v>>32)]
+		d[7] = t[uint16(v>>48)]
 	}
 	for ; i < len(dst); i++ {
 		dst[i] = t[binary.LittleEndian.Uint16(src[2*i:])]
@@ -78,13 +83,18 @@ func quantBF16(dst []byte, src []float32) {
 func dequantBF16(dst []float32, src []byte) {
 	src = src[:2*len(dst)]
 	i := 0
-	for ; i+4 <= len(dst); i += 4 {
-		w := binary.LittleEndian.Uint64(src[2*i:])
-		d := dst[i : i+4 : i+4]
+	for ; i+8 <= len(dst); i += 8 {
+		s := (*[16]byte)(src[2*i : 2*i+16])
+		w, v := binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:])
+		d := (*[8]float32)(dst[i : i+8])
 		d[0] = math.Float32frombits(uint32(w) << 16)
-		d[1] = math.Float32frombits(uint32(w>>16) << 16)
+		d[1] = math.Float32frombits(uint32(w) &^ 0xffff)
 		d[2] = math.Float32frombits(uint32(w>>32) << 16)
-		d[3] = math.Float32frombits(uint32(w>>48) << 16)
+		d[3] = math.Float32frombits(uint32(w>>32) &^ 0xffff)
+		d[4] = math.Float32frombits(uint32(v) << 16)
+		d[5] = math.Float32frombits(uint32(v) &^ 0xffff)
+		d[6] = math.Float32frombits(uint32(v>>32) << 16)
+		d[7] = math.Float32frombits(uint32(v>>32) &^ 0xffff)
 	}
 	for ; i < len(dst); i++ {
 		dst[i] = bf16ToFP32(binary.LittleEndian.Uint16(src[2*i:]))
@@ -230,19 +240,16 @@ func dequantQ4_0(dst []float32, src []byte) {
 		d := fp16ToFP32(binary.LittleEndian.Uint16(src))
 		var p [16]float32
 		if finite(d) {
+			kf := &kfloat6 // kf[32+k] is float32(k), exactly
 			for k := range p {
-				p[k] = float32(k-8) * d
+				p[k] = kf[24+k] * d
 			}
 		} else {
 			for k := range p {
 				p[k] = mulx(float32(k-8), d)
 			}
 		}
-		q, lo, hi := src[2:18], dst[:16], dst[16:32]
-		for j, b := range q {
-			lo[j] = p[b&15]
-			hi[j] = p[b>>4]
-		}
+		lut4x32((*[32]float32)(dst[:32]), (*[16]byte)(src[2:18]), &p)
 	}
 }
 
@@ -273,19 +280,16 @@ func dequantQ4_1(dst []float32, src []byte) {
 		m := fp16ToFP32(binary.LittleEndian.Uint16(src[2:]))
 		var p [16]float32
 		if finite(d) && finite(m) {
+			kf := &kfloat6 // kf[32+k] is float32(k), exactly
 			for k := range p {
-				p[k] = float32(float32(k)*d) + m
+				p[k] = float32(kf[32+k]*d) + m
 			}
 		} else {
 			for k := range p {
 				p[k] = affine(k, d, m)
 			}
 		}
-		q, lo, hi := src[4:20], dst[:16], dst[16:32]
-		for j, b := range q {
-			lo[j] = p[b&15]
-			hi[j] = p[b>>4]
-		}
+		lut4x32((*[32]float32)(dst[:32]), (*[16]byte)(src[4:20]), &p)
 	}
 }
 
@@ -312,19 +316,16 @@ func dequantQ5_0(dst []float32, src []byte) {
 		qh := binary.LittleEndian.Uint32(src[2:])
 		var p [32]float32
 		if finite(d) {
+			kf := &kfloat6 // kf[32+k] is float32(k), exactly
 			for k := range p {
-				p[k] = float32(k-16) * d
+				p[k] = kf[16+k] * d
 			}
 		} else {
 			for k := range p {
 				p[k] = mulx(float32(k-16), d)
 			}
 		}
-		q, y := src[6:22], dst[:32]
-		for j, b := range q {
-			y[j] = p[b&15|byte(qh>>j<<4)&0x10]
-			y[j+16] = p[b>>4|byte(qh>>(j+12))&0x10]
-		}
+		lut5x32((*[32]float32)(dst[:32]), (*[16]byte)(src[6:22]), qh, &p)
 	}
 }
 
@@ -354,18 +355,15 @@ func dequantQ5_1(dst []float32, src []byte) {
 		qh := binary.LittleEndian.Uint32(src[4:])
 		var p [32]float32
 		if finite(d) && finite(m) {
+			kf := &kfloat6 // kf[32+k] is float32(k), exactly
 			for k := range p {
-				p[k] = float32(float32(k)*d) + m
+				p[k] = float32(kf[32+k]*d) + m
 			}
 		} else {
 			for k := range p {
 				p[k] = affine(k, d, m)
 			}
 		}
-		q, y := src[8:24], dst[:32]
-		for j, b := range q {
-			y[j] = p[b&15|byte(qh>>j<<4)&0x10]
-			y[j+16] = p[b>>4|byte(qh>>(j+12))&0x10]
-		}
+		lut5x32((*[32]float32)(dst[:32]), (*[16]byte)(src[8:24]), qh, &p)
 	}
 }
