@@ -1,6 +1,6 @@
 package ggml
 
-// Unrolled dequantizer kernels (written by a script, then gofmt). Every kernel stores exactly the table entries or the
+// Unrolled dequantizer kernels. Every kernel stores exactly the table entries or the
 // float32 products that the loops they replace stored: only the order of the
 // loads and the bounds checks differ.
 
