@@ -26,19 +26,19 @@ var (
 func refFuncs(t Type) (func([]byte, []float32), func([]float32, []byte)) {
 	switch t {
 	case F32:
-		return refQuantF32, refDequantF32
+		return quantF32, dequantF32
 	case F16:
-		return refQuantF16, refDequantF16
+		return quantF16, refDequantF16
 	case Q4_0:
-		return refQuantQ4_0, refDequantQ4_0
+		return quantQ4_0, refDequantQ4_0
 	case Q4_1:
-		return refQuantQ4_1, refDequantQ4_1
+		return quantQ4_1, refDequantQ4_1
 	case Q5_0:
-		return refQuantQ5_0, refDequantQ5_0
+		return quantQ5_0, refDequantQ5_0
 	case Q5_1:
-		return refQuantQ5_1, refDequantQ5_1
+		return quantQ5_1, refDequantQ5_1
 	case Q8_0:
-		return refQuantQ8_0, refDequantQ8_0
+		return quantQ8_0, refDequantQ8_0
 	case Q2_K:
 		return refQuantQ2_K, refDequantQ2_K
 	case Q3_K:
@@ -50,13 +50,13 @@ func refFuncs(t Type) (func([]byte, []float32), func([]float32, []byte)) {
 	case Q6_K:
 		return refQuantQ6_K, refDequantQ6_K
 	case Q8_K:
-		return refQuantQ8_K, refDequantQ8_K
+		return quantQ8_K, refDequantQ8_K
 	case BF16:
-		return refQuantBF16, refDequantBF16
+		return quantBF16, refDequantBF16
 	case MXFP4:
-		return refQuantMXFP4, refDequantMXFP4
+		return quantMXFP4, refDequantMXFP4
 	case NVFP4:
-		return refQuantNVFP4, refDequantNVFP4
+		return quantNVFP4, refDequantNVFP4
 	}
 	panic("no reference for " + t.String())
 }
