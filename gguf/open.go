@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -18,6 +19,13 @@ type Reader struct {
 // Open opens the GGUF file at path and reads its header as Read does.
 // Errors name the file. Close the Reader when done.
 func Open(path string) (*Reader, error) {
+	// A FIFO would block the open, a device never end: regular files
+	// only, checked before the open.
+	if fi, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("gguf: %s is not a regular file (%s)", path, fi.Mode().Type())
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // ggufGolden is a GGUF file written by ggml itself (gguf/testdata).
@@ -98,6 +100,30 @@ func TestConvertGGUF(t *testing.T) {
 	} {
 		if _, stderr, st := convRun(t, nil, append([]string{"convert", "-q"}, args...)...); st != 2 {
 			t.Errorf("%v: status %d, stderr %q", args, st, stderr)
+		}
+	}
+}
+
+// TestGGUFFIFO: a FIFO named .gguf is refused, not opened (the open would
+// block): inspect and convert answer at once, exit 2.
+func TestGGUFFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo.gguf")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Skip(err)
+	}
+	for _, args := range [][]string{{"inspect", fifo}, {"convert", "--to", "q8_0", fifo, fifo + ".out.gguf"}} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, stderr, st := convRun(t, nil, args...)
+			if st != 2 || !strings.Contains(stderr, "not a regular file") {
+				t.Errorf("%v: %d %q", args, st, stderr)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v on a FIFO blocked", args)
 		}
 	}
 }

@@ -29,6 +29,10 @@ import (
 // isGGUF reports whether path is a GGUF file: by its magic, or by its
 // extension when it cannot be read (so that the error is GGUF's).
 func isGGUF(path string) bool {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		// Not opened: a FIFO would block. gguf.Open names the problem.
+		return strings.HasSuffix(strings.ToLower(path), ".gguf")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return strings.HasSuffix(strings.ToLower(path), ".gguf")
