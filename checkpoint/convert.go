@@ -109,6 +109,11 @@ func write(ctx context.Context, dst io.WriterAt, meta map[string]string, jobs []
 		if err := ctx.Err(); err != nil {
 			return 0, context.Cause(ctx)
 		}
+		if opt.ranges != nil && kernel(j.act) == nil {
+			// DequantizedRanges discards the output: only the
+			// dequantizations, whose values it counts, are run.
+			continue
+		}
 		switch j.act {
 		case ActKeep:
 			err = copyTensor(ctx, small.of(j), base+j.out.Begin, j.src, opt)

@@ -107,7 +107,8 @@ func (w *rangeWriter) WriteAt(p []byte, off int64) (int, error) {
 // FP8, MXFP4 and NVFP4 weights and their scales are exact), discarding the
 // values, and returns each weight's Range by the name of its weight
 // tensor (Layout.Weight). configDir, if not "", is the directory whose
-// config.json gives the FP8 block size. It reads every file once.
+// config.json gives the FP8 block size. It reads the weights and their
+// scales only (once each), not the checkpoint's other tensors.
 func DequantizedRanges(ctx context.Context, files []*safetensors.File, configDir string, workers int) (map[string]Range, error) {
 	ls, err := Layouts(files, configDir)
 	if err != nil {
