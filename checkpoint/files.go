@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -601,11 +602,21 @@ func readConfig(dir string, opt *Options) error {
 	if err != nil {
 		return err
 	}
+	type ctArgs struct {
+		Type     string `json:"type"`
+		NumBits  int    `json:"num_bits"`
+		Strategy string `json:"strategy"`
+		Block    []int  `json:"block_structure"`
+	}
 	var cfg struct {
 		ModelType string `json:"model_type"`
 		Q         *struct {
 			Method string `json:"quant_method"`
 			Block  []int  `json:"weight_block_size"`
+			// compressed-tensors: config_groups.*.weights
+			Groups map[string]struct {
+				Weights *ctArgs `json:"weights"`
+			} `json:"config_groups"`
 		} `json:"quantization_config"`
 	}
 	if err := json.Unmarshal(b, &cfg); err != nil {
@@ -615,6 +626,29 @@ func readConfig(dir string, opt *Options) error {
 	if cfg.Q == nil {
 		return nil
 	}
+	what := "weight_block_size"
+	if cfg.Q.Method == "compressed-tensors" && cfg.Q.Block == nil {
+		// An 8-bit float block scheme's block_structure is the block size
+		// (llm-compressor's FP8_BLOCK); groups must agree.
+		names := make([]string, 0, len(cfg.Q.Groups))
+		for n := range cfg.Q.Groups {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			w := cfg.Q.Groups[n].Weights
+			if w == nil || w.Type != "float" || w.NumBits != 8 || w.Strategy != "block" {
+				continue
+			}
+			if w.Block == nil {
+				return dataErrorf("%s: quantization_config.config_groups.%s.weights: a block strategy without block_structure", path, n)
+			}
+			if cfg.Q.Block != nil && !slices.Equal(cfg.Q.Block, w.Block) {
+				return dataErrorf("%s: quantization_config.config_groups: block structures %v and %v differ; clconv takes one block size per checkpoint", path, cfg.Q.Block, w.Block)
+			}
+			cfg.Q.Block, what = w.Block, "config_groups."+n+".weights.block_structure"
+		}
+	}
 	if cfg.Q.Method == "fp8" || cfg.Q.Block != nil {
 		opt.fp8Config = path
 	}
@@ -622,12 +656,12 @@ func readConfig(dir string, opt *Options) error {
 		return nil
 	}
 	if len(cfg.Q.Block) != 2 || cfg.Q.Block[0] <= 0 || cfg.Q.Block[1] <= 0 {
-		return dataErrorf("%s: quantization_config.weight_block_size %v: want two positive sizes", path, cfg.Q.Block)
+		return dataErrorf("%s: quantization_config.%s %v: want two positive sizes", path, what, cfg.Q.Block)
 	}
 	blk := [2]int{cfg.Q.Block[0], cfg.Q.Block[1]}
 	if w := opt.WeightBlockSize; w != [2]int{} && w != blk {
-		return dataErrorf("%s: the weight block size %dx%d asked for conflicts with quantization_config.weight_block_size [%d, %d]: the scales would be applied to the wrong blocks (leave out --weight-block-size, or fix config.json)",
-			path, w[0], w[1], blk[0], blk[1])
+		return dataErrorf("%s: the weight block size %dx%d asked for conflicts with quantization_config.%s [%d, %d]: the scales would be applied to the wrong blocks (leave out --weight-block-size, or fix config.json)",
+			path, w[0], w[1], what, blk[0], blk[1])
 	}
 	opt.WeightBlockSize = blk
 	return nil

@@ -462,14 +462,16 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 				sv[b] = amax
 			})
 		}
-		scales := s.buf(5, 4*(b1-b0))
+		sd := opt.Recipe.scaleDType(t.DType)
+		ssize := int64(sd.Bits() / 8)
+		scales := s.buf(5, ssize*(b1-b0))
 		coefs := grow(&s.coef, b1-b0)
 		for b := range sv {
-			c, err := opt.Recipe.scale(sv[b], fmax, nans[b])
+			c, err := opt.Recipe.scale(sv[b], fmax, nans[b], t.DType)
 			if err != nil {
 				return tensorErr(t.Name, dataErrorf("block (%d, %d): %v", bi, b0+int64(b), err))
 			}
-			binary.LittleEndian.PutUint32(scales[4*b:], math.Float32bits(c.stored))
+			putScale(scales[ssize*int64(b):], sd, c.stored)
 			coefs[b] = c
 		}
 		for ti := range nt {
@@ -492,7 +494,7 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 					return
 				}
 				for i, v := range seg {
-					binary.LittleEndian.PutUint64(le[8*(at+i):], math.Float64bits(r.element(v, c, fmax)))
+					binary.LittleEndian.PutUint64(le[8*(at+i):], math.Float64bits(r.element(v, c, fmax, t.DType)))
 				}
 			})
 			tw := tp.c1 - tp.c0
@@ -512,6 +514,21 @@ func quantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Opt
 				}
 			}
 		}
-		return writeAt(dst, scales, base+sj.out.Begin+(bi*scaleCols+b0)*4)
+		return writeAt(dst, scales, base+sj.out.Begin+(bi*scaleCols+b0)*ssize)
 	})
+}
+
+// putScale writes v, a value of dtype d (F32, BF16, F16 or F64), to b in
+// little-endian order.
+func putScale(b []byte, d safetensors.DType, v float64) {
+	switch d {
+	case safetensors.BF16:
+		binary.LittleEndian.PutUint16(b, bfloat16.FromFloat32(float32(v), round.RTE).Bits())
+	case safetensors.F16:
+		binary.LittleEndian.PutUint16(b, half.FromFloat64(v, round.RTE).Bits())
+	case safetensors.F64:
+		binary.LittleEndian.PutUint64(b, math.Float64bits(v))
+	default:
+		binary.LittleEndian.PutUint32(b, math.Float32bits(float32(v)))
+	}
 }

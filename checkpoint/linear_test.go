@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,7 @@ func TestQuantizeLinearOnly(t *testing.T) {
 	}{
 		{"fp8", Options{To: cltype.E4M3, BlockSize: [2]int{16, 16}}},
 		{"fp8-rest", Options{To: cltype.E4M3, BlockSize: [2]int{16, 16}, Rest: cltype.Half, Recipe: RecipeDeepSeek}},
+		{"fp8-ct", Options{To: cltype.E4M3, BlockSize: [2]int{16, 16}, Recipe: RecipeCompressedTensors}},
 		{"mxfp4", Options{Block: mx.MXFP4}},
 		{"nvfp4-rest", Options{Block: mx.NVFP4, Rest: cltype.Float}},
 	} {
@@ -127,6 +129,11 @@ func TestQuantizeLinearOnly(t *testing.T) {
 				}
 			case isQ && c.opt.Block == mx.NVFP4:
 				if dtypes[n] != safetensors.U8 || dtypes[n+"_scale"] != safetensors.F8_E4M3 {
+					t.Errorf("%s: %s not quantized: %v", c.name, n, dtypes)
+				}
+			case isQ && c.opt.Recipe == RecipeCompressedTensors:
+				// compressed-tensors: the scale in the weight's dtype.
+				if dtypes[n] != safetensors.F8_E4M3 || dtypes[n+"_scale"] != ti.info.DType {
 					t.Errorf("%s: %s not quantized: %v", c.name, n, dtypes)
 				}
 			case isQ:
@@ -163,6 +170,13 @@ func TestQuantizeLinearOnly(t *testing.T) {
 			QC         struct {
 				Method string   `json:"quant_method"`
 				Keep   []string `json:"modules_to_not_convert"`
+				Ignore []string `json:"ignore"`
+				Format string   `json:"format"`
+				Groups map[string]struct {
+					Weights struct {
+						Block []int `json:"block_structure"`
+					} `json:"weights"`
+				} `json:"config_groups"`
 			} `json:"quantization_config"`
 		}
 		if err := json.Unmarshal(b, &cfg); err != nil {
@@ -175,7 +189,22 @@ func TestQuantizeLinearOnly(t *testing.T) {
 		if cfg.TorchDType != wantDType {
 			t.Errorf("%s: torch_dtype %q, want %q", c.name, cfg.TorchDType, wantDType)
 		}
-		if c.opt.BlockSize != [2]int{} {
+		if c.opt.Recipe == RecipeCompressedTensors {
+			want := "lm_head model.embed_tokens model.layers.0.mlp.gate"
+			if got := strings.Join(cfg.QC.Ignore, " "); cfg.QC.Method != "compressed-tensors" || cfg.QC.Format != "float-quantized" || got != want || !slices.Equal(cfg.QC.Groups["group_0"].Weights.Block, []int{16, 16}) {
+				t.Errorf("%s: quantization_config %+v, want compressed-tensors float-quantized, 16x16 blocks, ignoring %s", c.name, cfg.QC, want)
+			}
+			// Its own output dequantizes, the block size read from
+			// config_groups' block_structure.
+			back := filepath.Join(t.TempDir(), "back")
+			if _, err := ConvertCheckpoint(context.Background(), back, out, false, Options{To: cltype.Float}); err != nil {
+				t.Fatalf("%s: dequantizing: %v", c.name, err)
+			}
+			bb, _ := os.ReadFile(filepath.Join(back, "config.json"))
+			if strings.Contains(string(bb), "quantization_config") {
+				t.Errorf("%s: dequantized config.json keeps quantization_config", c.name)
+			}
+		} else if c.opt.BlockSize != [2]int{} {
 			want := "lm_head model.embed_tokens model.layers.0.mlp.gate"
 			if got := strings.Join(cfg.QC.Keep, " "); cfg.QC.Method != "fp8" || got != want {
 				t.Errorf("%s: quantization_config %+v, want fp8 keeping %s", c.name, cfg.QC, want)

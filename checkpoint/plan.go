@@ -271,6 +271,9 @@ func (o *Options) validate() error {
 		if b == [2]int{} {
 			return fmt.Errorf("checkpoint: recipe %s is a formula of FP8 block quantization: give it a block size (e.g. 128x128)", o.Recipe)
 		}
+		if o.Recipe == RecipeCompressedTensors && o.To != cltype.E4M3 {
+			return fmt.Errorf("checkpoint: recipe %s writes e4m3 (compressed-tensors' 8-bit float is float8_e4m3fn), not %s", o.Recipe, o.To)
+		}
 		if o.Mode != round.RTE || o.Sat {
 			return fmt.Errorf("checkpoint: recipe %s rounds to nearest even, as %s does, and never overflows: leave out the rounding mode and saturation (recipe exact takes them)", o.Recipe, o.Recipe)
 		}
@@ -304,6 +307,9 @@ func (o *Options) dequantDest() bool {
 // scaleSuffix returns the name suffix of written scales.
 func (o *Options) scaleSuffix() string {
 	if o.ScaleSuffix == "" {
+		if o.Recipe == RecipeCompressedTensors {
+			return "_scale" // compressed-tensors' X.weight_scale
+		}
 		return "_scale_inv"
 	}
 	return o.ScaleSuffix

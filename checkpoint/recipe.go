@@ -4,6 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/clconv/clconv/bfloat16"
+	"github.com/clconv/clconv/half"
+	"github.com/clconv/clconv/round"
+	"github.com/clconv/clconv/safetensors"
 )
 
 // Recipe is the formula by which FP8 block quantization (Options.BlockSize)
@@ -32,10 +37,18 @@ const (
 	// x*m rounded in float32 and clamped to [-M, M], then to nearest even in
 	// FP8; the stored scale is 1/m in float32.
 	RecipeTransformers
+	// RecipeCompressedTensors is what llm-compressor's FP8_BLOCK scheme
+	// writes through compressed-tensors (its calculate_qparams, _quantize
+	// and float-quantized compressor), computed in the weight's own dtype D
+	// as torch does on the CPU: s = amax/M rounded to D (the scale tensor
+	// "X.weight_scale" is of dtype D; a zero scale becomes D's machine
+	// epsilon); each element x/s rounded to D, plus the zero point +0 (so
+	// -0 becomes +0), clamped to [-M, M], then to nearest even in E4M3.
+	RecipeCompressedTensors
 )
 
 // recipeNames are the recipes' names, as ParseRecipe reads them.
-var recipeNames = [...]string{"exact", "deepseek", "transformers"}
+var recipeNames = [...]string{"exact", "deepseek", "transformers", "compressed-tensors"}
 
 // String returns the recipe's name.
 func (r Recipe) String() string {
@@ -46,9 +59,12 @@ func (r Recipe) String() string {
 }
 
 // ParseRecipe returns the recipe named name (case-insensitive): exact,
-// deepseek or transformers.
+// deepseek, transformers or compressed-tensors (also llm-compressor).
 func ParseRecipe(name string) (Recipe, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "llm-compressor" {
+		return RecipeCompressedTensors, nil
+	}
 	for i, s := range recipeNames {
 		if s == n {
 			return Recipe(i), nil
@@ -58,18 +74,59 @@ func ParseRecipe(name string) (Recipe, error) {
 }
 
 // blockCoef is a block's scale under a recipe: stored is written to the
-// scale tensor; coef is what element() uses (the stored scale itself, or
-// transformers' multiplier M/amax).
+// scale tensor (a value of the scale's dtype, Recipe.scaleDType); coef is
+// what element() uses (the stored scale itself, or transformers'
+// multiplier M/amax).
 type blockCoef struct {
-	stored float32
+	stored float64
 	coef   float64
 }
 
+// scaleDType returns the dtype of the scale tensor that r writes for a
+// weight of dtype d: compressed-tensors stores the scale in the weight's
+// dtype, the others in float32.
+func (r Recipe) scaleDType(d safetensors.DType) safetensors.DType {
+	if r == RecipeCompressedTensors {
+		return d
+	}
+	return safetensors.F32
+}
+
+// roundOp returns x, the exact result of an operation on values of dtype d,
+// as torch computes it on the CPU: in float32 (its "opmath" for float32,
+// bfloat16 and float16), then rounded to d, to nearest even; in float64 for
+// float64. x must be exactly the float64 result of the operation (a
+// quotient of two float32 values rounds to float32 correctly from it only
+// if computed in float32: callers pass the float32 result).
+func roundOp(d safetensors.DType, x float32) float64 {
+	switch d {
+	case safetensors.BF16:
+		return float64(bfloat16.FromFloat32(x, round.RTE).Float32())
+	case safetensors.F16:
+		return half.FromFloat32(x, round.RTE).Float64()
+	}
+	return float64(x)
+}
+
+// machineEps is torch.finfo(d).eps, which compressed-tensors puts in place
+// of a zero scale.
+func machineEps(d safetensors.DType) float64 {
+	switch d {
+	case safetensors.BF16:
+		return 0x1p-7
+	case safetensors.F16:
+		return 0x1p-10
+	case safetensors.F64:
+		return 0x1p-52
+	}
+	return 0x1p-23
+}
+
 // scale returns the coefficients of a block of largest magnitude amax
-// (NaNs left out) for a format of largest finite value fmax; hasNaN says
-// whether the block holds a NaN, which the named recipes' formulas spread
-// to the whole block (an error here).
-func (r Recipe) scale(amax, fmax float64, hasNaN bool) (blockCoef, error) {
+// (NaNs left out) of a weight of dtype d for a format of largest finite
+// value fmax; hasNaN says whether the block holds a NaN, which the named
+// recipes' formulas spread to the whole block (an error here).
+func (r Recipe) scale(amax, fmax float64, hasNaN bool, d safetensors.DType) (blockCoef, error) {
 	if r != RecipeExact && hasNaN {
 		return blockCoef{}, fmt.Errorf("the block holds a NaN, which %s's formula would spread to every element of the block (--recipe exact keeps it to its own element)", r)
 	}
@@ -91,7 +148,23 @@ func (r Recipe) scale(amax, fmax float64, hasNaN bool) (blockCoef, error) {
 		if math.IsInf(float64(s), 0) {
 			return blockCoef{}, fmt.Errorf("its largest magnitude %g needs a scale beyond float32", amax)
 		}
-		return blockCoef{s, float64(s)}, nil
+		return blockCoef{float64(s), float64(s)}, nil
+	case RecipeCompressedTensors:
+		if math.IsInf(amax, 0) {
+			return blockCoef{}, fmt.Errorf("the block holds %v: no finite scale", amax)
+		}
+		// max_val_pos / 448.0, in the weight's dtype; amax is one of
+		// its values, exact in float32 unless the weight is float64.
+		s := amax / fmax
+		if d != safetensors.F64 {
+			s = roundOp(d, float32(amax)/float32(fmax))
+		}
+		if s == 0 {
+			// calculate_qparams: "Update any 0s with small values to
+			// prevent div by 0" (an all-zero block, or an underflow).
+			s = machineEps(d)
+		}
+		return blockCoef{s, s}, nil
 	case RecipeTransformers:
 		if math.IsInf(amax, 0) {
 			return blockCoef{}, fmt.Errorf("the block holds %v: no finite scale", amax)
@@ -110,16 +183,28 @@ func (r Recipe) scale(amax, fmax float64, hasNaN bool) (blockCoef, error) {
 		if inv == 0 {
 			return blockCoef{}, fmt.Errorf("its largest magnitude %g gives a stored scale 1/(%g/amax) of 0 in float32", amax, fmax)
 		}
-		return blockCoef{inv, float64(m)}, nil
+		return blockCoef{float64(inv), float64(m)}, nil
 	}
 	s, err := BlockScale(amax, fmax)
-	return blockCoef{s, float64(s)}, err
+	return blockCoef{float64(s), float64(s)}, err
 }
 
-// element returns the value that the FP8 encoder rounds for element v of a
-// block with coefficients c.
-func (r Recipe) element(v float64, c blockCoef, fmax float64) float64 {
+// element returns the value that the FP8 encoder rounds for element v (of
+// dtype d) of a block with coefficients c.
+func (r Recipe) element(v float64, c blockCoef, fmax float64, d safetensors.DType) float64 {
 	switch r {
+	case RecipeCompressedTensors:
+		q := v / c.coef // float64's quotient
+		if d != safetensors.F64 {
+			q = roundOp(d, float32(v)/float32(c.coef))
+		}
+		if q == 0 {
+			q = 0 // scaled += zero_point (a zero): -0 + 0 is +0
+		}
+		q = max(-fmax, min(fmax, q))
+		// torch's float64 -> float8 cast goes through float32 (c10's
+		// Float8_e4m3fn takes a float); the others are exact in float32.
+		return float64(float32(q))
 	case RecipeDeepSeek:
 		return float64(float32(float32(v) / float32(c.coef)))
 	case RecipeTransformers:

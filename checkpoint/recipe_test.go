@@ -13,6 +13,7 @@ import (
 
 	"github.com/clconv/clconv/bfloat16"
 	"github.com/clconv/clconv/cltype"
+	"github.com/clconv/clconv/half"
 	"github.com/clconv/clconv/internal/minifloat"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/safetensors"
@@ -217,12 +218,210 @@ func TestRecipeErrors(t *testing.T) {
 			t.Errorf("%+v: no error", o)
 		}
 	}
-	for _, n := range []string{"exact", "DeepSeek", " transformers "} {
+	for _, n := range []string{"exact", "DeepSeek", " transformers ", "Compressed-Tensors", "llm-compressor"} {
 		if _, err := ParseRecipe(n); err != nil {
 			t.Error(err)
 		}
 	}
-	if _, err := ParseRecipe("llm-compressor"); err == nil || !strings.Contains(err.Error(), "exact, deepseek, transformers") {
+	// compressed-tensors' FP8 is e4m3 only.
+	if _, err := ConvertFile(context.Background(), filepath.Join(dir, "o.safetensors"), tiny, true, Options{To: cltype.E5M2, BlockSize: [2]int{1, 4}, Recipe: RecipeCompressedTensors}); err == nil || !strings.Contains(err.Error(), "e4m3") {
+		t.Errorf("compressed-tensors to e5m2: %v", err)
+	}
+	if _, err := ParseRecipe("torchao"); err == nil || !strings.Contains(err.Error(), "exact, deepseek, transformers, compressed-tensors") {
 		t.Errorf("ParseRecipe: %v", err)
+	}
+}
+
+// bigRound rounds x to a binary format of prec significant bits whose
+// smallest normal is 2^emin, to nearest even, subnormals included (by
+// math/big and integers, not by Go's conversions).
+func bigRound(x *big.Float, prec uint, emin int) *big.Float {
+	if x.Sign() == 0 {
+		return new(big.Float).Set(x)
+	}
+	if x.MantExp(nil)-1 >= emin { // normal
+		return new(big.Float).SetPrec(prec).SetMode(big.ToNearestEven).Set(x)
+	}
+	// A multiple of the subnormal step 2^(emin-prec+1), rounded to nearest even.
+	step := emin - int(prec) + 1
+	q := new(big.Float).SetPrec(400).SetMantExp(x, -step)
+	i, _ := q.Int(nil) // truncated toward zero
+	rem := new(big.Float).SetPrec(400).Sub(q, new(big.Float).SetInt(i))
+	rem.Abs(rem)
+	switch c := rem.Cmp(big.NewFloat(0.5)); {
+	case c > 0 || (c == 0 && i.Bit(0) == 1):
+		if x.Sign() > 0 {
+			i.Add(i, big.NewInt(1))
+		} else {
+			i.Sub(i, big.NewInt(1))
+		}
+	}
+	if i.Sign() == 0 {
+		z := new(big.Float)
+		if x.Sign() < 0 {
+			z.Neg(z)
+		}
+		return z
+	}
+	return new(big.Float).SetMantExp(new(big.Float).SetInt(i), step)
+}
+
+// ctFormat is the precision and smallest normal exponent of dtype d.
+func ctFormat(d safetensors.DType) (uint, int) {
+	switch d {
+	case safetensors.BF16:
+		return 8, -126
+	case safetensors.F16:
+		return 11, -14
+	case safetensors.F64:
+		return 53, -1022
+	}
+	return 24, -126
+}
+
+// ctRef computes, by math/big, compressed-tensors' scale (a value of dtype
+// d) and codes of a block: s = amax/448 in float32 (float64 for F64), then
+// rounded to d, eps(d) for 0; each element x/s likewise, -0 made +0,
+// clamped to 448, rounded to float32 and to nearest even in E4M3.
+func ctRef(d safetensors.DType, f *minifloat.Format, block []float64) (float64, []uint64) {
+	prec, emin := ctFormat(d)
+	toD := func(x *big.Float) *big.Float {
+		if d != safetensors.F64 {
+			x = bigRound(x, 24, -126) // the float32 operation
+		}
+		return bigRound(x, prec, emin)
+	}
+	amax := 0.0
+	for _, v := range block {
+		amax = max(amax, math.Abs(v))
+	}
+	p := func() *big.Float { return new(big.Float).SetPrec(300) }
+	s := toD(p().Quo(bigOf(amax), bigOf(448)))
+	if s.Sign() == 0 {
+		s = new(big.Float).SetMantExp(big.NewFloat(1), 1-int(prec))
+	}
+	codes := make([]uint64, len(block))
+	for i, v := range block {
+		q := toD(p().Quo(bigOf(v), s))
+		if q.Sign() == 0 {
+			q = bigOf(0)
+		}
+		if q.Cmp(bigOf(448)) > 0 {
+			q = bigOf(448)
+		} else if q.Cmp(bigOf(-448)) < 0 {
+			q = bigOf(-448)
+		}
+		codes[i] = exactRound(f, bigRound(q, 24, -126), round.RTE, false)
+	}
+	sf, _ := s.Float64()
+	return sf, codes
+}
+
+// TestRecipeCompressedTensors checks recipe compressed-tensors against its
+// formula computed by math/big, for weights of each floating dtype: the
+// scale is written in the weight's dtype as X.weight_scale, each quotient
+// is rounded to that dtype (bfloat16's 8 bits make most codes differ from
+// the float32 quotient's), -0 becomes +0, an all-zero block gets eps, and
+// blocks of tiny magnitudes reach the dtypes' subnormals.
+func TestRecipeCompressedTensors(t *testing.T) {
+	dir := t.TempDir()
+	f := minifloat.OfKind(cltype.E4M3)
+	const rows, cols, br, bc = 40, 72, 16, 32
+	for _, d := range []safetensors.DType{safetensors.BF16, safetensors.F16, safetensors.F32, safetensors.F64} {
+		rng := rand.New(rand.NewPCG(7, uint64(d)))
+		vals := make([]float64, rows*cols)
+		data := make([]byte, d.Bits()/8*rows*cols)
+		lo, hi := -60, 60
+		if d == safetensors.F16 {
+			lo, hi = -20, 12 // scales down to f16's subnormals and their underflow
+		}
+		for i := range vals {
+			r, c := i/cols, i%cols
+			blk := (r/br)*3 + c/bc
+			e := float64(lo + blk*13%(hi-lo+1))
+			v := rng.NormFloat64() * math.Exp2(e)
+			switch rng.IntN(16) {
+			case 0:
+				v *= 1e-6 // quotients of subnormal size
+			case 1:
+				v = math.Copysign(0, -1)
+			}
+			if r/br == 1 && c/bc == 1 {
+				v = 0 // an all-zero block
+			}
+			switch d {
+			case safetensors.BF16:
+				h := bfloat16.FromFloat64(v, round.RTE)
+				v = float64(h.Float32())
+				binary.LittleEndian.PutUint16(data[2*i:], h.Bits())
+			case safetensors.F16:
+				h := half.FromFloat64(v, round.RTE)
+				v = h.Float64()
+				binary.LittleEndian.PutUint16(data[2*i:], h.Bits())
+			case safetensors.F32:
+				v = float64(float32(v))
+				binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(v)))
+			default:
+				binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(v))
+			}
+			vals[i] = v
+		}
+		in := writeFile(t, dir, "w.safetensors", nil, tensor{safetensors.TensorInfo{Name: "w", DType: d, Shape: []int64{rows, cols}}, data})
+		out := filepath.Join(dir, "out.safetensors")
+		if _, err := ConvertFile(context.Background(), out, in, true, Options{To: cltype.E4M3, BlockSize: [2]int{br, bc}, Recipe: RecipeCompressedTensors, Tensors: []string{"*"}}); err != nil {
+			t.Fatal(err)
+		}
+		file, got := readBack(t, out)
+		if n := len(file.Tensors); n != 2 || file.Tensors[1].Name != "w_scale" || file.Tensors[1].DType != d {
+			t.Fatalf("%v: tensors %+v, want w and w_scale of dtype %v", d, file.Tensors, d)
+		}
+		prec, _ := ctFormat(d)
+		sc := got["w_scale"]
+		nb, eps, negZero := 0, 0, 0
+		for b0 := 0; b0 < rows; b0 += br {
+			for c0 := 0; c0 < cols; c0 += bc {
+				var block []float64
+				var at []int
+				for i := b0; i < min(rows, b0+br); i++ {
+					for j := c0; j < min(cols, c0+bc); j++ {
+						block = append(block, vals[i*cols+j])
+						at = append(at, i*cols+j)
+					}
+				}
+				s, codes := ctRef(d, f, block)
+				var gs float64
+				switch d {
+				case safetensors.BF16:
+					gs = float64(bfloat16.FromBits(binary.LittleEndian.Uint16(sc[2*nb:])).Float32())
+				case safetensors.F16:
+					gs = half.FromBits(binary.LittleEndian.Uint16(sc[2*nb:])).Float64()
+				case safetensors.F32:
+					gs = float64(math.Float32frombits(binary.LittleEndian.Uint32(sc[4*nb:])))
+				default:
+					gs = math.Float64frombits(binary.LittleEndian.Uint64(sc[8*nb:]))
+				}
+				if gs != s {
+					t.Fatalf("%v block %d: scale %g, want %g", d, nb, gs, s)
+				}
+				if s == math.Ldexp(1, 1-int(prec)) {
+					eps++
+				}
+				for k, i := range at {
+					if g := uint64(got["w"][i]); g != codes[k] {
+						t.Fatalf("%v element %d (%g, block scale %g): code %#x, want %#x", d, i, block[k], s, g, codes[k])
+					}
+					if math.Signbit(block[k]) && block[k] == 0 {
+						negZero++
+						if got["w"][i] != 0 {
+							t.Fatalf("%v element %d: -0 gave code %#x, want +0", d, i, got["w"][i])
+						}
+					}
+				}
+				nb++
+			}
+		}
+		if eps == 0 || negZero == 0 {
+			t.Errorf("%v: %d eps scales, %d negative zeros: the data misses the cases", d, eps, negZero)
+		}
 	}
 }

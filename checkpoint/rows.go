@@ -289,11 +289,15 @@ func planQuantFP8(j *job, all map[string]source, opt *Options) ([]*job, error) {
 	j.out.DType = mustDType(opt.To)
 	rows, cols := t.Shape[0], t.Shape[1]
 	b := opt.BlockSize
+	if opt.Recipe == RecipeCompressedTensors && t.DType.Kind() == cltype.Invalid {
+		return nil, dataErrorf("checkpoint: tensor %q: recipe %s stores the scale in the weight's dtype, which must be F32, BF16, F16 or F64, not %s", t.Name, opt.Recipe, t.DType)
+	}
+	sd := opt.Recipe.scaleDType(t.DType)
 	sj := &job{act: ActScaleOut, src: j.src, block: b, out: safetensors.TensorInfo{
-		Name: t.Name + opt.scaleSuffix(), DType: safetensors.F32,
+		Name: t.Name + opt.scaleSuffix(), DType: sd,
 		Shape: []int64{ceilDiv(rows, int64(b[0])), ceilDiv(cols, int64(b[1]))},
 	}}
-	sj.report = &TensorReport{Name: sj.out.Name, Action: ActScaleOut.String(), To: "F32", Shape: sj.out.Shape, Block: b[:]}
+	sj.report = &TensorReport{Name: sj.out.Name, Action: ActScaleOut.String(), To: sd.String(), Shape: sj.out.Shape, Block: b[:]}
 	if _, clash := all[sj.out.Name]; clash {
 		return nil, dataErrorf("checkpoint: tensor %q: its scale %q would replace a tensor of that name", t.Name, sj.out.Name)
 	}
@@ -307,14 +311,14 @@ func planQuantFP8(j *job, all map[string]source, opt *Options) ([]*job, error) {
 // "weight_block_size": [R, C], "activation_scheme": "dynamic",
 // "modules_to_not_convert": [...]}, the modules being those of the
 // two-dimensional ".weight" tensors left as they were.
+//
+// With RecipeCompressedTensors it writes compressed-tensors' config instead
+// (configCT).
 func configFP8(cfg map[string]json.RawMessage, rep *Report, opt *Options) string {
-	var keep []string
-	for _, t := range rep.Tensors {
-		if t.Action != ActQuantFP8.String() && len(t.Shape) == 2 && strings.HasSuffix(t.Name, ".weight") && t.Action != ActScaleOut.String() {
-			keep = append(keep, strings.TrimSuffix(t.Name, ".weight"))
-		}
+	keep := keptModules(rep)
+	if opt.Recipe == RecipeCompressedTensors {
+		return configCT(cfg, keep, opt)
 	}
-	sort.Strings(keep)
 	q := map[string]any{
 		"quant_method":           "fp8",
 		"weight_block_size":      []int{opt.BlockSize[0], opt.BlockSize[1]},
@@ -330,4 +334,58 @@ func configFP8(cfg map[string]json.RawMessage, rep *Report, opt *Options) string
 	}
 	cfg["quantization_config"], _ = json.Marshal(q)
 	return note
+}
+
+// keptModules returns the modules (sorted) of the two-dimensional ".weight"
+// tensors that a quantization left unquantized.
+func keptModules(rep *Report) []string {
+	keep := []string{}
+	for _, t := range rep.Tensors {
+		if t.Action != ActQuantFP8.String() && len(t.Shape) == 2 && strings.HasSuffix(t.Name, ".weight") && t.Action != ActScaleOut.String() {
+			keep = append(keep, strings.TrimSuffix(t.Name, ".weight"))
+		}
+	}
+	sort.Strings(keep)
+	return keep
+}
+
+// configCT writes the quantization_config that compressed-tensors writes
+// for llm-compressor's FP8_BLOCK scheme (quantization/quant_scheme.py) and
+// that transformers (CompressedTensorsHfQuantizer) and vLLM read: one
+// config group targeting the Linear modules, whose weights are 8-bit floats
+// in blocks of R x C, static, symmetric, and whose input activations are
+// quantized dynamically in groups of C; the format "float-quantized", the
+// status "compressed", and the kept modules in "ignore".
+func configCT(cfg map[string]json.RawMessage, keep []string, opt *Options) string {
+	b := opt.BlockSize
+	group := map[string]any{
+		"targets": []string{"Linear"},
+		"weights": map[string]any{
+			"num_bits": 8, "type": "float", "symmetric": true, "strategy": "block",
+			"block_structure": []int{b[0], b[1]}, "dynamic": false, "group_size": nil,
+			"actorder": nil, "observer": "minmax", "observer_kwargs": map[string]any{},
+		},
+		"input_activations": map[string]any{
+			"num_bits": 8, "type": "float", "symmetric": true, "strategy": "group",
+			"group_size": b[1], "dynamic": true, "block_structure": nil,
+			"actorder": nil, "observer": nil, "observer_kwargs": map[string]any{},
+		},
+		"output_activations": nil,
+		"format":             "float-quantized",
+	}
+	q := map[string]any{
+		"quant_method":             "compressed-tensors",
+		"format":                   "float-quantized",
+		"quantization_status":      "compressed",
+		"config_groups":            map[string]any{"group_0": group},
+		"ignore":                   keep,
+		"kv_cache_scheme":          nil,
+		"global_compression_ratio": nil,
+		"sparsity_config":          map[string]any{},
+	}
+	cfg["quantization_config"], _ = json.Marshal(q)
+	if s := opt.scaleSuffix(); s != "_scale" {
+		return fmt.Sprintf("config.json: quantization_config says compressed-tensors, whose loaders read X.weight_scale; the scales are named X%s", s)
+	}
+	return ""
 }

@@ -82,8 +82,9 @@ dequantized with one rounding by --to half, float, double or bfloat16; other
 destinations keep them and their scales byte for byte, with a warning. A
 weight whose scale is missing is an error unless --keep-raw copies it as it
 is. --to e4m3 or e5m2 with --block-size ROWSxCOLS quantizes 2-D tensors with
-a float32 scale per block (--recipe exact, deepseek or transformers: whose
-formula); --to mxfp4, mxfp6-e2m3, mxfp6-e3m2, mxfp8-e4m3, mxfp8-e5m2 or nvfp4
+a scale per block, by --recipe exact, deepseek or transformers (a float32
+scale X_scale_inv, config for FineGrainedFP8 and DeepSeek) or
+compressed-tensors (X_scale in the weight's dtype, its config); --to mxfp4, mxfp6-e2m3, mxfp6-e3m2, mxfp8-e4m3, mxfp8-e5m2 or nvfp4
 quantizes a .npy file, a safetensors file or a checkpoint to that block
 format, written as safetensors. A quantization takes the linear layers'
 weights (X.weight, not embeddings, lm_head, norms or MoE routers) unless
@@ -169,8 +170,8 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 	fl.Bool("requantize", false, "GGUF: dequantize and quantize again the tensors that already have a block type (otherwise they are copied)")
 	fl.StringVar(&f.maxShard, "max-shard-size", "", "checkpoint directory or index: cut the output into shards of at most this size, named and indexed as save_pretrained does (e.g. 5GB, 500MiB; default: the input's shards)")
 	fl.StringVar(&f.rest, "rest", "", "safetensors, when quantizing: convert the floating tensors not quantized (embeddings, norms, lm_head, routers) to this type: bf16, half, float or double (default: keep them)")
-	fl.StringVar(&f.recipe, "recipe", "", "safetensors, with --block-size: the FP8 block formula: exact (clconv's, the default: scale amax/448 rounded up, each element the exact quotient rounded once), deepseek or transformers (those tools' bytes)")
-	fl.StringVar(&f.scaleSuffix, "scale-suffix", "", "safetensors, with --block-size: the scale of tensor X is written as X+SUFFIX (default _scale_inv)")
+	fl.StringVar(&f.recipe, "recipe", "", "safetensors, with --block-size: the FP8 block formula: exact (clconv's, the default: scale amax/448 rounded up, each element the exact quotient rounded once), deepseek, transformers or compressed-tensors (alias llm-compressor; those tools' bytes)")
+	fl.StringVar(&f.scaleSuffix, "scale-suffix", "", "safetensors, with --block-size: the scale of tensor X is written as X+SUFFIX (default _scale_inv; _scale with --recipe compressed-tensors)")
 	mxAddConvertFlags(cmd)
 	return cmd
 }

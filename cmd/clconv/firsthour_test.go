@@ -34,7 +34,7 @@ func TestConvertHelpCoversCheckpoints(t *testing.T) {
 		"byte for byte, with a warning", "--keep-raw",
 		// examples
 		"clconv convert --to bf16 DeepSeek-V3/ DeepSeek-V3-bf16/",
-		"--to e4m3 --block-size 128x128 --recipe deepseek --rest bf16", "--recipe exact, deepseek or transformers", "unless --tensors says otherwise",
+		"--to e4m3 --block-size 128x128 --recipe deepseek --rest bf16", "by --recipe exact, deepseek or transformers", "compressed-tensors (X_scale in the weight's dtype, its config)", "unless --tensors says otherwise",
 		"clconv convert --to mxfp4 model.safetensors out.safetensors",
 		"clconv convert --to bf16 --keep-raw",
 		// the output-safety sentences
