@@ -44,6 +44,13 @@ type Options struct {
 	// Pure gives every tensor that llama-quantize would quantize the file
 	// type's default type (llama-quantize --pure).
 	Pure bool
+	// TensorTypes, OutputType, TokenEmbeddingType and LeaveOutput are
+	// llama-quantize's --tensor-type, --output-tensor-type,
+	// --token-embedding-type and --leave-output-tensor (PlanOptions); they
+	// need FileType.
+	TensorTypes                    []TensorTypeRule
+	OutputType, TokenEmbeddingType *ggml.Type
+	LeaveOutput                    bool
 	// Requantize lets ConvertGGUF dequantize and quantize again a tensor
 	// that is already of a block type (Q8_0 to Q4_K); without it such a
 	// tensor is copied, and the report says why.
@@ -220,11 +227,15 @@ func plan(f *gguf.File, opt *Options) ([]tensorPlan, uint32, bool, error) {
 		if err != nil {
 			return nil, 0, false, err
 		}
-		if types, _, err = PlanTypes(opt.FileType, m, f.Tensors, opt.Pure); err != nil {
+		po := PlanOptions{Pure: opt.Pure, TensorTypes: opt.TensorTypes, OutputType: opt.OutputType, TokenEmbeddingType: opt.TokenEmbeddingType, LeaveOutput: opt.LeaveOutput}
+		if types, _, err = PlanTypesWith(opt.FileType, m, f.Tensors, po); err != nil {
 			return nil, 0, false, err
 		}
 		ftype, hasFtype = opt.FileType.ID(), true
 	} else {
+		if len(opt.TensorTypes) > 0 || opt.OutputType != nil || opt.TokenEmbeddingType != nil || opt.LeaveOutput {
+			return nil, 0, false, fmt.Errorf("ggufconv: tensor type rules, the output and token embedding types and LeaveOutput are llama-quantize's choices beside a file type: give a FileType")
+		}
 		if !opt.To.Supported() {
 			return nil, 0, false, fmt.Errorf("ggufconv: cannot convert to %v: package ggml does not quantize it (supported: %v)", opt.To, ggml.Types())
 		}
@@ -241,6 +252,11 @@ func plan(f *gguf.File, opt *Options) ([]tensorPlan, uint32, bool, error) {
 			p.decide(t.Type, types[i], opt.Requantize)
 			if p.action != Keep && !p.to.Supported() {
 				return nil, 0, false, fmt.Errorf("ggufconv: tensor %q: llama-quantize's type %v is not one package ggml quantizes", t.Name, p.to)
+			}
+			if p.action != Keep && len(t.Dims) > 0 && t.Dims[0]%uint64(p.to.BlockSize()) != 0 {
+				// Only an output or token embedding type given as is
+				// gets here (the rules fall back); llama-quantize aborts.
+				return nil, 0, false, fmt.Errorf("ggufconv: tensor %q: rows of %d elements are not whole blocks of %v (%d)", t.Name, t.Dims[0], p.to, p.to.BlockSize())
 			}
 			continue
 		}

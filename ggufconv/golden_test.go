@@ -97,6 +97,50 @@ func TestLlamaHashes(t *testing.T) {
 	}
 }
 
+// TestLlamaOverrideHashes checks ConvertGGUF with llama-quantize's
+// overrides (oracleOverrides) against the SHA-256 of llama_model_quantize's
+// files given the same choices (testdata/llama-overrides-sha256.txt,
+// written by scripts/ggufconv-oracle/run.sh).
+func TestLlamaOverrideHashes(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "llama-overrides-sha256.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		fs := strings.Fields(line)
+		want[fs[0]+" "+fs[1]] = fs[2]
+	}
+	dir := t.TempDir()
+	written := map[string]bool{}
+	for _, o := range oracleOverrides {
+		if testing.Short() && o.model != "tiny-f16" && o.model != "tied-bf16" {
+			continue // the small models' cases only (the ports run -short)
+		}
+		h, ok := want[o.model+" ov-"+o.name]
+		if !ok {
+			t.Errorf("%s ov-%s: no hash of llama-quantize's file", o.model, o.name)
+			continue
+		}
+		src := filepath.Join(dir, o.model+".gguf")
+		if !written[src] {
+			oracleModels[o.model].write(t, src)
+			written[src] = true
+		}
+		dst := filepath.Join(dir, "out.gguf")
+		opt := Options{FileType: o.ft, Pure: o.po.Pure, TensorTypes: o.po.TensorTypes, OutputType: o.po.OutputType,
+			TokenEmbeddingType: o.po.TokenEmbeddingType, LeaveOutput: o.po.LeaveOutput, LlamaLayout: true, Replace: true}
+		if _, err := ConvertGGUF(context.Background(), dst, src, opt); err != nil {
+			t.Errorf("%s ov-%s: %v", o.model, o.name, err)
+			continue
+		}
+		got, _ := os.ReadFile(dst)
+		if sum := sha256.Sum256(got); hex.EncodeToString(sum[:]) != h {
+			t.Errorf("%s ov-%s: not llama-quantize's bytes", o.model, o.name)
+		}
+	}
+}
+
 // long checks every file of the oracle; without it, TestLlamaHashes checks
 // the non-pure files of every model but the 80-layer one (its Q4_K_M only)
 // and the pure files of the tiny model: about half the work, every rule.

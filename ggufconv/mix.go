@@ -2,6 +2,7 @@ package ggufconv
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -204,13 +205,46 @@ type Position struct {
 	Tied bool
 }
 
-// quantState is quantize_state_impl's counters.
+// quantState is quantize_state_impl's counters, and the overrides.
 type quantState struct {
 	m                          ModelInfo
 	iAttnV, nAttnV             int
 	iFFNDown, iFFNGate, iFFNUp int
 	tied                       bool
 	fallbacks                  int
+	ov                         PlanOptions
+	rules                      []*regexp.Regexp // ov.TensorTypes' patterns, compiled
+}
+
+// TensorTypeRule is one of llama-quantize's --tensor-type PATTERN=TYPE
+// options: a tensor that the file type quantizes and whose name Pattern (a
+// regular expression, searched anywhere in the name, RE2 syntax) matches
+// gets Type.
+type TensorTypeRule struct {
+	Pattern string
+	Type    ggml.Type
+}
+
+// PlanOptions are llama-quantize's choices beside the file type
+// (llama_model_quantize_params). The zero value chooses nothing.
+type PlanOptions struct {
+	// Pure gives every tensor that llama-quantize would quantize the file
+	// type's default type (--pure).
+	Pure bool
+	// TensorTypes are --tensor-type rules: the first whose pattern matches
+	// a quantized tensor's name gives its type in place of the file type's
+	// rules (which then do not count the tensor), even with Pure; the type
+	// still falls back when the rows are not whole blocks of it.
+	TensorTypes []TensorTypeRule
+	// OutputType and TokenEmbeddingType, when not nil, are the types of
+	// output.weight and of token_embd.weight (--output-tensor-type,
+	// --token-embedding-type), taken as given, before every other rule. A
+	// model without output.weight (tied embeddings) quantizes token_embd
+	// as its output: OutputType then applies to it when TokenEmbeddingType
+	// is nil, through the file type's rules (not with Pure).
+	OutputType, TokenEmbeddingType *ggml.Type
+	// LeaveOutput keeps output.weight as it is (--leave-output-tensor).
+	LeaveOutput bool
 }
 
 // TensorType returns the type llama-quantize gives one tensor of a file of
@@ -230,16 +264,30 @@ func (qs *quantState) tensorType(ft FileType, t gguf.TensorInfo, pure bool) (ggm
 	if !ft.Valid() {
 		return 0, fmt.Errorf("ggufconv: no file type")
 	}
-	if !AllowsQuantization(t.Name, t.Dims) {
+	if !AllowsQuantization(t.Name, t.Dims) || (qs.ov.LeaveOutput && t.Name == "output.weight") {
 		return t.Type, nil
+	}
+	cat := categoryOf(t.Name)
+	if p := qs.ov.TokenEmbeddingType; p != nil && cat == catTokenEmbd {
+		return *p, nil
+	}
+	if p := qs.ov.OutputType; p != nil && cat == catOutput {
+		return *p, nil
 	}
 	typ := ft.DefaultType()
 	if !isQuantized(typ) {
 		return typ, nil
 	}
-	if !pure {
+	manual := false
+	for i, re := range qs.rules {
+		if re.MatchString(t.Name) {
+			typ, manual = qs.ov.TensorTypes[i].Type, true
+			break
+		}
+	}
+	if !manual && !pure {
 		var err error
-		if typ, err = qs.mix(typ, t, ft, categoryOf(t.Name)); err != nil {
+		if typ, err = qs.mix(typ, t, ft, cat); err != nil {
 			return 0, err
 		}
 	}
@@ -350,6 +398,8 @@ func (qs *quantState) mix(typ ggml.Type, t gguf.TensorInfo, ft FileType, cat cat
 	arch := m.Arch
 	falcon := arch == "falcon"
 	switch {
+	case (cat == catOutput || (qs.tied && cat == catTokenEmbd)) && qs.ov.OutputType != nil:
+		typ = *qs.ov.OutputType
 	case cat == catOutput || (qs.tied && cat == catTokenEmbd):
 		var nx uint64
 		if len(t.Dims) > 0 {
@@ -525,7 +575,21 @@ func LlamaOrder(tensors []gguf.TensorInfo) []int {
 // of tensors that fell back to another type because their rows are not
 // whole blocks.
 func PlanTypes(ft FileType, m ModelInfo, tensors []gguf.TensorInfo, pure bool) ([]ggml.Type, int, error) {
-	qs := quantState{m: m, tied: true}
+	return PlanTypesWith(ft, m, tensors, PlanOptions{Pure: pure})
+}
+
+// PlanTypesWith is PlanTypes with llama-quantize's other choices (the
+// overrides of PlanOptions).
+func PlanTypesWith(ft FileType, m ModelInfo, tensors []gguf.TensorInfo, po PlanOptions) ([]ggml.Type, int, error) {
+	qs := quantState{m: m, tied: true, ov: po}
+	for _, r := range po.TensorTypes {
+		re, err := regexp.Compile(r.Pattern)
+		if err != nil {
+			return nil, 0, fmt.Errorf("ggufconv: tensor type rule %q: %v", r.Pattern, err)
+		}
+		qs.rules = append(qs.rules, re)
+	}
+	pure := po.Pure
 	for _, t := range tensors {
 		c := categoryOf(t.Name)
 		if c.isAttnV() {

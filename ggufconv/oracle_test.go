@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/clconv/clconv/ggml"
@@ -57,6 +58,74 @@ func TestOracleFiles(t *testing.T) {
 			}
 		}
 	}
+	// NAME.ov-CASE.go.gguf, with NAME.ov-CASE.env for the oracle.
+	for _, o := range oracleOverrides {
+		src := filepath.Join(dir, o.model+".gguf")
+		dst := filepath.Join(dir, fmt.Sprintf("%s.ov-%s.go.gguf", o.model, o.name))
+		os.WriteFile(strings.TrimSuffix(dst, ".go.gguf")+".env", []byte(o.env()+"\n"), 0o666)
+		opt := Options{FileType: o.ft, Pure: o.po.Pure, TensorTypes: o.po.TensorTypes, OutputType: o.po.OutputType,
+			TokenEmbeddingType: o.po.TokenEmbeddingType, LeaveOutput: o.po.LeaveOutput, LlamaLayout: true, Replace: true}
+		if _, err := ConvertGGUF(context.Background(), dst, src, opt); err != nil {
+			os.WriteFile(dst+".err", []byte(err.Error()+"\n"), 0o666)
+		}
+	}
+}
+
+// oracleOverride is a run of llama-quantize's choices beside the file type
+// (PlanOptions), compared with llama_model_quantize given the same
+// llama_model_quantize_params.
+type oracleOverride struct {
+	name, model string
+	ft          FileType
+	po          PlanOptions
+}
+
+func typ(t ggml.Type) *ggml.Type { return &t }
+
+// oracleOverrides bite where the rules meet: the overrides before the mix,
+// the tied output, rules that skip the mix's counters, rules with Pure,
+// fallbacks of a rule's type, float types given as overrides.
+var oracleOverrides = []oracleOverride{
+	{"out-q8_0", "tiny-f16", Q4_K_M, PlanOptions{OutputType: typ(ggml.Q8_0)}},
+	{"emb-q4_K", "gqa4-f16", Q4_K_M, PlanOptions{TokenEmbeddingType: typ(ggml.Q4_K)}},
+	{"tied-out-q5_K", "tied-bf16", Q4_K_M, PlanOptions{OutputType: typ(ggml.Q5_K)}},
+	{"tied-out-pure", "tied-bf16", Q4_K_S, PlanOptions{OutputType: typ(ggml.Q5_K), Pure: true}},
+	{"tied-both", "tied-bf16", Q3_K_M, PlanOptions{OutputType: typ(ggml.Q5_K), TokenEmbeddingType: typ(ggml.Q8_0)}},
+	{"leave-output", "gqa4-f16", Q4_K_M, PlanOptions{LeaveOutput: true}},
+	{"leave-tied", "tied-bf16", Q5_K_M, PlanOptions{LeaveOutput: true}},
+	{"rules", "gqa4-f16", Q4_K_M, PlanOptions{TensorTypes: []TensorTypeRule{{"attn_v", ggml.Q8_0}, {"ffn_down", ggml.Q4_K}, {"blk\\.3\\.", ggml.Q5_0}}}},
+	{"rules-first-wins", "moe4-f16", Q3_K_M, PlanOptions{TensorTypes: []TensorTypeRule{{"blk\\.[0-3]\\.ffn", ggml.Q6_K}, {"ffn_down", ggml.Q2_K}}}},
+	{"rules-pure", "tiny-f16", Q4_K_S, PlanOptions{Pure: true, TensorTypes: []TensorTypeRule{{"attn_(q|k)", ggml.Q8_0}}}},
+	{"rules-fallback", "extra-f16", Q4_K_M, PlanOptions{TensorTypes: []TensorTypeRule{{"weight", ggml.Q6_K}}}},
+	{"rules-f16", "mha-f32", Q8_0, PlanOptions{TensorTypes: []TensorTypeRule{{"ffn_up", ggml.F16}}, OutputType: typ(ggml.F16), TokenEmbeddingType: typ(ggml.F32)}},
+	{"all", "shuffle-f16", Q5_K_S, PlanOptions{OutputType: typ(ggml.Q4_0), TokenEmbeddingType: typ(ggml.Q4_1), TensorTypes: []TensorTypeRule{{"attn_output", ggml.Q5_1}}}},
+}
+
+// env returns the overrides as the environment that scripts/ggufconv-oracle's
+// oracle reads into llama_model_quantize_params (types by their ggml ids).
+func (o oracleOverride) env() string {
+	var s []string
+	if o.po.OutputType != nil {
+		s = append(s, fmt.Sprintf("ORACLE_OUT=%d", *o.po.OutputType))
+	}
+	if o.po.TokenEmbeddingType != nil {
+		s = append(s, fmt.Sprintf("ORACLE_EMB=%d", *o.po.TokenEmbeddingType))
+	}
+	if o.po.LeaveOutput {
+		s = append(s, "ORACLE_LEAVE=1")
+	}
+	if len(o.po.TensorTypes) > 0 {
+		var r []string
+		for _, tt := range o.po.TensorTypes {
+			r = append(r, fmt.Sprintf("%s=%d", tt.Pattern, tt.Type))
+		}
+		s = append(s, "ORACLE_TT='"+strings.Join(r, ";")+"'")
+	}
+	pure := 0
+	if o.po.Pure {
+		pure = 1
+	}
+	return fmt.Sprintf("%s ORACLE_FTYPE=%d ORACLE_PURE=%d", strings.Join(s, " "), o.ft.ID(), pure)
 }
 
 // benchModel is the ~99M-parameter model of scripts/ggufconv-oracle/bench.sh.

@@ -91,8 +91,9 @@ weights (X.weight, not embeddings, lm_head, norms or MoE routers) unless
 --tensors says otherwise, and keeps the rest (--rest bf16 converts it).
 
 IN may also be a GGUF file (llama.cpp's): --to a llama-quantize file type
-(Q4_K_M, Q8_0, Q6_K, ...; --pure) writes the GGUF file llama-quantize writes,
-byte for byte; --to a ggml tensor type (q4_K, q8_0, mxfp4, ...) quantizes every
+(Q4_K_M, Q8_0, Q6_K, ...; --pure, --tensor-type, --output-tensor-type,
+--token-embedding-type, --leave-output-tensor as llama-quantize has them)
+writes the GGUF file llama-quantize writes, byte for byte; --to a ggml tensor type (q4_K, q8_0, mxfp4, ...) quantizes every
 F32/F16/BF16 tensor of 2+ dimensions whose rows are whole blocks, keeping the
 order and metadata; already quantized tensors are copied unless --requantize.
 --to float, bf16, half or double with OUT ending in .safetensors (or .npy for
@@ -167,6 +168,10 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 	fl.StringVar(&f.blockSize, "block-size", "", "safetensors, --to e4m3|e5m2: quantize 2-D tensors with one float32 scale per block of ROWSxCOLS (e.g. 128x128)")
 	fl.StringVar(&f.weightBlock, "weight-block-size", "", "safetensors: the block of FP8 weights' scales, ROWSxCOLS (default: config.json's quantization_config.weight_block_size, else inferred from the shapes)")
 	fl.Bool("pure", false, "GGUF, --to a llama-quantize file type: every tensor it quantizes gets the file type's default type (llama-quantize --pure)")
+	fl.StringArray("tensor-type", nil, "GGUF, --to a file type: PATTERN=TYPE (repeated): a quantized tensor whose name the regular expression PATTERN matches gets TYPE, the first match winning (llama-quantize --tensor-type)")
+	fl.String("output-tensor-type", "", "GGUF, --to a file type: the type of output.weight (llama-quantize --output-tensor-type)")
+	fl.String("token-embedding-type", "", "GGUF, --to a file type: the type of token_embd.weight (llama-quantize --token-embedding-type)")
+	fl.Bool("leave-output-tensor", false, "GGUF, --to a file type: keep output.weight as it is (llama-quantize --leave-output-tensor)")
 	fl.Bool("requantize", false, "GGUF: dequantize and quantize again the tensors that already have a block type (otherwise they are copied)")
 	fl.StringVar(&f.maxShard, "max-shard-size", "", "checkpoint directory or index: cut the output into shards of at most this size, named and indexed as save_pretrained does (e.g. 5GB, 500MiB; default: the input's shards)")
 	fl.StringVar(&f.rest, "rest", "", "safetensors, when quantizing: convert the floating tensors not quantized (embeddings, norms, lm_head, routers) to this type: bf16, half, float or double (default: keep them)")
@@ -614,6 +619,9 @@ func convDtype(k cltype.Kind, bigEndian bool) string {
 	return h.Descr()
 }
 
+// ggufOnlyFlags are convert's flags that only a GGUF input takes.
+var ggufOnlyFlags = []string{"pure", "requantize", "tensor-type", "output-tensor-type", "token-embedding-type", "leave-output-tensor"}
+
 func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 	fail := func(err error) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v\n", err)
@@ -627,6 +635,11 @@ func runConvert(cmd *cobra.Command, args []string, f *convertFlags) error {
 			return fail(err)
 		}
 		return runConvertGGUF(cmd, args[0], args[1], f)
+	}
+	for _, n := range ggufOnlyFlags {
+		if cmd.Flags().Changed(n) {
+			return fail(fmt.Errorf("--%s applies to GGUF input (llama-quantize's choices), not to %s", n, args[0]))
+		}
 	}
 	if done, err := runConvertMX(cmd, args, f); done {
 		return err

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -91,7 +93,34 @@ func TestConvertGGUF(t *testing.T) {
 	if !strings.Contains(stdout, "BF16") || !strings.Contains(stdout, "gguf.general.architecture") {
 		t.Errorf("inspect of the safetensors output: %s", stdout)
 	}
+	// llama-quantize's overrides, as its flags: the bytes llama_model_quantize
+	// writes given the same choices (ggufconv/testdata/llama-overrides-sha256.txt).
+	hashes, err := os.ReadFile("../../ggufconv/testdata/llama-overrides-sha256.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key  string
+		args []string
+	}{
+		{"tiny-f16 ov-out-q8_0", []string{"--to", "Q4_K_M", "--output-tensor-type", "Q8_0"}},
+		{"tiny-f16 ov-rules-pure", []string{"--to", "q4_k_s", "--pure", "--tensor-type", "attn_(q|k)=q8_0"}},
+	} {
+		out := filepath.Join(dir, "ov.gguf")
+		if _, stderr, st := convRun(t, nil, append(append([]string{"convert", "-q", "-f"}, c.args...), tiny, out)...); st != 0 {
+			t.Fatalf("%v: %d %s", c.args, st, stderr)
+		}
+		b, _ := os.ReadFile(out)
+		sum := sha256.Sum256(b)
+		if !strings.Contains(string(hashes), c.key+" "+hex.EncodeToString(sum[:])) {
+			t.Errorf("%v: not llama-quantize's bytes (%s)", c.args, c.key)
+		}
+	}
 	for _, args := range [][]string{
+		{"--to", "q4_K", "--output-tensor-type", "q8_0", tiny, filepath.Join(dir, "x.gguf")}, // needs a file type
+		{"--to", "Q4_K_M", "--tensor-type", "attn_v", tiny, filepath.Join(dir, "x.gguf")},
+		{"--to", "Q4_K_M", "--tensor-type", "attn_v=q9", tiny, filepath.Join(dir, "x.gguf")},
+		{"--to", "Q4_K_M", "--token-embedding-type", "iq2_xxs", tiny, filepath.Join(dir, "x.gguf")},
 		{"--to", "int4", tiny, filepath.Join(dir, "x.gguf")},
 		{"--to", "q4_K", "--pure", tiny, filepath.Join(dir, "x.gguf")},
 		{"--to", "q4_K", "--sat", tiny, filepath.Join(dir, "x.gguf")},

@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -443,9 +444,14 @@ func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags)
 	if pure && tgt.fileType == ggufconv.NoFileType {
 		return fail(errors.New("--pure gives every tensor a file type's default type: give --to a llama-quantize file type (Q4_K_M)"))
 	}
+	po, err := ggufOverrides(cmd, tgt.fileType != ggufconv.NoFileType)
+	if err != nil {
+		return fail(err)
+	}
 	progress, finish := convProgress(cmd, f.quiet, "gguf "+f.to)
 	opt := ggufconv.Options{
 		To: tgt.tensor, FileType: tgt.fileType, Pure: pure, Requantize: requant,
+		TensorTypes: po.TensorTypes, OutputType: po.OutputType, TokenEmbeddingType: po.TokenEmbeddingType, LeaveOutput: po.LeaveOutput,
 		LlamaLayout: tgt.fileType != ggufconv.NoFileType,
 		Tensors:     f.tensors, Skip: f.skip, Workers: f.workers, Progress: progress, Replace: f.force,
 	}
@@ -506,4 +512,43 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// ggufOverrides reads llama-quantize's --tensor-type, --output-tensor-type,
+// --token-embedding-type and --leave-output-tensor; they need a file type.
+func ggufOverrides(cmd *cobra.Command, fileType bool) (ggufconv.PlanOptions, error) {
+	var po ggufconv.PlanOptions
+	fl := cmd.Flags()
+	rules, _ := fl.GetStringArray("tensor-type")
+	for _, r := range rules {
+		i := strings.LastIndex(r, "=")
+		if i <= 0 || i == len(r)-1 {
+			return po, fmt.Errorf("--tensor-type %q: want PATTERN=TYPE (e.g. attn_v=q8_0)", r)
+		}
+		t, err := ggml.ParseType(r[i+1:])
+		if err != nil {
+			return po, fmt.Errorf("--tensor-type %q: %v", r, err)
+		}
+		if _, err := regexp.Compile(r[:i]); err != nil {
+			return po, fmt.Errorf("--tensor-type %q: the pattern: %v", r, err)
+		}
+		po.TensorTypes = append(po.TensorTypes, ggufconv.TensorTypeRule{Pattern: r[:i], Type: t})
+	}
+	for _, c := range []struct {
+		flag string
+		dst  **ggml.Type
+	}{{"output-tensor-type", &po.OutputType}, {"token-embedding-type", &po.TokenEmbeddingType}} {
+		if v, _ := fl.GetString(c.flag); v != "" {
+			t, err := ggml.ParseType(v)
+			if err != nil {
+				return po, fmt.Errorf("--%s %s: %v", c.flag, v, err)
+			}
+			*c.dst = &t
+		}
+	}
+	po.LeaveOutput, _ = fl.GetBool("leave-output-tensor")
+	if !fileType && (len(po.TensorTypes) > 0 || po.OutputType != nil || po.TokenEmbeddingType != nil || po.LeaveOutput) {
+		return po, errors.New("--tensor-type, --output-tensor-type, --token-embedding-type and --leave-output-tensor refine a llama-quantize file type: give --to one (Q4_K_M)")
+	}
+	return po, nil
 }

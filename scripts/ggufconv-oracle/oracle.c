@@ -4,6 +4,13 @@
 //   oracle LIBDIR params                          dump llama_model_quantize_default_params
 //   oracle LIBDIR quantize IN OUT FTYPE NTHREAD PURE [REQUANT]
 //
+// llama-quantize's other choices come from the environment, types as ggml
+// ids: ORACLE_OUT (output_tensor_type), ORACLE_EMB (token_embedding_type),
+// ORACLE_LEAVE=1 (quantize_output_tensor = false) and ORACLE_TT, the
+// --tensor-type rules "PATTERN=ID;PATTERN=ID" (tt_overrides: an array of
+// {pattern, type} ended by a null pattern; this library's fourth-from-last
+// pointer, which older llama.h called tensor_types).
+//
 // The parameter struct is llama.h's llama_model_quantize_params (nthread,
 // ftype, output_tensor_type, token_embedding_type, six bools, four
 // pointers); `params` prints the library's defaults so that run.sh can
@@ -85,6 +92,28 @@ int main(int argc, char **argv) {
 	p.nthread = atoi(argv[6]);
 	p.pure = atoi(argv[7]) != 0;
 	p.allow_requantize = argc > 8 && atoi(argv[8]) != 0;
+	if (getenv("ORACLE_OUT")) p.output_tensor_type = atoi(getenv("ORACLE_OUT"));
+	if (getenv("ORACLE_EMB")) p.token_embedding_type = atoi(getenv("ORACLE_EMB"));
+	if (getenv("ORACLE_LEAVE")) p.quantize_output_tensor = false;
+	struct tt { const char *pattern; int32_t type; } tts[33];
+	if (getenv("ORACLE_TT")) {
+		char *spec = strdup(getenv("ORACLE_TT")), *save = NULL;
+		int n = 0;
+		for (char *r = strtok_r(spec, ";", &save); r && n < 32; r = strtok_r(NULL, ";", &save)) {
+			char *eq = strrchr(r, '=');
+			if (!eq) {
+				fprintf(stderr, "ORACLE_TT: %s: no '='\n", r);
+				return 2;
+			}
+			*eq = 0;
+			tts[n].pattern = r;
+			tts[n].type = atoi(eq + 1);
+			n++;
+		}
+		tts[n].pattern = NULL;
+		tts[n].type = 39; /* GGML_TYPE_COUNT of this library's era; unused */
+		p.tensor_types = tts;
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	uint32_t rc = quantize(argv[3], argv[4], &p);
