@@ -96,3 +96,49 @@ func TestSpeed(t *testing.T) {
 		fmt.Printf("%-6s %9.3f %9.3f %7.2f %7.2f | %9.3f %9.3f %7.2f %7.2f\n", typ, gq, cq, cq/gq, gq/cp, gd, cd, cd/gd, gd/cp)
 	}
 }
+
+var speedMem = flag.Int("speedmem", 0, "print quantize and dequantize times per type against copy, on this many elements (from memory: use 1<<25 or more)")
+
+// TestSpeedMemory prints, for -speedmem N elements, each type's quantize and
+// dequantize time per element (median of 5 runs, one goroutine) beside a
+// copy of the same float32 bytes, all far larger than the caches: the issue's
+// ">= 0.8x copy from memory" is copy/time >= 0.8. Inputs are random weights
+// (dist "weights"), which no branch predictor learns.
+//
+//	go test ./ggml -run TestSpeedMemory -speedmem 33554432 -v
+func TestSpeedMemory(t *testing.T) {
+	n := *speedMem
+	if n == 0 {
+		t.Skip("needs -speedmem N")
+	}
+	n -= n % 4096
+	x := make([]float32, n)
+	for i := 0; i < n; i += benchN {
+		dist("weights", uint64(99+i/benchN), x[i:min(n, i+benchN)])
+	}
+	median := func(f func()) float64 {
+		var ts []float64
+		for range 5 {
+			start := time.Now()
+			f()
+			ts = append(ts, float64(time.Since(start).Nanoseconds()))
+		}
+		sort.Float64s(ts)
+		return ts[2] / float64(n)
+	}
+	src, dst := make([]byte, 4*n), make([]byte, 4*n)
+	for i := range src {
+		src[i] = byte(i * 7)
+	}
+	cp := median(func() { copy(dst, src) })
+	fmt.Printf("copy of %d MiB: %.3f ns/element (median of 5)\n", 4*n>>20, cp)
+	fmt.Printf("%-6s %9s %8s | %9s %8s\n", "type", "quant ns", "copy/q", "deq ns", "copy/dq")
+	y := make([]float32, n)
+	for _, typ := range Types() {
+		rs, _ := typ.RowSize(4096)
+		q := make([]byte, rs*n/4096)
+		gq := median(func() { Quantize(typ, q, x, 4096, nil) })
+		gd := median(func() { Dequantize(typ, y, q) })
+		fmt.Printf("%-6s %9.3f %8.2f | %9.3f %8.2f\n", typ, gq, cp/gq, gd, cp/gd)
+	}
+}

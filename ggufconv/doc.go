@@ -52,7 +52,8 @@
 // expert tensors, an 80-layer model (the 70B rule), tensors in
 // convert_hf_to_gguf's order, a one-column weight, positional embeddings, a
 // 1-D rope_freqs and a tensor whose rows are not whole K-blocks (the
-// fallbacks). testdata/oracle.txt is its output: 300 files identical, 0
+// fallbacks), a falcon and a qwen2 model, and llama-quantize's overrides
+// (PlanOptions). testdata/oracle.txt is its output: 385 files identical, 0
 // different; Q2_K_S, which needs an importance matrix, refused by both.
 // testdata/llama-sha256.txt holds the SHA-256 of each of llama's files,
 // which TestLlamaHashes checks without the library, and testdata holds one

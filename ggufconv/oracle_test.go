@@ -22,6 +22,8 @@ var oracleModels = map[string]model{
 	"shuffle-f16": {layers: 9, embd: 256, ff: 256, head: 8, headKV: 1, vocab: 256, wtype: ggml.F16, shuffle: true, seed: 5},
 	"moe8-f16":    {layers: 2, embd: 256, ff: 256, head: 8, headKV: 8, vocab: 256, wtype: ggml.F16, experts: 8, seed: 6},
 	"moe4-f16":    {layers: 8, embd: 256, ff: 256, head: 8, headKV: 2, vocab: 256, wtype: ggml.F16, experts: 4, shuffle: true, seed: 7},
+	"falcon-f16":  {layers: 32, embd: 256, ff: 1024, head: 8, headKV: 1, vocab: 256, wtype: ggml.F16, arch: "falcon", seed: 11},
+	"qwen2-bf16":  {layers: 12, embd: 256, ff: 512, head: 8, headKV: 2, vocab: 512, wtype: ggml.BF16, arch: "qwen2", seed: 12},
 	"llama70b-f16": {layers: 80, embd: 256, ff: 256, head: 8, headKV: 1, vocab: 256, wtype: ggml.F16, seed: 8,
 		only: []FileType{Q2_K, Q3_K_S, Q3_K_M, Q4_K_S, Q4_K_M, Q5_K_M}},
 }

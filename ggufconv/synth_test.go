@@ -25,7 +25,15 @@ type model struct {
 	experts                               int        // a mixture of experts: 3-D ffn_*_exps tensors
 	only                                  []FileType // the file types to try (all when empty)
 	rows                                  int        // when set, every 2-D weight has this many rows (llama-quantize does not check shapes)
+	arch                                  string     // general.architecture (default llama); falcon has a fused attn_qkv and no ffn_gate
 	seed                                  uint64
+}
+
+func (m model) archName() string {
+	if m.arch == "" {
+		return "llama"
+	}
+	return m.arch
 }
 
 type synthTensor struct {
@@ -47,6 +55,16 @@ func (m model) tensors() []synthTensor {
 	ts = append(ts, w("token_embd.weight", m.embd, m.vocab))
 	for l := 0; l < m.layers; l++ {
 		p := fmt.Sprintf("blk.%d.", l)
+		if m.arch == "falcon" {
+			ts = append(ts,
+				norm(p+"attn_norm.weight"),
+				w(p+"attn_qkv.weight", m.embd, m.embd+2*kv),
+				w(p+"attn_output.weight", m.embd, m.embd),
+				w(p+"ffn_up.weight", m.embd, m.ff),
+				w(p+"ffn_down.weight", m.ff, m.embd),
+			)
+			continue
+		}
 		ts = append(ts,
 			norm(p+"attn_norm.weight"),
 			w(p+"attn_q.weight", m.embd, m.embd),
@@ -106,19 +124,24 @@ func infos(ts []synthTensor) []gguf.TensorInfo {
 func (m model) file() (*gguf.File, [][]byte) {
 	f := &gguf.File{}
 	set := func(k string, v gguf.Value) { f.KV = append(f.KV, gguf.KV{Key: k, Value: v}) }
-	set("general.architecture", gguf.NewString("llama"))
+	a := m.archName()
+	set("general.architecture", gguf.NewString(a))
 	set("general.name", gguf.NewString("synthetic"))
-	set("llama.block_count", gguf.NewUint32(uint32(m.layers)))
-	set("llama.context_length", gguf.NewUint32(256))
-	set("llama.embedding_length", gguf.NewUint32(uint32(m.embd)))
-	set("llama.feed_forward_length", gguf.NewUint32(uint32(m.ff)))
-	set("llama.attention.head_count", gguf.NewUint32(uint32(m.head)))
-	set("llama.attention.head_count_kv", gguf.NewUint32(uint32(m.headKV)))
-	set("llama.rope.dimension_count", gguf.NewUint32(uint32(m.embd/m.head)))
-	set("llama.attention.layer_norm_rms_epsilon", gguf.NewFloat32(1e-5))
+	set(a+".block_count", gguf.NewUint32(uint32(m.layers)))
+	set(a+".context_length", gguf.NewUint32(256))
+	set(a+".embedding_length", gguf.NewUint32(uint32(m.embd)))
+	set(a+".feed_forward_length", gguf.NewUint32(uint32(m.ff)))
+	set(a+".attention.head_count", gguf.NewUint32(uint32(m.head)))
+	set(a+".attention.head_count_kv", gguf.NewUint32(uint32(m.headKV)))
+	set(a+".rope.dimension_count", gguf.NewUint32(uint32(m.embd/m.head)))
+	if a == "falcon" {
+		set(a+".attention.layer_norm_epsilon", gguf.NewFloat32(1e-5))
+	} else {
+		set(a+".attention.layer_norm_rms_epsilon", gguf.NewFloat32(1e-5))
+	}
 	if m.experts > 0 {
-		set("llama.expert_count", gguf.NewUint32(uint32(m.experts)))
-		set("llama.expert_used_count", gguf.NewUint32(2))
+		set(a+".expert_count", gguf.NewUint32(uint32(m.experts)))
+		set(a+".expert_used_count", gguf.NewUint32(2))
 	}
 	set("general.file_type", gguf.NewUint32(map[ggml.Type]uint32{ggml.F32: 0, ggml.F16: 1, ggml.BF16: 32}[m.wtype]))
 	rng := rand.New(rand.NewPCG(m.seed, 43))
