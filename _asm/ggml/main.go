@@ -1,0 +1,180 @@
+// Command ggml generates the AVX-512 kernels of package ggml (the tensor
+// types of llama.cpp's ggml) with avo:
+//
+//   - dequantQ8_0AVX512, dequantQ4_0AVX512: whole blocks, one VMULPS per
+//     element of the float32 product ggml's dequantize_row_* stores
+//     (code x scale, one rounding), for blocks whose fp16 scale is finite; a
+//     kernel stops at the first block whose scale is NaN or infinite and
+//     returns the blocks done, and the Go code, which defines those, does
+//     that block;
+//   - dequantBF16AVX512: the 16-bit shift of ggml_bf16_to_fp32, 16 elements
+//     at a time;
+//   - dequantF16AVX512: VCVTPH2PS (exact for finite halves), 16 at a time,
+//     stopping before a group of 16 holding a NaN or an infinity (the
+//     hardware quiets a signalling NaN, which ggml's conversion keeps).
+//
+// Neither reads nor writes MXCSR: Go runs in round-to-nearest, the rounding
+// of ggml's float32 products; DAZ and FTZ are off, so subnormals are kept.
+// Run it with go generate in package ggml.
+package main
+
+import (
+	"flag"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// bcstD returns a new zmm register holding v in every 32-bit lane.
+func bcstD(v uint32) reg.VecVirtual {
+	r := GP32()
+	MOVL(U32(v), r)
+	z := ZMM()
+	VPBROADCASTD(r, z)
+	return z
+}
+
+// blockScale loads the fp16 scale at src+disp as a float32 in every lane
+// of a new zmm register, or jumps to exit when it is NaN or infinite.
+func blockScale(src reg.Register, disp int, exit string) reg.VecVirtual {
+	h, t := GP32(), GP32()
+	MOVWLZX(Mem{Base: src, Disp: disp}, h)
+	MOVL(h, t)
+	ANDL(U32(0x7c00), t)
+	CMPL(t, U32(0x7c00))
+	JE(LabelRef(exit))
+	x := XMM()
+	VMOVD(h, x)
+	VCVTPH2PS(x, x)
+	d := ZMM()
+	VBROADCASTSS(x, d)
+	return d
+}
+
+// dequantQ8_0: blocks of 34 bytes, an fp16 scale and 32 int8 codes.
+func dequantQ8_0() {
+	TEXT("dequantQ8_0AVX512", NOSPLIT, "func(dst *float32, src *byte, nb int) int")
+	Doc("dequantQ8_0AVX512 dequantizes the first blocks of nb Q8_0 blocks at src to dst, stopping at a block whose scale is not finite; it returns the blocks done.")
+	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
+	i := GP64()
+	XORQ(i, i)
+	Label("q8loop")
+	CMPQ(i, nb)
+	JAE(LabelRef("q8done"))
+	d := blockScale(src, 0, "q8done")
+	for h := 0; h < 2; h++ {
+		z := ZMM()
+		VPMOVSXBD(Mem{Base: src, Disp: 2 + 16*h}, z)
+		VCVTDQ2PS(z, z)
+		VMULPS(d, z, z)
+		VMOVUPS(z, Mem{Base: dst, Disp: 64 * h})
+	}
+	ADDQ(U8(34), src)
+	ADDQ(U32(128), dst)
+	INCQ(i)
+	JMP(LabelRef("q8loop"))
+	Label("q8done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// dequantQ4_0: blocks of 18 bytes, an fp16 scale and 16 bytes of codes,
+// element j in the low nibble of byte j and element j+16 in its high one,
+// each code k standing for k-8.
+func dequantQ4_0() {
+	TEXT("dequantQ4_0AVX512", NOSPLIT, "func(dst *float32, src *byte, nb int) int")
+	Doc("dequantQ4_0AVX512 dequantizes the first blocks of nb Q4_0 blocks at src to dst, stopping at a block whose scale is not finite; it returns the blocks done.")
+	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
+	c15, c8 := bcstD(15), bcstD(8)
+	i := GP64()
+	XORQ(i, i)
+	Label("q4loop")
+	CMPQ(i, nb)
+	JAE(LabelRef("q4done"))
+	d := blockScale(src, 0, "q4done")
+	lo, hi := ZMM(), ZMM()
+	VPMOVZXBD(Mem{Base: src, Disp: 2}, lo)
+	VPSRLD(U8(4), lo, hi)
+	VPANDD(c15, lo, lo)
+	for k, z := range []reg.VecVirtual{lo, hi} {
+		VPSUBD(c8, z, z)
+		VCVTDQ2PS(z, z)
+		VMULPS(d, z, z)
+		VMOVUPS(z, Mem{Base: dst, Disp: 64 * k})
+	}
+	ADDQ(U8(18), src)
+	ADDQ(U32(128), dst)
+	INCQ(i)
+	JMP(LabelRef("q4loop"))
+	Label("q4done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// dequantBF16: n elements, 16 at a time.
+func dequantBF16() {
+	TEXT("dequantBF16AVX512", NOSPLIT, "func(dst *float32, src *byte, n int) int")
+	Doc("dequantBF16AVX512 widens n &^ 15 bfloat16 values at src to float32 at dst and returns that count.")
+	dst, src, n := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("n"), GP64())
+	ANDQ(I32(-16), n)
+	i := GP64()
+	XORQ(i, i)
+	Label("bfloop")
+	CMPQ(i, n)
+	JAE(LabelRef("bfdone"))
+	z := ZMM()
+	VPMOVZXWD(Mem{Base: src, Index: i, Scale: 2}, z)
+	VPSLLD(U8(16), z, z)
+	VMOVUPS(z, Mem{Base: dst, Index: i, Scale: 4})
+	ADDQ(U8(16), i)
+	JMP(LabelRef("bfloop"))
+	Label("bfdone")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// dequantF16: n elements, 16 at a time, up to a group holding a NaN or an
+// infinity.
+func dequantF16() {
+	TEXT("dequantF16AVX512", NOSPLIT, "func(dst *float32, src *byte, n int) int")
+	Doc("dequantF16AVX512 widens the halves at src to float32 at dst, 16 at a time, up to n &^ 15 or to the first group of 16 holding a NaN or an infinity; it returns the count done.")
+	dst, src, n := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("n"), GP64())
+	ANDQ(I32(-16), n)
+	cexp := bcstD(0x7c00)
+	i := GP64()
+	XORQ(i, i)
+	Label("f16loop")
+	CMPQ(i, n)
+	JAE(LabelRef("f16done"))
+	h, w := YMM(), ZMM()
+	VMOVDQU(Mem{Base: src, Index: i, Scale: 2}, h)
+	VPMOVZXWD(h, w)
+	VPANDD(cexp, w, w)
+	k := K()
+	VPCMPEQD(cexp, w, k)
+	KORTESTW(k, k)
+	JNZ(LabelRef("f16done"))
+	z := ZMM()
+	VCVTPH2PS(h, z)
+	VMOVUPS(z, Mem{Base: dst, Index: i, Scale: 4})
+	ADDQ(U8(16), i)
+	JMP(LabelRef("f16loop"))
+	Label("f16done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+func main() {
+	flag.Parse()
+	ConstraintExpr("gc,!purego")
+	dequantQ8_0()
+	dequantQ4_0()
+	dequantBF16()
+	dequantF16()
+	Generate()
+}

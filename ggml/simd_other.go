@@ -1,0 +1,13 @@
+//go:build !amd64 || !gc || purego
+
+package ggml
+
+// Without the AVX-512 kernels (other architectures, purego builds) the fast
+// dequantizers are the Go ones.
+
+func simdOK() bool { return false }
+
+func dequantQ8_0Fast(dst []float32, src []byte) { dequantQ8_0(dst, src) }
+func dequantQ4_0Fast(dst []float32, src []byte) { dequantQ4_0(dst, src) }
+func dequantBF16Fast(dst []float32, src []byte) { dequantBF16(dst, src) }
+func dequantF16Fast(dst []float32, src []byte)  { dequantF16(dst, src) }

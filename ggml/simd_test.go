@@ -1,0 +1,120 @@
+package ggml
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/clconv/clconv/internal/kernels"
+)
+
+// TestSIMDDequant compares the fast dequantizers (the AVX-512 kernels where
+// this machine and build have them) with the Go kernels, bit for bit: Q8_0
+// and Q4_0 rows with every fp16 scale (NaN and infinite scales among finite
+// ones, which the kernels leave to Go mid-row) and random codes, every
+// bfloat16 and every half (NaN and infinite halves too), at lengths that
+// end inside a group of 16.
+func TestSIMDDequant(t *testing.T) {
+	if !simdOK() {
+		t.Logf("no AVX-512 kernels here (%s, tier %v): the fast dequantizers are the Go ones", runtime.GOARCH, kernels.Level())
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	check := func(name string, fast, slow func([]float32, []byte), src []byte, n int) {
+		t.Helper()
+		a, b := make([]float32, n), make([]float32, n)
+		fast(a, src)
+		prev, _ := kernels.SetSIMD("go")
+		slow(b, src)
+		kernels.SetSIMD(prev)
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+				t.Fatalf("%s element %d: %#x, Go %#x", name, i, math.Float32bits(a[i]), math.Float32bits(b[i]))
+			}
+		}
+	}
+	for _, c := range []struct {
+		name       string
+		size       int
+		fast, slow func([]float32, []byte)
+	}{
+		{"q8_0", 34, dequantQ8_0Fast, dequantQ8_0},
+		{"q4_0", 18, dequantQ4_0Fast, dequantQ4_0},
+	} {
+		const nb = 1 << 16 // every fp16 scale once, in random order
+		src := make([]byte, nb*c.size)
+		for i, h := range rng.Perm(nb) {
+			blk := src[i*c.size : (i+1)*c.size]
+			binary.LittleEndian.PutUint16(blk, uint16(h))
+			for j := 2; j < c.size; j++ {
+				blk[j] = byte(rng.Uint32())
+			}
+		}
+		for _, m := range []int{nb, nb - 1, 7, 1} {
+			check(c.name, c.fast, c.slow, src[:m*c.size], m*32)
+		}
+	}
+	for _, c := range []struct {
+		name       string
+		fast, slow func([]float32, []byte)
+	}{
+		{"bf16", dequantBF16Fast, dequantBF16},
+		{"f16", dequantF16Fast, dequantF16},
+	} {
+		src := make([]byte, 2<<16)
+		for i, h := range rng.Perm(1 << 16) {
+			binary.LittleEndian.PutUint16(src[2*i:], uint16(h))
+		}
+		// Long runs of finite halves too, so that the kernel runs far.
+		fin := make([]byte, 2*5000)
+		for i := range 5000 {
+			binary.LittleEndian.PutUint16(fin[2*i:], uint16(rng.IntN(0x7c00))|uint16(rng.IntN(2))<<15)
+		}
+		for _, s := range [][]byte{src, src[:2*1000+6], fin, fin[:2*33], fin[:2*15]} {
+			check(c.name, c.fast, c.slow, s, len(s)/2)
+		}
+	}
+}
+
+// TestGeneratedUpToDate fails when zsimd_amd64.s or its stubs differ from
+// what _asm/ggml writes now (edit the generator and run go generate ./ggml,
+// never the output). It needs avo in the module cache (.ci/run downloads
+// _asm's modules); without it the test skips: no network at test time.
+func TestGeneratedUpToDate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("go", "run", "-C", "../_asm", "./ggml",
+		"-out", filepath.Join(dir, "zsimd_amd64.s"), "-stubs", filepath.Join(dir, "zsimd_amd64.go"), "-pkg", "ggml")
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		if bytes.Contains(msg, []byte("GOPROXY=off")) || bytes.Contains(msg, []byte("module lookup disabled")) {
+			t.Skipf("avo is not in the module cache (cd _asm && go mod download): %s", msg)
+		}
+		t.Fatalf("generator failed: %v\n%s", err, msg)
+	}
+	for _, f := range []string{"zsimd_amd64.s", "zsimd_amd64.go"} {
+		want, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, g, _ := bytes.Cut(got, []byte("\n"))
+		_, w, _ := bytes.Cut(want, []byte("\n"))
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s is stale: run go generate ./ggml", f)
+		}
+		if !bytes.HasPrefix(got, []byte("// Code generated ")) || !bytes.Contains(got[:200], []byte("DO NOT EDIT.")) {
+			t.Errorf("%s lacks the standard generated-code header", f)
+		}
+	}
+}
