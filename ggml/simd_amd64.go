@@ -66,3 +66,20 @@ func dequantF16Fast(dst []float32, src []byte) {
 	}
 	dequantF16(dst, src)
 }
+
+func quantQ8_0Fast(dst []byte, src []float32) {
+	if !simdOK() {
+		quantQ8_0(dst, src)
+		return
+	}
+	for len(src) >= 32 {
+		n := len(src) / 32
+		done := quantQ8_0AVX512(&dst[0], &src[0], n)
+		src, dst = src[32*done:], dst[34*done:]
+		if done == n {
+			return
+		}
+		quantQ8_0(dst[:34], src[:32]) // a block holding a NaN or an infinity
+		src, dst = src[32:], dst[34:]
+	}
+}

@@ -118,3 +118,56 @@ func TestGeneratedUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDQuantQ8_0 compares the fast Q8_0 quantizer with the Go one, byte
+// for byte, on blocks built to bite: magnitudes from subnormal to 2^127
+// (the scale underflowing to 0 or its fp16 overflowing), exact ties at half
+// steps (amax 127 makes id 1), zeros of both signs, and blocks holding NaN
+// or infinity (left to Go mid-row), at every position of a row.
+func TestSIMDQuantQ8_0(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const nb = 20000
+	x := make([]float32, 32*nb)
+	for b := range nb {
+		blk := x[32*b : 32*b+32]
+		e := rng.IntN(280) - 150
+		for j := range blk {
+			blk[j] = float32(rng.NormFloat64() * math.Ldexp(1, e))
+		}
+		switch rng.IntN(12) {
+		case 0: // ties: amax 127, id 1, halves
+			for j := range blk {
+				blk[j] = float32(rng.IntN(254)-127) + 0.5
+			}
+			blk[rng.IntN(32)] = 127
+		case 1:
+			for j := range blk {
+				blk[j] = 0
+			}
+			blk[rng.IntN(32)] = float32(math.Copysign(0, -1))
+		case 2:
+			blk[rng.IntN(32)] = math.Float32frombits(0x7fc00000 | uint32(rng.IntN(1<<22)))
+		case 3:
+			blk[rng.IntN(32)] = float32(math.Inf(1 - 2*rng.IntN(2)))
+		case 4: // subnormals only
+			for j := range blk {
+				blk[j] = math.Float32frombits(uint32(rng.IntN(1<<23)) | uint32(rng.IntN(2))<<31)
+			}
+		}
+	}
+	for _, m := range []int{nb, nb - 3, 5, 1} {
+		a, b := make([]byte, 34*m), make([]byte, 34*m)
+		quantQ8_0Fast(a, x[:32*m])
+		prev, _ := kernels.SetSIMD("go")
+		quantQ8_0Fast(b, x[:32*m])
+		kernels.SetSIMD(prev)
+		if !bytes.Equal(a, b) {
+			for i := range a {
+				if a[i] != b[i] {
+					blk := i / 34
+					t.Fatalf("block %d byte %d: %#x, Go %#x (block %v)", blk, i%34, a[i], b[i], x[32*blk:32*blk+32])
+				}
+			}
+		}
+	}
+}

@@ -77,7 +77,7 @@ var typeTable = [...]typeInfo{
 	{Q4_1, "q4_1", 32, 20, quantQ4_1, dequantQ4_1},
 	{Q5_0, "q5_0", 32, 22, quantQ5_0, dequantQ5_0},
 	{Q5_1, "q5_1", 32, 24, quantQ5_1, dequantQ5_1},
-	{Q8_0, "q8_0", 32, 34, quantQ8_0, dequantQ8_0Fast},
+	{Q8_0, "q8_0", 32, 34, quantQ8_0Fast, dequantQ8_0Fast},
 	{Q8_1, "q8_1", 32, 36, nil, nil},
 	{Q2_K, "q2_K", 256, 84, quantQ2_K, dequantQ2_K},
 	{Q3_K, "q3_K", 256, 110, quantQ3_K, dequantQ3_K},

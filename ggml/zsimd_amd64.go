@@ -15,3 +15,6 @@ func dequantBF16AVX512(dst *float32, src *byte, n int) int
 
 // dequantF16AVX512 widens the halves at src to float32 at dst, 16 at a time, up to n &^ 15 or to the first group of 16 holding a NaN or an infinity; it returns the count done.
 func dequantF16AVX512(dst *float32, src *byte, n int) int
+
+// quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.
+func quantQ8_0AVX512(dst *byte, src *float32, nb int) int

@@ -11,7 +11,9 @@
 //     at a time;
 //   - dequantF16AVX512: VCVTPH2PS (exact for finite halves), 16 at a time,
 //     stopping before a group of 16 holding a NaN or an infinity (the
-//     hardware quiets a signalling NaN, which ggml's conversion keeps).
+//     hardware quiets a signalling NaN, which ggml's conversion keeps);
+//   - quantQ8_0AVX512: quantize_row_q8_0_ref's bytes for blocks whose
+//     largest magnitude is finite (see quantQ8_0).
 //
 // Neither reads nor writes MXCSR: Go runs in round-to-nearest, the rounding
 // of ggml's float32 products; DAZ and FTZ are off, so subnormals are kept.
@@ -169,6 +171,89 @@ func dequantF16() {
 	RET()
 }
 
+// Comparison predicate of VCMPPS: greater or equal, ordered, quiet.
+const cmpGE = 0x1d
+
+// quantQ8_0: 32 float32 a block, to an fp16 scale d = amax/127 and 32 int8
+// codes roundf(x * id), id = 1/d (0 when d is 0), as quantize_row_q8_0_ref;
+// it stops at a block whose largest magnitude is NaN or infinite. roundf
+// (half away from zero) is t = trunc(p) plus copysign(1, p) where
+// |p - t| >= 0.5, p - t being exact.
+func quantQ8_0() {
+	TEXT("quantQ8_0AVX512", NOSPLIT, "func(dst *byte, src *float32, nb int) int")
+	Doc("quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.")
+	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
+	cabs, chalf, cone, csign := bcstD(0x7fffffff), bcstD(0x3f000000), bcstD(0x3f800000), bcstD(0x80000000)
+	g := GP32()
+	c127, one := XMM(), XMM()
+	MOVL(U32(0x42fe0000), g) // 127.0
+	VMOVD(g, c127)
+	MOVL(U32(0x3f800000), g) // 1.0
+	VMOVD(g, one)
+	i := GP64()
+	XORQ(i, i)
+	Label("q8qloop")
+	CMPQ(i, nb)
+	JAE(LabelRef("q8qdone"))
+	x := []reg.VecVirtual{ZMM(), ZMM()}
+	VMOVUPS(Mem{Base: src}, x[0])
+	VMOVUPS(Mem{Base: src, Disp: 64}, x[1])
+	m, a := ZMM(), ZMM()
+	VPANDD(cabs, x[0], m)
+	VPANDD(cabs, x[1], a)
+	VPMAXUD(a, m, m)
+	y := YMM()
+	VEXTRACTI64X4(U8(1), m, y)
+	VPMAXUD(y, m.AsY(), y)
+	x2, t2 := XMM(), XMM()
+	VEXTRACTI128(U8(1), y, x2)
+	VPMAXUD(x2, y.AsX(), x2)
+	VPSHUFD(U8(0x4e), x2, t2)
+	VPMAXUD(t2, x2, x2)
+	VPSHUFD(U8(0xb1), x2, t2)
+	VPMAXUD(t2, x2, x2)
+	VMOVD(x2, g)
+	CMPL(g, U32(0x7f800000))
+	JAE(LabelRef("q8qdone")) // NaN or infinity: the Go kernel
+	d, id, h := XMM(), XMM(), XMM()
+	VDIVSS(c127, x2, d) // amax / 127
+	VCVTPS2PH(U8(0), d, h)
+	hw := GP32()
+	VMOVD(h, hw)
+	MOVW(hw.As16(), Mem{Base: dst})
+	VXORPS(id, id, id)
+	VMOVD(d, g)
+	TESTL(g, g)
+	JZ(LabelRef("q8qzero"))
+	VDIVSS(d, one, id) // 1 / d
+	Label("q8qzero")
+	zid := ZMM()
+	VBROADCASTSS(id, zid)
+	for k := 0; k < 2; k++ {
+		p, t, f := ZMM(), ZMM(), ZMM()
+		VMULPS(zid, x[k], p)
+		VRNDSCALEPS(U8(0x0b), p, t) // trunc, no precision exception
+		VSUBPS(t, p, f)            // p - t, exact
+		VPANDD(cabs, f, f)
+		kk := K()
+		VCMPPS(U8(cmpGE), chalf, f, kk) // |p - t| >= 0.5
+		sg := ZMM()
+		VPANDD(csign, p, sg)
+		VPORD(cone, sg, sg) // copysign(1, p)
+		VADDPS(sg, t, kk, t)
+		VCVTTPS2DQ(t, t)
+		VPMOVDB(t, Mem{Base: dst, Disp: 2 + 16*k})
+	}
+	ADDQ(U32(128), src)
+	ADDQ(U8(34), dst)
+	INCQ(i)
+	JMP(LabelRef("q8qloop"))
+	Label("q8qdone")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
 func main() {
 	flag.Parse()
 	ConstraintExpr("gc,!purego")
@@ -176,5 +261,6 @@ func main() {
 	dequantQ4_0()
 	dequantBF16()
 	dequantF16()
+	quantQ8_0()
 	Generate()
 }
