@@ -233,7 +233,7 @@ func quantQ8_0() {
 		p, t, f := ZMM(), ZMM(), ZMM()
 		VMULPS(zid, x[k], p)
 		VRNDSCALEPS(U8(0x0b), p, t) // trunc, no precision exception
-		VSUBPS(t, p, f)            // p - t, exact
+		VSUBPS(t, p, f)             // p - t, exact
 		VPANDD(cabs, f, f)
 		kk := K()
 		VCMPPS(U8(cmpGE), chalf, f, kk) // |p - t| >= 0.5
