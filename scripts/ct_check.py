@@ -69,7 +69,7 @@ def load_observers(d, ns):
 # those name pydantic models) and run with the scheme's arguments as
 # QuantizationArgs' validators leave them for FP8_BLOCK (CT_ARGS).
 CT_FUNCS = {
-    "compressed_tensors/quantization/quant_args.py": ["FloatArgs", "FP8_E4M3_DATA", "QuantizationType", "QuantizationStrategy",
+    "compressed_tensors/quantization/quant_args.py": ["FloatArgs", "FP8_E4M3_DATA", "FP4_E2M1_DATA", "QuantizationType", "QuantizationStrategy",
                                                     "DynamicType", "round_to_quantized_type_dtype", "round_to_quantized_type_args"],
     "compressed_tensors/quantization/utils/mxfp_utils.py": ["should_generate_mx_scales", "maybe_convert_from_mx_exp"],
     "compressed_tensors/quantization/utils/helpers.py": ["calculate_qparams", "calculate_range", "strategy_cdiv", "_get_dtype_eps",
@@ -187,7 +187,11 @@ def recipes(clconv, work, flatten, get_min_max, ns):
     devs = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     for dt in (torch.bfloat16, torch.float16, torch.float32):
         tag = str(dt)[6:]
-        src = {k: v.to(dt).contiguous() for k, v in ws.items()}
+        # F16 holds at most 65504: its weights are the others scaled by
+        # 2^-8 (the smallest blocks then reach F16's subnormals, where the
+        # scale underflows to 0 and becomes eps).
+        f = 2.0 ** -8 if dt == torch.float16 else 1.0
+        src = {k: (v * f).to(dt).contiguous() for k, v in ws.items()}
         path = os.path.join(work, f"src-{tag}.safetensors")
         save_file(src, path)
         out = os.path.join(work, f"ct-{tag}.safetensors")
@@ -213,7 +217,7 @@ def decompress(clconv, work, ns):
     src = os.path.join(work, "model-src")
     os.makedirs(src, exist_ok=True)
     shapes = {"model.layers.0.self_attn.q_proj.weight": (256, 256), "model.layers.0.mlp.up_proj.weight": (512, 256),
-              "model.layers.0.mlp.down_proj.weight": (256, 512), "model.layers.1.self_attn.o_proj.weight": (384, 128)}
+              "model.layers.0.mlp.down_proj.weight": (256, 512), "model.layers.1.self_attn.o_proj.weight": (384, 256)}
     ws = {k: (torch.randn(*v, generator=gen) * 0.02).to(torch.bfloat16) for k, v in shapes.items()}
     ws["model.embed_tokens.weight"] = (torch.randn(64, 256, generator=gen) * 0.02).to(torch.bfloat16)
     save_file(ws, os.path.join(src, "model.safetensors"))
