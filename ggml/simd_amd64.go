@@ -83,3 +83,20 @@ func quantQ8_0Fast(dst []byte, src []float32) {
 		src, dst = src[32:], dst[34:]
 	}
 }
+
+func quantQ4_0Fast(dst []byte, src []float32) {
+	if !simdOK() {
+		quantQ4_0(dst, src)
+		return
+	}
+	for len(src) >= 32 {
+		n := len(src) / 32
+		done := quantQ4_0AVX512(&dst[0], &src[0], n)
+		src, dst = src[32*done:], dst[18*done:]
+		if done == n {
+			return
+		}
+		quantQ4_0(dst[:18], src[:32]) // a block holding a NaN or an infinity
+		src, dst = src[32:], dst[18:]
+	}
+}

@@ -119,12 +119,14 @@ func TestGeneratedUpToDate(t *testing.T) {
 	}
 }
 
-// TestSIMDQuantQ8_0 compares the fast Q8_0 quantizer with the Go one, byte
-// for byte, on blocks built to bite: magnitudes from subnormal to 2^127
-// (the scale underflowing to 0 or its fp16 overflowing), exact ties at half
-// steps (amax 127 makes id 1), zeros of both signs, and blocks holding NaN
-// or infinity (left to Go mid-row), at every position of a row.
-func TestSIMDQuantQ8_0(t *testing.T) {
+// TestSIMDQuant compares the fast Q8_0 and Q4_0 quantizers with the Go
+// ones, byte for byte, on blocks built to bite: magnitudes from subnormal to
+// 2^127 (the scale underflowing to 0, its inverse overflowing, its fp16
+// overflowing), exact ties at half steps (amax 127 makes Q8_0's id 1),
+// zeros of both signs (Q4_0's max is then +0 and its scale -0), equal
+// magnitudes of both signs (Q4_0 takes the first), and blocks holding NaN
+// or infinity (left to Go mid-row).
+func TestSIMDQuant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const nb = 20000
 	x := make([]float32, 32*nb)
@@ -153,19 +155,36 @@ func TestSIMDQuantQ8_0(t *testing.T) {
 			for j := range blk {
 				blk[j] = math.Float32frombits(uint32(rng.IntN(1<<23)) | uint32(rng.IntN(2))<<31)
 			}
+		case 5: // the largest magnitude twice, with both signs
+			v := float32(rng.NormFloat64() * 100)
+			i, j := rng.IntN(32), rng.IntN(32)
+			for k := range blk {
+				blk[k] = float32(rng.NormFloat64())
+			}
+			blk[i], blk[j] = v, -v
+		case 6: // a tiny maximum: Q4_0's 1/d overflows
+			for k := range blk {
+				blk[k] = math.Float32frombits(uint32(rng.IntN(8)) | uint32(rng.IntN(2))<<31)
+			}
 		}
 	}
-	for _, m := range []int{nb, nb - 3, 5, 1} {
-		a, b := make([]byte, 34*m), make([]byte, 34*m)
-		quantQ8_0Fast(a, x[:32*m])
-		prev, _ := kernels.SetSIMD("go")
-		quantQ8_0Fast(b, x[:32*m])
-		kernels.SetSIMD(prev)
-		if !bytes.Equal(a, b) {
-			for i := range a {
-				if a[i] != b[i] {
-					blk := i / 34
-					t.Fatalf("block %d byte %d: %#x, Go %#x (block %v)", blk, i%34, a[i], b[i], x[32*blk:32*blk+32])
+	for _, c := range []struct {
+		name string
+		size int
+		q    func([]byte, []float32)
+	}{{"q8_0", 34, quantQ8_0Fast}, {"q4_0", 18, quantQ4_0Fast}} {
+		for _, m := range []int{nb, nb - 3, 5, 1} {
+			a, b := make([]byte, c.size*m), make([]byte, c.size*m)
+			c.q(a, x[:32*m])
+			prev, _ := kernels.SetSIMD("go")
+			c.q(b, x[:32*m])
+			kernels.SetSIMD(prev)
+			if !bytes.Equal(a, b) {
+				for i := range a {
+					if a[i] != b[i] {
+						blk := i / c.size
+						t.Fatalf("%s block %d byte %d: %#x, Go %#x (block %v)", c.name, blk, i%c.size, a[i], b[i], x[32*blk:32*blk+32])
+					}
 				}
 			}
 		}

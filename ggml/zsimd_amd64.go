@@ -18,3 +18,6 @@ func dequantF16AVX512(dst *float32, src *byte, n int) int
 
 // quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.
 func quantQ8_0AVX512(dst *byte, src *float32, nb int) int
+
+// quantQ4_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q4_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.
+func quantQ4_0AVX512(dst *byte, src *float32, nb int) int

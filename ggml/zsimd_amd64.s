@@ -218,3 +218,91 @@ q8qdone:
 	MOVQ SI, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func quantQ4_0AVX512(dst *byte, src *float32, nb int) int
+// Requires: AVX, AVX2, AVX512F, BMI, F16C
+TEXT ·quantQ4_0AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x7fffffff, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x41080000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0xc1000000, BX
+	VMOVD        BX, X3
+	MOVL         $0x3f800000, BX
+	VMOVD        BX, X4
+	XORQ         SI, SI
+
+q4qloop:
+	CMPQ          SI, DX
+	JAE           q4qdone
+	VMOVUPS       (CX), Z5
+	VMOVUPS       64(CX), Z6
+	VPANDD        Z0, Z5, Z7
+	VPANDD        Z0, Z6, Z8
+	VPMAXUD       Z8, Z7, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPMAXUD       Y10, Y9, Y10
+	VEXTRACTI128  $0x01, Y10, X9
+	VPMAXUD       X9, X10, X9
+	VPSHUFD       $0x4e, X9, X10
+	VPMAXUD       X10, X9, X9
+	VPSHUFD       $0xb1, X9, X10
+	VPMAXUD       X10, X9, X9
+	VMOVD         X9, BX
+	CMPL          BX, $0x7f800000
+	JAE           q4qdone
+	VXORPS        X10, X10, X10
+	TESTL         BX, BX
+	JZ            q4qmax
+	VPBROADCASTD  X9, Z9
+	VPCMPEQD      Z9, Z7, K1
+	VPCMPEQD      Z9, Z8, K2
+	KMOVW         K1, BX
+	KMOVW         K2, DI
+	SHLL          $0x10, DI
+	ORL           DI, BX
+	TZCNTL        BX, BX
+	VMOVSS        (CX)(BX*4), X10
+
+q4qmax:
+	VDIVSS    X3, X10, X7
+	VCVTPS2PH $0x00, X7, X8
+	VMOVD     X8, BX
+	MOVW      BX, (AX)
+	VXORPS    X8, X8, X8
+	VMOVD     X7, BX
+	ANDL      $0x7fffffff, BX
+	JZ        q4qzero
+	VDIVSS    X7, X4, X8
+
+q4qzero:
+	VBROADCASTSS X8, Z7
+	VMULPS       Z7, Z5, Z5
+	VADDPS       Z1, Z5, Z5
+	VCVTTPS2DQ   Z5, Z5
+	VPMOVDB      Z5, X5
+	VPMOVSXBD    X5, Z5
+	VPMINSD      Z2, Z5, Z5
+	VMULPS       Z7, Z6, Z6
+	VADDPS       Z1, Z6, Z6
+	VCVTTPS2DQ   Z6, Z6
+	VPMOVDB      Z6, X6
+	VPMOVSXBD    X6, Z6
+	VPMINSD      Z2, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPMOVDB      Z5, 2(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x12, AX
+	INCQ         SI
+	JMP          q4qloop
+
+q4qdone:
+	MOVQ SI, ret+24(FP)
+	VZEROUPPER
+	RET

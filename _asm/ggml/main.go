@@ -12,8 +12,9 @@
 //   - dequantF16AVX512: VCVTPH2PS (exact for finite halves), 16 at a time,
 //     stopping before a group of 16 holding a NaN or an infinity (the
 //     hardware quiets a signalling NaN, which ggml's conversion keeps);
-//   - quantQ8_0AVX512: quantize_row_q8_0_ref's bytes for blocks whose
-//     largest magnitude is finite (see quantQ8_0).
+//   - quantQ8_0AVX512, quantQ4_0AVX512: quantize_row_q8_0_ref's and
+//     quantize_row_q4_0_ref's bytes for blocks whose largest magnitude is
+//     finite (see quantQ8_0, quantQ4_0).
 //
 // Neither reads nor writes MXCSR: Go runs in round-to-nearest, the rounding
 // of ggml's float32 products; DAZ and FTZ are off, so subnormals are kept.
@@ -202,16 +203,7 @@ func quantQ8_0() {
 	VPANDD(cabs, x[0], m)
 	VPANDD(cabs, x[1], a)
 	VPMAXUD(a, m, m)
-	y := YMM()
-	VEXTRACTI64X4(U8(1), m, y)
-	VPMAXUD(y, m.AsY(), y)
-	x2, t2 := XMM(), XMM()
-	VEXTRACTI128(U8(1), y, x2)
-	VPMAXUD(x2, y.AsX(), x2)
-	VPSHUFD(U8(0x4e), x2, t2)
-	VPMAXUD(t2, x2, x2)
-	VPSHUFD(U8(0xb1), x2, t2)
-	VPMAXUD(t2, x2, x2)
+	x2 := hmax(m)
 	VMOVD(x2, g)
 	CMPL(g, U32(0x7f800000))
 	JAE(LabelRef("q8qdone")) // NaN or infinity: the Go kernel
@@ -254,6 +246,116 @@ func quantQ8_0() {
 	RET()
 }
 
+// hmax reduces the unsigned 32-bit lanes of m to their maximum, returned in
+// lane 0 of a new xmm register.
+func hmax(m reg.VecVirtual) reg.VecVirtual {
+	y := YMM()
+	VEXTRACTI64X4(U8(1), m, y)
+	VPMAXUD(y, m.AsY(), y)
+	x, t := XMM(), XMM()
+	VEXTRACTI128(U8(1), y, x)
+	VPMAXUD(x, y.AsX(), x)
+	VPSHUFD(U8(0x4e), x, t)
+	VPMAXUD(t, x, x)
+	VPSHUFD(U8(0xb1), x, t)
+	VPMAXUD(t, x, x)
+	return x
+}
+
+// quantQ4_0: 32 float32 a block, to an fp16 scale d = max / -8, max the
+// element of largest magnitude (the first of equals; +0 when all are
+// zeros), and 32 4-bit codes MIN(15, (int8_t)(x * id + 8.5f)), id = 1/d (0
+// when d is 0), element j in the low nibble of byte j and element j+16 in
+// its high one, as quantize_row_q4_0_ref; it stops at a block whose largest
+// magnitude is NaN or infinite. The (int8_t) of a truncation that overflows
+// (x * id infinite or NaN: id infinite for a subnormal max) keeps its low
+// byte, as the C cast does.
+func quantQ4_0() {
+	TEXT("quantQ4_0AVX512", NOSPLIT, "func(dst *byte, src *float32, nb int) int")
+	Doc("quantQ4_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q4_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.")
+	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
+	cabs, c85, c15 := bcstD(0x7fffffff), bcstD(0x41080000), bcstD(15) // 8.5
+	g := GP32()
+	cm8, one := XMM(), XMM()
+	MOVL(U32(0xc1000000), g) // -8.0
+	VMOVD(g, cm8)
+	MOVL(U32(0x3f800000), g) // 1.0
+	VMOVD(g, one)
+	i := GP64()
+	XORQ(i, i)
+	Label("q4qloop")
+	CMPQ(i, nb)
+	JAE(LabelRef("q4qdone"))
+	x := []reg.VecVirtual{ZMM(), ZMM()}
+	a := []reg.VecVirtual{ZMM(), ZMM()}
+	VMOVUPS(Mem{Base: src}, x[0])
+	VMOVUPS(Mem{Base: src, Disp: 64}, x[1])
+	VPANDD(cabs, x[0], a[0])
+	VPANDD(cabs, x[1], a[1])
+	m := ZMM()
+	VPMAXUD(a[1], a[0], m)
+	am := hmax(m)
+	VMOVD(am, g)
+	CMPL(g, U32(0x7f800000))
+	JAE(LabelRef("q4qdone")) // NaN or infinity: the Go kernel
+	mx := XMM()
+	VXORPS(mx, mx, mx) // +0 when every element is a zero
+	TESTL(g, g)
+	JZ(LabelRef("q4qmax"))
+	// The first element whose magnitude is amax.
+	zam := ZMM()
+	VPBROADCASTD(am, zam)
+	k0, k1 := K(), K()
+	VPCMPEQD(zam, a[0], k0)
+	VPCMPEQD(zam, a[1], k1)
+	r0, r1 := GP32(), GP32()
+	KMOVW(k0, r0)
+	KMOVW(k1, r1)
+	SHLL(U8(16), r1)
+	ORL(r1, r0)
+	idx := GP32()
+	TZCNTL(r0, idx)
+	VMOVSS(Mem{Base: src, Index: idx.As64(), Scale: 4}, mx)
+	Label("q4qmax")
+	d, id, h := XMM(), XMM(), XMM()
+	VDIVSS(cm8, mx, d) // max / -8
+	VCVTPS2PH(U8(0), d, h)
+	hw := GP32()
+	VMOVD(h, hw)
+	MOVW(hw.As16(), Mem{Base: dst})
+	VXORPS(id, id, id)
+	VMOVD(d, g)
+	ANDL(U32(0x7fffffff), g)
+	JZ(LabelRef("q4qzero"))
+	VDIVSS(d, one, id) // 1 / d
+	Label("q4qzero")
+	zid := ZMM()
+	VBROADCASTSS(id, zid)
+	var q [2]reg.VecVirtual
+	for k := 0; k < 2; k++ {
+		p := ZMM()
+		VMULPS(zid, x[k], p)
+		VADDPS(c85, p, p)
+		VCVTTPS2DQ(p, p)
+		b := XMM()
+		VPMOVDB(p, b)      // (int8_t): the low byte,
+		VPMOVSXBD(b, p)    // sign-extended
+		VPMINSD(c15, p, p) // MIN(15, ...)
+		q[k] = p
+	}
+	VPSLLD(U8(4), q[1], q[1])
+	VPORD(q[1], q[0], q[0])
+	VPMOVDB(q[0], Mem{Base: dst, Disp: 2})
+	ADDQ(U32(128), src)
+	ADDQ(U8(18), dst)
+	INCQ(i)
+	JMP(LabelRef("q4qloop"))
+	Label("q4qdone")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
 func main() {
 	flag.Parse()
 	ConstraintExpr("gc,!purego")
@@ -262,5 +364,6 @@ func main() {
 	dequantBF16()
 	dequantF16()
 	quantQ8_0()
+	quantQ4_0()
 	Generate()
 }
