@@ -190,3 +190,21 @@ func TestSIMDQuant(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundfTrick checks the rounding of the AVX-512 Q8_0 quantizer:
+// trunc(p + copysign(0.5 - 2^-25, p)), the sum rounded to float32, is
+// roundf(p) (half away from zero) for every float32 0 <= p < 2^31 (the
+// negative ones mirror them); -short checks every 101st.
+func TestRoundfTrick(t *testing.T) {
+	c := math.Float32frombits(0x3effffff) // 0.5 - 2^-25
+	step := uint32(1)
+	if testing.Short() {
+		step = 101
+	}
+	for b := uint32(0); b < 0x4f000000; b += step {
+		p := math.Float32frombits(b)
+		if want, got := math.Floor(float64(p)+0.5), math.Trunc(float64(float32(p+c))); want != got {
+			t.Fatalf("p = %g (%#x): trunc(p + c) = %g, roundf(p) = %g", p, b, got, want)
+		}
+	}
+}

@@ -146,69 +146,59 @@ TEXT ·quantQ8_0AVX512(SB), NOSPLIT, $0-32
 	MOVQ         nb+16(FP), DX
 	MOVL         $0x7fffffff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x3f000000, BX
+	MOVL         $0x3effffff, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x3f800000, BX
-	VPBROADCASTD BX, Z2
 	MOVL         $0x80000000, BX
-	VPBROADCASTD BX, Z3
+	VPBROADCASTD BX, Z2
 	MOVL         $0x42fe0000, BX
-	VMOVD        BX, X4
+	VMOVD        BX, X3
 	MOVL         $0x3f800000, BX
-	VMOVD        BX, X5
+	VMOVD        BX, X4
 	XORQ         SI, SI
 
 q8qloop:
 	CMPQ          SI, DX
 	JAE           q8qdone
-	VMOVUPS       (CX), Z6
-	VMOVUPS       64(CX), Z7
+	VMOVUPS       (CX), Z5
+	VMOVUPS       64(CX), Z6
+	VPANDD        Z0, Z5, Z7
 	VPANDD        Z0, Z6, Z8
-	VPANDD        Z0, Z7, Z9
-	VPMAXUD       Z9, Z8, Z8
-	VEXTRACTI64X4 $0x01, Z8, Y9
-	VPMAXUD       Y9, Y8, Y9
-	VEXTRACTI128  $0x01, Y9, X8
-	VPMAXUD       X8, X9, X8
-	VPSHUFD       $0x4e, X8, X9
-	VPMAXUD       X9, X8, X8
-	VPSHUFD       $0xb1, X8, X9
-	VPMAXUD       X9, X8, X8
-	VMOVD         X8, BX
+	VPMAXUD       Z8, Z7, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPMAXUD       Y8, Y7, Y8
+	VEXTRACTI128  $0x01, Y8, X7
+	VPMAXUD       X7, X8, X7
+	VPSHUFD       $0x4e, X7, X8
+	VPMAXUD       X8, X7, X7
+	VPSHUFD       $0xb1, X7, X8
+	VPMAXUD       X8, X7, X7
+	VMOVD         X7, BX
 	CMPL          BX, $0x7f800000
 	JAE           q8qdone
-	VDIVSS        X4, X8, X8
-	VCVTPS2PH     $0x00, X8, X9
-	VMOVD         X9, BX
-	MOVW          BX, (AX)
-	VXORPS        X9, X9, X9
+	VDIVSS        X3, X7, X7
+	VCVTPS2PH     $0x00, X7, X8
 	VMOVD         X8, BX
+	MOVW          BX, (AX)
+	VXORPS        X8, X8, X8
+	VMOVD         X7, BX
 	TESTL         BX, BX
 	JZ            q8qzero
-	VDIVSS        X8, X5, X9
+	VDIVSS        X7, X4, X8
 
 q8qzero:
-	VBROADCASTSS X9, Z8
-	VMULPS       Z8, Z6, Z6
-	VRNDSCALEPS  $0x0b, Z6, Z9
-	VSUBPS       Z9, Z6, Z10
-	VPANDD       Z0, Z10, Z10
-	VCMPPS       $0x1d, Z1, Z10, K1
-	VPANDD       Z3, Z6, Z6
-	VPORD        Z2, Z6, Z6
-	VADDPS       Z6, Z9, K1, Z9
-	VCVTTPS2DQ   Z9, Z9
-	VPMOVDB      Z9, 2(AX)
-	VMULPS       Z8, Z7, Z6
-	VRNDSCALEPS  $0x0b, Z6, Z7
-	VSUBPS       Z7, Z6, Z8
-	VPANDD       Z0, Z8, Z8
-	VCMPPS       $0x1d, Z1, Z8, K1
-	VPANDD       Z3, Z6, Z6
-	VPORD        Z2, Z6, Z6
-	VADDPS       Z6, Z7, K1, Z7
-	VCVTTPS2DQ   Z7, Z7
-	VPMOVDB      Z7, 18(AX)
+	VBROADCASTSS X8, Z7
+	VMULPS       Z7, Z5, Z5
+	VPANDD       Z2, Z5, Z8
+	VPORD        Z1, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCVTTPS2DQ   Z5, Z5
+	VPMOVDB      Z5, 2(AX)
+	VMULPS       Z7, Z6, Z5
+	VPANDD       Z2, Z5, Z6
+	VPORD        Z1, Z6, Z6
+	VADDPS       Z6, Z5, Z5
+	VCVTTPS2DQ   Z5, Z5
+	VPMOVDB      Z5, 18(AX)
 	ADDQ         $0x00000080, CX
 	ADDQ         $0x22, AX
 	INCQ         SI
@@ -285,14 +275,10 @@ q4qzero:
 	VMULPS       Z7, Z5, Z5
 	VADDPS       Z1, Z5, Z5
 	VCVTTPS2DQ   Z5, Z5
-	VPMOVDB      Z5, X5
-	VPMOVSXBD    X5, Z5
 	VPMINSD      Z2, Z5, Z5
 	VMULPS       Z7, Z6, Z6
 	VADDPS       Z1, Z6, Z6
 	VCVTTPS2DQ   Z6, Z6
-	VPMOVDB      Z6, X6
-	VPMOVSXBD    X6, Z6
 	VPMINSD      Z2, Z6, Z6
 	VPSLLD       $0x04, Z6, Z6
 	VPORD        Z6, Z5, Z5

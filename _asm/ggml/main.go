@@ -172,19 +172,18 @@ func dequantF16() {
 	RET()
 }
 
-// Comparison predicate of VCMPPS: greater or equal, ordered, quiet.
-const cmpGE = 0x1d
-
 // quantQ8_0: 32 float32 a block, to an fp16 scale d = amax/127 and 32 int8
 // codes roundf(x * id), id = 1/d (0 when d is 0), as quantize_row_q8_0_ref;
 // it stops at a block whose largest magnitude is NaN or infinite. roundf
-// (half away from zero) is t = trunc(p) plus copysign(1, p) where
-// |p - t| >= 0.5, p - t being exact.
+// (half away from zero) of p is trunc(p + copysign(0.5 - 2^-25, p)), the
+// sum rounded to float32: equal for every float32 |p| < 2^31 (checked
+// for all of them by ggml's TestRoundfTrick), and an infinite or NaN p
+// truncates to the same indefinite integer either way.
 func quantQ8_0() {
 	TEXT("quantQ8_0AVX512", NOSPLIT, "func(dst *byte, src *float32, nb int) int")
 	Doc("quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.")
 	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
-	cabs, chalf, cone, csign := bcstD(0x7fffffff), bcstD(0x3f000000), bcstD(0x3f800000), bcstD(0x80000000)
+	cabs, chalf, csign := bcstD(0x7fffffff), bcstD(0x3effffff), bcstD(0x80000000) // 0.5 - 2^-25
 	g := GP32()
 	c127, one := XMM(), XMM()
 	MOVL(U32(0x42fe0000), g) // 127.0
@@ -222,19 +221,13 @@ func quantQ8_0() {
 	zid := ZMM()
 	VBROADCASTSS(id, zid)
 	for k := 0; k < 2; k++ {
-		p, t, f := ZMM(), ZMM(), ZMM()
+		p, sg := ZMM(), ZMM()
 		VMULPS(zid, x[k], p)
-		VRNDSCALEPS(U8(0x0b), p, t) // trunc, no precision exception
-		VSUBPS(t, p, f)             // p - t, exact
-		VPANDD(cabs, f, f)
-		kk := K()
-		VCMPPS(U8(cmpGE), chalf, f, kk) // |p - t| >= 0.5
-		sg := ZMM()
 		VPANDD(csign, p, sg)
-		VPORD(cone, sg, sg) // copysign(1, p)
-		VADDPS(sg, t, kk, t)
-		VCVTTPS2DQ(t, t)
-		VPMOVDB(t, Mem{Base: dst, Disp: 2 + 16*k})
+		VPORD(chalf, sg, sg) // copysign(0.5 - 2^-25, p)
+		VADDPS(sg, p, p)
+		VCVTTPS2DQ(p, p)
+		VPMOVDB(p, Mem{Base: dst, Disp: 2 + 16*k})
 	}
 	ADDQ(U32(128), src)
 	ADDQ(U8(34), dst)
@@ -267,9 +260,12 @@ func hmax(m reg.VecVirtual) reg.VecVirtual {
 // zeros), and 32 4-bit codes MIN(15, (int8_t)(x * id + 8.5f)), id = 1/d (0
 // when d is 0), element j in the low nibble of byte j and element j+16 in
 // its high one, as quantize_row_q4_0_ref; it stops at a block whose largest
-// magnitude is NaN or infinite. The (int8_t) of a truncation that overflows
-// (x * id infinite or NaN: id infinite for a subnormal max) keeps its low
-// byte, as the C cast does.
+// magnitude is NaN or infinite. The (int8_t) cast changes nothing the
+// MIN and the byte store keep: x * id + 8.5 lies in [-3.5, 20.5] whenever it
+// is finite (|x * id| <= 8 |x / max| (1 + e), e < 1/2 even where d is a
+// one-bit subnormal), where the int32 and the int8 agree; an infinite or
+// NaN one (id infinite for a subnormal max) truncates to INT32_MIN, whose
+// low byte, 0, is the C cast's.
 func quantQ4_0() {
 	TEXT("quantQ4_0AVX512", NOSPLIT, "func(dst *byte, src *float32, nb int) int")
 	Doc("quantQ4_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q4_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.")
@@ -337,10 +333,7 @@ func quantQ4_0() {
 		VMULPS(zid, x[k], p)
 		VADDPS(c85, p, p)
 		VCVTTPS2DQ(p, p)
-		b := XMM()
-		VPMOVDB(p, b)      // (int8_t): the low byte,
-		VPMOVSXBD(b, p)    // sign-extended
-		VPMINSD(c15, p, p) // MIN(15, ...)
+		VPMINSD(c15, p, p) // MIN(15, (int8_t)...): see above
 		q[k] = p
 	}
 	VPSLLD(U8(4), q[1], q[1])
