@@ -132,13 +132,18 @@ func TestSpeedMemory(t *testing.T) {
 	}
 	cp := median(func() { copy(dst, src) })
 	fmt.Printf("copy of %d MiB: %.3f ns/element (median of 5)\n", 4*n>>20, cp)
-	fmt.Printf("%-6s %9s %8s | %9s %8s\n", "type", "quant ns", "copy/q", "deq ns", "copy/dq")
+	fmt.Printf("%-6s %9s %8s | %9s %8s   (copy/x: against copies timed just before and after)\n", "type", "quant ns", "copy/q", "deq ns", "copy/dq")
 	y := make([]float32, n)
 	for _, typ := range Types() {
 		rs, _ := typ.RowSize(4096)
 		q := make([]byte, rs*n/4096)
+		// Each type against a copy timed beside it (the machine's speed
+		// drifts over a run).
+		c1 := median(func() { copy(dst, src) })
 		gq := median(func() { Quantize(typ, q, x, 4096, nil) })
 		gd := median(func() { Dequantize(typ, y, q) })
+		c2 := median(func() { copy(dst, src) })
+		cp := (c1 + c2) / 2
 		fmt.Printf("%-6s %9.3f %8.2f | %9.3f %8.2f\n", typ, gq, cp/gq, gd, cp/gd)
 	}
 }
