@@ -100,3 +100,7 @@ func quantQ4_0Fast(dst []byte, src []float32) {
 		src, dst = src[32:], dst[18:]
 	}
 }
+
+func dequantQ4_1Fast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 20, 32, dequantQ4_1AVX512, dequantQ4_1)
+}

@@ -13,3 +13,4 @@ func dequantBF16Fast(dst []float32, src []byte) { dequantBF16(dst, src) }
 func dequantF16Fast(dst []float32, src []byte)  { dequantF16(dst, src) }
 func quantQ8_0Fast(dst []byte, src []float32)   { quantQ8_0(dst, src) }
 func quantQ4_0Fast(dst []byte, src []float32)   { quantQ4_0(dst, src) }
+func dequantQ4_1Fast(dst []float32, src []byte) { dequantQ4_1(dst, src) }

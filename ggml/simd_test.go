@@ -15,8 +15,8 @@ import (
 )
 
 // TestSIMDDequant compares the fast dequantizers (the AVX-512 kernels where
-// this machine and build have them) with the Go kernels, bit for bit: Q8_0
-// and Q4_0 rows with every fp16 scale (NaN and infinite scales among finite
+// this machine and build have them) with the Go kernels, bit for bit: Q8_0,
+// Q4_0 and Q4_1 rows with every fp16 scale (and every fp16 m) (NaN and infinite scales among finite
 // ones, which the kernels leave to Go mid-row) and random codes, every
 // bfloat16 and every half (NaN and infinite halves too), at lengths that
 // end inside a group of 16.
@@ -45,14 +45,19 @@ func TestSIMDDequant(t *testing.T) {
 	}{
 		{"q8_0", 34, dequantQ8_0Fast, dequantQ8_0},
 		{"q4_0", 18, dequantQ4_0Fast, dequantQ4_0},
+		{"q4_1", 20, dequantQ4_1Fast, dequantQ4_1},
 	} {
 		const nb = 1 << 16 // every fp16 scale once, in random order
 		src := make([]byte, nb*c.size)
+		ms := rng.Perm(nb) // and every fp16 m of Q4_1
 		for i, h := range rng.Perm(nb) {
 			blk := src[i*c.size : (i+1)*c.size]
 			binary.LittleEndian.PutUint16(blk, uint16(h))
 			for j := 2; j < c.size; j++ {
 				blk[j] = byte(rng.Uint32())
+			}
+			if c.name == "q4_1" {
+				binary.LittleEndian.PutUint16(blk[2:], uint16(ms[i]))
 			}
 		}
 		for _, m := range []int{nb, nb - 1, 7, 1} {

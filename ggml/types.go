@@ -74,7 +74,7 @@ var typeTable = [...]typeInfo{
 	{F32, "f32", 1, 4, quantF32, dequantF32},
 	{F16, "f16", 1, 2, quantF16, dequantF16Fast},
 	{Q4_0, "q4_0", 32, 18, quantQ4_0Fast, dequantQ4_0Fast},
-	{Q4_1, "q4_1", 32, 20, quantQ4_1, dequantQ4_1},
+	{Q4_1, "q4_1", 32, 20, quantQ4_1, dequantQ4_1Fast},
 	{Q5_0, "q5_0", 32, 22, quantQ5_0, dequantQ5_0},
 	{Q5_1, "q5_1", 32, 24, quantQ5_1, dequantQ5_1},
 	{Q8_0, "q8_0", 32, 34, quantQ8_0Fast, dequantQ8_0Fast},

@@ -85,6 +85,56 @@ q4done:
 	VZEROUPPER
 	RET
 
+// func dequantQ4_1AVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·dequantQ4_1AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	XORQ         BX, BX
+
+q41loop:
+	CMPQ         BX, DX
+	JAE          q41done
+	MOVWLZX      (CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           q41done
+	VMOVD        SI, X1
+	VCVTPH2PS    X1, X1
+	VBROADCASTSS X1, Z1
+	MOVWLZX      2(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           q41done
+	VMOVD        SI, X2
+	VCVTPH2PS    X2, X2
+	VBROADCASTSS X2, Z2
+	VPMOVZXBD    4(CX), Z3
+	VPSRLD       $0x04, Z3, Z4
+	VPANDD       Z0, Z3, Z3
+	VCVTDQ2PS    Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VADDPS       Z2, Z3, Z3
+	VMOVUPS      Z3, (AX)
+	VCVTDQ2PS    Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VADDPS       Z2, Z4, Z4
+	VMOVUPS      Z4, 64(AX)
+	ADDQ         $0x14, CX
+	ADDQ         $0x00000080, AX
+	INCQ         BX
+	JMP          q41loop
+
+q41done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func dequantBF16AVX512(dst *float32, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·dequantBF16AVX512(SB), NOSPLIT, $0-32

@@ -1,9 +1,10 @@
 // Command ggml generates the AVX-512 kernels of package ggml (the tensor
 // types of llama.cpp's ggml) with avo:
 //
-//   - dequantQ8_0AVX512, dequantQ4_0AVX512: whole blocks, one VMULPS per
-//     element of the float32 product ggml's dequantize_row_* stores
-//     (code x scale, one rounding), for blocks whose fp16 scale is finite; a
+//   - dequantQ8_0AVX512, dequantQ4_0AVX512, dequantQ4_1AVX512: whole
+//     blocks, one VMULPS per element of the float32 product ggml's
+//     dequantize_row_* stores (code x scale, one rounding; then + m, a
+//     second, for Q4_1), for blocks whose fp16 scales are finite; a
 //     kernel stops at the first block whose scale is NaN or infinite and
 //     returns the blocks done, and the Go code, which defines those, does
 //     that block;
@@ -112,6 +113,40 @@ func dequantQ4_0() {
 	INCQ(i)
 	JMP(LabelRef("q4loop"))
 	Label("q4done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// dequantQ4_1: blocks of 20 bytes, fp16 d and m and 16 bytes of codes as
+// Q4_0's; each element is float32(k * d) + m, two roundings as ggml's.
+func dequantQ4_1() {
+	TEXT("dequantQ4_1AVX512", NOSPLIT, "func(dst *float32, src *byte, nb int) int")
+	Doc("dequantQ4_1AVX512 dequantizes the first blocks of nb Q4_1 blocks at src to dst, stopping at a block whose d or m is not finite; it returns the blocks done.")
+	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
+	c15 := bcstD(15)
+	i := GP64()
+	XORQ(i, i)
+	Label("q41loop")
+	CMPQ(i, nb)
+	JAE(LabelRef("q41done"))
+	d := blockScale(src, 0, "q41done")
+	m := blockScale(src, 2, "q41done")
+	lo, hi := ZMM(), ZMM()
+	VPMOVZXBD(Mem{Base: src, Disp: 4}, lo)
+	VPSRLD(U8(4), lo, hi)
+	VPANDD(c15, lo, lo)
+	for k, z := range []reg.VecVirtual{lo, hi} {
+		VCVTDQ2PS(z, z)
+		VMULPS(d, z, z)
+		VADDPS(m, z, z)
+		VMOVUPS(z, Mem{Base: dst, Disp: 64 * k})
+	}
+	ADDQ(U8(20), src)
+	ADDQ(U32(128), dst)
+	INCQ(i)
+	JMP(LabelRef("q41loop"))
+	Label("q41done")
 	Store(i, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -354,6 +389,7 @@ func main() {
 	ConstraintExpr("gc,!purego")
 	dequantQ8_0()
 	dequantQ4_0()
+	dequantQ4_1()
 	dequantBF16()
 	dequantF16()
 	quantQ8_0()
