@@ -7,10 +7,10 @@ package ggml
 // dequantQ8_0AVX512 dequantizes the first blocks of nb Q8_0 blocks at src to dst, stopping at a block whose scale is not finite; it returns the blocks done.
 func dequantQ8_0AVX512(dst *float32, src *byte, nb int) int
 
-// dequantQ4_0AVX512 dequantizes the first blocks of nb Q4_0 blocks at src to dst, stopping at a block whose scale is not finite; it returns the blocks done.
+// dequantQ4_0AVX512 dequantizes the first blocks of nb Q4_0 blocks at src to dst, stopping at a block whose scales are not finite; it returns the blocks done.
 func dequantQ4_0AVX512(dst *float32, src *byte, nb int) int
 
-// dequantQ4_1AVX512 dequantizes the first blocks of nb Q4_1 blocks at src to dst, stopping at a block whose d or m is not finite; it returns the blocks done.
+// dequantQ4_1AVX512 dequantizes the first blocks of nb Q4_1 blocks at src to dst, stopping at a block whose scales are not finite; it returns the blocks done.
 func dequantQ4_1AVX512(dst *float32, src *byte, nb int) int
 
 // dequantBF16AVX512 widens n &^ 15 bfloat16 values at src to float32 at dst and returns that count.

@@ -12,14 +12,14 @@ TEXT ·dequantQ8_0AVX512(SB), NOSPLIT, $0-32
 	MOVQ nb+16(FP), DX
 	XORQ BX, BX
 
-q8loop:
+dequantQ8_0AVX512loop:
 	CMPQ         BX, DX
-	JAE          q8done
+	JAE          dequantQ8_0AVX512done
 	MOVWLZX      (CX), SI
 	MOVL         SI, DI
 	ANDL         $0x00007c00, DI
 	CMPL         DI, $0x00007c00
-	JE           q8done
+	JE           dequantQ8_0AVX512done
 	VMOVD        SI, X0
 	VCVTPH2PS    X0, X0
 	VBROADCASTSS X0, Z0
@@ -31,12 +31,12 @@ q8loop:
 	VCVTDQ2PS    Z1, Z1
 	VMULPS       Z0, Z1, Z1
 	VMOVUPS      Z1, 64(AX)
-	ADDQ         $0x22, CX
+	ADDQ         $0x00000022, CX
 	ADDQ         $0x00000080, AX
 	INCQ         BX
-	JMP          q8loop
+	JMP          dequantQ8_0AVX512loop
 
-q8done:
+dequantQ8_0AVX512done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET
@@ -53,14 +53,14 @@ TEXT ·dequantQ4_0AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD BX, Z1
 	XORQ         BX, BX
 
-q4loop:
+dequantQ4_0AVX512loop:
 	CMPQ         BX, DX
-	JAE          q4done
+	JAE          dequantQ4_0AVX512done
 	MOVWLZX      (CX), SI
 	MOVL         SI, DI
 	ANDL         $0x00007c00, DI
 	CMPL         DI, $0x00007c00
-	JE           q4done
+	JE           dequantQ4_0AVX512done
 	VMOVD        SI, X2
 	VCVTPH2PS    X2, X2
 	VBROADCASTSS X2, Z2
@@ -75,12 +75,12 @@ q4loop:
 	VCVTDQ2PS    Z4, Z4
 	VMULPS       Z2, Z4, Z4
 	VMOVUPS      Z4, 64(AX)
-	ADDQ         $0x12, CX
+	ADDQ         $0x00000012, CX
 	ADDQ         $0x00000080, AX
 	INCQ         BX
-	JMP          q4loop
+	JMP          dequantQ4_0AVX512loop
 
-q4done:
+dequantQ4_0AVX512done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET
@@ -95,14 +95,14 @@ TEXT ·dequantQ4_1AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD BX, Z0
 	XORQ         BX, BX
 
-q41loop:
+dequantQ4_1AVX512loop:
 	CMPQ         BX, DX
-	JAE          q41done
+	JAE          dequantQ4_1AVX512done
 	MOVWLZX      (CX), SI
 	MOVL         SI, DI
 	ANDL         $0x00007c00, DI
 	CMPL         DI, $0x00007c00
-	JE           q41done
+	JE           dequantQ4_1AVX512done
 	VMOVD        SI, X1
 	VCVTPH2PS    X1, X1
 	VBROADCASTSS X1, Z1
@@ -110,7 +110,7 @@ q41loop:
 	MOVL         SI, DI
 	ANDL         $0x00007c00, DI
 	CMPL         DI, $0x00007c00
-	JE           q41done
+	JE           dequantQ4_1AVX512done
 	VMOVD        SI, X2
 	VCVTPH2PS    X2, X2
 	VBROADCASTSS X2, Z2
@@ -125,12 +125,12 @@ q41loop:
 	VMULPS       Z1, Z4, Z4
 	VADDPS       Z2, Z4, Z4
 	VMOVUPS      Z4, 64(AX)
-	ADDQ         $0x14, CX
+	ADDQ         $0x00000014, CX
 	ADDQ         $0x00000080, AX
 	INCQ         BX
-	JMP          q41loop
+	JMP          dequantQ4_1AVX512loop
 
-q41done:
+dequantQ4_1AVX512done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET
@@ -204,58 +204,58 @@ TEXT ·quantQ8_0AVX512(SB), NOSPLIT, $0-32
 	VMOVD        BX, X3
 	MOVL         $0x3f800000, BX
 	VMOVD        BX, X4
-	XORQ         SI, SI
+	XORQ         BX, BX
 
-q8qloop:
-	CMPQ          SI, DX
-	JAE           q8qdone
+quantQ8_0AVX512loop:
+	CMPQ          BX, DX
+	JAE           quantQ8_0AVX512done
 	VMOVUPS       (CX), Z5
-	VMOVUPS       64(CX), Z6
-	VPANDD        Z0, Z5, Z7
-	VPANDD        Z0, Z6, Z8
-	VPMAXUD       Z8, Z7, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y8
-	VPMAXUD       Y8, Y7, Y8
-	VEXTRACTI128  $0x01, Y8, X7
-	VPMAXUD       X7, X8, X7
-	VPSHUFD       $0x4e, X7, X8
-	VPMAXUD       X8, X7, X7
-	VPSHUFD       $0xb1, X7, X8
-	VPMAXUD       X8, X7, X7
-	VMOVD         X7, BX
-	CMPL          BX, $0x7f800000
-	JAE           q8qdone
-	VDIVSS        X3, X7, X7
-	VCVTPS2PH     $0x00, X7, X8
-	VMOVD         X8, BX
-	MOVW          BX, (AX)
+	VPANDD        Z0, Z5, Z6
+	VMOVUPS       64(CX), Z7
+	VPANDD        Z0, Z7, Z8
+	VPMAXUD       Z8, Z6, Z6
+	VEXTRACTI64X4 $0x01, Z6, Y8
+	VPMAXUD       Y8, Y6, Y8
+	VEXTRACTI128  $0x01, Y8, X6
+	VPMAXUD       X6, X8, X6
+	VPSHUFD       $0x4e, X6, X8
+	VPMAXUD       X8, X6, X6
+	VPSHUFD       $0xb1, X6, X8
+	VPMAXUD       X8, X6, X6
+	VMOVD         X6, SI
+	CMPL          SI, $0x7f800000
+	JAE           quantQ8_0AVX512done
+	VDIVSS        X3, X6, X6
+	VCVTPS2PH     $0x00, X6, X8
+	VMOVD         X8, SI
+	MOVW          SI, (AX)
 	VXORPS        X8, X8, X8
-	VMOVD         X7, BX
-	TESTL         BX, BX
-	JZ            q8qzero
-	VDIVSS        X7, X4, X8
+	VMOVD         X6, SI
+	ANDL          $0x7fffffff, SI
+	JZ            quantQ8_0AVX512zero
+	VDIVSS        X6, X4, X8
 
-q8qzero:
-	VBROADCASTSS X8, Z7
-	VMULPS       Z7, Z5, Z5
+quantQ8_0AVX512zero:
+	VBROADCASTSS X8, Z6
+	VMULPS       Z6, Z5, Z5
 	VPANDD       Z2, Z5, Z8
 	VPORD        Z1, Z8, Z8
 	VADDPS       Z8, Z5, Z5
 	VCVTTPS2DQ   Z5, Z5
 	VPMOVDB      Z5, 2(AX)
-	VMULPS       Z7, Z6, Z5
+	VMULPS       Z6, Z7, Z5
 	VPANDD       Z2, Z5, Z6
 	VPORD        Z1, Z6, Z6
 	VADDPS       Z6, Z5, Z5
 	VCVTTPS2DQ   Z5, Z5
 	VPMOVDB      Z5, 18(AX)
 	ADDQ         $0x00000080, CX
-	ADDQ         $0x22, AX
-	INCQ         SI
-	JMP          q8qloop
+	ADDQ         $0x00000022, AX
+	INCQ         BX
+	JMP          quantQ8_0AVX512loop
 
-q8qdone:
-	MOVQ SI, ret+24(FP)
+quantQ8_0AVX512done:
+	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -275,16 +275,16 @@ TEXT ·quantQ4_0AVX512(SB), NOSPLIT, $0-32
 	VMOVD        BX, X3
 	MOVL         $0x3f800000, BX
 	VMOVD        BX, X4
-	XORQ         SI, SI
+	XORQ         BX, BX
 
-q4qloop:
-	CMPQ          SI, DX
-	JAE           q4qdone
+quantQ4_0AVX512loop:
+	CMPQ          BX, DX
+	JAE           quantQ4_0AVX512done
 	VMOVUPS       (CX), Z5
-	VMOVUPS       64(CX), Z6
-	VPANDD        Z0, Z5, Z7
-	VPANDD        Z0, Z6, Z8
-	VPMAXUD       Z8, Z7, Z9
+	VPANDD        Z0, Z5, Z6
+	VMOVUPS       64(CX), Z7
+	VPANDD        Z0, Z7, Z8
+	VPMAXUD       Z8, Z6, Z9
 	VEXTRACTI64X4 $0x01, Z9, Y10
 	VPMAXUD       Y10, Y9, Y10
 	VEXTRACTI128  $0x01, Y10, X9
@@ -293,40 +293,40 @@ q4qloop:
 	VPMAXUD       X10, X9, X9
 	VPSHUFD       $0xb1, X9, X10
 	VPMAXUD       X10, X9, X9
-	VMOVD         X9, BX
-	CMPL          BX, $0x7f800000
-	JAE           q4qdone
+	VMOVD         X9, SI
+	CMPL          SI, $0x7f800000
+	JAE           quantQ4_0AVX512done
 	VXORPS        X10, X10, X10
-	TESTL         BX, BX
-	JZ            q4qmax
+	TESTL         SI, SI
+	JZ            quantQ4_0AVX512max
 	VPBROADCASTD  X9, Z9
-	VPCMPEQD      Z9, Z7, K1
+	VPCMPEQD      Z9, Z6, K1
 	VPCMPEQD      Z9, Z8, K2
-	KMOVW         K1, BX
+	KMOVW         K1, SI
 	KMOVW         K2, DI
 	SHLL          $0x10, DI
-	ORL           DI, BX
-	TZCNTL        BX, BX
-	VMOVSS        (CX)(BX*4), X10
+	ORL           DI, SI
+	TZCNTL        SI, SI
+	VMOVSS        (CX)(SI*4), X10
 
-q4qmax:
-	VDIVSS    X3, X10, X7
-	VCVTPS2PH $0x00, X7, X8
-	VMOVD     X8, BX
-	MOVW      BX, (AX)
+quantQ4_0AVX512max:
+	VDIVSS    X3, X10, X6
+	VCVTPS2PH $0x00, X6, X8
+	VMOVD     X8, SI
+	MOVW      SI, (AX)
 	VXORPS    X8, X8, X8
-	VMOVD     X7, BX
-	ANDL      $0x7fffffff, BX
-	JZ        q4qzero
-	VDIVSS    X7, X4, X8
+	VMOVD     X6, SI
+	ANDL      $0x7fffffff, SI
+	JZ        quantQ4_0AVX512zero
+	VDIVSS    X6, X4, X8
 
-q4qzero:
-	VBROADCASTSS X8, Z7
-	VMULPS       Z7, Z5, Z5
+quantQ4_0AVX512zero:
+	VBROADCASTSS X8, Z6
+	VMULPS       Z6, Z5, Z5
 	VADDPS       Z1, Z5, Z5
 	VCVTTPS2DQ   Z5, Z5
 	VPMINSD      Z2, Z5, Z5
-	VMULPS       Z7, Z6, Z6
+	VMULPS       Z6, Z7, Z6
 	VADDPS       Z1, Z6, Z6
 	VCVTTPS2DQ   Z6, Z6
 	VPMINSD      Z2, Z6, Z6
@@ -334,11 +334,11 @@ q4qzero:
 	VPORD        Z6, Z5, Z5
 	VPMOVDB      Z5, 2(AX)
 	ADDQ         $0x00000080, CX
-	ADDQ         $0x12, AX
-	INCQ         SI
-	JMP          q4qloop
+	ADDQ         $0x00000012, AX
+	INCQ         BX
+	JMP          quantQ4_0AVX512loop
 
-q4qdone:
-	MOVQ SI, ret+24(FP)
+quantQ4_0AVX512done:
+	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -56,100 +56,94 @@ func blockScale(src reg.Register, disp int, exit string) reg.VecVirtual {
 	return d
 }
 
-// dequantQ8_0: blocks of 34 bytes, an fp16 scale and 32 int8 codes.
-func dequantQ8_0() {
-	TEXT("dequantQ8_0AVX512", NOSPLIT, "func(dst *float32, src *byte, nb int) int")
-	Doc("dequantQ8_0AVX512 dequantizes the first blocks of nb Q8_0 blocks at src to dst, stopping at a block whose scale is not finite; it returns the blocks done.")
+// blockKernel emits the kernel name: it runs body over the first of nb
+// blocks, advancing src by srcStep and dst by dstStep bytes a block, and
+// returns the blocks done; body may jump to exit to stop before the current
+// block (one whose values the Go kernel defines). setup emits what comes
+// before the loop (constants).
+func blockKernel(name, sig, doc string, srcStep, dstStep int, setup func(), body func(dst, src reg.Register, exit string)) {
+	TEXT(name, NOSPLIT, sig)
+	Doc(doc)
 	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
+	if setup != nil {
+		setup()
+	}
 	i := GP64()
 	XORQ(i, i)
-	Label("q8loop")
+	Label(name + "loop")
 	CMPQ(i, nb)
-	JAE(LabelRef("q8done"))
-	d := blockScale(src, 0, "q8done")
-	for h := 0; h < 2; h++ {
-		z := ZMM()
-		VPMOVSXBD(Mem{Base: src, Disp: 2 + 16*h}, z)
-		VCVTDQ2PS(z, z)
-		VMULPS(d, z, z)
-		VMOVUPS(z, Mem{Base: dst, Disp: 64 * h})
-	}
-	ADDQ(U8(34), src)
-	ADDQ(U32(128), dst)
+	JAE(LabelRef(name + "done"))
+	body(dst, src, name+"done")
+	ADDQ(U32(uint32(srcStep)), src)
+	ADDQ(U32(uint32(dstStep)), dst)
 	INCQ(i)
-	JMP(LabelRef("q8loop"))
-	Label("q8done")
+	JMP(LabelRef(name + "loop"))
+	Label(name + "done")
 	Store(i, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// dequantQ8_0: blocks of 34 bytes, an fp16 scale and 32 int8 codes.
+func dequantQ8_0() {
+	blockKernel("dequantQ8_0AVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantQ8_0AVX512 dequantizes the first blocks of nb Q8_0 blocks at src to dst, stopping at a block whose scale is not finite; it returns the blocks done.",
+		34, 128, nil, func(dst, src reg.Register, exit string) {
+			d := blockScale(src, 0, exit)
+			for h := 0; h < 2; h++ {
+				z := ZMM()
+				VPMOVSXBD(Mem{Base: src, Disp: 2 + 16*h}, z)
+				VCVTDQ2PS(z, z)
+				VMULPS(d, z, z)
+				VMOVUPS(z, Mem{Base: dst, Disp: 64 * h})
+			}
+		})
 }
 
 // dequantQ4_0: blocks of 18 bytes, an fp16 scale and 16 bytes of codes,
 // element j in the low nibble of byte j and element j+16 in its high one,
 // each code k standing for k-8.
-func dequantQ4_0() {
-	TEXT("dequantQ4_0AVX512", NOSPLIT, "func(dst *float32, src *byte, nb int) int")
-	Doc("dequantQ4_0AVX512 dequantizes the first blocks of nb Q4_0 blocks at src to dst, stopping at a block whose scale is not finite; it returns the blocks done.")
-	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
-	c15, c8 := bcstD(15), bcstD(8)
-	i := GP64()
-	XORQ(i, i)
-	Label("q4loop")
-	CMPQ(i, nb)
-	JAE(LabelRef("q4done"))
-	d := blockScale(src, 0, "q4done")
-	lo, hi := ZMM(), ZMM()
-	VPMOVZXBD(Mem{Base: src, Disp: 2}, lo)
-	VPSRLD(U8(4), lo, hi)
-	VPANDD(c15, lo, lo)
-	for k, z := range []reg.VecVirtual{lo, hi} {
-		VPSUBD(c8, z, z)
-		VCVTDQ2PS(z, z)
-		VMULPS(d, z, z)
-		VMOVUPS(z, Mem{Base: dst, Disp: 64 * k})
-	}
-	ADDQ(U8(18), src)
-	ADDQ(U32(128), dst)
-	INCQ(i)
-	JMP(LabelRef("q4loop"))
-	Label("q4done")
-	Store(i, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
-}
+func dequantQ4_0() { dequantNibbles("dequantQ4_0AVX512", "Q4_0", 18, false) }
 
 // dequantQ4_1: blocks of 20 bytes, fp16 d and m and 16 bytes of codes as
 // Q4_0's; each element is float32(k * d) + m, two roundings as ggml's.
-func dequantQ4_1() {
-	TEXT("dequantQ4_1AVX512", NOSPLIT, "func(dst *float32, src *byte, nb int) int")
-	Doc("dequantQ4_1AVX512 dequantizes the first blocks of nb Q4_1 blocks at src to dst, stopping at a block whose d or m is not finite; it returns the blocks done.")
-	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
-	c15 := bcstD(15)
-	i := GP64()
-	XORQ(i, i)
-	Label("q41loop")
-	CMPQ(i, nb)
-	JAE(LabelRef("q41done"))
-	d := blockScale(src, 0, "q41done")
-	m := blockScale(src, 2, "q41done")
-	lo, hi := ZMM(), ZMM()
-	VPMOVZXBD(Mem{Base: src, Disp: 4}, lo)
-	VPSRLD(U8(4), lo, hi)
-	VPANDD(c15, lo, lo)
-	for k, z := range []reg.VecVirtual{lo, hi} {
-		VCVTDQ2PS(z, z)
-		VMULPS(d, z, z)
-		VADDPS(m, z, z)
-		VMOVUPS(z, Mem{Base: dst, Disp: 64 * k})
-	}
-	ADDQ(U8(20), src)
-	ADDQ(U32(128), dst)
-	INCQ(i)
-	JMP(LabelRef("q41loop"))
-	Label("q41done")
-	Store(i, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+func dequantQ4_1() { dequantNibbles("dequantQ4_1AVX512", "Q4_1", 20, true) }
+
+// dequantNibbles: blocks of size bytes, an fp16 d (and for Q4_1 an fp16 m)
+// then 16 bytes of codes, element j in the low nibble of byte j and
+// element j+16 in its high one; Q4_0's code k stands for k-8, Q4_1's for
+// k*d + m.
+func dequantNibbles(name, typ string, size int, affine bool) {
+	var c15, c8 reg.VecVirtual
+	blockKernel(name, "func(dst *float32, src *byte, nb int) int",
+		name+" dequantizes the first blocks of nb "+typ+" blocks at src to dst, stopping at a block whose scales are not finite; it returns the blocks done.",
+		size, 128, func() {
+			c15 = bcstD(15)
+			if !affine {
+				c8 = bcstD(8)
+			}
+		}, func(dst, src reg.Register, exit string) {
+			d := blockScale(src, 0, exit)
+			var m reg.VecVirtual
+			if affine {
+				m = blockScale(src, 2, exit)
+			}
+			lo, hi := ZMM(), ZMM()
+			VPMOVZXBD(Mem{Base: src, Disp: size - 16}, lo)
+			VPSRLD(U8(4), lo, hi)
+			VPANDD(c15, lo, lo)
+			for k, z := range []reg.VecVirtual{lo, hi} {
+				if !affine {
+					VPSUBD(c8, z, z)
+				}
+				VCVTDQ2PS(z, z)
+				VMULPS(d, z, z)
+				if affine {
+					VADDPS(m, z, z)
+				}
+				VMOVUPS(z, Mem{Base: dst, Disp: 64 * k})
+			}
+		})
 }
 
 // dequantBF16: n elements, 16 at a time.
@@ -215,63 +209,75 @@ func dequantF16() {
 // for all of them by ggml's TestRoundfTrick), and an infinite or NaN p
 // truncates to the same indefinite integer either way.
 func quantQ8_0() {
-	TEXT("quantQ8_0AVX512", NOSPLIT, "func(dst *byte, src *float32, nb int) int")
-	Doc("quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.")
-	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
-	cabs, chalf, csign := bcstD(0x7fffffff), bcstD(0x3effffff), bcstD(0x80000000) // 0.5 - 2^-25
+	var cabs, chalf, csign reg.VecVirtual
+	var c127, one reg.VecVirtual
+	blockKernel("quantQ8_0AVX512", "func(dst *byte, src *float32, nb int) int",
+		"quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.",
+		128, 34, func() {
+			cabs, chalf, csign = bcstD(0x7fffffff), bcstD(0x3effffff), bcstD(0x80000000) // 0.5 - 2^-25
+			c127, one = scalarF(0x42fe0000), scalarF(0x3f800000)                         // 127, 1
+		}, func(dst, src reg.Register, exit string) {
+			x, _, am, _ := blockAbsMax(src, cabs, exit)
+			zid := blockScaleOut(am, c127, one, dst, "quantQ8_0AVX512")
+			for k := 0; k < 2; k++ {
+				p, sg := ZMM(), ZMM()
+				VMULPS(zid, x[k], p)
+				VPANDD(csign, p, sg)
+				VPORD(chalf, sg, sg) // copysign(0.5 - 2^-25, p)
+				VADDPS(sg, p, p)
+				VCVTTPS2DQ(p, p)
+				VPMOVDB(p, Mem{Base: dst, Disp: 2 + 16*k})
+			}
+		})
+}
+
+// scalarF returns a new xmm register holding the float32 of bits b in lane 0.
+func scalarF(b uint32) reg.VecVirtual {
 	g := GP32()
-	c127, one := XMM(), XMM()
-	MOVL(U32(0x42fe0000), g) // 127.0
-	VMOVD(g, c127)
-	MOVL(U32(0x3f800000), g) // 1.0
-	VMOVD(g, one)
-	i := GP64()
-	XORQ(i, i)
-	Label("q8qloop")
-	CMPQ(i, nb)
-	JAE(LabelRef("q8qdone"))
-	x := []reg.VecVirtual{ZMM(), ZMM()}
-	VMOVUPS(Mem{Base: src}, x[0])
-	VMOVUPS(Mem{Base: src, Disp: 64}, x[1])
-	m, a := ZMM(), ZMM()
-	VPANDD(cabs, x[0], m)
-	VPANDD(cabs, x[1], a)
-	VPMAXUD(a, m, m)
-	x2 := hmax(m)
-	VMOVD(x2, g)
+	MOVL(U32(b), g)
+	x := XMM()
+	VMOVD(g, x)
+	return x
+}
+
+// blockAbsMax loads the 32 float32 of a block at src (x), their magnitudes
+// (a) and the largest as bits in lane 0 of am (and in g), and jumps to exit
+// when that is a NaN or an infinity.
+func blockAbsMax(src reg.Register, cabs reg.VecVirtual, exit string) (x, a [2]reg.VecVirtual, am reg.VecVirtual, g reg.GPVirtual) {
+	for k := range x {
+		x[k], a[k] = ZMM(), ZMM()
+		VMOVUPS(Mem{Base: src, Disp: 64 * k}, x[k])
+		VPANDD(cabs, x[k], a[k])
+	}
+	m := ZMM()
+	VPMAXUD(a[1], a[0], m)
+	am = hmax(m)
+	g = GP32()
+	VMOVD(am, g)
 	CMPL(g, U32(0x7f800000))
-	JAE(LabelRef("q8qdone")) // NaN or infinity: the Go kernel
+	JAE(LabelRef(exit)) // NaN or infinity: the Go kernel
+	return
+}
+
+// blockScaleOut computes d = num / div in float32 (lane 0), stores it as
+// fp16 (round to nearest even) at dst, and returns id = 1/d (0 when d is a
+// zero) in every lane of a new zmm register.
+func blockScaleOut(num, div, one reg.VecVirtual, dst reg.Register, name string) reg.VecVirtual {
 	d, id, h := XMM(), XMM(), XMM()
-	VDIVSS(c127, x2, d) // amax / 127
+	VDIVSS(div, num, d)
 	VCVTPS2PH(U8(0), d, h)
-	hw := GP32()
+	hw, g := GP32(), GP32()
 	VMOVD(h, hw)
 	MOVW(hw.As16(), Mem{Base: dst})
 	VXORPS(id, id, id)
 	VMOVD(d, g)
-	TESTL(g, g)
-	JZ(LabelRef("q8qzero"))
+	ANDL(U32(0x7fffffff), g)
+	JZ(LabelRef(name + "zero"))
 	VDIVSS(d, one, id) // 1 / d
-	Label("q8qzero")
+	Label(name + "zero")
 	zid := ZMM()
 	VBROADCASTSS(id, zid)
-	for k := 0; k < 2; k++ {
-		p, sg := ZMM(), ZMM()
-		VMULPS(zid, x[k], p)
-		VPANDD(csign, p, sg)
-		VPORD(chalf, sg, sg) // copysign(0.5 - 2^-25, p)
-		VADDPS(sg, p, p)
-		VCVTTPS2DQ(p, p)
-		VPMOVDB(p, Mem{Base: dst, Disp: 2 + 16*k})
-	}
-	ADDQ(U32(128), src)
-	ADDQ(U8(34), dst)
-	INCQ(i)
-	JMP(LabelRef("q8qloop"))
-	Label("q8qdone")
-	Store(i, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	return zid
 }
 
 // hmax reduces the unsigned 32-bit lanes of m to their maximum, returned in
@@ -302,86 +308,49 @@ func hmax(m reg.VecVirtual) reg.VecVirtual {
 // NaN one (id infinite for a subnormal max) truncates to INT32_MIN, whose
 // low byte, 0, is the C cast's.
 func quantQ4_0() {
-	TEXT("quantQ4_0AVX512", NOSPLIT, "func(dst *byte, src *float32, nb int) int")
-	Doc("quantQ4_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q4_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.")
-	dst, src, nb := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("nb"), GP64())
-	cabs, c85, c15 := bcstD(0x7fffffff), bcstD(0x41080000), bcstD(15) // 8.5
-	g := GP32()
-	cm8, one := XMM(), XMM()
-	MOVL(U32(0xc1000000), g) // -8.0
-	VMOVD(g, cm8)
-	MOVL(U32(0x3f800000), g) // 1.0
-	VMOVD(g, one)
-	i := GP64()
-	XORQ(i, i)
-	Label("q4qloop")
-	CMPQ(i, nb)
-	JAE(LabelRef("q4qdone"))
-	x := []reg.VecVirtual{ZMM(), ZMM()}
-	a := []reg.VecVirtual{ZMM(), ZMM()}
-	VMOVUPS(Mem{Base: src}, x[0])
-	VMOVUPS(Mem{Base: src, Disp: 64}, x[1])
-	VPANDD(cabs, x[0], a[0])
-	VPANDD(cabs, x[1], a[1])
-	m := ZMM()
-	VPMAXUD(a[1], a[0], m)
-	am := hmax(m)
-	VMOVD(am, g)
-	CMPL(g, U32(0x7f800000))
-	JAE(LabelRef("q4qdone")) // NaN or infinity: the Go kernel
-	mx := XMM()
-	VXORPS(mx, mx, mx) // +0 when every element is a zero
-	TESTL(g, g)
-	JZ(LabelRef("q4qmax"))
-	// The first element whose magnitude is amax.
-	zam := ZMM()
-	VPBROADCASTD(am, zam)
-	k0, k1 := K(), K()
-	VPCMPEQD(zam, a[0], k0)
-	VPCMPEQD(zam, a[1], k1)
-	r0, r1 := GP32(), GP32()
-	KMOVW(k0, r0)
-	KMOVW(k1, r1)
-	SHLL(U8(16), r1)
-	ORL(r1, r0)
-	idx := GP32()
-	TZCNTL(r0, idx)
-	VMOVSS(Mem{Base: src, Index: idx.As64(), Scale: 4}, mx)
-	Label("q4qmax")
-	d, id, h := XMM(), XMM(), XMM()
-	VDIVSS(cm8, mx, d) // max / -8
-	VCVTPS2PH(U8(0), d, h)
-	hw := GP32()
-	VMOVD(h, hw)
-	MOVW(hw.As16(), Mem{Base: dst})
-	VXORPS(id, id, id)
-	VMOVD(d, g)
-	ANDL(U32(0x7fffffff), g)
-	JZ(LabelRef("q4qzero"))
-	VDIVSS(d, one, id) // 1 / d
-	Label("q4qzero")
-	zid := ZMM()
-	VBROADCASTSS(id, zid)
-	var q [2]reg.VecVirtual
-	for k := 0; k < 2; k++ {
-		p := ZMM()
-		VMULPS(zid, x[k], p)
-		VADDPS(c85, p, p)
-		VCVTTPS2DQ(p, p)
-		VPMINSD(c15, p, p) // MIN(15, (int8_t)...): see above
-		q[k] = p
-	}
-	VPSLLD(U8(4), q[1], q[1])
-	VPORD(q[1], q[0], q[0])
-	VPMOVDB(q[0], Mem{Base: dst, Disp: 2})
-	ADDQ(U32(128), src)
-	ADDQ(U8(18), dst)
-	INCQ(i)
-	JMP(LabelRef("q4qloop"))
-	Label("q4qdone")
-	Store(i, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	var cabs, c85, c15 reg.VecVirtual
+	var cm8, one reg.VecVirtual
+	const name = "quantQ4_0AVX512"
+	blockKernel(name, "func(dst *byte, src *float32, nb int) int",
+		"quantQ4_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q4_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.",
+		128, 18, func() {
+			cabs, c85, c15 = bcstD(0x7fffffff), bcstD(0x41080000), bcstD(15) // 8.5
+			cm8, one = scalarF(0xc1000000), scalarF(0x3f800000)              // -8, 1
+		}, func(dst, src reg.Register, exit string) {
+			x, a, am, g := blockAbsMax(src, cabs, exit)
+			mx := XMM()
+			VXORPS(mx, mx, mx) // +0 when every element is a zero
+			TESTL(g, g)
+			JZ(LabelRef(name + "max"))
+			// The first element whose magnitude is amax.
+			zam := ZMM()
+			VPBROADCASTD(am, zam)
+			k0, k1 := K(), K()
+			VPCMPEQD(zam, a[0], k0)
+			VPCMPEQD(zam, a[1], k1)
+			r0, r1 := GP32(), GP32()
+			KMOVW(k0, r0)
+			KMOVW(k1, r1)
+			SHLL(U8(16), r1)
+			ORL(r1, r0)
+			idx := GP32()
+			TZCNTL(r0, idx)
+			VMOVSS(Mem{Base: src, Index: idx.As64(), Scale: 4}, mx)
+			Label(name + "max")
+			zid := blockScaleOut(mx, cm8, one, dst, name) // max / -8
+			var q [2]reg.VecVirtual
+			for k := 0; k < 2; k++ {
+				p := ZMM()
+				VMULPS(zid, x[k], p)
+				VADDPS(c85, p, p)
+				VCVTTPS2DQ(p, p)
+				VPMINSD(c15, p, p) // MIN(15, (int8_t)...): see above
+				q[k] = p
+			}
+			VPSLLD(U8(4), q[1], q[1])
+			VPORD(q[1], q[0], q[0])
+			VPMOVDB(q[0], Mem{Base: dst, Disp: 2})
+		})
 }
 
 func main() {
