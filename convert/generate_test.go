@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/clconv/clconv/internal/gencheck"
 )
 
 // TestGeneratedUpToDate fails when zconv.go differs from what the generator
@@ -36,40 +38,9 @@ func TestGeneratedUpToDate(t *testing.T) {
 }
 
 // TestAssemblyUpToDate fails when the SIMD kernels and their hooks differ
-// from what _asm writes now (edit _asm and run go generate ./convert). It
-// needs avo in the module cache (.ci/run downloads _asm's modules); without
-// it the test skips: no network at test time.
+// from what _asm writes now (edit _asm and run go generate ./convert).
 func TestAssemblyUpToDate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the generator")
-	}
-	dir := t.TempDir()
 	files := []string{"zsimd_amd64.s", "zsimd_amd64.go", "zsimd_hooks_amd64.go", "zsimd_hooks_other.go"}
-	cmd := exec.Command("go", "run", "-C", "../_asm", ".", "-pkg", "convert",
-		"-out", filepath.Join(dir, files[0]), "-stubs", filepath.Join(dir, files[1]),
-		"-hooks", filepath.Join(dir, files[2]), "-other", filepath.Join(dir, files[3]))
-	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		if bytes.Contains(msg, []byte("GOPROXY=off")) {
-			first, _, _ := bytes.Cut(msg, []byte("\n"))
-			t.Skipf("avo is not in the module cache (cd _asm && go mod download): %s", first)
-		}
-		t.Fatalf("generator failed: %v\n%s", err, msg)
-	}
-	for _, f := range files {
-		want, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The first line names the command and its output paths.
-		_, got, _ = bytes.Cut(got, []byte("\n"))
-		_, want, _ = bytes.Cut(want, []byte("\n"))
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s is stale: run go generate ./convert", f)
-		}
-	}
+	gencheck.UpToDate(t, "../_asm", ".", []string{"-pkg", "convert", "-out", "{zsimd_amd64.s}", "-stubs", "{zsimd_amd64.go}",
+		"-hooks", "{zsimd_hooks_amd64.go}", "-other", "{zsimd_hooks_other.go}"}, files, "go generate ./convert")
 }

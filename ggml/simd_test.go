@@ -5,12 +5,10 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/clconv/clconv/internal/gencheck"
 	"github.com/clconv/clconv/internal/kernels"
 )
 
@@ -87,41 +85,10 @@ func TestSIMDDequant(t *testing.T) {
 }
 
 // TestGeneratedUpToDate fails when zsimd_amd64.s or its stubs differ from
-// what _asm/ggml writes now (edit the generator and run go generate ./ggml,
-// never the output). It needs avo in the module cache (.ci/run downloads
-// _asm's modules); without it the test skips: no network at test time.
+// what _asm/ggml writes now.
 func TestGeneratedUpToDate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the generator")
-	}
-	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "-C", "../_asm", "./ggml",
-		"-out", filepath.Join(dir, "zsimd_amd64.s"), "-stubs", filepath.Join(dir, "zsimd_amd64.go"), "-pkg", "ggml")
-	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		if bytes.Contains(msg, []byte("GOPROXY=off")) || bytes.Contains(msg, []byte("module lookup disabled")) {
-			t.Skipf("avo is not in the module cache (cd _asm && go mod download): %s", msg)
-		}
-		t.Fatalf("generator failed: %v\n%s", err, msg)
-	}
-	for _, f := range []string{"zsimd_amd64.s", "zsimd_amd64.go"} {
-		want, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, g, _ := bytes.Cut(got, []byte("\n"))
-		_, w, _ := bytes.Cut(want, []byte("\n"))
-		if !bytes.Equal(g, w) {
-			t.Errorf("%s is stale: run go generate ./ggml", f)
-		}
-		if !bytes.HasPrefix(got, []byte("// Code generated ")) || !bytes.Contains(got[:200], []byte("DO NOT EDIT.")) {
-			t.Errorf("%s lacks the standard generated-code header", f)
-		}
-	}
+	gencheck.UpToDate(t, "../_asm", "./ggml", []string{"-out", "{zsimd_amd64.s}", "-stubs", "{zsimd_amd64.go}", "-pkg", "ggml"},
+		[]string{"zsimd_amd64.s", "zsimd_amd64.go"}, "go generate ./ggml")
 }
 
 // TestSIMDQuant compares the fast Q8_0 and Q4_0 quantizers with the Go

@@ -33,57 +33,9 @@ echo "# $(date -u +%Y-%m-%d) go: $(go version | cut -d' ' -f3)"
 echo "# params: $("$tmp/oracle" "$LIBDIR" params)"
 echo
 same=0 differ=0 botherr=0 onlyone=0
-# ONLY_OVERRIDES=1 runs the overrides' cases alone (below).
-for in in "$tmp"/files/*.gguf; do
-	[ -z "${ONLY_OVERRIDES:-}" ] || break
-	case "$in" in *.go.gguf) continue ;; esac
-	name=$(basename "$in" .gguf)
-	for ft in $("$tmp/gocheck" filetypes); do
-		id=${ft#*=} ft=${ft%=*}
-		for pure in 0 1; do
-			sfx=; [ $pure = 1 ] && sfx=.pure
-			ours="$tmp/files/$name.$ft$sfx.go.gguf"
-			theirs="$tmp/files/$name.$ft$sfx.llama.gguf"
-			label="$name $ft$sfx"
-			[ -f "$ours" ] || [ -f "$ours.err" ] || continue # not tried for this model
-			if "$tmp/oracle" "$LIBDIR" quantize "$in" "$theirs" "$id" 2 $pure 2>"$tmp/err"; then lok=1; else lok=0; fi
-			if [ -f "$ours" ]; then gok=1; else gok=0; fi
-			[ $lok = 1 ] && echo "$name $ft$sfx $(sha256sum <"$theirs" | cut -d' ' -f1)" >>"$tmp/sha"
-			if [ $lok = 0 ] && [ $gok = 0 ]; then
-				botherr=$((botherr + 1))
-				echo "$label: both refuse"
-				echo "    llama: $(grep -v '^seconds' "$tmp/err" | grep -i 'failed\|error' | head -1)"
-				echo "    go:    $(sed "s|$tmp/files/||" "$ours.err")"
-			elif [ $lok = 0 ] || [ $gok = 0 ]; then
-				onlyone=$((onlyone + 1))
-				echo "$label: DISAGREE (llama ok=$lok, go ok=$gok)"
-				grep -v '^seconds' "$tmp/err" | head -3 | sed 's/^/    llama: /'
-				[ -f "$ours.err" ] && sed "s|$tmp/files/||; s/^/    go: /" "$ours.err"
-			elif cmp -s "$ours" "$theirs"; then
-				same=$((same + 1))
-				echo "$label: identical ($(wc -c <"$ours") bytes, $("$tmp/gocheck" types "$ours"))"
-			else
-				differ=$((differ + 1))
-				echo "$label: DIFFER"
-				"$tmp/gocheck" diff "$ours" "$theirs" | sed 's/^/    /'
-			fi
-		done
-	done
-done
-# llama-quantize's overrides (--output-tensor-type, --token-embedding-type,
-# --leave-output-tensor, --tensor-type): oracle_test.go's oracleOverrides,
-# each with the environment that gives llama_model_quantize the same
-# choices (NAME.ov-CASE.env).
-for ours in "$tmp"/files/*.ov-*.go.gguf "$tmp"/files/*.ov-*.go.gguf.err; do
-	[ -e "$ours" ] || continue
-	case "$ours" in *.err) [ -f "${ours%.err}" ] && continue; ours=${ours%.err} ;; esac
-	base=${ours%.go.gguf}
-	label=$(basename "$base")
-	in="$tmp/files/${label%%.ov-*}.gguf"
-	theirs="$base.llama.gguf"
-	if (eval "export $(cat "$base.env")"; "$tmp/oracle" "$LIBDIR" quantize "$in" "$theirs" "$ORACLE_FTYPE" 2 "$ORACLE_PURE") 2>"$tmp/err"; then lok=1; else lok=0; fi
-	if [ -f "$ours" ]; then gok=1; else gok=0; fi
-	[ $lok = 1 ] && echo "${label%%.ov-*} ${label#*.} $(sha256sum <"$theirs" | cut -d' ' -f1)" >>"$tmp/ovsha"
+# compare reports one case: $label, ours ($ours, or $ours.err when clconv
+# refused), theirs ($theirs; lok=1 when llama wrote it, its log in $tmp/err).
+compare() {
 	if [ $lok = 0 ] && [ $gok = 0 ]; then
 		botherr=$((botherr + 1))
 		echo "$label: both refuse"
@@ -102,6 +54,42 @@ for ours in "$tmp"/files/*.ov-*.go.gguf "$tmp"/files/*.ov-*.go.gguf.err; do
 		echo "$label: DIFFER"
 		"$tmp/gocheck" diff "$ours" "$theirs" | sed 's/^/    /'
 	fi
+}
+# ONLY_OVERRIDES=1 runs the overrides' cases alone (below).
+for in in "$tmp"/files/*.gguf; do
+	[ -z "${ONLY_OVERRIDES:-}" ] || break
+	case "$in" in *.go.gguf) continue ;; esac
+	name=$(basename "$in" .gguf)
+	for ft in $("$tmp/gocheck" filetypes); do
+		id=${ft#*=} ft=${ft%=*}
+		for pure in 0 1; do
+			sfx=; [ $pure = 1 ] && sfx=.pure
+			ours="$tmp/files/$name.$ft$sfx.go.gguf"
+			theirs="$tmp/files/$name.$ft$sfx.llama.gguf"
+			label="$name $ft$sfx"
+			[ -f "$ours" ] || [ -f "$ours.err" ] || continue # not tried for this model
+			if "$tmp/oracle" "$LIBDIR" quantize "$in" "$theirs" "$id" 2 $pure 2>"$tmp/err"; then lok=1; else lok=0; fi
+			if [ -f "$ours" ]; then gok=1; else gok=0; fi
+			[ $lok = 1 ] && echo "$name $ft$sfx $(sha256sum <"$theirs" | cut -d' ' -f1)" >>"$tmp/sha"
+			compare
+		done
+	done
+done
+# llama-quantize's overrides (--output-tensor-type, --token-embedding-type,
+# --leave-output-tensor, --tensor-type): oracle_test.go's oracleOverrides,
+# each with the environment that gives llama_model_quantize the same
+# choices (NAME.ov-CASE.env).
+for ours in "$tmp"/files/*.ov-*.go.gguf "$tmp"/files/*.ov-*.go.gguf.err; do
+	[ -e "$ours" ] || continue
+	case "$ours" in *.err) [ -f "${ours%.err}" ] && continue; ours=${ours%.err} ;; esac
+	base=${ours%.go.gguf}
+	label=$(basename "$base")
+	in="$tmp/files/${label%%.ov-*}.gguf"
+	theirs="$base.llama.gguf"
+	if (eval "export $(cat "$base.env")"; "$tmp/oracle" "$LIBDIR" quantize "$in" "$theirs" "$ORACLE_FTYPE" 2 "$ORACLE_PURE") 2>"$tmp/err"; then lok=1; else lok=0; fi
+	if [ -f "$ours" ]; then gok=1; else gok=0; fi
+	[ $lok = 1 ] && echo "${label%%.ov-*} ${label#*.} $(sha256sum <"$theirs" | cut -d' ' -f1)" >>"$tmp/ovsha"
+	compare
 done
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 	td="$root/ggufconv/testdata"

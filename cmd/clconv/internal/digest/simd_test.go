@@ -1,17 +1,15 @@
 package digest
 
 import (
-	"bytes"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"unsafe"
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/internal/digestspec"
 	"github.com/clconv/clconv/internal/kernels"
+
+	"github.com/clconv/clconv/internal/gencheck"
 )
 
 // TestSumKernels checks the term kernels (AVX-512 where the CPU has it)
@@ -167,48 +165,8 @@ func TestTiersAgree(t *testing.T) {
 }
 
 // TestGeneratedUpToDate fails when the kernels differ from what _asm/digest
-// writes now (edit the generator and run go generate, never the output). It
-// needs avo in the module cache (.ci/run downloads _asm's modules); without
-// it, the test skips: no network at test time.
+// writes now (edit the generator and run go generate, never the output).
 func TestGeneratedUpToDate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the generator")
-	}
-	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "-C", "../../../../_asm", "./digest",
-		"-out", filepath.Join(dir, "zdigest_amd64.s"), "-stubs", filepath.Join(dir, "zdigest_amd64.go"), "-pkg", "digest")
-	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		if bytes.Contains(msg, []byte("GOPROXY=off")) || bytes.Contains(msg, []byte("module lookup disabled")) {
-			t.Skipf("avo is not in the module cache (cd _asm && go mod download): %s", firstLine(msg))
-		}
-		t.Fatalf("generator failed: %v\n%s", err, msg)
-	}
-	for _, f := range []string{"zdigest_amd64.s", "zdigest_amd64.go"} {
-		want, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The header names the output paths: compare what follows it.
-		if !bytes.Equal(afterHeader(got), afterHeader(want)) {
-			t.Errorf("%s is stale: run go generate ./cmd/clconv/internal/digest", f)
-		}
-		if !bytes.HasPrefix(got, []byte("// Code generated ")) || !bytes.Contains(got[:200], []byte("DO NOT EDIT.")) {
-			t.Errorf("%s lacks the standard generated-code header", f)
-		}
-	}
-}
-
-func afterHeader(b []byte) []byte {
-	_, rest, _ := bytes.Cut(b, []byte("\n"))
-	return rest
-}
-
-func firstLine(b []byte) string {
-	l, _, _ := bytes.Cut(b, []byte("\n"))
-	return string(l)
+	gencheck.UpToDate(t, "../../../../_asm", "./digest", []string{"-out", "{zdigest_amd64.s}", "-stubs", "{zdigest_amd64.go}", "-pkg", "digest"},
+		[]string{"zdigest_amd64.s", "zdigest_amd64.go"}, "go generate ./cmd/clconv/internal/digest")
 }
