@@ -7,9 +7,8 @@ import (
 
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/internal/digestspec"
-	"github.com/clconv/clconv/internal/kernels"
-
 	"github.com/clconv/clconv/internal/gencheck"
+	"github.com/clconv/clconv/internal/kernels"
 )
 
 // TestSumKernels checks the term kernels (AVX-512 where the CPU has it)
