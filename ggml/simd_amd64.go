@@ -104,3 +104,19 @@ func quantQ4_0Fast(dst []byte, src []float32) {
 func dequantQ4_1Fast(dst []float32, src []byte) {
 	blocksSIMD(dst, src, 20, 32, dequantQ4_1AVX512, dequantQ4_1)
 }
+
+func dequantQ5_0Fast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 22, 32, dequantQ5_0AVX512, dequantQ5_0)
+}
+
+func dequantQ5_1Fast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 24, 32, dequantQ5_1AVX512, dequantQ5_1)
+}
+
+func dequantQ8_KFast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 292, 256, dequantQ8_KAVX512, dequantQ8_K)
+}
+
+func dequantMXFP4Fast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 17, 32, dequantMXFP4AVX512, dequantMXFP4)
+}

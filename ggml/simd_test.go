@@ -14,7 +14,8 @@ import (
 
 // TestSIMDDequant compares the fast dequantizers (the AVX-512 kernels where
 // this machine and build have them) with the Go kernels, bit for bit: Q8_0,
-// Q4_0 and Q4_1 rows with every fp16 scale (and every fp16 m) (NaN and infinite scales among finite
+// Q4_0, Q4_1, Q5_0 and Q5_1 rows with every fp16 scale (and every fp16 m),
+// MXFP4 with every scale byte, Q8_K with float32 scales of every class (NaN and infinite scales among finite
 // ones, which the kernels leave to Go mid-row) and random codes, every
 // bfloat16 and every half (NaN and infinite halves too), at lengths that
 // end inside a group of 16.
@@ -44,22 +45,62 @@ func TestSIMDDequant(t *testing.T) {
 		{"q8_0", 34, dequantQ8_0Fast, dequantQ8_0},
 		{"q4_0", 18, dequantQ4_0Fast, dequantQ4_0},
 		{"q4_1", 20, dequantQ4_1Fast, dequantQ4_1},
+		{"q5_0", 22, dequantQ5_0Fast, dequantQ5_0},
+		{"q5_1", 24, dequantQ5_1Fast, dequantQ5_1},
 	} {
 		const nb = 1 << 16 // every fp16 scale once, in random order
 		src := make([]byte, nb*c.size)
-		ms := rng.Perm(nb) // and every fp16 m of Q4_1
+		ms := rng.Perm(nb) // and every fp16 m of Q4_1 and Q5_1
 		for i, h := range rng.Perm(nb) {
 			blk := src[i*c.size : (i+1)*c.size]
 			binary.LittleEndian.PutUint16(blk, uint16(h))
 			for j := 2; j < c.size; j++ {
 				blk[j] = byte(rng.Uint32())
 			}
-			if c.name == "q4_1" {
+			if c.name == "q4_1" || c.name == "q5_1" {
 				binary.LittleEndian.PutUint16(blk[2:], uint16(ms[i]))
 			}
 		}
 		for _, m := range []int{nb, nb - 1, 7, 1} {
 			check(c.name, c.fast, c.slow, src[:m*c.size], m*32)
+		}
+	}
+	// MXFP4: every scale byte (0 and 1, the subnormal halves, left to Go)
+	// with random codes, 256 times; Q8_K: float32 scales of every class.
+	{
+		const nb = 256 * 256
+		src := make([]byte, 17*nb)
+		for i := range nb {
+			src[17*i] = byte(i)
+			for j := 1; j < 17; j++ {
+				src[17*i+j] = byte(rng.Uint32())
+			}
+		}
+		for _, m := range []int{nb, nb - 1, 3, 1} {
+			check("mxfp4", dequantMXFP4Fast, dequantMXFP4, src[:17*m], 32*m)
+		}
+		const kb = 3000
+		src = make([]byte, 292*kb)
+		for i := range kb {
+			blk := src[292*i : 292*(i+1)]
+			var d uint32
+			switch rng.IntN(8) {
+			case 0:
+				d = 0x7f800000 | uint32(rng.IntN(2))<<31 // infinity
+			case 1:
+				d = 0x7f800000 | uint32(1+rng.IntN(1<<23-1)) | uint32(rng.IntN(2))<<31 // NaN
+			case 2:
+				d = uint32(rng.IntN(1 << 23)) // subnormal
+			default:
+				d = rng.Uint32() &^ (1 << 30) // finite
+			}
+			binary.LittleEndian.PutUint32(blk, d)
+			for j := 4; j < 292; j++ {
+				blk[j] = byte(rng.Uint32())
+			}
+		}
+		for _, m := range []int{kb, kb - 1, 2, 1} {
+			check("q8_K", dequantQ8_KFast, dequantQ8_K, src[:292*m], 256*m)
 		}
 	}
 	for _, c := range []struct {

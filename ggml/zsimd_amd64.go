@@ -13,6 +13,18 @@ func dequantQ4_0AVX512(dst *float32, src *byte, nb int) int
 // dequantQ4_1AVX512 dequantizes the first blocks of nb Q4_1 blocks at src to dst, stopping at a block whose scales are not finite; it returns the blocks done.
 func dequantQ4_1AVX512(dst *float32, src *byte, nb int) int
 
+// dequantQ5_0AVX512 dequantizes the first blocks of nb Q5_0 blocks at src to dst, stopping at a block whose scales are not finite; it returns the blocks done.
+func dequantQ5_0AVX512(dst *float32, src *byte, nb int) int
+
+// dequantQ5_1AVX512 dequantizes the first blocks of nb Q5_1 blocks at src to dst, stopping at a block whose scales are not finite; it returns the blocks done.
+func dequantQ5_1AVX512(dst *float32, src *byte, nb int) int
+
+// dequantQ8_KAVX512 dequantizes the first blocks of nb Q8_K blocks at src to dst, stopping at a block whose d is not finite; it returns the blocks done.
+func dequantQ8_KAVX512(dst *float32, src *byte, nb int) int
+
+// dequantMXFP4AVX512 dequantizes the first blocks of nb MXFP4 blocks at src to dst, stopping at a block whose scale byte is 0 or 1; it returns the blocks done.
+func dequantMXFP4AVX512(dst *float32, src *byte, nb int) int
+
 // dequantBF16AVX512 widens n &^ 15 bfloat16 values at src to float32 at dst and returns that count.
 func dequantBF16AVX512(dst *float32, src *byte, n int) int
 

@@ -4,6 +4,58 @@
 
 #include "textflag.h"
 
+DATA ggmlIota32<>+0(SB)/4, $0x00000000
+DATA ggmlIota32<>+4(SB)/4, $0x00000001
+DATA ggmlIota32<>+8(SB)/4, $0x00000002
+DATA ggmlIota32<>+12(SB)/4, $0x00000003
+DATA ggmlIota32<>+16(SB)/4, $0x00000004
+DATA ggmlIota32<>+20(SB)/4, $0x00000005
+DATA ggmlIota32<>+24(SB)/4, $0x00000006
+DATA ggmlIota32<>+28(SB)/4, $0x00000007
+DATA ggmlIota32<>+32(SB)/4, $0x00000008
+DATA ggmlIota32<>+36(SB)/4, $0x00000009
+DATA ggmlIota32<>+40(SB)/4, $0x0000000a
+DATA ggmlIota32<>+44(SB)/4, $0x0000000b
+DATA ggmlIota32<>+48(SB)/4, $0x0000000c
+DATA ggmlIota32<>+52(SB)/4, $0x0000000d
+DATA ggmlIota32<>+56(SB)/4, $0x0000000e
+DATA ggmlIota32<>+60(SB)/4, $0x0000000f
+DATA ggmlIota32<>+64(SB)/4, $0x00000010
+DATA ggmlIota32<>+68(SB)/4, $0x00000011
+DATA ggmlIota32<>+72(SB)/4, $0x00000012
+DATA ggmlIota32<>+76(SB)/4, $0x00000013
+DATA ggmlIota32<>+80(SB)/4, $0x00000014
+DATA ggmlIota32<>+84(SB)/4, $0x00000015
+DATA ggmlIota32<>+88(SB)/4, $0x00000016
+DATA ggmlIota32<>+92(SB)/4, $0x00000017
+DATA ggmlIota32<>+96(SB)/4, $0x00000018
+DATA ggmlIota32<>+100(SB)/4, $0x00000019
+DATA ggmlIota32<>+104(SB)/4, $0x0000001a
+DATA ggmlIota32<>+108(SB)/4, $0x0000001b
+DATA ggmlIota32<>+112(SB)/4, $0x0000001c
+DATA ggmlIota32<>+116(SB)/4, $0x0000001d
+DATA ggmlIota32<>+120(SB)/4, $0x0000001e
+DATA ggmlIota32<>+124(SB)/4, $0x0000001f
+GLOBL ggmlIota32<>(SB), RODATA|NOPTR, $128
+
+DATA ggmlKvaluesMXFP4<>+0(SB)/4, $0x00000000
+DATA ggmlKvaluesMXFP4<>+4(SB)/4, $0x3f800000
+DATA ggmlKvaluesMXFP4<>+8(SB)/4, $0x40000000
+DATA ggmlKvaluesMXFP4<>+12(SB)/4, $0x40400000
+DATA ggmlKvaluesMXFP4<>+16(SB)/4, $0x40800000
+DATA ggmlKvaluesMXFP4<>+20(SB)/4, $0x40c00000
+DATA ggmlKvaluesMXFP4<>+24(SB)/4, $0x41000000
+DATA ggmlKvaluesMXFP4<>+28(SB)/4, $0x41400000
+DATA ggmlKvaluesMXFP4<>+32(SB)/4, $0x00000000
+DATA ggmlKvaluesMXFP4<>+36(SB)/4, $0xbf800000
+DATA ggmlKvaluesMXFP4<>+40(SB)/4, $0xc0000000
+DATA ggmlKvaluesMXFP4<>+44(SB)/4, $0xc0400000
+DATA ggmlKvaluesMXFP4<>+48(SB)/4, $0xc0800000
+DATA ggmlKvaluesMXFP4<>+52(SB)/4, $0xc0c00000
+DATA ggmlKvaluesMXFP4<>+56(SB)/4, $0xc1000000
+DATA ggmlKvaluesMXFP4<>+60(SB)/4, $0xc1400000
+GLOBL ggmlKvaluesMXFP4<>(SB), RODATA|NOPTR, $64
+
 // func dequantQ8_0AVX512(dst *float32, src *byte, nb int) int
 // Requires: AVX, AVX512F, F16C
 TEXT ·dequantQ8_0AVX512(SB), NOSPLIT, $0-32
@@ -131,6 +183,259 @@ dequantQ4_1AVX512loop:
 	JMP          dequantQ4_1AVX512loop
 
 dequantQ4_1AVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dequantQ5_0AVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·dequantQ5_0AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000010, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z2
+	LEAQ         ggmlIota32<>+0(SB), BX
+	VMOVDQU32    (BX), Z3
+	VMOVDQU32    64(BX), Z4
+	XORQ         BX, BX
+
+dequantQ5_0AVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantQ5_0AVX512done
+	MOVWLZX      (CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ5_0AVX512done
+	VMOVD        SI, X5
+	VCVTPH2PS    X5, X5
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    6(CX), Z6
+	VPSRLD       $0x04, Z6, Z7
+	VPANDD       Z0, Z6, Z6
+	VPBROADCASTD 2(CX), Z8
+	VPSRLVD      Z3, Z8, Z9
+	VPANDD       Z2, Z9, Z9
+	VPSLLD       $0x04, Z9, Z9
+	VPORD        Z9, Z6, Z6
+	VPSUBD       Z1, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z5, Z6, Z6
+	VMOVUPS      Z6, (AX)
+	VPSRLVD      Z4, Z8, Z6
+	VPANDD       Z2, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z7, Z7
+	VPSUBD       Z1, Z7, Z7
+	VCVTDQ2PS    Z7, Z7
+	VMULPS       Z5, Z7, Z7
+	VMOVUPS      Z7, 64(AX)
+	ADDQ         $0x00000016, CX
+	ADDQ         $0x00000080, AX
+	INCQ         BX
+	JMP          dequantQ5_0AVX512loop
+
+dequantQ5_0AVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dequantQ5_1AVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·dequantQ5_1AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	LEAQ         ggmlIota32<>+0(SB), BX
+	VMOVDQU32    (BX), Z2
+	VMOVDQU32    64(BX), Z3
+	XORQ         BX, BX
+
+dequantQ5_1AVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantQ5_1AVX512done
+	MOVWLZX      (CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ5_1AVX512done
+	VMOVD        SI, X4
+	VCVTPH2PS    X4, X4
+	VBROADCASTSS X4, Z4
+	MOVWLZX      2(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ5_1AVX512done
+	VMOVD        SI, X5
+	VCVTPH2PS    X5, X5
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    8(CX), Z6
+	VPSRLD       $0x04, Z6, Z7
+	VPANDD       Z0, Z6, Z6
+	VPBROADCASTD 4(CX), Z8
+	VPSRLVD      Z2, Z8, Z9
+	VPANDD       Z1, Z9, Z9
+	VPSLLD       $0x04, Z9, Z9
+	VPORD        Z9, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VMOVUPS      Z6, (AX)
+	VPSRLVD      Z3, Z8, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z7, Z7
+	VCVTDQ2PS    Z7, Z7
+	VMULPS       Z4, Z7, Z7
+	VADDPS       Z5, Z7, Z7
+	VMOVUPS      Z7, 64(AX)
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000080, AX
+	INCQ         BX
+	JMP          dequantQ5_1AVX512loop
+
+dequantQ5_1AVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dequantQ8_KAVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F
+TEXT ·dequantQ8_KAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ nb+16(FP), DX
+	XORQ BX, BX
+
+dequantQ8_KAVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantQ8_KAVX512done
+	MOVL         (CX), SI
+	ANDL         $0x7f800000, SI
+	CMPL         SI, $0x7f800000
+	JE           dequantQ8_KAVX512done
+	VBROADCASTSS (CX), Z0
+	VPMOVSXBD    4(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, (AX)
+	VPMOVSXBD    20(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 64(AX)
+	VPMOVSXBD    36(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 128(AX)
+	VPMOVSXBD    52(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 192(AX)
+	VPMOVSXBD    68(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 256(AX)
+	VPMOVSXBD    84(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 320(AX)
+	VPMOVSXBD    100(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 384(AX)
+	VPMOVSXBD    116(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 448(AX)
+	VPMOVSXBD    132(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 512(AX)
+	VPMOVSXBD    148(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 576(AX)
+	VPMOVSXBD    164(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 640(AX)
+	VPMOVSXBD    180(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 704(AX)
+	VPMOVSXBD    196(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 768(AX)
+	VPMOVSXBD    212(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 832(AX)
+	VPMOVSXBD    228(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 896(AX)
+	VPMOVSXBD    244(CX), Z1
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, 960(AX)
+	ADDQ         $0x00000124, CX
+	ADDQ         $0x00000400, AX
+	INCQ         BX
+	JMP          dequantQ8_KAVX512loop
+
+dequantQ8_KAVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dequantMXFP4AVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F
+TEXT ·dequantMXFP4AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	LEAQ         ggmlKvaluesMXFP4<>+0(SB), BX
+	VMOVUPS      (BX), Z1
+	XORQ         BX, BX
+
+dequantMXFP4AVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantMXFP4AVX512done
+	MOVBLZX      (CX), SI
+	CMPL         SI, $0x00000002
+	JB           dequantMXFP4AVX512done
+	DECL         SI
+	SHLL         $0x17, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Z2
+	VPMOVZXBD    1(CX), Z3
+	VPSRLD       $0x04, Z3, Z4
+	VPANDD       Z0, Z3, Z3
+	VPERMPS      Z1, Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VMOVUPS      Z3, (AX)
+	VPERMPS      Z1, Z4, Z4
+	VMULPS       Z2, Z4, Z4
+	VMOVUPS      Z4, 64(AX)
+	ADDQ         $0x00000011, CX
+	ADDQ         $0x00000080, AX
+	INCQ         BX
+	JMP          dequantMXFP4AVX512loop
+
+dequantMXFP4AVX512done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET

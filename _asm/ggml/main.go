@@ -1,10 +1,10 @@
 // Command ggml generates the AVX-512 kernels of package ggml (the tensor
 // types of llama.cpp's ggml) with avo:
 //
-//   - dequantQ8_0AVX512, dequantQ4_0AVX512, dequantQ4_1AVX512: whole
-//     blocks, one VMULPS per element of the float32 product ggml's
+//   - dequantQ8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q8_K and MXFP4 (…AVX512):
+//     whole blocks, one VMULPS per element of the float32 product ggml's
 //     dequantize_row_* stores (code x scale, one rounding; then + m, a
-//     second, for Q4_1), for blocks whose fp16 scales are finite; a
+//     second, for Q4_1 and Q5_1), for blocks whose scales are finite; a
 //     kernel stops at the first block whose scale is NaN or infinite and
 //     returns the blocks done, and the Go code, which defines those, does
 //     that block;
@@ -24,6 +24,7 @@ package main
 
 import (
 	"flag"
+	"math"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -103,24 +104,36 @@ func dequantQ8_0() {
 // dequantQ4_0: blocks of 18 bytes, an fp16 scale and 16 bytes of codes,
 // element j in the low nibble of byte j and element j+16 in its high one,
 // each code k standing for k-8.
-func dequantQ4_0() { dequantNibbles("dequantQ4_0AVX512", "Q4_0", 18, false) }
+func dequantQ4_0() { dequantNibbles("dequantQ4_0AVX512", "Q4_0", 18, 8, false, false) }
+func dequantQ4_1() { dequantNibbles("dequantQ4_1AVX512", "Q4_1", 20, 0, true, false) }
+func dequantQ5_0() { dequantNibbles("dequantQ5_0AVX512", "Q5_0", 22, 16, false, true) }
+func dequantQ5_1() { dequantNibbles("dequantQ5_1AVX512", "Q5_1", 24, 0, true, true) }
 
-// dequantQ4_1: blocks of 20 bytes, fp16 d and m and 16 bytes of codes as
-// Q4_0's; each element is float32(k * d) + m, two roundings as ggml's.
-func dequantQ4_1() { dequantNibbles("dequantQ4_1AVX512", "Q4_1", 20, true) }
+// iota32 holds the 32-bit lanes 0..31, for the variable shifts of the fifth
+// bits.
+var iota32 Mem
 
-// dequantNibbles: blocks of size bytes, an fp16 d (and for Q4_1 an fp16 m)
-// then 16 bytes of codes, element j in the low nibble of byte j and
-// element j+16 in its high one; Q4_0's code k stands for k-8, Q4_1's for
-// k*d + m.
-func dequantNibbles(name, typ string, size int, affine bool) {
-	var c15, c8 reg.VecVirtual
+// dequantNibbles: blocks of size bytes, an fp16 d (and for Q4_1 and Q5_1 an
+// fp16 m), for Q5_x the 32 fifth bits qh (bit j for element j), then 16
+// bytes of codes, element j in the low nibble of byte j and element j+16 in
+// its high one. The code k stands for (k - bias) * d, or k * d + m (two
+// roundings) when affine.
+func dequantNibbles(name, typ string, size, bias int, affine, fifth bool) {
+	var c15, cb, c1, io0, io16 reg.VecVirtual
 	blockKernel(name, "func(dst *float32, src *byte, nb int) int",
 		name+" dequantizes the first blocks of nb "+typ+" blocks at src to dst, stopping at a block whose scales are not finite; it returns the blocks done.",
 		size, 128, func() {
 			c15 = bcstD(15)
-			if !affine {
-				c8 = bcstD(8)
+			if bias != 0 {
+				cb = bcstD(uint32(bias))
+			}
+			if fifth {
+				c1 = bcstD(1)
+				r := GP64()
+				LEAQ(iota32, r)
+				io0, io16 = ZMM(), ZMM()
+				VMOVDQU32(Mem{Base: r}, io0)
+				VMOVDQU32(Mem{Base: r, Disp: 64}, io16)
 			}
 		}, func(dst, src reg.Register, exit string) {
 			d := blockScale(src, 0, exit)
@@ -132,15 +145,90 @@ func dequantNibbles(name, typ string, size int, affine bool) {
 			VPMOVZXBD(Mem{Base: src, Disp: size - 16}, lo)
 			VPSRLD(U8(4), lo, hi)
 			VPANDD(c15, lo, lo)
+			var qh reg.VecVirtual
+			if fifth {
+				qh = ZMM()
+				VPBROADCASTD(Mem{Base: src, Disp: size - 20}, qh)
+			}
 			for k, z := range []reg.VecVirtual{lo, hi} {
-				if !affine {
-					VPSUBD(c8, z, z)
+				if fifth { // | (qh >> (j + 16k) & 1) << 4
+					t := ZMM()
+					VPSRLVD([]reg.VecVirtual{io0, io16}[k], qh, t)
+					VPANDD(c1, t, t)
+					VPSLLD(U8(4), t, t)
+					VPORD(t, z, z)
+				}
+				if bias != 0 {
+					VPSUBD(cb, z, z)
 				}
 				VCVTDQ2PS(z, z)
 				VMULPS(d, z, z)
 				if affine {
 					VADDPS(m, z, z)
 				}
+				VMOVUPS(z, Mem{Base: dst, Disp: 64 * k})
+			}
+		})
+}
+
+// dequantQ8_K: blocks of 292 bytes, a float32 d, 256 int8 codes and 16
+// int16 sums (unused); each element d * code.
+func dequantQ8_K() {
+	blockKernel("dequantQ8_KAVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantQ8_KAVX512 dequantizes the first blocks of nb Q8_K blocks at src to dst, stopping at a block whose d is not finite; it returns the blocks done.",
+		292, 1024, nil, func(dst, src reg.Register, exit string) {
+			g := GP32()
+			MOVL(Mem{Base: src}, g)
+			ANDL(U32(0x7f800000), g)
+			CMPL(g, U32(0x7f800000))
+			JE(LabelRef(exit))
+			d := ZMM()
+			VBROADCASTSS(Mem{Base: src}, d)
+			for h := 0; h < 16; h++ {
+				z := ZMM()
+				VPMOVSXBD(Mem{Base: src, Disp: 4 + 16*h}, z)
+				VCVTDQ2PS(z, z)
+				VMULPS(z, d, z)
+				VMOVUPS(z, Mem{Base: dst, Disp: 64 * h})
+			}
+		})
+}
+
+// kvaluesMXFP4 is ggml's kvalues_mxfp4 as float32 bits, for VPERMPS.
+var kvaluesMXFP4 Mem
+
+// dequantMXFP4: blocks of 17 bytes, an E8M0 byte e and 16 bytes of codes
+// (as Q4_0's); each element kvalues_mxfp4[code] * d, d =
+// GGML_E8M0_TO_FP32_HALF(e) = 2^(e-128) as float32 bits (e-1) << 23 for e >=
+// 2 (the subnormal halves of e 0 and 1 are left to Go).
+func dequantMXFP4() {
+	var c15, lut reg.VecVirtual
+	blockKernel("dequantMXFP4AVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantMXFP4AVX512 dequantizes the first blocks of nb MXFP4 blocks at src to dst, stopping at a block whose scale byte is 0 or 1; it returns the blocks done.",
+		17, 128, func() {
+			c15 = bcstD(15)
+			r := GP64()
+			LEAQ(kvaluesMXFP4, r)
+			lut = ZMM()
+			VMOVUPS(Mem{Base: r}, lut)
+		}, func(dst, src reg.Register, exit string) {
+			e := GP32()
+			MOVBLZX(Mem{Base: src}, e)
+			CMPL(e, U32(2))
+			JB(LabelRef(exit))
+			DECL(e)
+			SHLL(U8(23), e)
+			x := XMM()
+			VMOVD(e, x)
+			d := ZMM()
+			VBROADCASTSS(x, d)
+			lo, hi := ZMM(), ZMM()
+			VPMOVZXBD(Mem{Base: src, Disp: 1}, lo)
+			VPSRLD(U8(4), lo, hi)
+			VPANDD(c15, lo, lo)
+			for k, z := range []reg.VecVirtual{lo, hi} {
+				VPERMPS(lut, z, z) // kvalues[code]
+				VMULPS(d, z, z)
 				VMOVUPS(z, Mem{Base: dst, Disp: 64 * k})
 			}
 		})
@@ -356,9 +444,21 @@ func quantQ4_0() {
 func main() {
 	flag.Parse()
 	ConstraintExpr("gc,!purego")
+	iota32 = GLOBL("ggmlIota32", RODATA|NOPTR)
+	for i := 0; i < 32; i++ {
+		DATA(4*i, U32(uint32(i)))
+	}
+	kvaluesMXFP4 = GLOBL("ggmlKvaluesMXFP4", RODATA|NOPTR)
+	for i, v := range []float32{0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12} {
+		DATA(4*i, U32(math.Float32bits(v)))
+	}
 	dequantQ8_0()
 	dequantQ4_0()
 	dequantQ4_1()
+	dequantQ5_0()
+	dequantQ5_1()
+	dequantQ8_K()
+	dequantMXFP4()
 	dequantBF16()
 	dequantF16()
 	quantQ8_0()
