@@ -120,3 +120,7 @@ func dequantQ8_KFast(dst []float32, src []byte) {
 func dequantMXFP4Fast(dst []float32, src []byte) {
 	blocksSIMD(dst, src, 17, 32, dequantMXFP4AVX512, dequantMXFP4)
 }
+
+func dequantQ4_KFast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 144, 256, dequantQ4_KAVX512, dequantQ4_K)
+}

@@ -102,6 +102,22 @@ func TestSIMDDequant(t *testing.T) {
 		for _, m := range []int{kb, kb - 1, 2, 1} {
 			check("q8_K", dequantQ8_KFast, dequantQ8_K, src[:292*m], 256*m)
 		}
+		// Q4_K: random bytes, d and dmin of every fp16 (non-finite ones
+		// mid-row), so every 6-bit scale and min occurs.
+		const qb = 1 << 16
+		src = make([]byte, 144*qb)
+		ds, ms := rng.Perm(qb), rng.Perm(qb)
+		for i := range qb {
+			blk := src[144*i : 144*(i+1)]
+			for j := range blk {
+				blk[j] = byte(rng.Uint32())
+			}
+			binary.LittleEndian.PutUint16(blk, uint16(ds[i]))
+			binary.LittleEndian.PutUint16(blk[2:], uint16(ms[i]))
+		}
+		for _, m := range []int{qb, qb - 1, 2, 1} {
+			check("q4_K", dequantQ4_KFast, dequantQ4_K, src[:144*m], 256*m)
+		}
 	}
 	for _, c := range []struct {
 		name       string

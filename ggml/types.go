@@ -81,7 +81,7 @@ var typeTable = [...]typeInfo{
 	{Q8_1, "q8_1", 32, 36, nil, nil},
 	{Q2_K, "q2_K", 256, 84, quantQ2_K, dequantQ2_K},
 	{Q3_K, "q3_K", 256, 110, quantQ3_K, dequantQ3_K},
-	{Q4_K, "q4_K", 256, 144, quantQ4_K, dequantQ4_K},
+	{Q4_K, "q4_K", 256, 144, quantQ4_K, dequantQ4_KFast},
 	{Q5_K, "q5_K", 256, 176, quantQ5_K, dequantQ5_K},
 	{Q6_K, "q6_K", 256, 210, quantQ6_K, dequantQ6_K},
 	{Q8_K, "q8_K", 256, 292, quantQ8_K, dequantQ8_KFast},

@@ -194,6 +194,72 @@ func dequantQ8_K() {
 		})
 }
 
+// dequantQ4_K: super-blocks of 144 bytes: fp16 d and dmin, 12 bytes of
+// 6-bit scales and mins (get_scale_min_k4), 128 bytes of codes; sub-block
+// 2j+h (32 elements) takes the low (h 0) or high (h 1) nibbles of bytes
+// 16+32j.. 16+32j+31; each element is (d*s)*code - dmin*m, rounded at each
+// step as ggml's.
+func dequantQ4_K() {
+	var c15 reg.VecVirtual
+	blockKernel("dequantQ4_KAVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantQ4_KAVX512 dequantizes the first blocks of nb Q4_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.",
+		144, 1024, func() { c15 = bcstD(15) }, func(dst, src reg.Register, exit string) {
+			d := blockScale(src, 0, exit)
+			mn := blockScale(src, 2, exit)
+			sc := func(i int) reg.GPVirtual { // byte i of the scales
+				r := GP32()
+				MOVBLZX(Mem{Base: src, Disp: 4 + i}, r)
+				return r
+			}
+			for sb := 0; sb < 8; sb++ {
+				var sv, mv reg.GPVirtual
+				if sb < 4 {
+					sv, mv = sc(sb), sc(sb+4)
+					ANDL(U32(63), sv)
+					ANDL(U32(63), mv)
+				} else {
+					t := sc(sb + 4)
+					sv, mv = GP32(), GP32()
+					MOVL(t, sv)
+					ANDL(U32(15), sv)
+					u := sc(sb - 4)
+					SHRL(U8(6), u)
+					SHLL(U8(4), u)
+					ORL(u, sv)
+					MOVL(t, mv)
+					SHRL(U8(4), mv)
+					w := sc(sb)
+					SHRL(U8(6), w)
+					SHLL(U8(4), w)
+					ORL(w, mv)
+				}
+				xs, xm := XMM(), XMM()
+				VXORPS(xs, xs, xs)
+				VXORPS(xm, xm, xm)
+				VCVTSI2SSL(sv, xs, xs)
+				VMULSS(d.AsX(), xs, xs) // d * s
+				VCVTSI2SSL(mv, xm, xm)
+				VMULSS(mn.AsX(), xm, xm) // dmin * m
+				dl, ml := ZMM(), ZMM()
+				VBROADCASTSS(xs, dl)
+				VBROADCASTSS(xm, ml)
+				j, h := sb/2, sb%2
+				for half := 0; half < 2; half++ {
+					z := ZMM()
+					VPMOVZXBD(Mem{Base: src, Disp: 16 + 32*j + 16*half}, z)
+					if h == 1 {
+						VPSRLD(U8(4), z, z)
+					}
+					VPANDD(c15, z, z)
+					VCVTDQ2PS(z, z)
+					VMULPS(dl, z, z)
+					VSUBPS(ml, z, z) // - dmin*m
+					VMOVUPS(z, Mem{Base: dst, Disp: 4 * (64*j + 32*h + 16*half)})
+				}
+			}
+		})
+}
+
 // kvaluesMXFP4 is ggml's kvalues_mxfp4 as float32 bits, for VPERMPS.
 var kvaluesMXFP4 Mem
 
@@ -459,6 +525,7 @@ func main() {
 	dequantQ5_1()
 	dequantQ8_K()
 	dequantMXFP4()
+	dequantQ4_K()
 	dequantBF16()
 	dequantF16()
 	quantQ8_0()
