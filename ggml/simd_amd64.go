@@ -124,3 +124,7 @@ func dequantMXFP4Fast(dst []float32, src []byte) {
 func dequantQ4_KFast(dst []float32, src []byte) {
 	blocksSIMD(dst, src, 144, 256, dequantQ4_KAVX512, dequantQ4_K)
 }
+
+func dequantQ6_KFast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 210, 256, dequantQ6_KAVX512, dequantQ6_K)
+}

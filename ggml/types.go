@@ -83,7 +83,7 @@ var typeTable = [...]typeInfo{
 	{Q3_K, "q3_K", 256, 110, quantQ3_K, dequantQ3_K},
 	{Q4_K, "q4_K", 256, 144, quantQ4_K, dequantQ4_KFast},
 	{Q5_K, "q5_K", 256, 176, quantQ5_K, dequantQ5_K},
-	{Q6_K, "q6_K", 256, 210, quantQ6_K, dequantQ6_K},
+	{Q6_K, "q6_K", 256, 210, quantQ6_K, dequantQ6_KFast},
 	{Q8_K, "q8_K", 256, 292, quantQ8_K, dequantQ8_KFast},
 	{IQ2_XXS, "iq2_xxs", 256, 66, nil, nil},
 	{IQ2_XS, "iq2_xs", 256, 74, nil, nil},

@@ -711,6 +711,301 @@ dequantQ4_KAVX512done:
 	VZEROUPPER
 	RET
 
+// func dequantQ6_KAVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·dequantQ6_KAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00000020, BX
+	VPBROADCASTD BX, Z2
+	XORQ         BX, BX
+
+dequantQ6_KAVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantQ6_KAVX512done
+	MOVWLZX      208(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ6_KAVX512done
+	VMOVD        SI, X3
+	VCVTPH2PS    X3, X3
+	VBROADCASTSS X3, Z3
+	MOVBLSX      192(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    (CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    128(CX), Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, (AX)
+	MOVBLSX      193(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    144(CX), Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 64(AX)
+	MOVBLSX      194(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    128(CX), Z6
+	VPSRLD       $0x02, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 128(AX)
+	MOVBLSX      195(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    144(CX), Z6
+	VPSRLD       $0x02, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 192(AX)
+	MOVBLSX      196(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    (CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    128(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 256(AX)
+	MOVBLSX      197(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    144(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 320(AX)
+	MOVBLSX      198(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    128(CX), Z6
+	VPSRLD       $0x06, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 384(AX)
+	MOVBLSX      199(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    144(CX), Z6
+	VPSRLD       $0x06, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 448(AX)
+	MOVBLSX      200(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    160(CX), Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 512(AX)
+	MOVBLSX      201(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    80(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    176(CX), Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 576(AX)
+	MOVBLSX      202(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    96(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    160(CX), Z6
+	VPSRLD       $0x02, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 640(AX)
+	MOVBLSX      203(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    112(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    176(CX), Z6
+	VPSRLD       $0x02, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 704(AX)
+	MOVBLSX      204(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    160(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 768(AX)
+	MOVBLSX      205(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    80(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    176(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 832(AX)
+	MOVBLSX      206(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    96(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    160(CX), Z6
+	VPSRLD       $0x06, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x04, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 896(AX)
+	MOVBLSX      207(CX), SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z3
+	VPMOVZXBD    112(CX), Z4
+	VPSRLD       $0x04, Z4, Z4
+	VPANDD       Z0, Z4, Z4
+	VPMOVZXBD    176(CX), Z5
+	VPSRLD       $0x06, Z5, Z5
+	VPANDD       Z1, Z5, Z5
+	VPSLLD       $0x04, Z5, Z5
+	VPORD        Z5, Z4, Z4
+	VPSUBD       Z2, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VMOVUPS      Z4, 960(AX)
+	ADDQ         $0x000000d2, CX
+	ADDQ         $0x00000400, AX
+	INCQ         BX
+	JMP          dequantQ6_KAVX512loop
+
+dequantQ6_KAVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func dequantBF16AVX512(dst *float32, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·dequantBF16AVX512(SB), NOSPLIT, $0-32

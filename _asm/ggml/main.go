@@ -260,6 +260,50 @@ func dequantQ4_K() {
 		})
 }
 
+// dequantQ6_K: super-blocks of 210 bytes: ql[128] (low 4 bits), qh[64]
+// (high 2 bits), 16 int8 scales, fp16 d; element 128n+32k+16h+l has the
+// nibble k/2 of ql[64n+32(k%2)+16h+l] and the bits 2k of qh[32n+16h+l],
+// minus 32, times d*scale[8n+2k+h] (rounded, then the product rounded).
+func dequantQ6_K() {
+	var c15, c3, c32 reg.VecVirtual
+	blockKernel("dequantQ6_KAVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantQ6_KAVX512 dequantizes the first blocks of nb Q6_K super-blocks at src to dst, stopping at one whose d is not finite; it returns the super-blocks done.",
+		210, 1024, func() { c15, c3, c32 = bcstD(15), bcstD(3), bcstD(32) }, func(dst, src reg.Register, exit string) {
+			d := blockScale(src, 208, exit)
+			for n := 0; n < 2; n++ {
+				for k := 0; k < 4; k++ {
+					for h := 0; h < 2; h++ {
+						sv := GP32()
+						MOVBLSX(Mem{Base: src, Disp: 192 + 8*n + 2*k + h}, sv)
+						xs := XMM()
+						VXORPS(xs, xs, xs)
+						VCVTSI2SSL(sv, xs, xs)
+						VMULSS(d.AsX(), xs, xs) // d * scale
+						ds := ZMM()
+						VBROADCASTSS(xs, ds)
+						z, t := ZMM(), ZMM()
+						VPMOVZXBD(Mem{Base: src, Disp: 64*n + 32*(k%2) + 16*h}, z)
+						if k >= 2 {
+							VPSRLD(U8(4), z, z)
+						}
+						VPANDD(c15, z, z)
+						VPMOVZXBD(Mem{Base: src, Disp: 128 + 32*n + 16*h}, t)
+						if k > 0 {
+							VPSRLD(U8(2*k), t, t)
+						}
+						VPANDD(c3, t, t)
+						VPSLLD(U8(4), t, t)
+						VPORD(t, z, z)
+						VPSUBD(c32, z, z)
+						VCVTDQ2PS(z, z)
+						VMULPS(ds, z, z)
+						VMOVUPS(z, Mem{Base: dst, Disp: 4 * (128*n + 32*k + 16*h)})
+					}
+				}
+			}
+		})
+}
+
 // kvaluesMXFP4 is ggml's kvalues_mxfp4 as float32 bits, for VPERMPS.
 var kvaluesMXFP4 Mem
 
@@ -526,6 +570,7 @@ func main() {
 	dequantQ8_K()
 	dequantMXFP4()
 	dequantQ4_K()
+	dequantQ6_K()
 	dequantBF16()
 	dequantF16()
 	quantQ8_0()
