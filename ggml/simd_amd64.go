@@ -128,3 +128,7 @@ func dequantQ4_KFast(dst []float32, src []byte) {
 func dequantQ6_KFast(dst []float32, src []byte) {
 	blocksSIMD(dst, src, 210, 256, dequantQ6_KAVX512, dequantQ6_K)
 }
+
+func dequantQ5_KFast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 176, 256, dequantQ5_KAVX512, dequantQ5_K)
+}

@@ -20,3 +20,4 @@ func dequantQ8_KFast(dst []float32, src []byte)  { dequantQ8_K(dst, src) }
 func dequantMXFP4Fast(dst []float32, src []byte) { dequantMXFP4(dst, src) }
 func dequantQ4_KFast(dst []float32, src []byte)  { dequantQ4_K(dst, src) }
 func dequantQ6_KFast(dst []float32, src []byte)  { dequantQ6_K(dst, src) }
+func dequantQ5_KFast(dst []float32, src []byte)  { dequantQ5_K(dst, src) }

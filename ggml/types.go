@@ -82,7 +82,7 @@ var typeTable = [...]typeInfo{
 	{Q2_K, "q2_K", 256, 84, quantQ2_K, dequantQ2_K},
 	{Q3_K, "q3_K", 256, 110, quantQ3_K, dequantQ3_K},
 	{Q4_K, "q4_K", 256, 144, quantQ4_K, dequantQ4_KFast},
-	{Q5_K, "q5_K", 256, 176, quantQ5_K, dequantQ5_K},
+	{Q5_K, "q5_K", 256, 176, quantQ5_K, dequantQ5_KFast},
 	{Q6_K, "q6_K", 256, 210, quantQ6_K, dequantQ6_KFast},
 	{Q8_K, "q8_K", 256, 292, quantQ8_K, dequantQ8_KFast},
 	{IQ2_XXS, "iq2_xxs", 256, 66, nil, nil},

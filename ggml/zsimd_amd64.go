@@ -28,6 +28,9 @@ func dequantMXFP4AVX512(dst *float32, src *byte, nb int) int
 // dequantQ4_KAVX512 dequantizes the first blocks of nb Q4_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.
 func dequantQ4_KAVX512(dst *float32, src *byte, nb int) int
 
+// dequantQ5_KAVX512 dequantizes the first blocks of nb Q5_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.
+func dequantQ5_KAVX512(dst *float32, src *byte, nb int) int
+
 // dequantQ6_KAVX512 dequantizes the first blocks of nb Q6_K super-blocks at src to dst, stopping at one whose d is not finite; it returns the super-blocks done.
 func dequantQ6_KAVX512(dst *float32, src *byte, nb int) int
 

@@ -448,6 +448,8 @@ TEXT ·dequantQ4_KAVX512(SB), NOSPLIT, $0-32
 	MOVQ         nb+16(FP), DX
 	MOVL         $0x0000000f, BX
 	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
 	XORQ         BX, BX
 
 dequantQ4_KAVX512loop:
@@ -707,6 +709,357 @@ dequantQ4_KAVX512loop:
 	JMP          dequantQ4_KAVX512loop
 
 dequantQ4_KAVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dequantQ5_KAVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·dequantQ5_KAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	XORQ         BX, BX
+
+dequantQ5_KAVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantQ5_KAVX512done
+	MOVWLZX      (CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ5_KAVX512done
+	VMOVD        SI, X2
+	VCVTPH2PS    X2, X2
+	VBROADCASTSS X2, Z2
+	MOVWLZX      2(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ5_KAVX512done
+	VMOVD        SI, X3
+	VCVTPH2PS    X3, X3
+	VBROADCASTSS X3, Z3
+	MOVBLZX      4(CX), SI
+	MOVBLZX      8(CX), DI
+	ANDL         $0x0000003f, SI
+	ANDL         $0x0000003f, DI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   DI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z4
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    48(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    16(CX), Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, (AX)
+	VPMOVZXBD    64(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    32(CX), Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 64(AX)
+	MOVBLZX      5(CX), SI
+	MOVBLZX      9(CX), DI
+	ANDL         $0x0000003f, SI
+	ANDL         $0x0000003f, DI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   DI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z4
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    48(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    16(CX), Z7
+	VPSRLD       $0x01, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 128(AX)
+	VPMOVZXBD    64(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    32(CX), Z7
+	VPSRLD       $0x01, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 192(AX)
+	MOVBLZX      6(CX), SI
+	MOVBLZX      10(CX), DI
+	ANDL         $0x0000003f, SI
+	ANDL         $0x0000003f, DI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   DI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z4
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    80(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    16(CX), Z7
+	VPSRLD       $0x02, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 256(AX)
+	VPMOVZXBD    96(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    32(CX), Z7
+	VPSRLD       $0x02, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 320(AX)
+	MOVBLZX      7(CX), SI
+	MOVBLZX      11(CX), DI
+	ANDL         $0x0000003f, SI
+	ANDL         $0x0000003f, DI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   DI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z4
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    80(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    16(CX), Z7
+	VPSRLD       $0x03, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 384(AX)
+	VPMOVZXBD    96(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    32(CX), Z7
+	VPSRLD       $0x03, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 448(AX)
+	MOVBLZX      12(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, DI
+	MOVBLZX      4(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, DI
+	SHRL         $0x04, SI
+	MOVBLZX      8(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, SI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   SI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z4
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    112(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    16(CX), Z7
+	VPSRLD       $0x04, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 512(AX)
+	VPMOVZXBD    128(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    32(CX), Z7
+	VPSRLD       $0x04, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 576(AX)
+	MOVBLZX      13(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, DI
+	MOVBLZX      5(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, DI
+	SHRL         $0x04, SI
+	MOVBLZX      9(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, SI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   SI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z4
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    112(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    16(CX), Z7
+	VPSRLD       $0x05, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 640(AX)
+	VPMOVZXBD    128(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    32(CX), Z7
+	VPSRLD       $0x05, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 704(AX)
+	MOVBLZX      14(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, DI
+	MOVBLZX      6(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, DI
+	SHRL         $0x04, SI
+	MOVBLZX      10(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, SI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   SI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z4
+	VBROADCASTSS X5, Z5
+	VPMOVZXBD    144(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    16(CX), Z7
+	VPSRLD       $0x06, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 768(AX)
+	VPMOVZXBD    160(CX), Z6
+	VPANDD       Z0, Z6, Z6
+	VPMOVZXBD    32(CX), Z7
+	VPSRLD       $0x06, Z7, Z7
+	VPANDD       Z1, Z7, Z7
+	VPSLLD       $0x04, Z7, Z7
+	VPORD        Z7, Z6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VSUBPS       Z5, Z6, Z6
+	VMOVUPS      Z6, 832(AX)
+	MOVBLZX      15(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, DI
+	MOVBLZX      7(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, DI
+	SHRL         $0x04, SI
+	MOVBLZX      11(CX), R8
+	SHRL         $0x06, R8
+	SHLL         $0x04, R8
+	ORL          R8, SI
+	VXORPS       X4, X4, X4
+	VXORPS       X5, X5, X5
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VCVTSI2SSL   SI, X5, X5
+	VMULSS       X3, X5, X5
+	VBROADCASTSS X4, Z2
+	VBROADCASTSS X5, Z3
+	VPMOVZXBD    144(CX), Z4
+	VPSRLD       $0x04, Z4, Z4
+	VPANDD       Z0, Z4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPSRLD       $0x07, Z5, Z5
+	VPANDD       Z1, Z5, Z5
+	VPSLLD       $0x04, Z5, Z5
+	VPORD        Z5, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VMULPS       Z2, Z4, Z4
+	VSUBPS       Z3, Z4, Z4
+	VMOVUPS      Z4, 896(AX)
+	VPMOVZXBD    160(CX), Z4
+	VPSRLD       $0x04, Z4, Z4
+	VPANDD       Z0, Z4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x07, Z5, Z5
+	VPANDD       Z1, Z5, Z5
+	VPSLLD       $0x04, Z5, Z5
+	VPORD        Z5, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VMULPS       Z2, Z4, Z4
+	VSUBPS       Z3, Z4, Z4
+	VMOVUPS      Z4, 960(AX)
+	ADDQ         $0x000000b0, CX
+	ADDQ         $0x00000400, AX
+	INCQ         BX
+	JMP          dequantQ5_KAVX512loop
+
+dequantQ5_KAVX512done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -194,16 +194,21 @@ func dequantQ8_K() {
 		})
 }
 
-// dequantQ4_K: super-blocks of 144 bytes: fp16 d and dmin, 12 bytes of
-// 6-bit scales and mins (get_scale_min_k4), 128 bytes of codes; sub-block
-// 2j+h (32 elements) takes the low (h 0) or high (h 1) nibbles of bytes
-// 16+32j.. 16+32j+31; each element is (d*s)*code - dmin*m, rounded at each
-// step as ggml's.
-func dequantQ4_K() {
-	var c15 reg.VecVirtual
-	blockKernel("dequantQ4_KAVX512", "func(dst *float32, src *byte, nb int) int",
-		"dequantQ4_KAVX512 dequantizes the first blocks of nb Q4_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.",
-		144, 1024, func() { c15 = bcstD(15) }, func(dst, src reg.Register, exit string) {
+func dequantQ4_K() { dequantQ45K("dequantQ4_KAVX512", "Q4_K", 144, false) }
+func dequantQ5_K() { dequantQ45K("dequantQ5_KAVX512", "Q5_K", 176, true) }
+
+// dequantQ45K: super-blocks of size bytes: fp16 d and dmin, 12 bytes of
+// 6-bit scales and mins (get_scale_min_k4), for Q5_K 32 bytes qh of fifth
+// bits, then 128 bytes of codes; sub-block 2j+h (32 elements) takes the low
+// (h 0) or high (h 1) nibbles of the 32 code bytes from 32j, and for Q5_K
+// bit 2j+h of qh[l] as its fifth; each element is (d*s)*code - dmin*m,
+// rounded at each step as ggml's.
+func dequantQ45K(name, typ string, size int, fifth bool) {
+	var c15, c1 reg.VecVirtual
+	qs := size - 128
+	blockKernel(name, "func(dst *float32, src *byte, nb int) int",
+		name+" dequantizes the first blocks of nb "+typ+" super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.",
+		size, 1024, func() { c15, c1 = bcstD(15), bcstD(1) }, func(dst, src reg.Register, exit string) {
 			d := blockScale(src, 0, exit)
 			mn := blockScale(src, 2, exit)
 			sc := func(i int) reg.GPVirtual { // byte i of the scales
@@ -246,11 +251,21 @@ func dequantQ4_K() {
 				j, h := sb/2, sb%2
 				for half := 0; half < 2; half++ {
 					z := ZMM()
-					VPMOVZXBD(Mem{Base: src, Disp: 16 + 32*j + 16*half}, z)
+					VPMOVZXBD(Mem{Base: src, Disp: qs + 32*j + 16*half}, z)
 					if h == 1 {
 						VPSRLD(U8(4), z, z)
 					}
 					VPANDD(c15, z, z)
+					if fifth { // | (qh[l] >> (2j+h) & 1) << 4
+						t := ZMM()
+						VPMOVZXBD(Mem{Base: src, Disp: 16 + 16*half}, t)
+						if sb > 0 {
+							VPSRLD(U8(sb), t, t)
+						}
+						VPANDD(c1, t, t)
+						VPSLLD(U8(4), t, t)
+						VPORD(t, z, z)
+					}
 					VCVTDQ2PS(z, z)
 					VMULPS(dl, z, z)
 					VSUBPS(ml, z, z) // - dmin*m
@@ -570,6 +585,7 @@ func main() {
 	dequantQ8_K()
 	dequantMXFP4()
 	dequantQ4_K()
+	dequantQ5_K()
 	dequantQ6_K()
 	dequantBF16()
 	dequantF16()
