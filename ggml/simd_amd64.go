@@ -132,3 +132,7 @@ func dequantQ6_KFast(dst []float32, src []byte) {
 func dequantQ5_KFast(dst []float32, src []byte) {
 	blocksSIMD(dst, src, 176, 256, dequantQ5_KAVX512, dequantQ5_K)
 }
+
+func dequantQ2_KFast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 84, 256, dequantQ2_KAVX512, dequantQ2_K)
+}

@@ -16,8 +16,8 @@ import (
 // this machine and build have them) with the Go kernels, bit for bit: Q8_0,
 // Q4_0, Q4_1, Q5_0 and Q5_1 rows with every fp16 scale (and every fp16 m),
 // MXFP4 with every scale byte, Q8_K with float32 scales of every class,
-// Q4_K, Q5_K and Q6_K with every fp16 d (and dmin) and random scales and
-// codes (NaN and infinite scales among finite
+// Q2_K, Q4_K, Q5_K and Q6_K with every fp16 d (and dmin) and random scales
+// and codes (NaN and infinite scales among finite
 // ones, which the kernels leave to Go mid-row) and random codes, every
 // bfloat16 and every half (NaN and infinite halves too), at lengths that
 // end inside a group of 16.
@@ -119,6 +119,20 @@ func TestSIMDDequant(t *testing.T) {
 		}
 		for _, m := range []int{qb, qb - 1, 2, 1} {
 			check("q4_K", dequantQ4_KFast, dequantQ4_K, src[:144*m], 256*m)
+		}
+		// Q2_K: every fp16 d and dmin, random scales and codes.
+		src = make([]byte, 84*qb)
+		ds, ms = rng.Perm(qb), rng.Perm(qb)
+		for i := range qb {
+			blk := src[84*i : 84*(i+1)]
+			for j := range blk {
+				blk[j] = byte(rng.Uint32())
+			}
+			binary.LittleEndian.PutUint16(blk[80:], uint16(ds[i]))
+			binary.LittleEndian.PutUint16(blk[82:], uint16(ms[i]))
+		}
+		for _, m := range []int{qb, qb - 1, 2, 1} {
+			check("q2_K", dequantQ2_KFast, dequantQ2_K, src[:84*m], 256*m)
 		}
 		// Q5_K likewise.
 		src = make([]byte, 176*qb)

@@ -440,6 +440,345 @@ dequantMXFP4AVX512done:
 	VZEROUPPER
 	RET
 
+// func dequantQ2_KAVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·dequantQ2_KAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z0
+	XORQ         BX, BX
+
+dequantQ2_KAVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantQ2_KAVX512done
+	MOVWLZX      80(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ2_KAVX512done
+	VMOVD        SI, X1
+	VCVTPH2PS    X1, X1
+	VBROADCASTSS X1, Z1
+	MOVWLZX      82(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ2_KAVX512done
+	VMOVD        SI, X2
+	VCVTPH2PS    X2, X2
+	VBROADCASTSS X2, Z2
+	MOVBLZX      (CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, (AX)
+	MOVBLZX      1(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 64(AX)
+	MOVBLZX      2(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 128(AX)
+	MOVBLZX      3(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 192(AX)
+	MOVBLZX      4(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 256(AX)
+	MOVBLZX      5(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 320(AX)
+	MOVBLZX      6(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPSRLD       $0x06, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 384(AX)
+	MOVBLZX      7(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x06, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 448(AX)
+	MOVBLZX      8(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 512(AX)
+	MOVBLZX      9(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 576(AX)
+	MOVBLZX      10(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 640(AX)
+	MOVBLZX      11(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 704(AX)
+	MOVBLZX      12(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 768(AX)
+	MOVBLZX      13(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 832(AX)
+	MOVBLZX      14(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z3
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPSRLD       $0x06, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z3, Z5, Z5
+	VSUBPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 896(AX)
+	MOVBLZX      15(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x04, DI
+	VXORPS       X3, X3, X3
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X3, X3
+	VMULSS       X1, X3, X3
+	VCVTSI2SSL   DI, X4, X4
+	VMULSS       X2, X4, X4
+	VBROADCASTSS X3, Z1
+	VBROADCASTSS X4, Z2
+	VPMOVZXBD    64(CX), Z3
+	VPSRLD       $0x06, Z3, Z3
+	VPANDD       Z0, Z3, Z3
+	VCVTDQ2PS    Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VSUBPS       Z2, Z3, Z3
+	VMOVUPS      Z3, 960(AX)
+	ADDQ         $0x00000054, CX
+	ADDQ         $0x00000400, AX
+	INCQ         BX
+	JMP          dequantQ2_KAVX512loop
+
+dequantQ2_KAVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func dequantQ4_KAVX512(dst *float32, src *byte, nb int) int
 // Requires: AVX, AVX512F, F16C
 TEXT ·dequantQ4_KAVX512(SB), NOSPLIT, $0-32

@@ -319,6 +319,48 @@ func dequantQ6_K() {
 		})
 }
 
+// dequantQ2_K: super-blocks of 84 bytes: 16 scale bytes (4-bit scale |
+// 4-bit min << 4), 64 bytes of 2-bit codes, fp16 d and dmin; group g (16
+// elements, half n = g/8, j = g/2%4, h = g%2) has the bits 2j of bytes
+// 16+32n+16h.. +15, each element (d*scale)*code - dmin*min.
+func dequantQ2_K() {
+	var c3 reg.VecVirtual
+	blockKernel("dequantQ2_KAVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantQ2_KAVX512 dequantizes the first blocks of nb Q2_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.",
+		84, 1024, func() { c3 = bcstD(3) }, func(dst, src reg.Register, exit string) {
+			d := blockScale(src, 80, exit)
+			mn := blockScale(src, 82, exit)
+			for g := 0; g < 16; g++ {
+				n, j, h := g/8, g/2%4, g%2
+				sv, mv := GP32(), GP32()
+				MOVBLZX(Mem{Base: src, Disp: g}, sv)
+				MOVL(sv, mv)
+				ANDL(U32(15), sv)
+				SHRL(U8(4), mv)
+				xs, xm := XMM(), XMM()
+				VXORPS(xs, xs, xs)
+				VXORPS(xm, xm, xm)
+				VCVTSI2SSL(sv, xs, xs)
+				VMULSS(d.AsX(), xs, xs) // d * scale
+				VCVTSI2SSL(mv, xm, xm)
+				VMULSS(mn.AsX(), xm, xm) // dmin * min
+				dl, ml := ZMM(), ZMM()
+				VBROADCASTSS(xs, dl)
+				VBROADCASTSS(xm, ml)
+				z := ZMM()
+				VPMOVZXBD(Mem{Base: src, Disp: 16 + 32*n + 16*h}, z)
+				if j > 0 {
+					VPSRLD(U8(2*j), z, z)
+				}
+				VPANDD(c3, z, z)
+				VCVTDQ2PS(z, z)
+				VMULPS(dl, z, z)
+				VSUBPS(ml, z, z)
+				VMOVUPS(z, Mem{Base: dst, Disp: 64 * g})
+			}
+		})
+}
+
 // kvaluesMXFP4 is ggml's kvalues_mxfp4 as float32 bits, for VPERMPS.
 var kvaluesMXFP4 Mem
 
@@ -584,6 +626,7 @@ func main() {
 	dequantQ5_1()
 	dequantQ8_K()
 	dequantMXFP4()
+	dequantQ2_K()
 	dequantQ4_K()
 	dequantQ5_K()
 	dequantQ6_K()
