@@ -136,3 +136,7 @@ func dequantQ5_KFast(dst []float32, src []byte) {
 func dequantQ2_KFast(dst []float32, src []byte) {
 	blocksSIMD(dst, src, 84, 256, dequantQ2_KAVX512, dequantQ2_K)
 }
+
+func dequantQ3_KFast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 110, 256, dequantQ3_KAVX512, dequantQ3_K)
+}

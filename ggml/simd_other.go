@@ -22,3 +22,4 @@ func dequantQ4_KFast(dst []float32, src []byte)  { dequantQ4_K(dst, src) }
 func dequantQ6_KFast(dst []float32, src []byte)  { dequantQ6_K(dst, src) }
 func dequantQ5_KFast(dst []float32, src []byte)  { dequantQ5_K(dst, src) }
 func dequantQ2_KFast(dst []float32, src []byte)  { dequantQ2_K(dst, src) }
+func dequantQ3_KFast(dst []float32, src []byte)  { dequantQ3_K(dst, src) }

@@ -16,8 +16,8 @@ import (
 // this machine and build have them) with the Go kernels, bit for bit: Q8_0,
 // Q4_0, Q4_1, Q5_0 and Q5_1 rows with every fp16 scale (and every fp16 m),
 // MXFP4 with every scale byte, Q8_K with float32 scales of every class,
-// Q2_K, Q4_K, Q5_K and Q6_K with every fp16 d (and dmin) and random scales
-// and codes (NaN and infinite scales among finite
+// Q2_K, Q3_K, Q4_K, Q5_K and Q6_K with every fp16 d (and dmin) and random
+// scales and codes (NaN and infinite scales among finite
 // ones, which the kernels leave to Go mid-row) and random codes, every
 // bfloat16 and every half (NaN and infinite halves too), at lengths that
 // end inside a group of 16.
@@ -133,6 +133,18 @@ func TestSIMDDequant(t *testing.T) {
 		}
 		for _, m := range []int{qb, qb - 1, 2, 1} {
 			check("q2_K", dequantQ2_KFast, dequantQ2_K, src[:84*m], 256*m)
+		}
+		// Q3_K: every fp16 d, random scales, hmask and codes.
+		src = make([]byte, 110*qb)
+		for i, h := range rng.Perm(qb) {
+			blk := src[110*i : 110*(i+1)]
+			for j := range blk {
+				blk[j] = byte(rng.Uint32())
+			}
+			binary.LittleEndian.PutUint16(blk[108:], uint16(h))
+		}
+		for _, m := range []int{qb, qb - 1, 2, 1} {
+			check("q3_K", dequantQ3_KFast, dequantQ3_K, src[:110*m], 256*m)
 		}
 		// Q5_K likewise.
 		src = make([]byte, 176*qb)

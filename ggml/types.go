@@ -80,7 +80,7 @@ var typeTable = [...]typeInfo{
 	{Q8_0, "q8_0", 32, 34, quantQ8_0Fast, dequantQ8_0Fast},
 	{Q8_1, "q8_1", 32, 36, nil, nil},
 	{Q2_K, "q2_K", 256, 84, quantQ2_K, dequantQ2_KFast},
-	{Q3_K, "q3_K", 256, 110, quantQ3_K, dequantQ3_K},
+	{Q3_K, "q3_K", 256, 110, quantQ3_K, dequantQ3_KFast},
 	{Q4_K, "q4_K", 256, 144, quantQ4_K, dequantQ4_KFast},
 	{Q5_K, "q5_K", 256, 176, quantQ5_K, dequantQ5_KFast},
 	{Q6_K, "q6_K", 256, 210, quantQ6_K, dequantQ6_KFast},

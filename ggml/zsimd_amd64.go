@@ -28,6 +28,9 @@ func dequantMXFP4AVX512(dst *float32, src *byte, nb int) int
 // dequantQ2_KAVX512 dequantizes the first blocks of nb Q2_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.
 func dequantQ2_KAVX512(dst *float32, src *byte, nb int) int
 
+// dequantQ3_KAVX512 dequantizes the first blocks of nb Q3_K super-blocks at src to dst, stopping at one whose d is not finite; it returns the super-blocks done.
+func dequantQ3_KAVX512(dst *float32, src *byte, nb int) int
+
 // dequantQ4_KAVX512 dequantizes the first blocks of nb Q4_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.
 func dequantQ4_KAVX512(dst *float32, src *byte, nb int) int
 

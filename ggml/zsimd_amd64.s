@@ -779,6 +779,423 @@ dequantQ2_KAVX512done:
 	VZEROUPPER
 	RET
 
+// func dequantQ3_KAVX512(dst *float32, src *byte, nb int) int
+// Requires: AVX, AVX512F, F16C
+TEXT ·dequantQ3_KAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         nb+16(FP), DX
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00000004, BX
+	VPBROADCASTD BX, Z2
+	XORQ         BX, BX
+
+dequantQ3_KAVX512loop:
+	CMPQ         BX, DX
+	JAE          dequantQ3_KAVX512done
+	MOVWLZX      108(CX), SI
+	MOVL         SI, DI
+	ANDL         $0x00007c00, DI
+	CMPL         DI, $0x00007c00
+	JE           dequantQ3_KAVX512done
+	VMOVD        SI, X3
+	VCVTPH2PS    X3, X3
+	VBROADCASTSS X3, Z3
+	MOVBLZX      96(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      104(CX), DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, (AX)
+	MOVBLZX      97(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      105(CX), DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    16(CX), Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 64(AX)
+	MOVBLZX      98(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      106(CX), DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPSRLD       $0x01, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 128(AX)
+	MOVBLZX      99(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      107(CX), DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    16(CX), Z6
+	VPSRLD       $0x01, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 192(AX)
+	MOVBLZX      100(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      104(CX), DI
+	SHRL         $0x02, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPSRLD       $0x02, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 256(AX)
+	MOVBLZX      101(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      105(CX), DI
+	SHRL         $0x02, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    16(CX), Z6
+	VPSRLD       $0x02, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 320(AX)
+	MOVBLZX      102(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      106(CX), DI
+	SHRL         $0x02, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    32(CX), Z5
+	VPSRLD       $0x06, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPSRLD       $0x03, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 384(AX)
+	MOVBLZX      103(CX), SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      107(CX), DI
+	SHRL         $0x02, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    48(CX), Z5
+	VPSRLD       $0x06, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    16(CX), Z6
+	VPSRLD       $0x03, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 448(AX)
+	MOVBLZX      96(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      104(CX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 512(AX)
+	MOVBLZX      97(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      105(CX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    80(CX), Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    16(CX), Z6
+	VPSRLD       $0x04, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 576(AX)
+	MOVBLZX      98(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      106(CX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPSRLD       $0x05, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 640(AX)
+	MOVBLZX      99(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      107(CX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    80(CX), Z5
+	VPSRLD       $0x02, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    16(CX), Z6
+	VPSRLD       $0x05, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 704(AX)
+	MOVBLZX      100(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      104(CX), DI
+	SHRL         $0x06, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPSRLD       $0x06, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 768(AX)
+	MOVBLZX      101(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      105(CX), DI
+	SHRL         $0x06, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    80(CX), Z5
+	VPSRLD       $0x04, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    16(CX), Z6
+	VPSRLD       $0x06, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 832(AX)
+	MOVBLZX      102(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      106(CX), DI
+	SHRL         $0x06, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z4
+	VPMOVZXBD    64(CX), Z5
+	VPSRLD       $0x06, Z5, Z5
+	VPANDD       Z0, Z5, Z5
+	VPMOVZXBD    (CX), Z6
+	VPSRLD       $0x07, Z6, Z6
+	VPANDD       Z1, Z6, Z6
+	VPSLLD       $0x02, Z6, Z6
+	VPORD        Z6, Z5, Z5
+	VPSUBD       Z2, Z5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VMOVUPS      Z5, 896(AX)
+	MOVBLZX      103(CX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVBLZX      107(CX), DI
+	SHRL         $0x06, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x00000020, SI
+	VXORPS       X4, X4, X4
+	VCVTSI2SSL   SI, X4, X4
+	VMULSS       X3, X4, X4
+	VBROADCASTSS X4, Z3
+	VPMOVZXBD    80(CX), Z4
+	VPSRLD       $0x06, Z4, Z4
+	VPANDD       Z0, Z4, Z4
+	VPMOVZXBD    16(CX), Z5
+	VPSRLD       $0x07, Z5, Z5
+	VPANDD       Z1, Z5, Z5
+	VPSLLD       $0x02, Z5, Z5
+	VPORD        Z5, Z4, Z4
+	VPSUBD       Z2, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VMOVUPS      Z4, 960(AX)
+	ADDQ         $0x0000006e, CX
+	ADDQ         $0x00000400, AX
+	INCQ         BX
+	JMP          dequantQ3_KAVX512loop
+
+dequantQ3_KAVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func dequantQ4_KAVX512(dst *float32, src *byte, nb int) int
 // Requires: AVX, AVX512F, F16C
 TEXT ·dequantQ4_KAVX512(SB), NOSPLIT, $0-32

@@ -361,6 +361,61 @@ func dequantQ2_K() {
 		})
 }
 
+// dequantQ3_K: super-blocks of 110 bytes: hmask[32], 64 bytes of 2-bit
+// codes, 12 bytes of 16 6-bit scales (stored minus 32), fp16 d; group g
+// (n = g/8, j = g/2%4, h = g%2) has the bits 2j of bytes 32+32n+16h.. +15,
+// minus 4 where bit 4n+j of hmask[16h+l] is clear, times d*scale.
+func dequantQ3_K() {
+	var c3, c1, c4 reg.VecVirtual
+	blockKernel("dequantQ3_KAVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantQ3_KAVX512 dequantizes the first blocks of nb Q3_K super-blocks at src to dst, stopping at one whose d is not finite; it returns the super-blocks done.",
+		110, 1024, func() { c3, c1, c4 = bcstD(3), bcstD(1), bcstD(4) }, func(dst, src reg.Register, exit string) {
+			d := blockScale(src, 108, exit)
+			for g := 0; g < 16; g++ {
+				n, j, h := g/8, g/2%4, g%2
+				lo, hi := GP32(), GP32()
+				if g < 8 {
+					MOVBLZX(Mem{Base: src, Disp: 96 + g}, lo)
+				} else {
+					MOVBLZX(Mem{Base: src, Disp: 96 + g - 8}, lo)
+					SHRL(U8(4), lo)
+				}
+				ANDL(U32(15), lo)
+				MOVBLZX(Mem{Base: src, Disp: 96 + 8 + g%4}, hi)
+				if g/4 > 0 {
+					SHRL(U8(2*(g/4)), hi)
+				}
+				ANDL(U32(3), hi)
+				SHLL(U8(4), hi)
+				ORL(hi, lo)
+				SUBL(U32(32), lo)
+				xs := XMM()
+				VXORPS(xs, xs, xs)
+				VCVTSI2SSL(lo, xs, xs)
+				VMULSS(d.AsX(), xs, xs) // d * scale
+				dl := ZMM()
+				VBROADCASTSS(xs, dl)
+				z, t := ZMM(), ZMM()
+				VPMOVZXBD(Mem{Base: src, Disp: 32 + 32*n + 16*h}, z)
+				if j > 0 {
+					VPSRLD(U8(2*j), z, z)
+				}
+				VPANDD(c3, z, z)
+				VPMOVZXBD(Mem{Base: src, Disp: 16 * h}, t)
+				if b := 4*n + j; b > 0 {
+					VPSRLD(U8(b), t, t)
+				}
+				VPANDD(c1, t, t)
+				VPSLLD(U8(2), t, t)
+				VPORD(t, z, z)
+				VPSUBD(c4, z, z)
+				VCVTDQ2PS(z, z)
+				VMULPS(dl, z, z)
+				VMOVUPS(z, Mem{Base: dst, Disp: 64 * g})
+			}
+		})
+}
+
 // kvaluesMXFP4 is ggml's kvalues_mxfp4 as float32 bits, for VPERMPS.
 var kvaluesMXFP4 Mem
 
@@ -627,6 +682,7 @@ func main() {
 	dequantQ8_K()
 	dequantMXFP4()
 	dequantQ2_K()
+	dequantQ3_K()
 	dequantQ4_K()
 	dequantQ5_K()
 	dequantQ6_K()
