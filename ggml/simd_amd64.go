@@ -140,3 +140,7 @@ func dequantQ2_KFast(dst []float32, src []byte) {
 func dequantQ3_KFast(dst []float32, src []byte) {
 	blocksSIMD(dst, src, 110, 256, dequantQ3_KAVX512, dequantQ3_K)
 }
+
+func dequantNVFP4Fast(dst []float32, src []byte) {
+	blocksSIMD(dst, src, 36, 64, dequantNVFP4AVX512, dequantNVFP4)
+}

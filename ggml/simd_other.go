@@ -23,3 +23,4 @@ func dequantQ6_KFast(dst []float32, src []byte)  { dequantQ6_K(dst, src) }
 func dequantQ5_KFast(dst []float32, src []byte)  { dequantQ5_K(dst, src) }
 func dequantQ2_KFast(dst []float32, src []byte)  { dequantQ2_K(dst, src) }
 func dequantQ3_KFast(dst []float32, src []byte)  { dequantQ3_K(dst, src) }
+func dequantNVFP4Fast(dst []float32, src []byte) { dequantNVFP4(dst, src) }

@@ -15,7 +15,7 @@ import (
 // TestSIMDDequant compares the fast dequantizers (the AVX-512 kernels where
 // this machine and build have them) with the Go kernels, bit for bit: Q8_0,
 // Q4_0, Q4_1, Q5_0 and Q5_1 rows with every fp16 scale (and every fp16 m),
-// MXFP4 with every scale byte, Q8_K with float32 scales of every class,
+// MXFP4 with every scale byte, NVFP4 with every UE4M3 byte in each slot, Q8_K with float32 scales of every class,
 // Q2_K, Q3_K, Q4_K, Q5_K and Q6_K with every fp16 d (and dmin) and random
 // scales and codes (NaN and infinite scales among finite
 // ones, which the kernels leave to Go mid-row) and random codes, every
@@ -80,6 +80,19 @@ func TestSIMDDequant(t *testing.T) {
 		}
 		for _, m := range []int{nb, nb - 1, 3, 1} {
 			check("mxfp4", dequantMXFP4Fast, dequantMXFP4, src[:17*m], 32*m)
+		}
+		// NVFP4: every UE4M3 byte in each of the 4 scale slots.
+		const vb = 4 * 256 * 64
+		src = make([]byte, 36*vb)
+		for i := range vb {
+			blk := src[36*i : 36*(i+1)]
+			for j := range blk {
+				blk[j] = byte(rng.Uint32())
+			}
+			blk[i%4] = byte(i / 4)
+		}
+		for _, m := range []int{vb, vb - 1, 3, 1} {
+			check("nvfp4", dequantNVFP4Fast, dequantNVFP4, src[:36*m], 64*m)
 		}
 		const kb = 3000
 		src = make([]byte, 292*kb)

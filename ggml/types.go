@@ -103,7 +103,7 @@ var typeTable = [...]typeInfo{
 	{TQ1_0, "tq1_0", 256, 54, nil, nil},
 	{TQ2_0, "tq2_0", 256, 66, nil, nil},
 	{MXFP4, "mxfp4", 32, 17, quantMXFP4, dequantMXFP4Fast},
-	{NVFP4, "nvfp4", 64, 36, quantNVFP4, dequantNVFP4},
+	{NVFP4, "nvfp4", 64, 36, quantNVFP4, dequantNVFP4Fast},
 	{Q1_0, "q1_0", 128, 18, nil, nil},
 	{Q2_0, "q2_0", 64, 18, nil, nil},
 }

@@ -25,6 +25,9 @@ func dequantQ8_KAVX512(dst *float32, src *byte, nb int) int
 // dequantMXFP4AVX512 dequantizes the first blocks of nb MXFP4 blocks at src to dst, stopping at a block whose scale byte is 0 or 1; it returns the blocks done.
 func dequantMXFP4AVX512(dst *float32, src *byte, nb int) int
 
+// dequantNVFP4AVX512 dequantizes the first blocks of nb NVFP4 blocks at src to dst; it returns nb.
+func dequantNVFP4AVX512(dst *float32, src *byte, nb int) int
+
 // dequantQ2_KAVX512 dequantizes the first blocks of nb Q2_K super-blocks at src to dst, stopping at one whose d or dmin is not finite; it returns the super-blocks done.
 func dequantQ2_KAVX512(dst *float32, src *byte, nb int) int
 

@@ -416,6 +416,56 @@ func dequantQ3_K() {
 		})
 }
 
+// ue4m3Half holds GGML_UE4M3_TO_FP32(x)/2 as float32 bits for every byte x
+// (ggml/cfloat.go's ue4m3Half; ggml's TestSIMDDequant checks all 256).
+var ue4m3Half Mem
+
+func ue4m3HalfBits(x uint8) uint32 {
+	if x == 0 || x == 0x7f {
+		return 0
+	}
+	e, m := uint32(x>>3)&0xf, uint32(x&7)
+	if e == 0 {
+		return math.Float32bits(float32(m) * 0x1p-10)
+	}
+	return (e-7+127-1)<<23 | m<<20
+}
+
+// dequantNVFP4: blocks of 36 bytes: 4 UE4M3 scale bytes, then 4 sub-blocks
+// of 8 bytes of codes (element j of 16 in the low nibble of byte j, element
+// j+8 in its high one); each element kvalues_mxfp4[code] * d, d the scale's
+// half from the table.
+func dequantNVFP4() {
+	var c15, lut reg.VecVirtual
+	var tbl reg.GPVirtual
+	blockKernel("dequantNVFP4AVX512", "func(dst *float32, src *byte, nb int) int",
+		"dequantNVFP4AVX512 dequantizes the first blocks of nb NVFP4 blocks at src to dst; it returns nb.",
+		36, 256, func() {
+			c15 = bcstD(15)
+			r := GP64()
+			LEAQ(kvaluesMXFP4, r)
+			lut = ZMM()
+			VMOVUPS(Mem{Base: r}, lut)
+			tbl = GP64()
+			LEAQ(ue4m3Half, tbl)
+		}, func(dst, src reg.Register, exit string) {
+			for sb := 0; sb < 4; sb++ {
+				e := GP32()
+				MOVBLZX(Mem{Base: src, Disp: sb}, e)
+				d := ZMM()
+				VBROADCASTSS(Mem{Base: tbl, Index: e.As64(), Scale: 4}, d)
+				lo, hi, z := YMM(), YMM(), ZMM()
+				VPMOVZXBD(Mem{Base: src, Disp: 4 + 8*sb}, lo)
+				VPSRLD(U8(4), lo, hi)
+				VPANDD(c15.AsY(), lo, lo)
+				VINSERTI64X4(U8(1), hi, lo.AsZ(), z)
+				VPERMPS(lut, z, z) // kvalues[code]
+				VMULPS(d, z, z)
+				VMOVUPS(z, Mem{Base: dst, Disp: 64 * sb})
+			}
+		})
+}
+
 // kvaluesMXFP4 is ggml's kvalues_mxfp4 as float32 bits, for VPERMPS.
 var kvaluesMXFP4 Mem
 
@@ -670,6 +720,10 @@ func main() {
 	for i := 0; i < 32; i++ {
 		DATA(4*i, U32(uint32(i)))
 	}
+	ue4m3Half = GLOBL("ggmlUE4M3Half", RODATA|NOPTR)
+	for i := 0; i < 256; i++ {
+		DATA(4*i, U32(ue4m3HalfBits(uint8(i))))
+	}
 	kvaluesMXFP4 = GLOBL("ggmlKvaluesMXFP4", RODATA|NOPTR)
 	for i, v := range []float32{0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12} {
 		DATA(4*i, U32(math.Float32bits(v)))
@@ -681,6 +735,7 @@ func main() {
 	dequantQ5_1()
 	dequantQ8_K()
 	dequantMXFP4()
+	dequantNVFP4()
 	dequantQ2_K()
 	dequantQ3_K()
 	dequantQ4_K()
