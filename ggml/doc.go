@@ -173,9 +173,10 @@
 // >= 4x ggml's reference on the K-quants is not reached.
 //
 // On amd64 with AVX-512 (package kernels' AVX512 tier, not with -tags
-// purego), generated kernels (_asm/ggml, zsimd_amd64.s) dequantize Q8_0,
-// Q4_0, Q4_1, F16 and BF16 and quantize Q8_0 and Q4_0, leaving to the Go
-// kernels the blocks with non-finite scales or values, whose bytes those
-// define; from memory they run at 0.7-1.1x a copy of the same float32 bytes
-// (testdata/speed-memory.txt, TestSpeedMemory; docs/GGUF.md).
+// purego), generated kernels (_asm/ggml, zsimd_amd64.s) dequantize every
+// type and quantize Q8_0 and Q4_0, leaving to the Go kernels the blocks with
+// non-finite scales or values, whose bytes those define; from memory the
+// dequantizers run at 0.8-1.4x a copy of the same float32 bytes and the two
+// quantizers at 0.7-0.9x (testdata/speed-memory.txt, TestSpeedMemory;
+// docs/GGUF.md).
 package ggml
