@@ -68,36 +68,30 @@ func dequantF16Fast(dst []float32, src []byte) {
 }
 
 func quantQ8_0Fast(dst []byte, src []float32) {
-	if !simdOK() {
-		quantQ8_0(dst, src)
-		return
-	}
-	for len(src) >= 32 {
-		n := len(src) / 32
-		done := quantQ8_0AVX512(&dst[0], &src[0], n)
-		src, dst = src[32*done:], dst[34*done:]
-		if done == n {
-			return
-		}
-		quantQ8_0(dst[:34], src[:32]) // a block holding a NaN or an infinity
-		src, dst = src[32:], dst[34:]
-	}
+	quantSIMD(dst, src, 34, quantQ8_0AVX512, quantQ8_0)
 }
 
 func quantQ4_0Fast(dst []byte, src []float32) {
+	quantSIMD(dst, src, 18, quantQ4_0AVX512, quantQ4_0)
+}
+
+// quantSIMD runs quantizer kernel k over the blocks of 32 float32 of src
+// (size bytes each in dst) and the Go quantizer g over each block k stops
+// at (one holding a NaN or an infinity).
+func quantSIMD(dst []byte, src []float32, size int, k func(*byte, *float32, int) int, g func([]byte, []float32)) {
 	if !simdOK() {
-		quantQ4_0(dst, src)
+		g(dst, src)
 		return
 	}
 	for len(src) >= 32 {
 		n := len(src) / 32
-		done := quantQ4_0AVX512(&dst[0], &src[0], n)
-		src, dst = src[32*done:], dst[18*done:]
+		done := k(&dst[0], &src[0], n)
+		src, dst = src[32*done:], dst[size*done:]
 		if done == n {
 			return
 		}
-		quantQ4_0(dst[:18], src[:32]) // a block holding a NaN or an infinity
-		src, dst = src[32:], dst[18:]
+		g(dst[:size], src[:32])
+		src, dst = src[32:], dst[size:]
 	}
 }
 

@@ -117,73 +117,37 @@ func TestSIMDDequant(t *testing.T) {
 		for _, m := range []int{kb, kb - 1, 2, 1} {
 			check("q8_K", dequantQ8_KFast, dequantQ8_K, src[:292*m], 256*m)
 		}
-		// Q4_K: random bytes, d and dmin of every fp16 (non-finite ones
-		// mid-row), so every 6-bit scale and min occurs.
-		const qb = 1 << 16
-		src = make([]byte, 144*qb)
-		ds, ms := rng.Perm(qb), rng.Perm(qb)
-		for i := range qb {
-			blk := src[144*i : 144*(i+1)]
-			for j := range blk {
-				blk[j] = byte(rng.Uint32())
+		// The K-quants: random bytes (so every scale, min and code occurs)
+		// and, at offsets dOff and mOff (-1: none), every fp16 d and dmin
+		// in random order (the non-finite ones mid-row).
+		for _, c := range []struct {
+			name       string
+			size       int
+			dOff, mOff int
+			fast, slow func([]float32, []byte)
+		}{
+			{"q2_K", 84, 80, 82, dequantQ2_KFast, dequantQ2_K},
+			{"q3_K", 110, 108, -1, dequantQ3_KFast, dequantQ3_K},
+			{"q4_K", 144, 0, 2, dequantQ4_KFast, dequantQ4_K},
+			{"q5_K", 176, 0, 2, dequantQ5_KFast, dequantQ5_K},
+			{"q6_K", 210, 208, -1, dequantQ6_KFast, dequantQ6_K},
+		} {
+			const qb = 1 << 16
+			src := make([]byte, c.size*qb)
+			ds, ms := rng.Perm(qb), rng.Perm(qb)
+			for i := range qb {
+				blk := src[c.size*i : c.size*(i+1)]
+				for j := range blk {
+					blk[j] = byte(rng.Uint32())
+				}
+				binary.LittleEndian.PutUint16(blk[c.dOff:], uint16(ds[i]))
+				if c.mOff >= 0 {
+					binary.LittleEndian.PutUint16(blk[c.mOff:], uint16(ms[i]))
+				}
 			}
-			binary.LittleEndian.PutUint16(blk, uint16(ds[i]))
-			binary.LittleEndian.PutUint16(blk[2:], uint16(ms[i]))
-		}
-		for _, m := range []int{qb, qb - 1, 2, 1} {
-			check("q4_K", dequantQ4_KFast, dequantQ4_K, src[:144*m], 256*m)
-		}
-		// Q2_K: every fp16 d and dmin, random scales and codes.
-		src = make([]byte, 84*qb)
-		ds, ms = rng.Perm(qb), rng.Perm(qb)
-		for i := range qb {
-			blk := src[84*i : 84*(i+1)]
-			for j := range blk {
-				blk[j] = byte(rng.Uint32())
+			for _, m := range []int{qb, qb - 1, 2, 1} {
+				check(c.name, c.fast, c.slow, src[:c.size*m], 256*m)
 			}
-			binary.LittleEndian.PutUint16(blk[80:], uint16(ds[i]))
-			binary.LittleEndian.PutUint16(blk[82:], uint16(ms[i]))
-		}
-		for _, m := range []int{qb, qb - 1, 2, 1} {
-			check("q2_K", dequantQ2_KFast, dequantQ2_K, src[:84*m], 256*m)
-		}
-		// Q3_K: every fp16 d, random scales, hmask and codes.
-		src = make([]byte, 110*qb)
-		for i, h := range rng.Perm(qb) {
-			blk := src[110*i : 110*(i+1)]
-			for j := range blk {
-				blk[j] = byte(rng.Uint32())
-			}
-			binary.LittleEndian.PutUint16(blk[108:], uint16(h))
-		}
-		for _, m := range []int{qb, qb - 1, 2, 1} {
-			check("q3_K", dequantQ3_KFast, dequantQ3_K, src[:110*m], 256*m)
-		}
-		// Q5_K likewise.
-		src = make([]byte, 176*qb)
-		ds, ms = rng.Perm(qb), rng.Perm(qb)
-		for i := range qb {
-			blk := src[176*i : 176*(i+1)]
-			for j := range blk {
-				blk[j] = byte(rng.Uint32())
-			}
-			binary.LittleEndian.PutUint16(blk, uint16(ds[i]))
-			binary.LittleEndian.PutUint16(blk[2:], uint16(ms[i]))
-		}
-		for _, m := range []int{qb, qb - 1, 2, 1} {
-			check("q5_K", dequantQ5_KFast, dequantQ5_K, src[:176*m], 256*m)
-		}
-		// Q6_K: random bytes (every int8 scale), d of every fp16.
-		src = make([]byte, 210*qb)
-		for i, h := range rng.Perm(qb) {
-			blk := src[210*i : 210*(i+1)]
-			for j := range blk {
-				blk[j] = byte(rng.Uint32())
-			}
-			binary.LittleEndian.PutUint16(blk[208:], uint16(h))
-		}
-		for _, m := range []int{qb, qb - 1, 2, 1} {
-			check("q6_K", dequantQ6_KFast, dequantQ6_K, src[:210*m], 256*m)
 		}
 	}
 	for _, c := range []struct {

@@ -85,6 +85,19 @@ func blockKernel(name, sig, doc string, srcStep, dstStep int, setup func(), body
 	RET()
 }
 
+// times returns the float32 product of scale (lane 0 of an xmm register)
+// and the integer in r, rounded once, in every lane of a new zmm register:
+// ggml's d * (float)sc.
+func times(scale reg.VecVirtual, r reg.GPVirtual) reg.VecVirtual {
+	x := XMM()
+	VXORPS(x, x, x)
+	VCVTSI2SSL(r, x, x)
+	VMULSS(scale.AsX(), x, x)
+	z := ZMM()
+	VBROADCASTSS(x, z)
+	return z
+}
+
 // dequantQ8_0: blocks of 34 bytes, an fp16 scale and 32 int8 codes.
 func dequantQ8_0() {
 	blockKernel("dequantQ8_0AVX512", "func(dst *float32, src *byte, nb int) int",
@@ -238,16 +251,7 @@ func dequantQ45K(name, typ string, size int, fifth bool) {
 					SHLL(U8(4), w)
 					ORL(w, mv)
 				}
-				xs, xm := XMM(), XMM()
-				VXORPS(xs, xs, xs)
-				VXORPS(xm, xm, xm)
-				VCVTSI2SSL(sv, xs, xs)
-				VMULSS(d.AsX(), xs, xs) // d * s
-				VCVTSI2SSL(mv, xm, xm)
-				VMULSS(mn.AsX(), xm, xm) // dmin * m
-				dl, ml := ZMM(), ZMM()
-				VBROADCASTSS(xs, dl)
-				VBROADCASTSS(xm, ml)
+				dl, ml := times(d, sv), times(mn, mv) // d * s, dmin * m
 				j, h := sb/2, sb%2
 				for half := 0; half < 2; half++ {
 					z := ZMM()
@@ -290,12 +294,7 @@ func dequantQ6_K() {
 					for h := 0; h < 2; h++ {
 						sv := GP32()
 						MOVBLSX(Mem{Base: src, Disp: 192 + 8*n + 2*k + h}, sv)
-						xs := XMM()
-						VXORPS(xs, xs, xs)
-						VCVTSI2SSL(sv, xs, xs)
-						VMULSS(d.AsX(), xs, xs) // d * scale
-						ds := ZMM()
-						VBROADCASTSS(xs, ds)
+						ds := times(d, sv) // d * scale
 						z, t := ZMM(), ZMM()
 						VPMOVZXBD(Mem{Base: src, Disp: 64*n + 32*(k%2) + 16*h}, z)
 						if k >= 2 {
@@ -337,16 +336,7 @@ func dequantQ2_K() {
 				MOVL(sv, mv)
 				ANDL(U32(15), sv)
 				SHRL(U8(4), mv)
-				xs, xm := XMM(), XMM()
-				VXORPS(xs, xs, xs)
-				VXORPS(xm, xm, xm)
-				VCVTSI2SSL(sv, xs, xs)
-				VMULSS(d.AsX(), xs, xs) // d * scale
-				VCVTSI2SSL(mv, xm, xm)
-				VMULSS(mn.AsX(), xm, xm) // dmin * min
-				dl, ml := ZMM(), ZMM()
-				VBROADCASTSS(xs, dl)
-				VBROADCASTSS(xm, ml)
+				dl, ml := times(d, sv), times(mn, mv) // d * scale, dmin * min
 				z := ZMM()
 				VPMOVZXBD(Mem{Base: src, Disp: 16 + 32*n + 16*h}, z)
 				if j > 0 {
@@ -389,12 +379,7 @@ func dequantQ3_K() {
 				SHLL(U8(4), hi)
 				ORL(hi, lo)
 				SUBL(U32(32), lo)
-				xs := XMM()
-				VXORPS(xs, xs, xs)
-				VCVTSI2SSL(lo, xs, xs)
-				VMULSS(d.AsX(), xs, xs) // d * scale
-				dl := ZMM()
-				VBROADCASTSS(xs, dl)
+				dl := times(d, lo) // d * scale
 				z, t := ZMM(), ZMM()
 				VPMOVZXBD(Mem{Base: src, Disp: 32 + 32*n + 16*h}, z)
 				if j > 0 {
