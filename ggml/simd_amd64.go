@@ -10,8 +10,8 @@ import "github.com/clconv/clconv/internal/kernels"
 // the AVX512 tier of package kernels, the tier of convert's kernels; with
 // kernels.SetSIMD("go") or "avx2", or built with -tags purego, the pure-Go
 // kernels do everything. Each fast kernel leaves to the Go one what it does
-// not do: a block whose scale is NaN or infinite, a group of halves holding
-// a NaN or an infinity, the last elements of a row.
+// not do: a block whose scale is NaN or infinite, the last elements of a
+// row.
 
 func simdOK() bool { return kernels.Level() >= kernels.AVX512 }
 
@@ -34,45 +34,36 @@ func blocksSIMD(dst []float32, src []byte, size, elems int, k func(*float32, *by
 	}
 }
 
-func dequantQ8_0Fast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 34, 32, dequantQ8_0AVX512, dequantQ8_0)
-}
-
-func dequantQ4_0Fast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 18, 32, dequantQ4_0AVX512, dequantQ4_0)
-}
-
-func dequantBF16Fast(dst []float32, src []byte) {
-	if simdOK() && len(dst) >= 16 {
-		done := dequantBF16AVX512(&dst[0], &src[0], len(dst))
-		dst, src = dst[done:], src[2*done:]
+// blockDequant and blockQuant are the AVX-512 block kernels, by type; each
+// stops at a block that the Go kernel defines (a non-finite scale or value).
+var (
+	blockDequant = map[Type]func(dst *float32, src *byte, nb int) int{
+		Q4_0: dequantQ4_0AVX512, Q4_1: dequantQ4_1AVX512, Q5_0: dequantQ5_0AVX512, Q5_1: dequantQ5_1AVX512,
+		Q8_0: dequantQ8_0AVX512, Q2_K: dequantQ2_KAVX512, Q3_K: dequantQ3_KAVX512, Q4_K: dequantQ4_KAVX512,
+		Q5_K: dequantQ5_KAVX512, Q6_K: dequantQ6_KAVX512, Q8_K: dequantQ8_KAVX512, MXFP4: dequantMXFP4AVX512,
+		NVFP4: dequantNVFP4AVX512,
 	}
-	dequantBF16(dst, src)
-}
-
-func dequantF16Fast(dst []float32, src []byte) {
-	if !simdOK() {
-		dequantF16(dst, src)
-		return
+	blockQuant = map[Type]func(dst *byte, src *float32, nb int) int{
+		Q8_0: quantQ8_0AVX512, Q4_0: quantQ4_0AVX512,
 	}
-	for len(dst) >= 16 {
-		done := dequantF16AVX512(&dst[0], &src[0], len(dst))
-		dst, src = dst[done:], src[2*done:]
-		if len(dst) < 16 {
-			break
-		}
-		dequantF16(dst[:16], src[:32]) // a group with a NaN or an infinity
-		dst, src = dst[16:], src[32:]
+)
+
+// init puts the kernels in the type table, each in front of the Go kernel
+// it leaves the rest to; whether they run is decided at each call
+// (simdOK), so kernels.SetSIMD("go") selects the Go kernels alone.
+func init() {
+	for t, k := range blockDequant {
+		ti := t.info()
+		g, size, elems := ti.dequantize, ti.size, ti.block
+		ti.dequantize = func(dst []float32, src []byte) { blocksSIMD(dst, src, size, elems, k, g) }
 	}
-	dequantF16(dst, src)
-}
-
-func quantQ8_0Fast(dst []byte, src []float32) {
-	quantSIMD(dst, src, 34, quantQ8_0AVX512, quantQ8_0)
-}
-
-func quantQ4_0Fast(dst []byte, src []float32) {
-	quantSIMD(dst, src, 18, quantQ4_0AVX512, quantQ4_0)
+	for t, k := range blockQuant {
+		ti := t.info()
+		g, size := ti.quantize, ti.size
+		ti.quantize = func(dst []byte, src []float32) { quantSIMD(dst, src, size, k, g) }
+	}
+	F16.info().dequantize = func(dst []float32, src []byte) { widenSIMD(dst, src, dequantF16AVX512, dequantF16) }
+	BF16.info().dequantize = func(dst []float32, src []byte) { widenSIMD(dst, src, dequantBF16AVX512, dequantBF16) }
 }
 
 // quantSIMD runs quantizer kernel k over the blocks of 32 float32 of src
@@ -95,46 +86,12 @@ func quantSIMD(dst []byte, src []float32, size int, k func(*byte, *float32, int)
 	}
 }
 
-func dequantQ4_1Fast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 20, 32, dequantQ4_1AVX512, dequantQ4_1)
-}
-
-func dequantQ5_0Fast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 22, 32, dequantQ5_0AVX512, dequantQ5_0)
-}
-
-func dequantQ5_1Fast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 24, 32, dequantQ5_1AVX512, dequantQ5_1)
-}
-
-func dequantQ8_KFast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 292, 256, dequantQ8_KAVX512, dequantQ8_K)
-}
-
-func dequantMXFP4Fast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 17, 32, dequantMXFP4AVX512, dequantMXFP4)
-}
-
-func dequantQ4_KFast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 144, 256, dequantQ4_KAVX512, dequantQ4_K)
-}
-
-func dequantQ6_KFast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 210, 256, dequantQ6_KAVX512, dequantQ6_K)
-}
-
-func dequantQ5_KFast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 176, 256, dequantQ5_KAVX512, dequantQ5_K)
-}
-
-func dequantQ2_KFast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 84, 256, dequantQ2_KAVX512, dequantQ2_K)
-}
-
-func dequantQ3_KFast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 110, 256, dequantQ3_KAVX512, dequantQ3_K)
-}
-
-func dequantNVFP4Fast(dst []float32, src []byte) {
-	blocksSIMD(dst, src, 36, 64, dequantNVFP4AVX512, dequantNVFP4)
+// widenSIMD runs kernel k (16 values at a time) over src, the Go kernel g
+// over the last len(dst) % 16.
+func widenSIMD(dst []float32, src []byte, k func(*float32, *byte, int) int, g func([]float32, []byte)) {
+	if simdOK() && len(dst) >= 16 {
+		done := k(&dst[0], &src[0], len(dst))
+		dst, src = dst[done:], src[2*done:]
+	}
+	g(dst, src)
 }

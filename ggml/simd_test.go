@@ -12,14 +12,14 @@ import (
 	"github.com/clconv/clconv/internal/kernels"
 )
 
-// TestSIMDDequant compares the fast dequantizers (the AVX-512 kernels where
-// this machine and build have them) with the Go kernels, bit for bit: Q8_0,
-// Q4_0, Q4_1, Q5_0 and Q5_1 rows with every fp16 scale (and every fp16 m),
-// MXFP4 with every scale byte, NVFP4 with every UE4M3 byte in each slot, Q8_K with float32 scales of every class,
-// Q2_K, Q3_K, Q4_K, Q5_K and Q6_K with every fp16 d (and dmin) and random
-// scales and codes (NaN and infinite scales among finite
-// ones, which the kernels leave to Go mid-row) and random codes, every
-// bfloat16 and every half (NaN and infinite halves too), at lengths that
+// TestSIMDDequant compares the fast dequantizers (the type table's, with
+// the AVX-512 kernels where this machine and build have them) with the Go
+// kernels, bit for bit: Q8_0, Q4_0, Q4_1, Q5_0 and Q5_1 rows with every fp16
+// scale (and every fp16 m); MXFP4 with every scale byte; NVFP4 with every
+// UE4M3 byte in each slot; Q8_K with float32 scales of every class; Q2_K,
+// Q3_K, Q4_K, Q5_K and Q6_K with every fp16 d (and dmin); random codes and
+// scales throughout, the NaN and infinite scales mid-row, which the kernels
+// leave to Go; every bfloat16 and every half, NaNs included; lengths that
 // end inside a group of 16.
 func TestSIMDDequant(t *testing.T) {
 	if !simdOK() {
@@ -44,11 +44,11 @@ func TestSIMDDequant(t *testing.T) {
 		size       int
 		fast, slow func([]float32, []byte)
 	}{
-		{"q8_0", 34, dequantQ8_0Fast, dequantQ8_0},
-		{"q4_0", 18, dequantQ4_0Fast, dequantQ4_0},
-		{"q4_1", 20, dequantQ4_1Fast, dequantQ4_1},
-		{"q5_0", 22, dequantQ5_0Fast, dequantQ5_0},
-		{"q5_1", 24, dequantQ5_1Fast, dequantQ5_1},
+		{"q8_0", 34, Q8_0.info().dequantize, dequantQ8_0},
+		{"q4_0", 18, Q4_0.info().dequantize, dequantQ4_0},
+		{"q4_1", 20, Q4_1.info().dequantize, dequantQ4_1},
+		{"q5_0", 22, Q5_0.info().dequantize, dequantQ5_0},
+		{"q5_1", 24, Q5_1.info().dequantize, dequantQ5_1},
 	} {
 		const nb = 1 << 16 // every fp16 scale once, in random order
 		src := make([]byte, nb*c.size)
@@ -79,7 +79,7 @@ func TestSIMDDequant(t *testing.T) {
 			}
 		}
 		for _, m := range []int{nb, nb - 1, 3, 1} {
-			check("mxfp4", dequantMXFP4Fast, dequantMXFP4, src[:17*m], 32*m)
+			check("mxfp4", MXFP4.info().dequantize, dequantMXFP4, src[:17*m], 32*m)
 		}
 		// NVFP4: every UE4M3 byte in each of the 4 scale slots.
 		const vb = 4 * 256 * 64
@@ -92,7 +92,7 @@ func TestSIMDDequant(t *testing.T) {
 			blk[i%4] = byte(i / 4)
 		}
 		for _, m := range []int{vb, vb - 1, 3, 1} {
-			check("nvfp4", dequantNVFP4Fast, dequantNVFP4, src[:36*m], 64*m)
+			check("nvfp4", NVFP4.info().dequantize, dequantNVFP4, src[:36*m], 64*m)
 		}
 		const kb = 3000
 		src = make([]byte, 292*kb)
@@ -115,7 +115,7 @@ func TestSIMDDequant(t *testing.T) {
 			}
 		}
 		for _, m := range []int{kb, kb - 1, 2, 1} {
-			check("q8_K", dequantQ8_KFast, dequantQ8_K, src[:292*m], 256*m)
+			check("q8_K", Q8_K.info().dequantize, dequantQ8_K, src[:292*m], 256*m)
 		}
 		// The K-quants: random bytes (so every scale, min and code occurs)
 		// and, at offsets dOff and mOff (-1: none), every fp16 d and dmin
@@ -126,11 +126,11 @@ func TestSIMDDequant(t *testing.T) {
 			dOff, mOff int
 			fast, slow func([]float32, []byte)
 		}{
-			{"q2_K", 84, 80, 82, dequantQ2_KFast, dequantQ2_K},
-			{"q3_K", 110, 108, -1, dequantQ3_KFast, dequantQ3_K},
-			{"q4_K", 144, 0, 2, dequantQ4_KFast, dequantQ4_K},
-			{"q5_K", 176, 0, 2, dequantQ5_KFast, dequantQ5_K},
-			{"q6_K", 210, 208, -1, dequantQ6_KFast, dequantQ6_K},
+			{"q2_K", 84, 80, 82, Q2_K.info().dequantize, dequantQ2_K},
+			{"q3_K", 110, 108, -1, Q3_K.info().dequantize, dequantQ3_K},
+			{"q4_K", 144, 0, 2, Q4_K.info().dequantize, dequantQ4_K},
+			{"q5_K", 176, 0, 2, Q5_K.info().dequantize, dequantQ5_K},
+			{"q6_K", 210, 208, -1, Q6_K.info().dequantize, dequantQ6_K},
 		} {
 			const qb = 1 << 16
 			src := make([]byte, c.size*qb)
@@ -154,8 +154,8 @@ func TestSIMDDequant(t *testing.T) {
 		name       string
 		fast, slow func([]float32, []byte)
 	}{
-		{"bf16", dequantBF16Fast, dequantBF16},
-		{"f16", dequantF16Fast, dequantF16},
+		{"bf16", BF16.info().dequantize, dequantBF16},
+		{"f16", F16.info().dequantize, dequantF16},
 	} {
 		src := make([]byte, 2<<16)
 		for i, h := range rng.Perm(1 << 16) {
@@ -232,7 +232,7 @@ func TestSIMDQuant(t *testing.T) {
 		name string
 		size int
 		q    func([]byte, []float32)
-	}{{"q8_0", 34, quantQ8_0Fast}, {"q4_0", 18, quantQ4_0Fast}} {
+	}{{"q8_0", 34, Q8_0.info().quantize}, {"q4_0", 18, Q4_0.info().quantize}} {
 		for _, m := range []int{nb, nb - 3, 5, 1} {
 			a, b := make([]byte, c.size*m), make([]byte, c.size*m)
 			c.q(a, x[:32*m])

@@ -459,6 +459,7 @@ TEXT ·dequantQ5_0AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD BX, Z2
 	LEAQ         ggmlIota32<>+0(SB), BX
 	VMOVDQU32    (BX), Z3
+	LEAQ         ggmlIota32<>+0(SB), BX
 	VMOVDQU32    64(BX), Z4
 	XORQ         BX, BX
 
@@ -515,6 +516,7 @@ TEXT ·dequantQ5_1AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD BX, Z1
 	LEAQ         ggmlIota32<>+0(SB), BX
 	VMOVDQU32    (BX), Z2
+	LEAQ         ggmlIota32<>+0(SB), BX
 	VMOVDQU32    64(BX), Z3
 	XORQ         BX, BX
 
@@ -666,7 +668,7 @@ TEXT ·dequantMXFP4AVX512(SB), NOSPLIT, $0-32
 	MOVL         $0x0000000f, BX
 	VPBROADCASTD BX, Z0
 	LEAQ         ggmlKvaluesMXFP4<>+0(SB), BX
-	VMOVUPS      (BX), Z1
+	VMOVDQU32    (BX), Z1
 	XORQ         BX, BX
 
 dequantMXFP4AVX512loop:
@@ -707,7 +709,7 @@ TEXT ·dequantNVFP4AVX512(SB), NOSPLIT, $0-32
 	MOVL         $0x0000000f, BX
 	VPBROADCASTD BX, Z0
 	LEAQ         ggmlKvaluesMXFP4<>+0(SB), BX
-	VMOVUPS      (BX), Z1
+	VMOVDQU32    (BX), Z1
 	LEAQ         ggmlUE4M3Half<>+0(SB), BX
 	XORQ         SI, SI
 
@@ -2444,16 +2446,16 @@ TEXT ·dequantBF16AVX512(SB), NOSPLIT, $0-32
 	ANDQ $-16, DX
 	XORQ BX, BX
 
-bfloop:
+dequantBF16AVX512loop:
 	CMPQ      BX, DX
-	JAE       bfdone
+	JAE       dequantBF16AVX512done
 	VPMOVZXWD (CX)(BX*2), Z0
 	VPSLLD    $0x10, Z0, Z0
 	VMOVUPS   Z0, (AX)(BX*4)
 	ADDQ      $0x10, BX
-	JMP       bfloop
+	JMP       dequantBF16AVX512loop
 
-bfdone:
+dequantBF16AVX512done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET
@@ -2461,29 +2463,21 @@ bfdone:
 // func dequantF16AVX512(dst *float32, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·dequantF16AVX512(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	ANDQ         $-16, DX
-	MOVL         $0x00007c00, BX
-	VPBROADCASTD BX, Z0
-	XORQ         BX, BX
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	ANDQ $-16, DX
+	XORQ BX, BX
 
-f16loop:
+dequantF16AVX512loop:
 	CMPQ      BX, DX
-	JAE       f16done
-	VMOVDQU   (CX)(BX*2), Y1
-	VPMOVZXWD Y1, Z2
-	VPANDD    Z0, Z2, Z2
-	VPCMPEQD  Z0, Z2, K1
-	KORTESTW  K1, K1
-	JNZ       f16done
-	VCVTPH2PS Y1, Z1
-	VMOVUPS   Z1, (AX)(BX*4)
+	JAE       dequantF16AVX512done
+	VCVTPH2PS (CX)(BX*2), Z0
+	VMOVUPS   Z0, (AX)(BX*4)
 	ADDQ      $0x10, BX
-	JMP       f16loop
+	JMP       dequantF16AVX512loop
 
-f16done:
+dequantF16AVX512done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -10,9 +10,8 @@
 //     that block;
 //   - dequantBF16AVX512: the 16-bit shift of ggml_bf16_to_fp32, 16 elements
 //     at a time;
-//   - dequantF16AVX512: VCVTPH2PS (exact for finite halves), 16 at a time,
-//     stopping before a group of 16 holding a NaN or an infinity (the
-//     hardware quiets a signalling NaN, which ggml's conversion keeps);
+//   - dequantF16AVX512: VCVTPH2PS, 16 at a time (bit-equal to ggml's
+//     conversion for every half, NaNs included);
 //   - quantQ8_0AVX512, quantQ4_0AVX512: quantize_row_q8_0_ref's and
 //     quantize_row_q4_0_ref's bytes for blocks whose largest magnitude is
 //     finite (see quantQ8_0, quantQ4_0).
@@ -37,6 +36,16 @@ func bcstD(v uint32) reg.VecVirtual {
 	MOVL(U32(v), r)
 	z := ZMM()
 	VPBROADCASTD(r, z)
+	return z
+}
+
+// loadZMM returns a new zmm register holding the 64 bytes of table m from
+// byte off.
+func loadZMM(m Mem, off int) reg.VecVirtual {
+	r := GP64()
+	LEAQ(m, r)
+	z := ZMM()
+	VMOVDQU32(Mem{Base: r, Disp: off}, z)
 	return z
 }
 
@@ -142,11 +151,7 @@ func dequantNibbles(name, typ string, size, bias int, affine, fifth bool) {
 			}
 			if fifth {
 				c1 = bcstD(1)
-				r := GP64()
-				LEAQ(iota32, r)
-				io0, io16 = ZMM(), ZMM()
-				VMOVDQU32(Mem{Base: r}, io0)
-				VMOVDQU32(Mem{Base: r, Disp: 64}, io16)
+				io0, io16 = loadZMM(iota32, 0), loadZMM(iota32, 64)
 			}
 		}, func(dst, src reg.Register, exit string) {
 			d := blockScale(src, 0, exit)
@@ -427,10 +432,7 @@ func dequantNVFP4() {
 		"dequantNVFP4AVX512 dequantizes the first blocks of nb NVFP4 blocks at src to dst; it returns nb.",
 		36, 256, func() {
 			c15 = bcstD(15)
-			r := GP64()
-			LEAQ(kvaluesMXFP4, r)
-			lut = ZMM()
-			VMOVUPS(Mem{Base: r}, lut)
+			lut = loadZMM(kvaluesMXFP4, 0)
 			tbl = GP64()
 			LEAQ(ue4m3Half, tbl)
 		}, func(dst, src reg.Register, exit string) {
@@ -464,10 +466,7 @@ func dequantMXFP4() {
 		"dequantMXFP4AVX512 dequantizes the first blocks of nb MXFP4 blocks at src to dst, stopping at a block whose scale byte is 0 or 1; it returns the blocks done.",
 		17, 128, func() {
 			c15 = bcstD(15)
-			r := GP64()
-			LEAQ(kvaluesMXFP4, r)
-			lut = ZMM()
-			VMOVUPS(Mem{Base: r}, lut)
+			lut = loadZMM(kvaluesMXFP4, 0)
 		}, func(dst, src reg.Register, exit string) {
 			e := GP32()
 			MOVBLZX(Mem{Base: src}, e)
@@ -491,56 +490,38 @@ func dequantMXFP4() {
 		})
 }
 
-// dequantBF16: n elements, 16 at a time.
 func dequantBF16() {
-	TEXT("dequantBF16AVX512", NOSPLIT, "func(dst *float32, src *byte, n int) int")
-	Doc("dequantBF16AVX512 widens n &^ 15 bfloat16 values at src to float32 at dst and returns that count.")
-	dst, src, n := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("n"), GP64())
-	ANDQ(I32(-16), n)
-	i := GP64()
-	XORQ(i, i)
-	Label("bfloop")
-	CMPQ(i, n)
-	JAE(LabelRef("bfdone"))
-	z := ZMM()
-	VPMOVZXWD(Mem{Base: src, Index: i, Scale: 2}, z)
-	VPSLLD(U8(16), z, z)
-	VMOVUPS(z, Mem{Base: dst, Index: i, Scale: 4})
-	ADDQ(U8(16), i)
-	JMP(LabelRef("bfloop"))
-	Label("bfdone")
-	Store(i, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	widen("dequantBF16AVX512", "bfloat16", func(src Mem, z reg.VecVirtual) {
+		VPMOVZXWD(src, z)
+		VPSLLD(U8(16), z, z) // ggml_bf16_to_fp32: the 16-bit shift
+	})
 }
 
-// dequantF16: n elements, 16 at a time, up to a group holding a NaN or an
-// infinity.
 func dequantF16() {
-	TEXT("dequantF16AVX512", NOSPLIT, "func(dst *float32, src *byte, n int) int")
-	Doc("dequantF16AVX512 widens the halves at src to float32 at dst, 16 at a time, up to n &^ 15 or to the first group of 16 holding a NaN or an infinity; it returns the count done.")
+	// ggml_fp16_to_fp32 is exact for numbers and quiets a NaN keeping its
+	// payload (sign | 0x7fc00000 | m << 13), as VCVTPH2PS does: the same
+	// bits for every half (TestSIMDDequant checks all 65536).
+	widen("dequantF16AVX512", "half", func(src Mem, z reg.VecVirtual) { VCVTPH2PS(src, z) })
+}
+
+// widen emits kernel name: n &^ 15 16-bit values (of type what) at src
+// widened to float32 at dst by conv, 16 at a time; it returns that count.
+func widen(name, what string, conv func(src Mem, z reg.VecVirtual)) {
+	TEXT(name, NOSPLIT, "func(dst *float32, src *byte, n int) int")
+	Doc(name + " widens n &^ 15 " + what + " values at src to float32 at dst and returns that count.")
 	dst, src, n := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("n"), GP64())
 	ANDQ(I32(-16), n)
-	cexp := bcstD(0x7c00)
 	i := GP64()
 	XORQ(i, i)
-	Label("f16loop")
+	Label(name + "loop")
 	CMPQ(i, n)
-	JAE(LabelRef("f16done"))
-	h, w := YMM(), ZMM()
-	VMOVDQU(Mem{Base: src, Index: i, Scale: 2}, h)
-	VPMOVZXWD(h, w)
-	VPANDD(cexp, w, w)
-	k := K()
-	VPCMPEQD(cexp, w, k)
-	KORTESTW(k, k)
-	JNZ(LabelRef("f16done"))
+	JAE(LabelRef(name + "done"))
 	z := ZMM()
-	VCVTPH2PS(h, z)
+	conv(Mem{Base: src, Index: i, Scale: 2}, z)
 	VMOVUPS(z, Mem{Base: dst, Index: i, Scale: 4})
 	ADDQ(U8(16), i)
-	JMP(LabelRef("f16loop"))
-	Label("f16done")
+	JMP(LabelRef(name + "loop"))
+	Label(name + "done")
 	Store(i, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
