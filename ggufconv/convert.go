@@ -39,18 +39,12 @@ type Options struct {
 	// quantizes (Supported). Ignored when FileType is set.
 	To ggml.Type
 	// FileType, when set, makes ConvertGGUF choose each tensor's type as
-	// llama-quantize does for that file type (PlanTypes).
+	// llama-quantize does for that file type (PlanTypesWith).
 	FileType FileType
-	// Pure gives every tensor that llama-quantize would quantize the file
-	// type's default type (llama-quantize --pure).
-	Pure bool
-	// TensorTypes, OutputType, TokenEmbeddingType and LeaveOutput are
-	// llama-quantize's --tensor-type, --output-tensor-type,
-	// --token-embedding-type and --leave-output-tensor (PlanOptions); they
-	// need FileType.
-	TensorTypes                    []TensorTypeRule
-	OutputType, TokenEmbeddingType *ggml.Type
-	LeaveOutput                    bool
+	// PlanOptions are llama-quantize's choices beside the file type (--pure,
+	// --tensor-type, --output-tensor-type, --token-embedding-type,
+	// --leave-output-tensor); they need FileType.
+	PlanOptions
 	// Requantize lets ConvertGGUF dequantize and quantize again a tensor
 	// that is already of a block type (Q8_0 to Q4_K); without it such a
 	// tensor is copied, and the report says why.
@@ -227,14 +221,13 @@ func plan(f *gguf.File, opt *Options) ([]tensorPlan, uint32, bool, error) {
 		if err != nil {
 			return nil, 0, false, err
 		}
-		po := PlanOptions{Pure: opt.Pure, TensorTypes: opt.TensorTypes, OutputType: opt.OutputType, TokenEmbeddingType: opt.TokenEmbeddingType, LeaveOutput: opt.LeaveOutput}
-		if types, _, err = PlanTypesWith(opt.FileType, m, f.Tensors, po); err != nil {
+		if types, _, err = PlanTypesWith(opt.FileType, m, f.Tensors, opt.PlanOptions); err != nil {
 			return nil, 0, false, err
 		}
 		ftype, hasFtype = opt.FileType.ID(), true
 	} else {
-		if len(opt.TensorTypes) > 0 || opt.OutputType != nil || opt.TokenEmbeddingType != nil || opt.LeaveOutput {
-			return nil, 0, false, fmt.Errorf("ggufconv: tensor type rules, the output and token embedding types and LeaveOutput are llama-quantize's choices beside a file type: give a FileType")
+		if !opt.PlanOptions.none() {
+			return nil, 0, false, fmt.Errorf("ggufconv: Pure, tensor type rules, the output and token embedding types and LeaveOutput are llama-quantize's choices beside a file type: give a FileType")
 		}
 		if !opt.To.Supported() {
 			return nil, 0, false, fmt.Errorf("ggufconv: cannot convert to %v: package ggml does not quantize it (supported: %v)", opt.To, ggml.Types())

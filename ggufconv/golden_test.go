@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clconv/clconv/ggml"
 )
 
 // TestLlamaGolden checks ConvertGGUF against files llama_model_quantize
@@ -79,7 +81,7 @@ func TestLlamaHashes(t *testing.T) {
 					continue
 				}
 				dst := filepath.Join(dir, "out.gguf")
-				if _, err := ConvertGGUF(context.Background(), dst, src, Options{FileType: ft, Pure: pure, LlamaLayout: true, Replace: true}); err != nil {
+				if _, err := ConvertGGUF(context.Background(), dst, src, Options{FileType: ft, PlanOptions: PlanOptions{Pure: pure}, LlamaLayout: true, Replace: true}); err != nil {
 					t.Errorf("%s: %v", label, err)
 					continue
 				}
@@ -128,8 +130,7 @@ func TestLlamaOverrideHashes(t *testing.T) {
 			written[src] = true
 		}
 		dst := filepath.Join(dir, "out.gguf")
-		opt := Options{FileType: o.ft, Pure: o.po.Pure, TensorTypes: o.po.TensorTypes, OutputType: o.po.OutputType,
-			TokenEmbeddingType: o.po.TokenEmbeddingType, LeaveOutput: o.po.LeaveOutput, LlamaLayout: true, Replace: true}
+		opt := Options{FileType: o.ft, PlanOptions: o.po, LlamaLayout: true, Replace: true}
 		if _, err := ConvertGGUF(context.Background(), dst, src, opt); err != nil {
 			t.Errorf("%s ov-%s: %v", o.model, o.name, err)
 			continue
@@ -154,4 +155,17 @@ func oracleDefault(name string, ft FileType, pure bool) bool {
 		return name == "tiny-f16"
 	}
 	return true
+}
+
+// TestPlanOptionsNeedFileType: llama-quantize's choices are refused with a
+// tensor type (they refine a file type's rules).
+func TestPlanOptionsNeedFileType(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "m.gguf")
+	oracleModels["tiny-f16"].write(t, src)
+	for _, po := range []PlanOptions{{Pure: true}, {LeaveOutput: true}, {OutputType: typ(ggml.Q8_0)}, {TensorTypes: []TensorTypeRule{{"attn", ggml.Q8_0}}}} {
+		if _, err := ConvertGGUF(context.Background(), filepath.Join(dir, "o.gguf"), src, Options{To: ggml.Q8_0, PlanOptions: po}); err == nil || !strings.Contains(err.Error(), "give a FileType") {
+			t.Errorf("%+v: %v", po, err)
+		}
+	}
 }

@@ -247,6 +247,11 @@ type PlanOptions struct {
 	LeaveOutput bool
 }
 
+// none reports whether p chooses nothing.
+func (p *PlanOptions) none() bool {
+	return !p.Pure && len(p.TensorTypes) == 0 && p.OutputType == nil && p.TokenEmbeddingType == nil && !p.LeaveOutput
+}
+
 // TensorType returns the type llama-quantize gives one tensor of a file of
 // type ft (llama_tensor_get_type with no imatrix, no overrides): its own
 // type when AllowsQuantization says no; else with pure every such tensor

@@ -53,7 +53,7 @@ func TestOracleFiles(t *testing.T) {
 					suffix = ".pure"
 				}
 				dst := filepath.Join(dir, fmt.Sprintf("%s.%s%s.go.gguf", name, ft, suffix))
-				_, err := ConvertGGUF(context.Background(), dst, src, Options{FileType: ft, Pure: pure, LlamaLayout: true, Replace: true})
+				_, err := ConvertGGUF(context.Background(), dst, src, Options{FileType: ft, PlanOptions: PlanOptions{Pure: pure}, LlamaLayout: true, Replace: true})
 				if err != nil {
 					os.WriteFile(dst+".err", []byte(err.Error()+"\n"), 0o666)
 				}
@@ -65,8 +65,7 @@ func TestOracleFiles(t *testing.T) {
 		src := filepath.Join(dir, o.model+".gguf")
 		dst := filepath.Join(dir, fmt.Sprintf("%s.ov-%s.go.gguf", o.model, o.name))
 		os.WriteFile(strings.TrimSuffix(dst, ".go.gguf")+".env", []byte(o.env()+"\n"), 0o666)
-		opt := Options{FileType: o.ft, Pure: o.po.Pure, TensorTypes: o.po.TensorTypes, OutputType: o.po.OutputType,
-			TokenEmbeddingType: o.po.TokenEmbeddingType, LeaveOutput: o.po.LeaveOutput, LlamaLayout: true, Replace: true}
+		opt := Options{FileType: o.ft, PlanOptions: o.po, LlamaLayout: true, Replace: true}
 		if _, err := ConvertGGUF(context.Background(), dst, src, opt); err != nil {
 			os.WriteFile(dst+".err", []byte(err.Error()+"\n"), 0o666)
 		}

@@ -439,19 +439,14 @@ func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags)
 	if err != nil {
 		return fail(err)
 	}
-	pure, _ := cmd.Flags().GetBool("pure")
 	requant, _ := cmd.Flags().GetBool("requantize")
-	if pure && tgt.fileType == ggufconv.NoFileType {
-		return fail(errors.New("--pure gives every tensor a file type's default type: give --to a llama-quantize file type (Q4_K_M)"))
-	}
 	po, err := ggufOverrides(cmd, tgt.fileType != ggufconv.NoFileType)
 	if err != nil {
 		return fail(err)
 	}
 	progress, finish := convProgress(cmd, f.quiet, "gguf "+f.to)
 	opt := ggufconv.Options{
-		To: tgt.tensor, FileType: tgt.fileType, Pure: pure, Requantize: requant,
-		TensorTypes: po.TensorTypes, OutputType: po.OutputType, TokenEmbeddingType: po.TokenEmbeddingType, LeaveOutput: po.LeaveOutput,
+		To: tgt.tensor, FileType: tgt.fileType, PlanOptions: po, Requantize: requant,
 		LlamaLayout: tgt.fileType != ggufconv.NoFileType,
 		Tensors:     f.tensors, Skip: f.skip, Workers: f.workers, Progress: progress, Replace: f.force,
 	}
@@ -514,11 +509,15 @@ func sortedKeys(m map[string]int) []string {
 	return ks
 }
 
-// ggufOverrides reads llama-quantize's --tensor-type, --output-tensor-type,
-// --token-embedding-type and --leave-output-tensor; they need a file type.
+// ggufOverrides reads llama-quantize's --pure, --tensor-type,
+// --output-tensor-type, --token-embedding-type and --leave-output-tensor;
+// they need a file type.
 func ggufOverrides(cmd *cobra.Command, fileType bool) (ggufconv.PlanOptions, error) {
 	var po ggufconv.PlanOptions
 	fl := cmd.Flags()
+	if po.Pure, _ = fl.GetBool("pure"); po.Pure && !fileType {
+		return po, errors.New("--pure gives every tensor a file type's default type: give --to a llama-quantize file type (Q4_K_M)")
+	}
 	rules, _ := fl.GetStringArray("tensor-type")
 	for _, r := range rules {
 		i := strings.LastIndex(r, "=")
