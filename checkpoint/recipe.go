@@ -92,12 +92,10 @@ func (r Recipe) scaleDType(d safetensors.DType) safetensors.DType {
 	return safetensors.F32
 }
 
-// roundOp returns x, the exact result of an operation on values of dtype d,
-// as torch computes it on the CPU: in float32 (its "opmath" for float32,
-// bfloat16 and float16), then rounded to d, to nearest even; in float64 for
-// float64. x must be exactly the float64 result of the operation (a
-// quotient of two float32 values rounds to float32 correctly from it only
-// if computed in float32: callers pass the float32 result).
+// roundOp rounds x, the float32 result of an operation that torch computes
+// on the CPU in float32 (its "opmath" for float32, bfloat16 and float16), to
+// dtype d (BF16, F16 or F32), to nearest even. float64 operations do not
+// come here: they are computed in float64.
 func roundOp(d safetensors.DType, x float32) float64 {
 	switch d {
 	case safetensors.BF16:
