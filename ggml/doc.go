@@ -176,7 +176,7 @@
 // purego), generated kernels (_asm/ggml, zsimd_amd64.s) dequantize every
 // type and quantize Q8_0 and Q4_0, leaving to the Go kernels the blocks with
 // non-finite scales or values, whose bytes those define; from memory the
-// dequantizers run at 0.8-1.4x a copy of the same float32 bytes and the two
-// quantizers at 0.7-0.9x (testdata/speed-memory.txt, TestSpeedMemory;
-// docs/GGUF.md).
+// dequantizers run at 0.81-1.25x a copy of the same float32 bytes and the
+// two quantizers at 0.66-0.83x (testdata/speed-memory.txt, three runs of
+// TestSpeedMemory; docs/GGUF.md).
 package ggml
