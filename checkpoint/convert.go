@@ -21,10 +21,15 @@ import (
 // which a scale may live (nil for a single file). It returns what it did per
 // tensor.
 func Convert(ctx context.Context, dst io.WriterAt, src *safetensors.File, others []*safetensors.File, opt Options) (*Report, error) {
+	return convertInputs(ctx, dst, FromSafetensors(src, ""), inputsOf(others, nil), opt)
+}
+
+// convertInputs is Convert on the views of the input files.
+func convertInputs(ctx context.Context, dst io.WriterAt, src *Input, others []*Input, opt Options) (*Report, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
-	all, err := index(append([]*safetensors.File{src}, others...))
+	all, err := index(append([]*Input{src}, others...))
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +57,7 @@ func Convert(ctx context.Context, dst io.WriterAt, src *safetensors.File, others
 
 // index maps every tensor name of files to its source; a name in two files
 // is an error.
-func index(files []*safetensors.File) (map[string]source, error) {
+func index(files []*Input) (map[string]source, error) {
 	n := 0
 	for _, f := range files {
 		n += len(f.Tensors)
@@ -84,15 +89,29 @@ func write(ctx context.Context, dst io.WriterAt, meta map[string]string, jobs []
 		live = append(live, j)
 	}
 	hw := &headerWriter{dst: dst}
-	w, err := safetensors.NewWriter(hw, infos, outMetadata(meta, jobs))
+	var placed []safetensors.TensorInfo
+	if opt.npy {
+		// One tensor, after a .npy header: the header clconv's .npy
+		// conversion writes.
+		if len(live) != 1 {
+			return 0, fmt.Errorf("checkpoint: a .npy output holds one tensor, and this conversion writes %d (select one with Tensors)", len(live))
+		}
+		t := live[0].out
+		hw.Write(fileconv.EncodeHeader(t.DType.Kind(), false, t.Shape, 0))
+		placed = []safetensors.TensorInfo{{Begin: 0, End: outBytes(&t)}}
+	} else {
+		w, err := safetensors.NewWriter(hw, infos, outMetadata(meta, jobs))
+		if hw.err == nil && err != nil {
+			return 0, fmt.Errorf("checkpoint: %w", err)
+		}
+		if err == nil {
+			placed = w.Tensors()
+		}
+	}
 	if hw.err != nil {
 		return 0, &fileconv.WriteError{Err: hw.err}
 	}
-	if err != nil {
-		return 0, fmt.Errorf("checkpoint: %w", err)
-	}
 	base := hw.n
-	placed := w.Tensors()
 	size := base
 	for i, j := range live {
 		j.out.Begin, j.out.End = placed[i].Begin, placed[i].End
@@ -105,6 +124,7 @@ func write(ctx context.Context, dst io.WriterAt, meta map[string]string, jobs []
 		}
 	}
 	small := &batch{dst: dst, buf: make([]byte, 0, batchBytes)}
+	var err error
 	for _, j := range live {
 		if err := ctx.Err(); err != nil {
 			return 0, context.Cause(ctx)
@@ -115,7 +135,7 @@ func write(ctx context.Context, dst io.WriterAt, meta map[string]string, jobs []
 			continue
 		}
 		switch j.act {
-		case ActKeep:
+		case ActKeep, ActDecode:
 			err = copyTensor(ctx, small.of(j), base+j.out.Begin, j.src, opt)
 		case ActConvert:
 			err = convertTensor(ctx, small.of(j), base+j.out.Begin, j, opt)
@@ -130,7 +150,7 @@ func write(ctx context.Context, dst io.WriterAt, meta map[string]string, jobs []
 			return 0, err
 		}
 		if j.act != ActScaleOut {
-			progress(j.src.t.Bytes())
+			progress(j.src.t.stored())
 		}
 	}
 	if err := small.flush(); err != nil {
@@ -213,9 +233,9 @@ func (h *headerWriter) Write(p []byte) (int, error) {
 // copyPiece is the most bytes a worker copies at once.
 const copyPiece = 1 << 20
 
-// copyTensor copies a tensor's bytes unchanged to dst at off, a piece of
-// copyPiece bytes at a time (on the workers for a larger tensor), through
-// reused buffers.
+// copyTensor copies a tensor's bytes unchanged to dst at off (an encoded
+// tensor's decoded float32 values), a piece of copyPiece bytes at a time
+// (on the workers for a larger tensor), through reused buffers.
 func copyTensor(ctx context.Context, dst io.WriterAt, off int64, s source, opt *Options) error {
 	n := s.t.Bytes()
 	return parallel(ctx, int(ceilDiv(n, copyPiece)), opt, func(sc *scratch, i int) error {
@@ -244,7 +264,7 @@ func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt 
 	to, sat := j.out.DType.Kind(), opt.Sat && !j.rest
 	ssize, dsize := int64(from.Size()), int64(to.Size())
 	n := t.Count()
-	if n*ssize != t.Bytes() {
+	if t.Codec == nil && n*ssize != t.Bytes() {
 		return tensorErr(t.Name, fmt.Errorf("%d bytes hold %d elements of %s, not %d", t.Bytes(), t.Bytes()/ssize, t.DType, n))
 	}
 	// fileconv.Convert's checks, which the fast path must keep.
@@ -264,7 +284,7 @@ func convertTensor(ctx context.Context, dst io.WriterAt, off int64, j *job, opt 
 			esize := max(ssize, dsize)
 			workers := int(min(int64(opt.workers()), ceilDiv(n*esize, fileconv.DefaultChunkBytes)))
 			chunk := int(min(fileconv.DefaultChunkBytes, ceilDiv(n, int64(workers))*esize))
-			res, err := fileconv.Convert(ctx, io.NewOffsetWriter(dst, off), j.src.f.Section(t), fileconv.Options{
+			res, err := fileconv.Convert(ctx, io.NewOffsetWriter(dst, off), t.values(), fileconv.Options{
 				Dst: to, Sat: sat, Mode: opt.Mode,
 				From: from, In: fileconv.FormatRaw, Out: fileconv.FormatRaw,
 				Workers: workers, ChunkBytes: chunk, Stats: true, Size: t.Bytes(),

@@ -2,7 +2,19 @@
 // exactly, in constant memory and on all cores: one file, or a sharded
 // checkpoint (a directory, or its model.safetensors.index.json) shard by
 // shard with its index. It is the library behind `clconv convert` for
-// .safetensors input.
+// .safetensors input, and for GGUF input to safetensors.
+//
+// # The tensor view
+//
+// The planner and its kernels see the input through a neutral view,
+// independent of the container: a Tensor is a name, the dtype of its
+// values, a row-major shape and its bytes (an io.SectionReader), and an
+// Input is a file's Tensors with its metadata. FromSafetensors makes one
+// of a safetensors file; package ggufconv makes one of a GGUF file, whose
+// block types are a Codec that decodes to float32 (ggml's exact
+// dequantization): such a tensor is, to every kernel, the float32 tensor
+// it decodes to (ActDecode writes it as such). ConvertInput converts an
+// Input with ConvertFile's guarantees.
 //
 // # What is converted
 //

@@ -58,14 +58,14 @@ func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options
 		return nil, err
 	}
 	defer f.Close()
-	opt.paths = map[*safetensors.File]string{f: src}
+	in := FromSafetensors(f, src)
 	out, err := fileconv.CreateAtomic(dst, replace)
 	if err != nil {
 		return nil, err
 	}
 	var rep *Report
 	out.Verify = func(tmp string) error { return VerifyFile(tmp, rep) }
-	rep, err = Convert(ctx, out, f, nil, opt)
+	rep, err = convertInputs(ctx, out, in, nil, opt)
 	if err == nil {
 		err = ctx.Err()
 		if err != nil {
@@ -79,7 +79,7 @@ func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options
 		out.Abort()
 		return nil, nameErr(src, dst, err)
 	}
-	rep.Warnings = append(globWarnings(&opt, []*safetensors.File{f}), rep.Warnings...)
+	rep.Warnings = append(globWarnings(&opt, []*Input{in}), rep.Warnings...)
 	return rep, nil
 }
 
@@ -279,8 +279,7 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 	if err := readConfig(dir, &opt); err != nil {
 		return nil, err
 	}
-	files := make([]*safetensors.File, len(shards))
-	opt.paths = map[*safetensors.File]string{}
+	files := make([]*Input, len(shards))
 	for i, s := range shards {
 		p := filepath.Join(dir, s)
 		f, err := Open(p)
@@ -288,8 +287,7 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 			return nil, err
 		}
 		defer f.Close()
-		files[i] = f
-		opt.paths[f] = p
+		files[i] = FromSafetensors(f, p)
 	}
 	all, err := index(files)
 	if err != nil {
@@ -347,7 +345,7 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 		if err := ctx.Err(); err != nil {
 			return nil, context.Cause(ctx)
 		}
-		others := append(append([]*safetensors.File(nil), files[:i]...), files[i+1:]...)
+		others := append(append([]*Input(nil), files[:i]...), files[i+1:]...)
 		o := opt
 		if opt.Progress != nil {
 			base := int64(0)
@@ -361,7 +359,7 @@ func ConvertCheckpoint(ctx context.Context, dst, src string, replace bool, opt O
 		if err != nil {
 			return nil, err
 		}
-		sr, err := Convert(ctx, out, f, others, o)
+		sr, err := convertInputs(ctx, out, f, others, o)
 		if cerr := out.Close(); err == nil && cerr != nil {
 			err = &fileconv.WriteError{Err: cerr}
 		}
@@ -466,7 +464,7 @@ func (o *Options) destName() string {
 
 // globWarnings lists the globs of Tensors, Skip and KeepRaw that match no
 // tensor of files.
-func globWarnings(opt *Options, files []*safetensors.File) []string {
+func globWarnings(opt *Options, files []*Input) []string {
 	var out []string
 	for _, gs := range []struct {
 		flag  string
@@ -497,7 +495,7 @@ func globWarnings(opt *Options, files []*safetensors.File) []string {
 	return out
 }
 
-func sumSizes(files []*safetensors.File) int64 {
+func sumSizes(files []*Input) int64 {
 	var n int64
 	for _, f := range files {
 		n += f.Size

@@ -113,12 +113,20 @@ func (p rowPieces) at(i int) piece {
 	return piece{r, r + 1, c0, min(p.cols, c0+p.colsPer)}
 }
 
-// readAt reads len(b) bytes of tensor s at offset off.
+// readAt reads len(b) bytes of tensor s's values at offset off (for an
+// encoded tensor, of the float32 values it decodes to: every kernel reads
+// it as the float32 tensor it is).
 func readAt(s source, b []byte, off int64) error {
 	if len(b) == 0 {
 		return nil
 	}
-	if _, err := s.f.Section(s.t).ReadAt(b, off); err != nil {
+	var err error
+	if s.t.Codec != nil {
+		_, err = decoded{s.t}.ReadAt(b, off)
+	} else {
+		_, err = s.t.Data.ReadAt(b, off)
+	}
+	if err != nil {
 		return tensorErr(s.t.Name, &fileconv.ReadError{Err: err})
 	}
 	return nil
@@ -205,7 +213,7 @@ func indexString(shape []int64, i int64) string {
 
 // badScale returns the data error for value v, element i of the scale sc of
 // the weight named weight.
-func badScale(weight string, sc *safetensors.TensorInfo, i int64, v float64, rule string) error {
+func badScale(weight string, sc *Tensor, i int64, v float64, rule string) error {
 	at := " at " + indexString(sc.Shape, i)
 	if len(sc.Shape) == 0 {
 		at = ""

@@ -38,7 +38,7 @@ func Layouts(files []*safetensors.File, configDir string) ([]Layout, error) {
 			return nil, err
 		}
 	}
-	all, err := index(files)
+	all, err := index(inputsOf(files, nil))
 	if err != nil {
 		return nil, err
 	}

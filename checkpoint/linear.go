@@ -64,9 +64,9 @@ func IsLinearWeight(name string, shape []int64, experts bool) bool {
 func (o *Options) quantizing() bool { return o.BlockSize != [2]int{} || o.Block != nil }
 
 // quantSelected reports whether a quantization quantizes tensor t: the
-// globs when Tensors is given, else the linear weights (IsLinearWeight);
-// Skip and KeepRaw leave tensors out either way.
-func (o *Options) quantSelected(t *safetensors.TensorInfo) bool {
+// globs when Tensors is given, else the linear weights (Options.Linear,
+// or IsLinearWeight); Skip and KeepRaw leave tensors out either way.
+func (o *Options) quantSelected(t *Tensor) bool {
 	if !o.selected(t.Name) {
 		return false
 	}
@@ -75,13 +75,15 @@ func (o *Options) quantSelected(t *safetensors.TensorInfo) bool {
 		return true
 	case o.modelType == "gpt_oss" && o.Block == mx.MXFP4:
 		return o.gptOssExpert(t) // gpt-oss quantizes its experts only
+	case o.Linear != nil:
+		return o.Linear(t.Name, t.Shape, o.Block != nil)
 	}
 	return IsLinearWeight(t.Name, t.Shape, o.Block != nil)
 }
 
 // restKind is what a quantization does with a floating tensor it does not
 // quantize: converts it to Rest, or keeps it (Invalid).
-func (o *Options) restKind(t *safetensors.TensorInfo) cltype.Kind {
+func (o *Options) restKind(t *Tensor) cltype.Kind {
 	if o.Rest == cltype.Invalid || !t.DType.IsFloat() || t.DType.Kind() == o.Rest || !o.selected(t.Name) {
 		return cltype.Invalid
 	}

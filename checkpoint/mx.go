@@ -35,7 +35,7 @@ import (
 
 // mxPair returns the scales of an MX blocks tensor named name, and the
 // name of the tensor they make: "a.blocks" -> "a.scales", "a".
-func mxPair(all map[string]source, t *safetensors.TensorInfo) (source, string, bool) {
+func mxPair(all map[string]source, t *Tensor) (source, string, bool) {
 	for _, sep := range []string{".", "_"} {
 		if base, ok := strings.CutSuffix(t.Name, sep+"blocks"); ok && t.DType == safetensors.U8 {
 			if s, ok := all[base+sep+"scales"]; ok && s.t.DType == safetensors.U8 {
@@ -47,7 +47,7 @@ func mxPair(all map[string]source, t *safetensors.TensorInfo) (source, string, b
 }
 
 // nvScales returns the block scale and tensor scale of an NVFP4 weight.
-func nvScales(all map[string]source, t *safetensors.TensorInfo) (source, source, bool) {
+func nvScales(all map[string]source, t *Tensor) (source, source, bool) {
 	if t.DType != safetensors.U8 {
 		return source{}, source{}, false
 	}
@@ -62,7 +62,7 @@ func nvScales(all map[string]source, t *safetensors.TensorInfo) (source, source,
 // mxShape checks an MX pair's shapes and returns its format and the output
 // shape. The format is the one __metadata__ records under MXFormatKey(name)
 // (clconv's quantization writes it), else MXFP4 (gpt-oss).
-func mxShape(b source, s *safetensors.TensorInfo, name string) (*mx.Format, []int64, error) {
+func mxShape(b source, s *Tensor, name string) (*mx.Format, []int64, error) {
 	t := b.t
 	f := mx.MXFP4
 	if v, ok := b.f.Metadata[MXFormatKey(name)]; ok {
@@ -95,7 +95,7 @@ func mxShape(b source, s *safetensors.TensorInfo, name string) (*mx.Format, []in
 // nvShape checks an NVFP4 weight's shapes and returns the output shape:
 // [..., C/2] bytes with [..., C/16] scales give [..., C] (ModelOpt's
 // weights are two-dimensional; clconv's quantization writes any rank).
-func nvShape(w, s, s2 *safetensors.TensorInfo) ([]int64, error) {
+func nvShape(w, s, s2 *Tensor) ([]int64, error) {
 	n := len(w.Shape)
 	ok := n >= 1 && len(s.Shape) == n && s2.Count() == 1 && s.Shape[n-1]*16 == w.Shape[n-1]*2
 	for i := 0; ok && i < n-1; i++ {

@@ -55,6 +55,11 @@ type Options struct {
 	// floating tensors that a quantization does not quantize (embeddings,
 	// norms, lm_head, ...) to it; otherwise they are kept as they are.
 	Rest cltype.Kind
+	// Linear, when set, is the rule of what a quantization takes by
+	// default (without Tensors) in place of IsLinearWeight: a container
+	// whose tensors are named otherwise (GGUF's "blk.N.attn_q.weight")
+	// gives its own. experts is set for the block formats (Block).
+	Linear func(name string, shape []int64, experts bool) bool
 	// ScaleSuffix names the scale written after a quantized tensor X:
 	// X + ScaleSuffix ("_scale_inv" when empty, DeepSeek-V3's name).
 	ScaleSuffix string
@@ -82,10 +87,10 @@ type Options struct {
 	KeepRaw []string
 
 	// fp8Config is the config.json that says the FP8 weights are
-	// block-quantized ("" when none does); paths names the input files in
-	// messages.
+	// block-quantized ("" when none does).
 	fp8Config string
-	paths     map[*safetensors.File]string
+	// npy writes the one output tensor as a .npy file (ConvertInput).
+	npy bool
 	// roles and probs are the block-scaled layouts of the whole checkpoint
 	// (layouts), computed once per conversion.
 	roles map[string]member
@@ -98,8 +103,8 @@ type Options struct {
 }
 
 // fileOf returns the path of the input file f ("" when unknown).
-func (o *Options) fileOf(f *safetensors.File) string {
-	return o.paths[f]
+func (o *Options) fileOf(f *Input) string {
+	return f.Path
 }
 
 // Action is what a conversion does with one tensor.
@@ -117,9 +122,10 @@ const (
 	ActDequantNV                // NVFP4 weight, E4M3 block scales, F32 tensor scale (ModelOpt), rounded once
 	ActQuantMX                  // quantized to an MX format (Options.Block): NAME.blocks and NAME.scales
 	ActQuantNV                  // quantized to NVFP4 (Options.Block): NAME, NAME_scale and NAME_scale_2
+	ActDecode                   // a tensor stored in blocks (Tensor.Codec) written as the float32 values it decodes to
 )
 
-var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop", "dequantize-mxfp4", "dequantize-nvfp4", "quantize-mx", "quantize-nvfp4"}
+var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop", "dequantize-mxfp4", "dequantize-nvfp4", "quantize-mx", "quantize-nvfp4", "decode"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -133,7 +139,7 @@ func (a Action) String() string {
 type TensorReport struct {
 	Name   string          `json:"name"`
 	Action string          `json:"action"`
-	From   string          `json:"from"`            // the input dtype ("" for a scale written by quantization)
+	From   string          `json:"from"`            // the input dtype, or the stored type of an encoded tensor ("q4_K"); "" for a scale written by quantization
 	To     string          `json:"to"`              // the output dtype ("" when dropped)
 	Shape  []int64         `json:"shape"`           // the output shape (the input's when dropped)
 	Block  []int           `json:"block,omitempty"` // rows x columns of a block scale
@@ -176,8 +182,8 @@ type Report struct {
 
 // source is a tensor of one of the input files.
 type source struct {
-	f *safetensors.File
-	t *safetensors.TensorInfo
+	f *Input
+	t *Tensor
 }
 
 // job is one output tensor and how to make it.
@@ -331,7 +337,7 @@ func isFP8(d safetensors.DType) bool { return d == safetensors.F8_E4M3 || d == s
 // plan decides every output tensor of file f. all holds every tensor of
 // every input file (for scales stored in another shard); the scales that a
 // dequantization uses are not written.
-func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, error) {
+func plan(f *Input, all map[string]source, opt *Options) ([]*job, error) {
 	if opt.roles == nil {
 		opt.roles, opt.probs = layouts(all, opt.fp8Config)
 	}
@@ -354,8 +360,18 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 		}
 		j, rep := &slab[0], &repSlab[0]
 		slab, repSlab = slab[1:], repSlab[1:]
-		*rep = TensorReport{Name: t.Name, From: t.DType.String(), Shape: t.Shape}
+		*rep = TensorReport{Name: t.Name, From: t.typeName(), Shape: t.Shape}
 		*j = job{src: src, report: rep, out: safetensors.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape}}
+		if c := t.Codec; c != nil {
+			if c.Decode == nil {
+				// Not even a copy can be written: safetensors has no
+				// dtype for the blocks.
+				return nil, dataErrorf("checkpoint: tensor %q: type %s has no decoder here; leave it out with --skip", t.Name, c.Name)
+			}
+			if n := t.Count(); c.BlockElems <= 0 || n%int64(c.BlockElems) != 0 || t.stored() != n/int64(c.BlockElems)*int64(c.BlockBytes) {
+				return nil, dataErrorf("checkpoint: tensor %q: %d bytes are not the %s blocks of shape %s", t.Name, t.stored(), c.Name, ShapeString(t.Shape))
+			}
+		}
 		m := opt.roles[t.Name]
 		dequant := opt.dequantDest() && opt.selected(m.weight)
 		switch {
@@ -405,6 +421,11 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 			j.act = ActConvert
 			j.out.DType = mustDType(opt.To)
 		}
+		if j.act == ActKeep && t.Codec != nil {
+			// An encoded tensor has no bytes of a safetensors dtype to
+			// keep: it is written as the float32 values it decodes to.
+			j.act = ActDecode
+		}
 		rep.Action = j.act.String()
 		if j.act != ActDropScale {
 			rep.To = j.out.DType.String()
@@ -420,7 +441,7 @@ func plan(f *safetensors.File, all map[string]source, opt *Options) ([]*job, err
 // scale (or a scale without its weight) is never converted as plain data.
 // A tensor that Skip, KeepRaw or Tensors leaves out is copied byte for
 // byte and is no error.
-func checkLayouts(f *safetensors.File, all map[string]source, opt *Options) error {
+func checkLayouts(f *Input, all map[string]source, opt *Options) error {
 	for _, p := range opt.probs {
 		s := all[p.tensor]
 		if s.f != f || !opt.selected(p.tensor) {
@@ -486,7 +507,7 @@ func ceilDiv(a, b int64) int64 {
 // covers in weight w: want when set (checked against the shapes), else
 // inferred from them. A scalar scale covers the whole weight, an [R, 1]
 // scale one row each.
-func fp8Block(w, s *safetensors.TensorInfo, want [2]int) ([2]int, error) {
+func fp8Block(w, s *Tensor, want [2]int) ([2]int, error) {
 	bad := func(why string) ([2]int, error) {
 		return [2]int{}, dataErrorf("checkpoint: tensor %q (shape %s) and its scale %q (shape %s): %s",
 			w.Name, ShapeString(w.Shape), s.Name, ShapeString(s.Shape), why)

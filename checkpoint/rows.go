@@ -181,7 +181,7 @@ func planDequantMX(j *job, all map[string]source, opt *Options) error {
 // ("....mlp.experts.gate_up_proj_blocks", "..._down_proj_blocks": U8 of
 // shape [E, out, in/32, 16]), whose dequantized weight is [E, in, out].
 // clconv's own MX layout ("X.blocks", any tensor) is not transposed.
-func gptOssExperts(t *safetensors.TensorInfo) bool {
+func gptOssExperts(t *Tensor) bool {
 	return len(t.Shape) == 4 && (strings.HasSuffix(t.Name, "experts.gate_up_proj_blocks") || strings.HasSuffix(t.Name, "experts.down_proj_blocks"))
 }
 
@@ -189,7 +189,7 @@ func gptOssExperts(t *safetensors.TensorInfo) bool {
 // quantization to MXFP4 writes in gpt-oss's layout: config.json says
 // model_type "gpt_oss", and t is "...mlp.experts.gate_up_proj" or
 // "...mlp.experts.down_proj", [E, in, out].
-func (o *Options) gptOssExpert(t *safetensors.TensorInfo) bool {
+func (o *Options) gptOssExpert(t *Tensor) bool {
 	return o.modelType == "gpt_oss" && o.Block == mx.MXFP4 && len(t.Shape) == 3 &&
 		(strings.HasSuffix(t.Name, "mlp.experts.gate_up_proj") || strings.HasSuffix(t.Name, "mlp.experts.down_proj"))
 }

@@ -69,7 +69,7 @@ var shardNameRE = regexp.MustCompile(`^model(-[0-9]{5}-of-[0-9]{5})?\.safetensor
 // its own), and the scales a quantization writes stay in their weight's
 // shard. It returns the report (each tensor's Shard set), the shards'
 // names and the bytes of tensor data written.
-func reshard(ctx context.Context, tmp string, files []*safetensors.File, all map[string]source, opt *Options) (*Report, []string, int64, error) {
+func reshard(ctx context.Context, tmp string, files []*Input, all map[string]source, opt *Options) (*Report, []string, int64, error) {
 	var jobs []*job
 	for _, f := range files {
 		fj, err := plan(f, all, opt)
@@ -151,7 +151,7 @@ func reshard(ctx context.Context, tmp string, files []*safetensors.File, all map
 // mergedMetadata returns the __metadata__ of the input shards together
 // (the first shard's value where two differ; clconv's MX format keys each
 // come from one shard).
-func mergedMetadata(files []*safetensors.File) map[string]string {
+func mergedMetadata(files []*Input) map[string]string {
 	var m map[string]string
 	for _, f := range files {
 		for k, v := range f.Metadata {

@@ -32,7 +32,8 @@ const chunkElements = 1 << 20
 // port's int can index.
 const maxRow = 1 << 26
 
-// Options tune ConvertGGUF and ToSafetensors. The zero value converts
+// Options tune ConvertGGUF and ToSafetensors (ConvertToSafetensors takes
+// checkpoint.Options). The zero value converts
 // every eligible tensor to F32 (To's zero value).
 type Options struct {
 	// To is the tensor type of ConvertGGUF's output: a type package ggml
@@ -373,7 +374,7 @@ func ConvertGGUF(ctx context.Context, dst, src string, opt Options) (*Report, er
 		if p.action == Keep {
 			err = w.WriteTensorFrom(p.info.Name, &ctxReader{ctx: ctx, r: sec, prog: prog})
 		} else {
-			cr := newChunkReader(pool, sec, p.info, p.to, nil, 0, prog)
+			cr := newChunkReader(pool, sec, p.info, p.to, prog)
 			err = w.WriteTensorFrom(p.info.Name, cr)
 			tr.Stats = cr.stats
 			cr.stop()
@@ -518,13 +519,8 @@ type chunkReader struct {
 	err     error
 }
 
-// rowConverter turns float32 rows into output bytes (nil for a ggml type:
-// Quantize).
-type rowConverter func(dst []byte, src []float32) error
-
-// newChunkReader starts converting tensor t (its bytes in sec) to type to,
-// or with conv, which writes convSize bytes per element.
-func newChunkReader(p *pool, sec *io.SectionReader, t gguf.TensorInfo, to ggml.Type, conv rowConverter, convSize int64, prog *progress) *chunkReader {
+// newChunkReader starts converting tensor t (its bytes in sec) to type to.
+func newChunkReader(p *pool, sec *io.SectionReader, t gguf.TensorInfo, to ggml.Type, prog *progress) *chunkReader {
 	ctx, cancel := context.WithCancel(p.ctx)
 	cr := &chunkReader{results: make(chan chan chunkResult, p.window), cancel: cancel, done: make(chan struct{}), prog: prog}
 	ne0 := int64(1)
@@ -538,9 +534,6 @@ func newChunkReader(p *pool, sec *io.SectionReader, t gguf.TensorInfo, to ggml.T
 	}
 	inRow := rowBytes(t.Type, ne0)
 	outRow := rowBytes(to, ne0)
-	if conv != nil {
-		outRow = ne0 * convSize
-	}
 	chunkRows := int64(chunkElements) / max(ne0, 1)
 	chunkRows = max(chunkRows, 1)
 	go func() {
@@ -555,7 +548,7 @@ func newChunkReader(p *pool, sec *io.SectionReader, t gguf.TensorInfo, to ggml.T
 				return
 			}
 			job := func() {
-				res <- convertChunk(ctx, sec, t.Type, to, conv, first*inRow, n, ne0, inRow, outRow)
+				res <- convertChunk(ctx, sec, t.Type, to, first*inRow, n, ne0, inRow, outRow)
 			}
 			select {
 			case p.jobs <- job:
@@ -577,7 +570,7 @@ func rowBytes(t ggml.Type, n int64) int64 {
 	return n / b * int64(t.TypeSize())
 }
 
-func convertChunk(ctx context.Context, sec *io.SectionReader, from, to ggml.Type, conv rowConverter, off, rows, ne0, inRow, outRow int64) chunkResult {
+func convertChunk(ctx context.Context, sec *io.SectionReader, from, to ggml.Type, off, rows, ne0, inRow, outRow int64) chunkResult {
 	if err := ctx.Err(); err != nil {
 		return chunkResult{err: err}
 	}
@@ -603,20 +596,12 @@ func convertChunk(ctx context.Context, sec *io.SectionReader, from, to ggml.Type
 			st.Inf++
 		}
 	}
-	var out []byte
-	if conv != nil {
-		out = make([]byte, rows*outRow)
-		if err := conv(out, f); err != nil {
-			return chunkResult{err: err}
-		}
-	} else {
-		out = make([]byte, rows*outRow)
-		n, err := ggml.Quantize(to, out, f, int(ne0), nil)
-		if err != nil {
-			return chunkResult{err: err}
-		}
-		out = out[:n]
+	out := make([]byte, rows*outRow)
+	n, err := ggml.Quantize(to, out, f, int(ne0), nil)
+	if err != nil {
+		return chunkResult{err: err}
 	}
+	out = out[:n]
 	return chunkResult{data: out, stats: st, in: int64(len(in))}
 }
 

@@ -24,21 +24,31 @@
 // map: tensors outside blk.N first, then by layer, by name within each) and
 // drops trailing dimensions of 1.
 //
-// ToSafetensors writes every selected tensor as float32 bit-equal to ggml's
-// dequantize_row_*, then rounded once to the kind asked (float, half,
-// bfloat16, double ...) by package convert; integers keep their dtype; the
-// shape is ne reversed; the metadata goes into __metadata__ as text. A
-// single tensor goes to .npy when the output's name ends in .npy.
+// To safetensors, a GGUF file is a second codec of package checkpoint's
+// planner, not a converter of its own: Input gives its tensors as
+// checkpoint.Tensor values (name, dtype, row-major shape, bytes; the block
+// types and F16/BF16 as a checkpoint.Codec whose decoder is ggml's exact
+// dequantization), and ConvertToSafetensors hands them to
+// checkpoint.ConvertInput, which converts them as it converts a
+// safetensors file: to a floating type in any rounding mode, FP8 block
+// quantization with its recipes, the MX and NVFP4 block formats, Rest,
+// Stats, its output checks. ToSafetensors is its simple form: every
+// selected tensor as float32 bit-equal to ggml's dequantize_row_*, then
+// rounded once to the kind asked (float, half, bfloat16, double ...);
+// integers keep their dtype; the shape is ne reversed; the metadata goes
+// into __metadata__ as text. A single tensor goes to .npy when the
+// output's name ends in .npy.
 //
-// Both stream: a tensor is read, converted and written in chunks of about
-// 2^20 elements of whole rows, by Options.Workers goroutines with at most
-// twice that many chunks in flight, and written in order, so memory stays
-// bounded by the chunks (not the tensor or the file) and the output does
-// not depend on the number of workers. The output is written to a
-// temporary file beside dst (fileconv.CreateAtomic), read back (gguf.Open,
-// safetensors.Open) and checked before it takes dst's name; an error or a
-// cancelled context leaves neither. checkpoint.CheckOutput refuses an
-// existing dst without Options.Replace, and dst == src always.
+// ConvertGGUF streams: a tensor is read, converted and written in chunks
+// of about 2^20 elements of whole rows, by Options.Workers goroutines with
+// at most twice that many chunks in flight, and written in order, so
+// memory stays bounded by the chunks (not the tensor or the file) and the
+// output does not depend on the number of workers; the planner works in
+// bounded pieces as well. The output is written to a temporary file beside
+// dst (fileconv.CreateAtomic), read back (gguf.Open, safetensors.Open) and
+// checked before it takes dst's name; an error or a cancelled context
+// leaves neither. checkpoint.CheckOutput refuses an existing dst without
+// Options.Replace, and dst == src always.
 //
 // # How it is checked
 //
@@ -76,8 +86,9 @@
 //     reads it; llama-quantize pads to 32 whatever general.alignment says
 //     (the ggml bug package gguf documents), so inputs with another alignment
 //     differ from llama's files there.
-//   - ToSafetensors cannot dequantize the IQ, TQ, Q1_0 and Q2_0 types
-//     (package ggml has no dequantizer for them); Skip leaves them out.
+//   - ToSafetensors and ConvertToSafetensors cannot dequantize the IQ, TQ,
+//     Q1_0 and Q2_0 types (package ggml has no dequantizer for them); Skip
+//     leaves them out.
 //   - A row is converted whole: rows of more than 2^26 elements are an
 //     error.
 package ggufconv

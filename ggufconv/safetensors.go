@@ -1,297 +1,244 @@
 package ggufconv
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/clconv/clconv/checkpoint"
 	"github.com/clconv/clconv/cltype"
-	"github.com/clconv/clconv/convert"
-	"github.com/clconv/clconv/fileconv"
 	"github.com/clconv/clconv/ggml"
 	"github.com/clconv/clconv/gguf"
 	"github.com/clconv/clconv/safetensors"
 )
 
-// integerKinds maps ggml's integer tensor types to their kinds.
-var integerKinds = map[ggml.Type]cltype.Kind{
-	ggml.I8: cltype.Char, ggml.I16: cltype.Short, ggml.I32: cltype.Int, ggml.I64: cltype.Long,
+// plainDTypes are the ggml types whose bytes are a safetensors dtype's
+// little-endian elements: the view gives them as they are. F16 and BF16
+// are not among them: they decode through ggml as every other float type
+// (ggml's fp16 widening quiets a NaN as it does; the planner's own
+// conversion of an F16 tensor need not), so that the output is the one
+// rounding of ggml's float32 for every float type.
+var plainDTypes = map[ggml.Type]safetensors.DType{
+	ggml.F32: safetensors.F32, ggml.F64: safetensors.F64,
+	ggml.I8: safetensors.I8, ggml.I16: safetensors.I16, ggml.I32: safetensors.I32, ggml.I64: safetensors.I64,
 }
 
-// stPlan is what ToSafetensors does with one selected tensor.
-type stPlan struct {
-	in     int
-	info   gguf.TensorInfo
-	kind   cltype.Kind // the output's element kind
-	copy   bool        // bytes as they are (integers, or a float already of the kind)
-	double bool        // an F64 tensor, converted from double directly
+// Input returns the GGUF file r, read from path, as the neutral view of
+// package checkpoint (checkpoint.Tensor), so that its planner converts it
+// as it converts a safetensors file. Each tensor keeps its name and the
+// file's order; its shape is ggml's ne reversed (row-major, outermost
+// first); F32, F64 and I8 to I64 tensors are those dtypes' bytes as they
+// are; every other type is a checkpoint.Codec of ggml's blocks that decodes
+// to float32 bit for bit as ggml's dequantize_row_* (ggml.Dequantize), with
+// no decoder for the types package ggml does not dequantize (the IQ types,
+// TQ, Q1_0 ...), which the planner then refuses by name. The metadata
+// becomes __metadata__ entries "gguf.<key>" (see ToSafetensors); Size is
+// the bytes of tensor data.
+func Input(r *gguf.Reader, path string) *checkpoint.Input {
+	in := &checkpoint.Input{Path: path, Metadata: metadata(r.File), Tensors: make([]checkpoint.Tensor, len(r.Tensors))}
+	for i := range r.Tensors {
+		t := &r.Tensors[i]
+		shape := make([]int64, 0, len(t.Dims))
+		for _, d := range t.Shape() {
+			shape = append(shape, int64(d))
+		}
+		v := checkpoint.Tensor{Name: t.Name, Shape: shape, Data: r.TensorData(i)}
+		if d, ok := plainDTypes[t.Type]; ok {
+			v.DType = d
+		} else {
+			typ := t.Type
+			c := &checkpoint.Codec{Name: typ.String(), BlockElems: typ.BlockSize(), BlockBytes: typ.TypeSize()}
+			if typ.Supported() {
+				c.Decode = func(dst []float32, src []byte) error { return ggml.Dequantize(typ, dst, src) }
+			}
+			v.DType, v.Codec = safetensors.F32, c
+		}
+		in.Tensors[i] = v
+		in.Size += v.Data.Size()
+	}
+	return in
+}
+
+// IsLinearWeight is checkpoint.IsLinearWeight for llama.cpp's tensor
+// names: what a quantization of a GGUF file's tensors takes by default,
+// the 2-D weights "blk.N.X.weight" of the blocks' linear layers (attn_q,
+// attn_k, attn_v, attn_qkv, attn_output, ffn_gate, ffn_up, ffn_down, the
+// shared experts' and MLA's projections ...), not token_embd, output,
+// the norms (X containing "norm") or the MoE router (ffn_gate_inp); with
+// experts (the block formats), also the 3-D stacked experts
+// "blk.N.ffn_*_exps.weight".
+func IsLinearWeight(name string, shape []int64, experts bool) bool {
+	rest, ok := strings.CutPrefix(name, "blk.")
+	if !ok {
+		return false
+	}
+	_, rest, ok = strings.Cut(rest, ".")
+	if !ok {
+		return false
+	}
+	module, ok := strings.CutSuffix(rest, ".weight")
+	if !ok || strings.Contains(module, "norm") || strings.HasPrefix(module, "ffn_gate_inp") {
+		return false
+	}
+	if experts && len(shape) == 3 && strings.HasSuffix(module, "_exps") {
+		return true
+	}
+	return len(shape) == 2 && !strings.HasSuffix(module, "_exps")
+}
+
+// ConvertToSafetensors converts the GGUF file src into the safetensors file
+// dst (a .npy file when dst ends in ".npy" and one tensor is written)
+// through package checkpoint's planner, on the view Input gives: what
+// checkpoint.ConvertInput does to a safetensors file it does to the GGUF
+// file's tensors, decoded as ggml does. opt.To converts every tensor
+// (float32 from ggml's dequantization, rounded once in opt.Mode, _sat with
+// opt.Sat; integers kept), opt.BlockSize (e4m3 or e5m2, opt.Recipe,
+// opt.ScaleSuffix) or opt.Block quantize the linear layers' weights
+// (IsLinearWeight, unless opt.Linear says otherwise: "blk.N.attn_q.weight",
+// ..., not token_embd, output or norms) from those float32 values, opt.Rest converts the others, opt.Stats counts. Unlike a
+// safetensors input, opt.Tensors and opt.Skip choose which tensors the
+// output holds, as ToSafetensors does (a tensor of a block type cannot be
+// kept byte for byte in safetensors); the rest are left out. KeepRaw,
+// WeightBlockSize (there are no block-scaled safetensors layouts in a GGUF
+// file) and MaxShardSize (one output file) are refused.
+//
+// dst appears only once complete and read back; an error or a
+// cancellation leaves neither it nor a temporary file, and dst is never
+// src, nor replaced without replace (checkpoint.CheckOutput).
+func ConvertToSafetensors(ctx context.Context, dst, src string, replace bool, opt checkpoint.Options) (*checkpoint.Report, error) {
+	rep, _, err := convertToSafetensors(ctx, dst, src, replace, opt)
+	return rep, err
+}
+
+// convertToSafetensors is ConvertToSafetensors, which also returns the
+// GGUF file's header (its tensors' ggml types, for ToSafetensors' report).
+func convertToSafetensors(ctx context.Context, dst, src string, replace bool, opt checkpoint.Options) (*checkpoint.Report, *gguf.File, error) {
+	if err := checkpoint.CheckOutput(dst, []string{src}, false, replace); err != nil {
+		return nil, nil, err
+	}
+	if len(opt.KeepRaw) > 0 {
+		return nil, nil, errors.New("ggufconv: KeepRaw keeps incomplete block-scaled safetensors layouts byte for byte; a GGUF file has none (Skip leaves tensors out)")
+	}
+	if opt.WeightBlockSize != [2]int{} {
+		return nil, nil, errors.New("ggufconv: a weight block size describes the FP8 weights of a safetensors checkpoint; a GGUF file's blocks are its tensor types")
+	}
+	if opt.MaxShardSize > 0 {
+		return nil, nil, errors.New("ggufconv: MaxShardSize cuts a checkpoint directory's output into shards; a GGUF file converts to one file")
+	}
+	sel := Options{Tensors: opt.Tensors, Skip: opt.Skip}
+	if err := checkGlobs(sel.Tensors); err != nil {
+		return nil, nil, err
+	}
+	if err := checkGlobs(sel.Skip); err != nil {
+		return nil, nil, err
+	}
+	r, err := gguf.Open(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	in := Input(r, src)
+	kept := in.Tensors[:0]
+	in.Size = 0
+	for _, t := range in.Tensors {
+		if ok, _ := sel.selected(t.Name); ok {
+			kept = append(kept, t)
+			in.Size += t.Data.Size()
+		}
+	}
+	in.Tensors = kept
+	if strings.HasSuffix(strings.ToLower(dst), ".npy") && len(kept) != 1 {
+		return nil, nil, fmt.Errorf("ggufconv: a .npy output holds one tensor, and %d are selected (use Tensors)", len(kept))
+	}
+	opt.Tensors, opt.Skip = nil, nil
+	if opt.Linear == nil {
+		opt.Linear = IsLinearWeight
+	}
+	rep, err := checkpoint.ConvertInput(ctx, dst, in, replace, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warn []string
+	for _, g := range sel.Tensors {
+		if !slices.ContainsFunc(r.Tensors, func(t gguf.TensorInfo) bool { return matchAny([]string{g}, t.Name) }) {
+			warn = append(warn, fmt.Sprintf("--tensors %q matches no tensor of %s", g, src))
+		}
+	}
+	rep.Warnings = append(warn, rep.Warnings...)
+	return rep, r.File, nil
 }
 
 // ToSafetensors converts the GGUF file src into the safetensors file dst
 // (or, when dst ends in ".npy" and the selection is one tensor, into a
-// .npy file of it). Every selected tensor of a block type package ggml
-// dequantizes, or F32, F16 or BF16, becomes float32 bit for bit as ggml's
-// dequantize_row_* gives it, then kind to (cltype.Float, Half, BFloat16,
-// Double, or another floating kind safetensors stores) rounded once to
-// nearest even by package convert; F64 tensors convert from double;
-// integer tensors (I8 to I64) keep their values and dtype. The shape is
-// ggml's ne reversed (row-major, outermost first). A tensor of a type with
-// no dequantizer here (the IQ types, TQ, Q1_0 ...) is an error naming it,
-// unless opt.Skip or opt.Tensors leaves it out. The GGUF metadata goes
-// into __metadata__ as "gguf.<key>": strings as they are (invalid UTF-8
-// replaced by U+FFFD, which safetensors requires), numbers as their
-// shortest decimal, bools as true or false, arrays as JSON arrays (NaN and
-// infinities as the strings "NaN", "Infinity", "-Infinity"). The tensors
-// keep the GGUF file's order.
+// .npy file of it): ConvertToSafetensors with opt.To = to and opt's
+// Tensors, Skip, Workers, Progress and Replace. Every selected tensor of a
+// block type package ggml dequantizes, or F32, F16 or BF16, becomes float32
+// bit for bit as ggml's dequantize_row_* gives it, then kind to
+// (cltype.Float, Half, BFloat16, Double, or another floating kind
+// safetensors stores) rounded once to nearest even by package convert; F64
+// tensors convert from double; integer tensors (I8 to I64) keep their
+// values and dtype. The shape is ggml's ne reversed (row-major, outermost
+// first). A tensor of a type with no dequantizer here (the IQ types, TQ,
+// Q1_0 ...) is an error naming it, unless opt.Skip or opt.Tensors leaves it
+// out. The GGUF metadata goes into __metadata__ as "gguf.<key>": strings as
+// they are (invalid UTF-8 replaced by U+FFFD, which safetensors requires),
+// numbers as their shortest decimal, bools as true or false, arrays as JSON
+// arrays (NaN and infinities as the strings "NaN", "Infinity",
+// "-Infinity"). The tensors keep the GGUF file's order.
 //
-// It streams as ConvertGGUF does, and dst appears only once complete and
-// re-read (safetensors.Open or fileconv.ReadHeader).
+// The Report gives each tensor's ggml type in and what it went through
+// (To F32 for the tensors decoded to float32), the dtype written and its
+// bytes; TensorReport.Stats stays zero here (ConvertToSafetensors with
+// checkpoint.Options.Stats gives the full statistics of each conversion).
+// BytesIn and BytesOut are the tensor data read and written.
 func ToSafetensors(ctx context.Context, dst, src string, to cltype.Kind, opt Options) (*Report, error) {
 	if err := checkpoint.CheckOutput(dst, []string{src}, false, opt.Replace); err != nil {
 		return nil, err
 	}
-	if err := checkGlobs(opt.Tensors); err != nil {
-		return nil, err
-	}
-	if err := checkGlobs(opt.Skip); err != nil {
-		return nil, err
-	}
-	_, ok := safetensors.DTypeOf(to)
-	if !ok || !to.IsFloating() {
+	if _, ok := safetensors.DTypeOf(to); !ok || !to.IsFloating() {
 		return nil, fmt.Errorf("ggufconv: cannot write tensors as %v: not a floating kind safetensors stores", to)
 	}
-	r, err := gguf.Open(src)
+	crep, r, err := convertToSafetensors(ctx, dst, src, opt.Replace, checkpoint.Options{
+		To: to, Tensors: opt.Tensors, Skip: opt.Skip, Workers: opt.Workers, Progress: opt.Progress,
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-
-	var plans []stPlan
-	for i, t := range r.Tensors {
-		if ok, _ := opt.selected(t.Name); !ok {
-			continue
-		}
-		p := stPlan{in: i, info: t, kind: to}
-		switch {
-		case integerKinds[t.Type] != cltype.Invalid:
-			p.kind, p.copy = integerKinds[t.Type], true
-		case t.Type == ggml.F64:
-			p.double, p.copy = true, to == cltype.Double
-		case t.Type.Supported():
-			p.copy = t.Type == ggml.F32 && to == cltype.Float
-		default:
-			return nil, fmt.Errorf("%s: tensor %q: type %v has no dequantizer here (Skip it to leave it out)", src, t.Name, t.Type)
-		}
-		plans = append(plans, p)
-	}
-	npy := strings.HasSuffix(strings.ToLower(dst), ".npy")
-	if npy && len(plans) != 1 {
-		return nil, fmt.Errorf("ggufconv: a .npy output holds one tensor, and %d are selected (use Tensors)", len(plans))
-	}
-
+	// The input's ggml types and dims, by name (the report's tensors are
+	// the selected ones, in the file's order).
 	rep := &Report{Src: src, Dst: dst}
-	var total int64
-	infos := make([]safetensors.TensorInfo, len(plans))
-	for k, p := range plans {
-		total += p.info.Bytes()
-		dtk, _ := safetensors.DTypeOf(p.kind)
-		shape := make([]int64, 0, len(p.info.Dims))
-		for _, d := range p.info.Shape() {
-			shape = append(shape, int64(d))
+	for _, t := range crep.Tensors {
+		i, ok := r.Lookup(t.Name)
+		if !ok {
+			return nil, fmt.Errorf("ggufconv: %s: tensor %q of the conversion is not in the file", src, t.Name)
 		}
-		infos[k] = safetensors.TensorInfo{Name: p.info.Name, DType: dtk, Shape: shape}
-	}
-
-	af, err := fileconv.CreateAtomic(dst, opt.Replace)
-	if err != nil {
-		return nil, err
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			af.Abort()
+		info := r.Tensors[i]
+		tr := TensorReport{Name: t.Name, From: info.Type, To: info.Type, DType: t.To, Dims: info.Dims,
+			BytesIn: info.Bytes(), Action: Keep}
+		if d, err := safetensors.ParseDType(t.To); err == nil {
+			tr.BytesOut = info.Elements() * int64(d.Bits()/8)
 		}
-	}()
-	bw := bufio.NewWriterSize(af, 1<<20)
-	var out io.Writer
-	var sw *safetensors.Writer
-	if npy {
-		hdr := fileconv.EncodeHeader(plans[0].kind, false, infos[0].Shape, 0)
-		if _, err := bw.Write(hdr); err != nil {
-			return nil, err
+		if _, plain := plainDTypes[info.Type]; !plain {
+			tr.To = ggml.F32
 		}
-		out = bw
-	} else {
-		sw, err = safetensors.NewWriter(bw, infos, metadata(r.File))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dst, err)
-		}
-		out = sw
-	}
-	pool := newPool(ctx, opt.workers())
-	defer pool.close()
-	prog := &progress{fn: opt.Progress, total: total}
-	var written int64
-	for k, p := range plans {
-		tr := TensorReport{Name: p.info.Name, From: p.info.Type, To: p.info.Type, DType: infos[k].DType.String(),
-			Dims: p.info.Dims, BytesIn: p.info.Bytes(), Action: Keep}
-		sec := r.TensorData(p.in)
-		var n int64
-		switch {
-		case p.copy:
-			n, err = io.Copy(out, &ctxReader{ctx: ctx, r: sec, prog: prog})
-		case p.double:
+		if t.Action != checkpoint.ActKeep.String() {
 			tr.Action = Convert
-			n, err = io.Copy(out, &kindReader{ctx: ctx, r: sec, from: cltype.Double, to: p.kind, prog: prog})
-		default:
-			tr.Action, tr.To = Convert, ggml.F32
-			if isQuantized(p.info.Type) {
+			if isQuantized(info.Type) {
 				tr.Action = Requantize
 			}
-			size := int64(p.kind.Size())
-			kind := p.kind
-			conv := func(dst []byte, f []float32) error {
-				tmp := make([]byte, 4*len(f))
-				for i, v := range f {
-					putF32(tmp[4*i:], v)
-				}
-				if kind == cltype.Float {
-					copy(dst, tmp)
-					return nil
-				}
-				return convert.Bytes(kind, cltype.Float, dst, tmp, convert.RTE, false)
-			}
-			cr := newChunkReader(pool, sec, p.info, ggml.F32, conv, size, prog)
-			n, err = io.Copy(out, cr)
-			tr.Stats = cr.stats
-			cr.stop()
 		}
-		if err != nil {
-			return nil, tensorErr(ctx, src, p.info.Name, err)
-		}
-		tr.BytesOut = n
-		written += n
-		rep.BytesIn += tr.BytesIn
 		rep.Tensors = append(rep.Tensors, tr)
+		rep.BytesIn += tr.BytesIn
+		rep.BytesOut += tr.BytesOut
 	}
-	if sw != nil {
-		if err := sw.Close(); err != nil {
-			return nil, fmt.Errorf("%s: %w", dst, err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return nil, fmt.Errorf("%s: %w", dst, err)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if npy {
-		af.Verify = func(tmp string) error { return verifyNPY(tmp, infos[0]) }
-	} else {
-		want := sw.Tensors()
-		af.Verify = func(tmp string) error { return verifySafetensors(tmp, want) }
-	}
-	if err := af.Commit(); err != nil {
-		return nil, err
-	}
-	committed = true
-	rep.BytesOut = written
 	return rep, nil
-}
-
-func putF32(b []byte, v float32) {
-	u := math.Float32bits(v)
-	b[0], b[1], b[2], b[3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
-}
-
-// kindReader converts a stream of elements of one kind to another, in
-// pieces, checking ctx between them.
-type kindReader struct {
-	ctx      context.Context
-	r        io.Reader
-	from, to cltype.Kind
-	prog     *progress
-	in, out  []byte
-}
-
-func (k *kindReader) Read(p []byte) (int, error) {
-	for len(k.out) == 0 {
-		if err := k.ctx.Err(); err != nil {
-			return 0, err
-		}
-		if k.in == nil {
-			k.in = make([]byte, 1<<20/k.from.Size()*k.from.Size())
-		}
-		n, err := io.ReadFull(k.r, k.in)
-		if n%k.from.Size() != 0 {
-			return 0, io.ErrUnexpectedEOF
-		}
-		if n == 0 {
-			if err == io.ErrUnexpectedEOF {
-				err = io.EOF
-			}
-			return 0, err
-		}
-		buf := make([]byte, n/k.from.Size()*k.to.Size())
-		if cerr := convert.Bytes(k.to, k.from, buf, k.in[:n], convert.RTE, false); cerr != nil {
-			return 0, cerr
-		}
-		k.prog.add(int64(n))
-		k.out = buf
-	}
-	n := copy(p, k.out)
-	k.out = k.out[n:]
-	return n, nil
-}
-
-func verifySafetensors(tmp string, want []safetensors.TensorInfo) error {
-	f, err := safetensors.Open(tmp)
-	if err != nil {
-		return fmt.Errorf("ggufconv: the output does not read back: %w", err)
-	}
-	defer f.Close()
-	if len(f.Tensors) != len(want) {
-		return fmt.Errorf("ggufconv: the output reads back with %d tensors, not %d", len(f.Tensors), len(want))
-	}
-	for i, t := range f.Tensors {
-		w := want[i]
-		if t.Name != w.Name || t.DType != w.DType || t.Begin != w.Begin || t.End != w.End || fmt.Sprint(t.Shape) != fmt.Sprint(w.Shape) {
-			return fmt.Errorf("ggufconv: the output's tensor %q reads back as %v %v, not %v %v", w.Name, t.DType, t.Shape, w.DType, w.Shape)
-		}
-	}
-	return nil
-}
-
-func verifyNPY(tmp string, want safetensors.TensorInfo) error {
-	f, err := openFile(tmp)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	h, err := fileconv.ReadHeader(f)
-	if err != nil {
-		return fmt.Errorf("ggufconv: the output does not read back: %w", err)
-	}
-	if k := want.DType.Kind(); h.Kind != k || fmt.Sprint(h.Shape) != fmt.Sprint(want.Shape) {
-		return fmt.Errorf("ggufconv: the output reads back as %v %v, not %v %v", h.Kind, h.Shape, k, want.Shape)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() != h.DataOffset+h.DataLen() {
-		return fmt.Errorf("ggufconv: the output has %d bytes, not %d", st.Size(), h.DataOffset+h.DataLen())
-	}
-	return nil
 }
 
 // metadata renders the GGUF metadata as safetensors' string map.
@@ -383,5 +330,3 @@ func writeJSON(b *bytes.Buffer, v gguf.Value) {
 	}
 	b.WriteString(scalarText(v, true))
 }
-
-func openFile(name string) (*os.File, error) { return os.Open(name) }

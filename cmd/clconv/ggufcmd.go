@@ -21,10 +21,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clconv/clconv/checkpoint"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/ggml"
 	"github.com/clconv/clconv/gguf"
 	"github.com/clconv/clconv/ggufconv"
+	"github.com/clconv/clconv/mx"
 )
 
 // isGGUF reports whether path is a GGUF file: by its magic, or by its
@@ -389,7 +391,7 @@ func parseGGUFTo(to, out string) (ggufTarget, error) {
 	if strings.HasSuffix(l, ".safetensors") || strings.HasSuffix(l, ".npy") {
 		k, err := cltype.Lookup(to)
 		if err != nil || !k.IsFloating() {
-			return ggufTarget{}, fmt.Errorf("--to %s: a GGUF file is dequantized to safetensors or .npy as a floating type (float, bf16, half, double)", to)
+			return ggufTarget{}, fmt.Errorf("--to %s: a GGUF file is dequantized to safetensors or .npy as a floating type (float, bf16, half, double; e4m3 or e5m2 with --block-size)", to)
 		}
 		return ggufTarget{float: k}, nil
 	}
@@ -427,9 +429,12 @@ func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags)
 	if inPath == "-" || outPath == "-" {
 		return fail(errors.New("GGUF files are converted file to file: give IN and OUT paths, not '-'"))
 	}
+	if l := strings.ToLower(outPath); strings.HasSuffix(l, ".safetensors") || strings.HasSuffix(l, ".npy") {
+		return runConvertGGUFSafetensors(cmd, inPath, outPath, f)
+	}
 	for _, n := range []string{"name", "sat", "round", "from", "in-format", "out-format", "keep-raw", "block-size", "weight-block-size", "recipe", "rest", "max-shard-size", "scale-suffix", "scale-rule", "pad"} {
 		if cmd.Flags().Changed(n) {
-			return fail(fmt.Errorf("--%s does not apply to GGUF input (it converts as llama.cpp's ggml does: --to TYPE, --pure, --requantize, --tensors, --skip)", n))
+			return fail(fmt.Errorf("--%s does not apply to a GGUF input converted to GGUF (it converts as llama.cpp's ggml does: --to TYPE, --pure, --requantize, --tensors, --skip); a .safetensors output takes the safetensors conversion's flags", n))
 		}
 	}
 	if f.to == "" {
@@ -454,11 +459,7 @@ func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags)
 	var rep *ggufconv.Report
 	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
 		var err error
-		if tgt.float != cltype.Invalid {
-			rep, err = ggufconv.ToSafetensors(ctx, outPath, inPath, tgt.float, opt)
-		} else {
-			rep, err = ggufconv.ConvertGGUF(ctx, outPath, inPath, opt)
-		}
+		rep, err = ggufconv.ConvertGGUF(ctx, outPath, inPath, opt)
 		return err
 	}, nil)
 	if err != nil {
@@ -497,6 +498,65 @@ func runConvertGGUF(cmd *cobra.Command, inPath, outPath string, f *convertFlags)
 		tw.Flush()
 	}
 	return nil
+}
+
+// runConvertGGUFSafetensors converts a GGUF file to safetensors (or .npy)
+// through package checkpoint's planner (ggufconv.ConvertToSafetensors):
+// every tensor decoded as ggml does, then what a safetensors input gets:
+// --to with --round and --sat, --block-size with --recipe, --rest and
+// --scale-suffix, the block formats (--to mxfp4, nvfp4 ...), --stats,
+// --json. --tensors and --skip choose the tensors written, as before.
+func runConvertGGUFSafetensors(cmd *cobra.Command, inPath, outPath string, f *convertFlags) error {
+	fail := func(err error) error {
+		fmt.Fprintf(cmd.ErrOrStderr(), "clconv convert: %v\n", err)
+		status := ggufStatus(err)
+		if status != 1 {
+			status = dataStatus(err)
+		}
+		return exitStatus(status)
+	}
+	if f.to == "" {
+		return fail(errors.New("say the destination with --to: a llama-quantize file type (Q4_K_M), a ggml tensor type (q8_0), or float/bf16 for a .safetensors output"))
+	}
+	if _, err := ggufOverrides(cmd, false); err != nil {
+		return fail(err)
+	}
+	if _, err := mx.ParseFormat(f.to); err == nil && strings.HasSuffix(strings.ToLower(outPath), ".safetensors") {
+		// A block format (mxfp4, nvfp4 ...): the block formats' command,
+		// whose input may be GGUF (mxQuantizeFile).
+		_, err := runConvertMX(cmd, []string{inPath, outPath}, f)
+		return err
+	}
+	for _, n := range []string{"name", "from", "in-format", "out-format", "keep-raw", "weight-block-size", "max-shard-size", "scale-rule", "pad"} {
+		if cmd.Flags().Changed(n) {
+			return fail(fmt.Errorf("--%s does not apply to a GGUF input converted to %s (its tensors are ggml's types, decoded exactly; --tensors and --skip choose them)", n, outPath))
+		}
+	}
+	if _, err := parseGGUFTo(f.to, outPath); err != nil {
+		return fail(err)
+	}
+	op, err := convParseOp(cmd, f)
+	if err != nil {
+		return fail(err)
+	}
+	opt, err := checkpointOptions(cmd, op, f)
+	if err != nil {
+		return fail(err)
+	}
+	progress, finish := convProgress(cmd, f.quiet, op.Name())
+	opt.Progress = progress
+	start := time.Now()
+	var rep *checkpoint.Report
+	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
+		var err error
+		rep, err = ggufconv.ConvertToSafetensors(ctx, outPath, inPath, f.force, opt)
+		return err
+	}, nil)
+	if err != nil {
+		return convJobFailed(cmd, err, finish, fail)
+	}
+	finish(true)
+	return printCheckpointReport(cmd, op, inPath, outPath, rep, time.Since(start), f)
 }
 
 // sortedKeys returns m's keys in order.

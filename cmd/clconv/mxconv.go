@@ -21,6 +21,7 @@ import (
 	"github.com/clconv/clconv/checkpoint"
 	"github.com/clconv/clconv/cltype"
 	"github.com/clconv/clconv/fileconv"
+	"github.com/clconv/clconv/ggufconv"
 	"github.com/clconv/clconv/mx"
 	"github.com/clconv/clconv/round"
 	"github.com/clconv/clconv/safetensors"
@@ -145,9 +146,12 @@ func runConvertMX(cmd *cobra.Command, args []string, f *convertFlags) (bool, err
 	return true, nil
 }
 
-// mxQuantizeFile quantizes the safetensors checkpoint or .npy file at in
-// into out.
+// mxQuantizeFile quantizes the safetensors checkpoint, GGUF file or .npy
+// file at in into out.
 func mxQuantizeFile(ctx context.Context, in, out string, force bool, opt checkpoint.Options) (*checkpoint.Report, error) {
+	if !isSafetensors(in) && isGGUF(in) {
+		return ggufconv.ConvertToSafetensors(ctx, out, in, force, opt)
+	}
 	if isSafetensors(in) {
 		fi, err := os.Stat(in)
 		if err != nil {

@@ -119,39 +119,9 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 	if !op.Dst.Kind.IsFloating() {
 		return fail(fmt.Errorf("--to %s: safetensors conversion converts the floating tensors; give a floating type (integer tensors are copied as they are)", op.Dst.Kind))
 	}
-	opt := checkpoint.Options{
-		To: op.Dst.Kind, Mode: op.Mode(round.RTE), Sat: op.Sat,
-		Tensors: f.tensors, Skip: f.skip, KeepRaw: f.keepRaw, Workers: f.workers,
-		Stats: f.stats || f.json, ScaleSuffix: f.scaleSuffix,
-	}
-	var err error
-	if opt.BlockSize, err = parseBlock("block-size", f.blockSize); err != nil {
+	opt, err := checkpointOptions(cmd, op, f)
+	if err != nil {
 		return fail(err)
-	}
-	if opt.WeightBlockSize, err = parseBlock("weight-block-size", f.weightBlock); err != nil {
-		return fail(err)
-	}
-	if f.recipe != "" {
-		if f.blockSize == "" {
-			return fail(fmt.Errorf("--recipe %s is a formula of FP8 block quantization: give --block-size too (e.g. --to e4m3 --block-size 128x128)", f.recipe))
-		}
-		if opt.Recipe, err = checkpoint.ParseRecipe(f.recipe); err != nil {
-			return fail(err)
-		}
-		if opt.Recipe != checkpoint.RecipeExact && (cmd.Flags().Changed("round") || f.sat) {
-			return fail(fmt.Errorf("--recipe %s rounds to nearest even as %s does, and never overflows: leave out --round and --sat", opt.Recipe, opt.Recipe))
-		}
-	}
-	if f.rest != "" {
-		if f.blockSize == "" {
-			return fail(fmt.Errorf("--rest %s says what a quantization does with the tensors it does not quantize: give --block-size (or --to a block format); without one, --to converts every tensor", f.rest))
-		}
-		if opt.Rest, err = cltype.Lookup(f.rest); err != nil {
-			return fail(fmt.Errorf("--rest: %v", err))
-		}
-	}
-	if f.scaleSuffix != "" && f.blockSize == "" {
-		return fail(errors.New("--scale-suffix names the scales that --block-size writes; give --block-size too"))
 	}
 	fi, err := os.Stat(inPath)
 	if err != nil {
@@ -178,7 +148,55 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 		return convJobFailed(cmd, err, finish, fail)
 	}
 	finish(true)
-	elapsed := time.Since(start)
+	return printCheckpointReport(cmd, op, inPath, outPath, rep, time.Since(start), f)
+}
+
+// checkpointOptions builds the planner's options from convert's flags:
+// --to, --round and --sat (op), --tensors, --skip, --keep-raw, --workers,
+// --stats, --block-size, --weight-block-size, --recipe, --rest and
+// --scale-suffix, each checked against the others. Safetensors and GGUF
+// input share it.
+func checkpointOptions(cmd *cobra.Command, op convert.Op, f *convertFlags) (checkpoint.Options, error) {
+	opt := checkpoint.Options{
+		To: op.Dst.Kind, Mode: op.Mode(round.RTE), Sat: op.Sat,
+		Tensors: f.tensors, Skip: f.skip, KeepRaw: f.keepRaw, Workers: f.workers,
+		Stats: f.stats || f.json, ScaleSuffix: f.scaleSuffix,
+	}
+	var err error
+	if opt.BlockSize, err = parseBlock("block-size", f.blockSize); err != nil {
+		return opt, err
+	}
+	if opt.WeightBlockSize, err = parseBlock("weight-block-size", f.weightBlock); err != nil {
+		return opt, err
+	}
+	if f.recipe != "" {
+		if f.blockSize == "" {
+			return opt, fmt.Errorf("--recipe %s is a formula of FP8 block quantization: give --block-size too (e.g. --to e4m3 --block-size 128x128)", f.recipe)
+		}
+		if opt.Recipe, err = checkpoint.ParseRecipe(f.recipe); err != nil {
+			return opt, err
+		}
+		if opt.Recipe != checkpoint.RecipeExact && (cmd.Flags().Changed("round") || f.sat) {
+			return opt, fmt.Errorf("--recipe %s rounds to nearest even as %s does, and never overflows: leave out --round and --sat", opt.Recipe, opt.Recipe)
+		}
+	}
+	if f.rest != "" {
+		if f.blockSize == "" {
+			return opt, fmt.Errorf("--rest %s says what a quantization does with the tensors it does not quantize: give --block-size (or --to a block format); without one, --to converts every tensor", f.rest)
+		}
+		if opt.Rest, err = cltype.Lookup(f.rest); err != nil {
+			return opt, fmt.Errorf("--rest: %v", err)
+		}
+	}
+	if f.scaleSuffix != "" && f.blockSize == "" {
+		return opt, errors.New("--scale-suffix names the scales that --block-size writes; give --block-size too")
+	}
+	return opt, nil
+}
+
+// printCheckpointReport prints what the planner did (rep): its warnings,
+// --json or --stats, and the note on dequantized block-scaled weights.
+func printCheckpointReport(cmd *cobra.Command, op convert.Op, inPath, outPath string, rep *checkpoint.Report, elapsed time.Duration, f *convertFlags) error {
 	printWarnings(cmd, rep.Warnings)
 	w := cmd.OutOrStdout()
 	if f.json {
@@ -210,7 +228,7 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 // actionSummary is "12 converted, 3 kept".
 func actionSummary(counts map[string]int) string {
 	var parts []string
-	for _, a := range []checkpoint.Action{checkpoint.ActConvert, checkpoint.ActKeep, checkpoint.ActDequantFP8, checkpoint.ActQuantFP8, checkpoint.ActDequantMX, checkpoint.ActDequantNV, checkpoint.ActScaleOut, checkpoint.ActDropScale} {
+	for _, a := range []checkpoint.Action{checkpoint.ActConvert, checkpoint.ActKeep, checkpoint.ActDequantFP8, checkpoint.ActQuantFP8, checkpoint.ActDequantMX, checkpoint.ActDequantNV, checkpoint.ActScaleOut, checkpoint.ActDropScale, checkpoint.ActDecode} {
 		if n := counts[a.String()]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, a))
 		}
