@@ -169,7 +169,7 @@ func makeQKX2Fast(x, weights []float32, nmax int32, L []uint8, rmin, rdelta floa
 }
 
 // makeQXQuantsFast is makeQXQuants for 16 finite elements.
-func makeQXQuantsFast(x *[16]float32, nmax int32, L *[16]int8) float32 {
+func makeQXQuantsFast(x *[16]float32, nmax int32, L *[16]uint8) float32 {
 	var mx, amax float32
 	for _, v := range x {
 		if a := absf(v); a > amax {
@@ -227,13 +227,19 @@ func makeQXQuantsFast(x *[16]float32, nmax int32, L *[16]int8) float32 {
 		}
 	}
 	for i, l := range bestL {
-		L[i] = l + int8(nmax)
+		L[i] = uint8(l + int8(nmax))
 	}
 	return scale
 }
 
 // makeQ3QuantsFast is makeQ3Quants for 16 finite elements.
-func makeQ3QuantsFast(x *[16]float32, nmax int32, L *[16]int8) float32 {
+func makeQ3QuantsFast(x *[16]float32, nmax int32, out *[16]uint8) float32 {
+	var L [16]int8
+	defer func() {
+		for i, l := range L {
+			out[i] = uint8(l)
+		}
+	}()
 	var mx, amax float32
 	for _, v := range x {
 		if a := absf(v); a > amax {

@@ -39,10 +39,73 @@ func canonNaN(x []float32, buf *[qkK]float32) []float32 {
 
 func sqrtf(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
+// max32 is C's if (b > a) a = b.
+func max32(a, b float32) float32 {
+	if b > a {
+		return b
+	}
+	return a
+}
+
+// kstate is what the scale search of one K-quant super-block finds: each
+// sub-block's scale (and minimum, for Q2_K, Q4_K and Q5_K) and codes. The
+// codes are in L, or (from the AVX-512 searches) transposed in t: code ii
+// of sub-block j at t[16*ii+off+j].
+type kstate struct {
+	scales, mins [16]float32
+	L            [qkK]uint8
+	t            *[512]uint8
+	off          int
+	sub          int // the sub-blocks' length, 16 or 32
+}
+
+// requant sets the codes of each sub-block j whose d[j] is not zero to
+// clamp(nearest_int((dm[j] + x)/d[j]), lo, hi) + bias (x/d[j] when dm is
+// nil), the last pass of every K-quant, and leaves the others the
+// search's codes.
+func (s *kstate) requant(x []float32, d, dm *[16]float32, lo, hi, bias int32) {
+	n := qkK / s.sub
+	if s.t != nil && requantSIMD(s, x, d, dm, lo, hi, bias) {
+		for j := range n {
+			if d[j] == 0 {
+				for ii := range s.sub {
+					s.L[s.sub*j+ii] = s.t[16*ii+s.off+j]
+				}
+			}
+		}
+		return
+	}
+	for j := range n {
+		if d[j] == 0 {
+			continue
+		}
+		for ii := range s.sub {
+			v := x[s.sub*j+ii]
+			if dm != nil {
+				v = addx(dm[j], v)
+			}
+			l := nearestIntK(divx(v, d[j]))
+			s.L[s.sub*j+ii] = uint8(min(max(l, lo), hi) + bias)
+		}
+	}
+}
+
+// quantKBlocks quantizes the super-blocks of src (size bytes each in dst)
+// by search and finish, the two halves of a K-quant quantizer.
+func quantKBlocks(dst []byte, src []float32, size, sub int, search func([]float32, *kstate), finish func([]float32, []byte, *kstate)) {
+	var nanBuf [qkK]float32
+	s := kstate{sub: sub}
+	for ; len(src) >= qkK; src, dst = src[qkK:], dst[size:] {
+		x := canonNaN(src[:qkK], &nanBuf)
+		search(x, &s)
+		finish(x, dst[:size], &s)
+	}
+}
+
 // makeQXQuants is make_qx_quants with rmse_type 1 and no weights (Q6_K).
-func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
+func makeQXQuants(x []float32, nmax int32, L []uint8) float32 {
 	if len(x) == 16 && absMaxBits(x) < 0x7f800000 {
-		return makeQXQuantsFast((*[16]float32)(x), nmax, (*[16]int8)(L[:16]))
+		return makeQXQuantsFast((*[16]float32)(x), nmax, (*[16]uint8)(L[:16]))
 	}
 	var mx, amax float32
 	for _, v := range x {
@@ -59,7 +122,7 @@ func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
 	var sumlx, suml2 float32
 	for i, v := range x {
 		l := min(max(nearestIntK(mulx(iscale, v)), -nmax), nmax-1)
-		L[i] = int8(l + nmax)
+		L[i] = uint8(l + nmax)
 		w := float32(v * v)
 		fl := float32(l)
 		sumlx += float32(float32(w*v) * fl)
@@ -86,7 +149,7 @@ func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
 		if suml2 > 0 && float32(sumlx*sumlx) > float32(best*suml2) {
 			for i, v := range x {
 				l := min(max(nearestIntK(mulx(iscale, v)), -nmax), nmax-1)
-				L[i] = int8(l + nmax)
+				L[i] = uint8(l + nmax)
 			}
 			scale = sumlx / suml2
 			best = float32(scale * sumlx)
@@ -96,10 +159,17 @@ func makeQXQuants(x []float32, nmax int32, L []int8) float32 {
 }
 
 // makeQ3Quants is make_q3_quants with do_rmse (Q3_K).
-func makeQ3Quants(x []float32, nmax int32, L []int8) float32 {
+func makeQ3Quants(x []float32, nmax int32, out []uint8) float32 {
 	if len(x) == 16 && absMaxBits(x) < 0x7f800000 {
-		return makeQ3QuantsFast((*[16]float32)(x), nmax, (*[16]int8)(L[:16]))
+		return makeQ3QuantsFast((*[16]float32)(x), nmax, (*[16]uint8)(out[:16]))
 	}
+	var buf [32]int8
+	L := buf[:len(x)]
+	defer func() {
+		for i, l := range L {
+			out[i] = uint8(l)
+		}
+	}()
 	var mx, amax float32
 	for _, v := range x {
 		if a := absf(v); a > amax {
@@ -247,72 +317,70 @@ func getScaleMinK4(j int, q []byte) (uint8, uint8) {
 // pack2 stores 2-bit values as Q2_K and Q3_K do: byte l of each 32-byte
 // group holds elements l, l+32, l+64 and l+96 of a 128-element half.
 func pack2(qs []byte, L []uint8) {
+	le := binary.LittleEndian
 	for j := 0; j < qkK; j += 128 {
-		for l := range 32 {
-			qs[j/4+l] = L[j+l] | L[j+l+32]<<2 | L[j+l+64]<<4 | L[j+l+96]<<6
+		for l := 0; l < 32; l += 8 {
+			// Eight codes of 2 bits from each quarter: no carries.
+			le.PutUint64(qs[j/4+l:], le.Uint64(L[j+l:])|le.Uint64(L[j+l+32:])<<2|le.Uint64(L[j+l+64:])<<4|le.Uint64(L[j+l+96:])<<6)
 		}
 	}
 }
 
 // Q2_K: scales[16] (4-bit scale | 4-bit min), qs[64], d, dmin.
 
-func quantQ2_K(dst []byte, src []float32) {
-	var nanBuf [qkK]float32
-	var L, Laux [qkK]uint8
+func quantQ2_K(dst []byte, src []float32) { quantKBlocks(dst, src, 84, 16, searchQ2_K, finishQ2_K) }
+
+// searchQ2_K is the scale search of one Q2_K super-block.
+func searchQ2_K(x []float32, s *kstate) {
+	var Laux [16]uint8
 	var weights [16]float32
-	var mins, scales [16]float32
-	const q4scale = 15
-	for ; len(src) >= qkK; src, dst = src[qkK:], dst[84:] {
-		x, y := canonNaN(src[:qkK], &nanBuf), dst[:84]
-		var maxScale, maxMin float32
-		for j := range 16 {
-			xs := x[16*j : 16*j+16]
-			for l, v := range xs {
-				weights[l] = absf(v)
-			}
-			scales[j], mins[j] = makeQKX2Quants(xs, weights[:], 3, L[16*j:], Laux[:], -0.5, 0.1, 15, true)
-			if scales[j] > maxScale {
-				maxScale = scales[j]
-			}
-			if mins[j] > maxMin {
-				maxMin = mins[j]
-			}
+	for j := range 16 {
+		xs := x[16*j : 16*j+16]
+		for l, v := range xs {
+			weights[l] = absf(v)
 		}
-		sc := y[:16]
-		if maxScale > 0 {
-			iscale := q4scale / maxScale
-			for j := range 16 {
-				sc[j] = uint8(nearestIntK(float32(iscale * scales[j])))
-			}
-			binary.LittleEndian.PutUint16(y[80:], fp32ToFP16(maxScale/q4scale))
-		} else {
-			clear(sc)
-			binary.LittleEndian.PutUint16(y[80:], 0)
-		}
-		if maxMin > 0 {
-			iscale := q4scale / maxMin
-			for j := range 16 {
-				sc[j] |= uint8(nearestIntK(float32(iscale*mins[j])) << 4)
-			}
-			binary.LittleEndian.PutUint16(y[82:], fp32ToFP16(maxMin/q4scale))
-		} else {
-			binary.LittleEndian.PutUint16(y[82:], 0)
-		}
-		dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[80:]))
-		mAll := fp16ToFP32(binary.LittleEndian.Uint16(y[82:]))
-		for j := range 16 {
-			d := float32(dAll * float32(sc[j]&0xf))
-			if d == 0 {
-				continue
-			}
-			dm := float32(mAll * float32(sc[j]>>4))
-			for ii := range 16 {
-				l := nearestIntK(divx(addx(dm, x[16*j+ii]), d))
-				L[16*j+ii] = uint8(min(max(l, 0), 3))
-			}
-		}
-		pack2(y[16:80], L[:])
+		s.scales[j], s.mins[j] = makeQKX2Quants(xs, weights[:], 3, s.L[16*j:], Laux[:], -0.5, 0.1, 15, true)
 	}
+}
+
+// finishQ2_K quantizes the scales and minima the search found and stores the
+// super-block.
+func finishQ2_K(x []float32, y []byte, s *kstate) {
+	const q4scale = 15
+	var maxScale, maxMin float32
+	for j := range 16 {
+		maxScale = max32(maxScale, s.scales[j])
+		maxMin = max32(maxMin, s.mins[j])
+	}
+	sc := y[:16]
+	if maxScale > 0 {
+		iscale := q4scale / maxScale
+		for j := range 16 {
+			sc[j] = uint8(nearestIntK(float32(iscale * s.scales[j])))
+		}
+		binary.LittleEndian.PutUint16(y[80:], fp32ToFP16(maxScale/q4scale))
+	} else {
+		clear(sc)
+		binary.LittleEndian.PutUint16(y[80:], 0)
+	}
+	if maxMin > 0 {
+		iscale := q4scale / maxMin
+		for j := range 16 {
+			sc[j] |= uint8(nearestIntK(float32(iscale*s.mins[j])) << 4)
+		}
+		binary.LittleEndian.PutUint16(y[82:], fp32ToFP16(maxMin/q4scale))
+	} else {
+		binary.LittleEndian.PutUint16(y[82:], 0)
+	}
+	dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[80:]))
+	mAll := fp16ToFP32(binary.LittleEndian.Uint16(y[82:]))
+	var d, dm [16]float32
+	for j := range 16 {
+		d[j] = float32(dAll * float32(sc[j]&0xf))
+		dm[j] = float32(mAll * float32(sc[j]>>4))
+	}
+	s.requant(x, &d, &dm, 0, 3, 0)
+	pack2(y[16:80], s.L[:])
 }
 
 func dequantQ2_K(dst []float32, src []byte) {
@@ -356,60 +424,62 @@ func q3Scale(s []byte, j int) int32 {
 	return int32(lo|(s[8+j%4]>>(2*(j/4))&3)<<4) - 32
 }
 
-func quantQ3_K(dst []byte, src []float32) {
-	var nanBuf [qkK]float32
-	var L [qkK]int8
-	var scales [16]float32
-	for ; len(src) >= qkK; src, dst = src[qkK:], dst[110:] {
-		x, y := canonNaN(src[:qkK], &nanBuf), dst[:110]
-		var maxScale, amax float32
-		for j := range 16 {
-			scales[j] = makeQ3Quants(x[16*j:16*j+16], 4, L[16*j:])
-			if a := absf(scales[j]); a > amax {
-				amax, maxScale = a, scales[j]
-			}
-		}
-		hmask, qs, sc := y[:32], y[32:96], y[96:108]
-		clear(sc)
-		if maxScale != 0 {
-			iscale := -32 / maxScale
-			for j := range 16 {
-				l := int32(int8(nearestIntK(float32(iscale * scales[j]))))
-				l = min(max(l, -32), 31) + 32
-				if j < 8 {
-					sc[j] = uint8(l & 0xf)
-				} else {
-					sc[j-8] |= uint8(l&0xf) << 4
-				}
-				l >>= 4
-				sc[j%4+8] |= uint8(l << (2 * (j / 4)))
-			}
-			binary.LittleEndian.PutUint16(y[108:], fp32ToFP16(1/iscale))
-		} else {
-			binary.LittleEndian.PutUint16(y[108:], 0)
-		}
-		dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[108:]))
-		for j := range 16 {
-			d := float32(dAll * float32(q3Scale(sc, j)))
-			if d == 0 {
-				continue
-			}
-			for ii := range 16 {
-				l := nearestIntK(divx(x[16*j+ii], d))
-				L[16*j+ii] = int8(min(max(l, -4), 3) + 4)
-			}
-		}
-		clear(hmask)
-		var u [qkK]uint8
-		for j := range qkK {
-			if L[j] > 3 {
-				hmask[j%32] |= 1 << (j / 32)
-				L[j] -= 4
-			}
-			u[j] = uint8(L[j])
-		}
-		pack2(qs, u[:])
+func quantQ3_K(dst []byte, src []float32) { quantKBlocks(dst, src, 110, 16, searchQ3_K, finishQ3_K) }
+
+// searchQ3_K is the scale search of one Q3_K super-block.
+func searchQ3_K(x []float32, s *kstate) {
+	for j := range 16 {
+		s.scales[j] = makeQ3Quants(x[16*j:16*j+16], 4, s.L[16*j:])
 	}
+}
+
+// finishQ3_K quantizes the scales the search found and stores the
+// super-block.
+func finishQ3_K(x []float32, y []byte, s *kstate) {
+	var maxScale, amax float32
+	for j := range 16 {
+		if a := absf(s.scales[j]); a > amax {
+			amax, maxScale = a, s.scales[j]
+		}
+	}
+	hmask, qs, sc := y[:32], y[32:96], y[96:108]
+	clear(sc)
+	if maxScale != 0 {
+		iscale := -32 / maxScale
+		for j := range 16 {
+			l := int32(int8(nearestIntK(float32(iscale * s.scales[j]))))
+			l = min(max(l, -32), 31) + 32
+			if j < 8 {
+				sc[j] = uint8(l & 0xf)
+			} else {
+				sc[j-8] |= uint8(l&0xf) << 4
+			}
+			l >>= 4
+			sc[j%4+8] |= uint8(l << (2 * (j / 4)))
+		}
+		binary.LittleEndian.PutUint16(y[108:], fp32ToFP16(1/iscale))
+	} else {
+		binary.LittleEndian.PutUint16(y[108:], 0)
+	}
+	dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[108:]))
+	var d [16]float32
+	for j := range 16 {
+		d[j] = float32(dAll * float32(q3Scale(sc, j)))
+	}
+	s.requant(x, &d, nil, -4, 3, 4)
+	// Codes 4..7 set their bit of hmask and keep their low 2 bits: eight
+	// bytes at a time.
+	L := &s.L
+	clear(hmask)
+	for m := range 8 {
+		for l := 0; l < 32; l += 8 {
+			v := binary.LittleEndian.Uint64(L[32*m+l:])
+			h := binary.LittleEndian.Uint64(hmask[l:])
+			binary.LittleEndian.PutUint64(hmask[l:], h|(v>>2&0x0101010101010101)<<m)
+			binary.LittleEndian.PutUint64(L[32*m+l:], v&0x0303030303030303)
+		}
+	}
+	pack2(qs, L[:])
 }
 
 func dequantQ3_K(dst []float32, src []byte) {
@@ -446,11 +516,11 @@ func dequantQ3_K(dst []float32, src []byte) {
 // Q4_K and Q5_K: d, dmin, scales[12] (8 6-bit scales and mins), then (Q5_K)
 // qh[32] and qs[128].
 
-func quantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep int, L []uint8) {
+// searchQ45K is the scale search of one Q4_K (nmax 15, rmin -1, nstep 20)
+// or Q5_K (31, -0.5, 15) super-block.
+func searchQ45K(x []float32, s *kstate, nmax int32, rmin float32, nstep int) {
 	var Laux [32]uint8
 	var weights [32]float32
-	var mins, scales [8]float32
-	var maxScale, maxMin float32
 	for j := range 8 {
 		xs := x[32*j : 32*j+32]
 		var sumX2 float32
@@ -461,13 +531,18 @@ func quantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep in
 		for l, v := range xs {
 			weights[l] = avX + absf(v)
 		}
-		scales[j], mins[j] = makeQKX2Quants(xs, weights[:], nmax, L[32*j:], Laux[:], rmin, rdelta, nstep, false)
-		if scales[j] > maxScale {
-			maxScale = scales[j]
-		}
-		if mins[j] > maxMin {
-			maxMin = mins[j]
-		}
+		s.scales[j], s.mins[j] = makeQKX2Quants(xs, weights[:], nmax, s.L[32*j:], Laux[:], rmin, 0.1, nstep, false)
+	}
+}
+
+// finishQ45K quantizes the scales and minima the search found and requantizes
+// the codes (to s.L) of a Q4_K or Q5_K super-block, storing y's d, dmin and
+// scales.
+func finishQ45K(x []float32, y []byte, s *kstate, nmax int32) {
+	var maxScale, maxMin float32
+	for j := range 8 {
+		maxScale = max32(maxScale, s.scales[j])
+		maxMin = max32(maxMin, s.mins[j])
 	}
 	var invScale, invMin float32
 	if maxScale > 0 {
@@ -477,9 +552,10 @@ func quantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep in
 		invMin = 63 / maxMin
 	}
 	sc := y[4:16]
+	clear(sc)
 	for j := range 8 {
-		ls := min(uint8(nearestIntK(float32(invScale*scales[j]))), 63)
-		lm := min(uint8(nearestIntK(float32(invMin*mins[j]))), 63)
+		ls := min(uint8(nearestIntK(float32(invScale*s.scales[j]))), 63)
+		lm := min(uint8(nearestIntK(float32(invMin*s.mins[j]))), 63)
 		if j < 4 {
 			sc[j] = ls
 			sc[j+4] = lm
@@ -493,64 +569,54 @@ func quantQ45K(x []float32, y []byte, nmax int32, rmin, rdelta float32, nstep in
 	binary.LittleEndian.PutUint16(y[2:], fp32ToFP16(maxMin/63))
 	dAll := fp16ToFP32(binary.LittleEndian.Uint16(y))
 	mAll := fp16ToFP32(binary.LittleEndian.Uint16(y[2:]))
+	var d, dm [16]float32
 	for j := range 8 {
 		s, m := getScaleMinK4(j, sc)
-		d := float32(dAll * float32(s))
-		if d == 0 {
-			continue
+		d[j] = float32(dAll * float32(s))
+		dm[j] = float32(mAll * float32(m))
+	}
+	s.requant(x, &d, &dm, 0, nmax, 0)
+}
+
+func searchQ4_K(x []float32, s *kstate) { searchQ45K(x, s, 15, -1, 20) }
+func searchQ5_K(x []float32, s *kstate) { searchQ45K(x, s, 31, -0.5, 15) }
+
+func quantQ4_K(dst []byte, src []float32) { quantKBlocks(dst, src, 144, 32, searchQ4_K, finishQ4_K) }
+
+func finishQ4_K(x []float32, y []byte, s *kstate) {
+	finishQ45K(x, y, s, 15)
+	L, q := &s.L, y[16:144]
+	for j := 0; j < qkK; j += 64 {
+		for l := range 32 {
+			q[l] = L[j+l] | L[j+l+32]<<4
 		}
-		dm := float32(mAll * float32(m))
-		for ii := range 32 {
-			l := nearestIntK(divx(addx(dm, x[32*j+ii]), d))
-			L[32*j+ii] = uint8(min(max(l, 0), nmax))
-		}
+		q = q[32:]
 	}
 }
 
-func quantQ4_K(dst []byte, src []float32) {
-	var L [qkK]uint8
-	var nanBuf [qkK]float32
-	for ; len(src) >= qkK; src, dst = src[qkK:], dst[144:] {
-		y := dst[:144]
-		clear(y[4:16])
-		quantQ45K(canonNaN(src[:qkK], &nanBuf), y, 15, -1, 0.1, 20, L[:])
-		q := y[16:144]
-		for j := 0; j < qkK; j += 64 {
-			for l := range 32 {
-				q[l] = L[j+l] | L[j+l+32]<<4
-			}
-			q = q[32:]
-		}
-	}
-}
+func quantQ5_K(dst []byte, src []float32) { quantKBlocks(dst, src, 176, 32, searchQ5_K, finishQ5_K) }
 
-func quantQ5_K(dst []byte, src []float32) {
-	var L [qkK]uint8
-	var nanBuf [qkK]float32
-	for ; len(src) >= qkK; src, dst = src[qkK:], dst[176:] {
-		y := dst[:176]
-		clear(y[4:16])
-		quantQ45K(canonNaN(src[:qkK], &nanBuf), y, 31, -0.5, 0.1, 15, L[:])
-		qh, ql := y[16:48], y[48:176]
-		clear(qh)
-		m1, m2 := uint8(1), uint8(2)
-		for n := 0; n < qkK; n += 64 {
-			for j := range 32 {
-				l1, l2 := L[n+j], L[n+j+32]
-				if l1 > 15 {
-					l1 -= 16
-					qh[j] |= m1
-				}
-				if l2 > 15 {
-					l2 -= 16
-					qh[j] |= m2
-				}
-				ql[j] = l1 | l2<<4
+func finishQ5_K(x []float32, y []byte, s *kstate) {
+	finishQ45K(x, y, s, 31)
+	L, qh, ql := &s.L, y[16:48], y[48:176]
+	clear(qh)
+	m1, m2 := uint8(1), uint8(2)
+	for n := 0; n < qkK; n += 64 {
+		for j := range 32 {
+			l1, l2 := L[n+j], L[n+j+32]
+			if l1 > 15 {
+				l1 -= 16
+				qh[j] |= m1
 			}
-			m1 <<= 2
-			m2 <<= 2
-			ql = ql[32:]
+			if l2 > 15 {
+				l2 -= 16
+				qh[j] |= m2
+			}
+			ql[j] = l1 | l2<<4
 		}
+		m1 <<= 2
+		m2 <<= 2
+		ql = ql[32:]
 	}
 }
 
@@ -604,52 +670,51 @@ func dequantQ5_K(dst []float32, src []byte) {
 
 // Q6_K: ql[128], qh[64], scales[16] (int8), d.
 
-func quantQ6_K(dst []byte, src []float32) {
-	var nanBuf [qkK]float32
-	var L [qkK]int8
-	var scales [16]float32
-	for ; len(src) >= qkK; src, dst = src[qkK:], dst[210:] {
-		x, y := canonNaN(src[:qkK], &nanBuf), dst[:210]
-		var maxScale, maxAbs float32
-		for ib := range 16 {
-			s := makeQXQuants(x[16*ib:16*ib+16], 32, L[16*ib:])
-			scales[ib] = s
-			if a := absf(s); a > maxAbs {
-				maxAbs, maxScale = a, s
-			}
+func quantQ6_K(dst []byte, src []float32) { quantKBlocks(dst, src, 210, 16, searchQ6_K, finishQ6_K) }
+
+// searchQ6_K is the scale search of one Q6_K super-block.
+func searchQ6_K(x []float32, s *kstate) {
+	for j := range 16 {
+		s.scales[j] = makeQXQuants(x[16*j:16*j+16], 32, s.L[16*j:])
+	}
+}
+
+// finishQ6_K quantizes the scales the search found and stores the
+// super-block.
+func finishQ6_K(x []float32, y []byte, s *kstate) {
+	var maxScale, maxAbs float32
+	for j := range 16 {
+		if a := absf(s.scales[j]); a > maxAbs {
+			maxAbs, maxScale = a, s.scales[j]
 		}
-		if maxAbs < groupMaxEps {
-			clear(y)
-			continue
+	}
+	if maxAbs < groupMaxEps {
+		clear(y)
+		return
+	}
+	iscale := -128 / maxScale
+	binary.LittleEndian.PutUint16(y[208:], fp32ToFP16(1/iscale))
+	sc := y[192:208]
+	for j := range 16 {
+		sc[j] = uint8(min(nearestIntK(float32(iscale*s.scales[j])), 127))
+	}
+	dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[208:]))
+	var d [16]float32
+	for j := range 16 {
+		d[j] = float32(dAll * float32(int8(sc[j])))
+	}
+	s.requant(x, &d, nil, -32, 31, 32)
+	L := &s.L
+	ql, qh := y[:128], y[128:192]
+	for j := 0; j < qkK; j += 128 {
+		for l := range 32 {
+			q1, q2 := L[j+l]&0xf, L[j+l+32]&0xf
+			q3, q4 := L[j+l+64]&0xf, L[j+l+96]&0xf
+			ql[l] = q1 | q3<<4
+			ql[l+32] = q2 | q4<<4
+			qh[l] = L[j+l]>>4 | L[j+l+32]>>4<<2 | L[j+l+64]>>4<<4 | L[j+l+96]>>4<<6
 		}
-		iscale := -128 / maxScale
-		binary.LittleEndian.PutUint16(y[208:], fp32ToFP16(1/iscale))
-		sc := y[192:208]
-		for ib := range 16 {
-			sc[ib] = uint8(min(nearestIntK(float32(iscale*scales[ib])), 127))
-		}
-		dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[208:]))
-		for j := range 16 {
-			d := float32(dAll * float32(int8(sc[j])))
-			if d == 0 {
-				continue
-			}
-			for ii := range 16 {
-				l := nearestIntK(divx(x[16*j+ii], d))
-				L[16*j+ii] = int8(min(max(l, -32), 31) + 32)
-			}
-		}
-		ql, qh := y[:128], y[128:192]
-		for j := 0; j < qkK; j += 128 {
-			for l := range 32 {
-				q1, q2 := uint8(L[j+l])&0xf, uint8(L[j+l+32])&0xf
-				q3, q4 := uint8(L[j+l+64])&0xf, uint8(L[j+l+96])&0xf
-				ql[l] = q1 | q3<<4
-				ql[l+32] = q2 | q4<<4
-				qh[l] = uint8(L[j+l])>>4 | uint8(L[j+l+32])>>4<<2 | uint8(L[j+l+64])>>4<<4 | uint8(L[j+l+96])>>4<<6
-			}
-			ql, qh = ql[64:], qh[32:]
-		}
+		ql, qh = ql[64:], qh[32:]
 	}
 }
 

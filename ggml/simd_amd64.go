@@ -44,7 +44,7 @@ var (
 		NVFP4: dequantNVFP4AVX512,
 	}
 	blockQuant = map[Type]func(dst *byte, src *float32, nb int) int{
-		Q8_0: quantQ8_0AVX512, Q4_0: quantQ4_0AVX512,
+		Q8_0: quantQ8_0AVX512, Q4_0: quantQ4_0AVX512, MXFP4: quantMXFP4AVX512,
 	}
 )
 

@@ -179,38 +179,129 @@ func TestGeneratedUpToDate(t *testing.T) {
 		[]string{"zsimd_amd64.s", "zsimd_amd64.go"}, "go generate ./ggml")
 }
 
-// TestSIMDQuant compares the fast Q8_0 and Q4_0 quantizers with the Go
-// ones, byte for byte, on blocks built to bite: magnitudes from subnormal to
-// 2^127 (the scale underflowing to 0, its inverse overflowing, its fp16
-// overflowing), exact ties at half steps (amax 127 makes Q8_0's id 1),
-// zeros of both signs (Q4_0's max is then +0 and its scale -0), equal
+// TestSIMDQuant compares the fast Q8_0, Q4_0 and MXFP4 quantizers with the
+// Go ones, byte for byte, on blocks built to bite: magnitudes from
+// subnormal to 2^127 (the scale underflowing to 0, its inverse overflowing,
+// its fp16 overflowing), every exponent of amax with mantissas at glibc's
+// log2f rounding edge (MXFP4's scale byte, the kernel's range ends), amax
+// within a few ulp of MaxFloat32 (MXFP4's kernel stops 44 ulp below 2^128), exact ties at half steps (amax 127 makes
+// Q8_0's id 1) and at MXFP4's midpoints and one ulp off them, zeros of both
+// signs (Q4_0's max is then +0 and its scale -0; MXFP4's byte 0), equal
 // magnitudes of both signs (Q4_0 takes the first), and blocks holding NaN
-// or infinity (left to Go mid-row).
+// or infinity (left to Go mid-row). One row has such blocks often (most
+// batches of 16 go block by block), one rarely (most run as batches), and
+// the lengths leave tails of every size below 16.
 func TestSIMDQuant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const nb = 20000
+	row := func(special int) []float32 {
+		x := make([]float32, 32*nb)
+		for b := range nb {
+			quantTestBlock(rng, x[32*b:32*b+32], special)
+		}
+		return x
+	}
+	rows := [][]float32{row(12), row(2000), quantEdgeRow(rng, nb)}
+	for _, c := range []struct {
+		name string
+		size int
+		q    func([]byte, []float32)
+	}{{"q8_0", 34, Q8_0.info().quantize}, {"q4_0", 18, Q4_0.info().quantize}, {"mxfp4", 17, MXFP4.info().quantize}} {
+		for r, x := range rows {
+			for _, m := range []int{nb, nb - 3, 16*7 + 15, 33, 31, 17, 16, 15, 5, 1} {
+				for _, off := range []int{0, 1, 16} {
+					if off+m > nb {
+						continue
+					}
+					xs := x[32*off : 32*(off+m)]
+					a, b := make([]byte, c.size*m), make([]byte, c.size*m)
+					c.q(a, xs)
+					prev, _ := kernels.SetSIMD("go")
+					c.q(b, xs)
+					kernels.SetSIMD(prev)
+					if !bytes.Equal(a, b) {
+						for i := range a {
+							if a[i] != b[i] {
+								blk := i / c.size
+								t.Fatalf("%s row %d (%d blocks from %d) block %d byte %d: %#x, Go %#x (block %v)", c.name, r, m, off, blk, i%c.size, a[i], b[i], xs[32*blk:32*blk+32])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// quantEdgeRow returns nb blocks (for the batch kernels: no NaN or
+// infinity) whose amax runs through every biased exponent, each with the
+// mantissas 0, 1, 2^22 and 2^23-1 and, where glibc's log2f rounds up to
+// the next exponent (log2f_table.go), at that bound and one ulp either side
+// of it (MXFP4's scale byte and the range of its kernel); one sign, random
+// elements below, in random order.
+func quantEdgeRow(rng *rand.Rand, nb int) []float32 {
+	var amax []uint32
+	for e := uint32(0); e < 255; e++ {
+		for _, m := range []uint32{0, 1, 0x400000, 0x7fffff} {
+			amax = append(amax, e<<23|m)
+		}
+		if u := log2fUp[int(e)+22]; e > 0 && u != 0xffffffff {
+			amax = append(amax, u-1, u, u+1)
+		}
+	}
 	x := make([]float32, 32*nb)
 	for b := range nb {
+		a := amax[rng.IntN(len(amax))]
 		blk := x[32*b : 32*b+32]
-		e := rng.IntN(280) - 150
-		for j := range blk {
-			blk[j] = float32(rng.NormFloat64() * math.Ldexp(1, e))
+		for k := range blk {
+			blk[k] = math.Float32frombits(uint32(rng.Int64N(int64(a)+1)) | uint32(rng.IntN(2))<<31)
 		}
-		switch rng.IntN(12) {
-		case 0: // ties: amax 127, id 1, halves
+		blk[rng.IntN(32)] = math.Float32frombits(a | uint32(rng.IntN(2))<<31)
+	}
+	return x
+}
+
+// quantTestBlock fills blk with one of TestSIMDQuant's blocks; NaNs and
+// infinities come in about 2 of special blocks.
+func quantTestBlock(rng *rand.Rand, blk []float32, special int) {
+	e := rng.IntN(280) - 150
+	for j := range blk {
+		blk[j] = float32(rng.NormFloat64() * math.Ldexp(1, e))
+	}
+	sign := func() float32 { return float32(1 - 2*rng.IntN(2)) }
+	switch k := rng.IntN(special); k {
+	case 0:
+		blk[rng.IntN(32)] = math.Float32frombits(0x7fc00000 | uint32(rng.IntN(1<<22)) | uint32(rng.IntN(2))<<31)
+	case 1:
+		blk[rng.IntN(32)] = float32(math.Inf(1 - 2*rng.IntN(2)))
+	default:
+		switch k % 10 {
+		case 2: // ties: amax 127 (Q8_0's id 1) or 8 (Q4_0's id -1 or
+			// 1), halves and values off them by an ulp or by 2^-20
+			// (the ulp of x*id + 8.5 for Q4_0)
+			a := [...]float32{127, 8, -8}[rng.IntN(3)]
 			for j := range blk {
-				blk[j] = float32(rng.IntN(254)-127) + 0.5
+				v := float32(rng.IntN(2*int(absf(a)))) - absf(a) + 0.5
+				switch rng.IntN(4) {
+				case 1:
+					v = math.Nextafter32(v, float32(rng.IntN(2)*2-1))
+				case 2:
+					v += float32(rng.IntN(3)-1) * 0x1p-20
+				}
+				blk[j] = v
 			}
-			blk[rng.IntN(32)] = 127
-		case 1:
+			blk[rng.IntN(32)] = a
+		case 3:
 			for j := range blk {
 				blk[j] = 0
 			}
-			blk[rng.IntN(32)] = float32(math.Copysign(0, -1))
-		case 2:
-			blk[rng.IntN(32)] = math.Float32frombits(0x7fc00000 | uint32(rng.IntN(1<<22)))
-		case 3:
-			blk[rng.IntN(32)] = float32(math.Inf(1 - 2*rng.IntN(2)))
+			if rng.IntN(2) == 0 {
+				blk[rng.IntN(32)] = float32(math.Copysign(0, -1))
+			} else {
+				for j := range blk {
+					blk[j] = float32(math.Copysign(0, -1))
+				}
+			}
 		case 4: // subnormals only
 			for j := range blk {
 				blk[j] = math.Float32frombits(uint32(rng.IntN(1<<23)) | uint32(rng.IntN(2))<<31)
@@ -226,27 +317,41 @@ func TestSIMDQuant(t *testing.T) {
 			for k := range blk {
 				blk[k] = math.Float32frombits(uint32(rng.IntN(8)) | uint32(rng.IntN(2))<<31)
 			}
-		}
-	}
-	for _, c := range []struct {
-		name string
-		size int
-		q    func([]byte, []float32)
-	}{{"q8_0", 34, Q8_0.info().quantize}, {"q4_0", 18, Q4_0.info().quantize}} {
-		for _, m := range []int{nb, nb - 3, 5, 1} {
-			a, b := make([]byte, c.size*m), make([]byte, c.size*m)
-			c.q(a, x[:32*m])
-			prev, _ := kernels.SetSIMD("go")
-			c.q(b, x[:32*m])
-			kernels.SetSIMD(prev)
-			if !bytes.Equal(a, b) {
-				for i := range a {
-					if a[i] != b[i] {
-						blk := i / c.size
-						t.Fatalf("%s block %d byte %d: %#x, Go %#x (block %v)", c.name, blk, i%c.size, a[i], b[i], x[32*blk:32*blk+32])
+		case 7: // every exponent of amax, and at glibc's log2f rounding
+			// up to the next one (MXFP4's scale byte, log2f_table.go)
+			a := uint32(rng.IntN(255))<<23 | [...]uint32{0, 1, 0x400000, 0x7fffff}[rng.IntN(4)]
+			if u := log2fUp[int(a>>23)+22]; rng.IntN(2) == 0 && a>>23 > 0 && u != 0xffffffff {
+				a = u + uint32(rng.IntN(3)) - 1
+			}
+			for k := range blk {
+				blk[k] = math.Float32frombits(uint32(rng.Int64N(int64(a)+1))) * sign()
+			}
+			blk[rng.IntN(32)] = math.Float32frombits(a) * sign()
+		case 8: // amax near MaxFloat32 (MXFP4's largest scales)
+			a := uint32(0x7f7fffff - rng.IntN(100))
+			for k := range blk {
+				blk[k] = math.Float32frombits(a-uint32(rng.IntN(1<<24))) * sign()
+			}
+			blk[rng.IntN(32)] = math.Float32frombits(a) * sign()
+		case 9: // MXFP4 ties: d = 2^j, amax in [8d, 16d), elements at the
+			// midpoints d{0.5, 1.5, 2.5, 3.5, 5, 7, 10}, at d times the
+			// grid values, and one ulp off them
+			j := rng.IntN(280) - 151
+			d := math.Ldexp(1, j)
+			for k := range blk {
+				v := float32(d * []float64{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8, 10, 12}[rng.IntN(15)])
+				u := math.Float32bits(v)
+				switch rng.IntN(3) {
+				case 1:
+					u++
+				case 2:
+					if u > 0 {
+						u--
 					}
 				}
+				blk[k] = math.Float32frombits(u) * sign()
 			}
+			blk[rng.IntN(32)] = float32(d*(8+8*rng.Float64())) * sign()
 		}
 	}
 }

@@ -54,3 +54,21 @@ func quantQ8_0AVX512(dst *byte, src *float32, nb int) int
 
 // quantQ4_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q4_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.
 func quantQ4_0AVX512(dst *byte, src *float32, nb int) int
+
+// quantMXFP4AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to MXFP4 at dst, stopping at a block whose largest magnitude is not finite, nonzero below 0x1.ffffa8p-124, or at least 0x1.ffffa8p+127; it returns the blocks done.
+func quantMXFP4AVX512(dst *byte, src *float32, nb int) int
+
+// kqx2n32AVX512 is make_qkx2_quants over the 16 sub-blocks of 32 finite float32 at x, one in each lane: the scales to scale, -min to mn, the codes transposed (16 bytes per element index) to L; work holds 103 rows of 16 float32, cs the nc candidates' numerators.
+func kqx2n32AVX512(x *float32, work *float32, cs *float32, nc int, nmax int32, scale *float32, mn *float32, L *byte)
+
+// kqx2n16MADAVX512 is make_qkx2_quants over the 16 sub-blocks of 16 finite float32 at x, one in each lane: the scales to scale, -min to mn, the codes transposed (16 bytes per element index) to L; work holds 55 rows of 16 float32, cs the nc candidates' numerators.
+func kqx2n16MADAVX512(x *float32, work *float32, cs *float32, nc int, nmax int32, scale *float32, mn *float32, L *byte)
+
+// kqxAVX512 is make_qx_quants (rmse_type 1, no weights) over the 16 sub-blocks of 16 finite float32 at x, one in each lane: the scales to scale, the codes plus nmax transposed (16 bytes per element index) to L; work holds 48 rows of 16 float32, cs the nc candidates' numerators.
+func kqxAVX512(x *float32, work *float32, cs *float32, nc int, nmax int32, scale *float32, L *byte)
+
+// kq3AVX512 is make_q3_quants (do_rmse) over the 2x16 sub-blocks of 16 finite float32 at x (two super-blocks), one in each lane: the scales to scale (32), the codes plus nmax transposed (16 bytes per element index, 256 per super-block) to L; work holds 128 rows of 16 float32.
+func kq3AVX512(x *float32, work *float32, nmax int32, scale *float32, L *byte)
+
+// kreqAVX512 writes to L, for each of the ng groups of 16 float32 at x whose d is not zero, the codes clamp(nearest_int((dm + x)/d), lo, hi) + bias, as bytes; it leaves the other groups' bytes.
+func kreqAVX512(L *byte, x *float32, d *float32, dm *float32, ng int, lo int32, hi int32, bias int32)

@@ -129,14 +129,25 @@ func (o oracleOverride) env() string {
 	return fmt.Sprintf("%s ORACLE_FTYPE=%d ORACLE_PURE=%d", strings.Join(s, " "), o.ft.ID(), pure)
 }
 
-// benchModel is the ~99M-parameter model of scripts/ggufconv-oracle/bench.sh.
-var benchModel = model{layers: 10, embd: 768, ff: 3072, head: 12, headKV: 4, vocab: 8192, wtype: ggml.F16, seed: 10}
+// benchModel is the ~99M-parameter model of scripts/ggufconv-oracle/bench.sh;
+// bench1B, with GGUFCONV_BENCH_SHAPE=1b, a model of Llama 3.2 1B's shape
+// (16 layers, n_embd 2048, n_ff 8192, 32 heads and 8 KV heads, a vocabulary
+// of 128256 tied to the output: 1.24G parameters).
+var (
+	benchModel = model{layers: 10, embd: 768, ff: 3072, head: 12, headKV: 4, vocab: 8192, wtype: ggml.F16, seed: 10}
+	bench1B    = model{layers: 16, embd: 2048, ff: 8192, head: 32, headKV: 8, vocab: 128256, tied: true, wtype: ggml.F16, seed: 11}
+)
 
-// TestBenchModel writes benchModel to GGUFCONV_BENCH_MODEL when it is set.
+// TestBenchModel writes benchModel (or bench1B) to GGUFCONV_BENCH_MODEL when
+// it is set.
 func TestBenchModel(t *testing.T) {
 	path := os.Getenv("GGUFCONV_BENCH_MODEL")
 	if path == "" {
 		t.Skip("GGUFCONV_BENCH_MODEL not set")
 	}
-	benchModel.write(t, path)
+	m := benchModel
+	if os.Getenv("GGUFCONV_BENCH_SHAPE") == "1b" {
+		m = bench1B
+	}
+	m.write(t, path)
 }

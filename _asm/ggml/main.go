@@ -12,9 +12,11 @@
 //     at a time;
 //   - dequantF16AVX512: VCVTPH2PS, 16 at a time (bit-equal to ggml's
 //     conversion for every half, NaNs included);
-//   - quantQ8_0AVX512, quantQ4_0AVX512: quantize_row_q8_0_ref's and
-//     quantize_row_q4_0_ref's bytes for blocks whose largest magnitude is
-//     finite (see quantQ8_0, quantQ4_0).
+//   - quantQ8_0AVX512, quantQ4_0AVX512, quantMXFP4AVX512 (quant.go):
+//     quantize_row_q8_0_ref's, quantize_row_q4_0_ref's and
+//     quantize_row_mxfp4_ref's bytes, 16 blocks at a time, for blocks whose
+//     largest magnitude is finite (for MXFP4: and whose scale byte is
+//     normal, see quantMXFP4).
 //
 // Neither reads nor writes MXCSR: Go runs in round-to-nearest, the rounding
 // of ggml's float32 products; DAZ and FTZ are off, so subnormals are kept.
@@ -527,36 +529,6 @@ func widen(name, what string, conv func(src Mem, z reg.VecVirtual)) {
 	RET()
 }
 
-// quantQ8_0: 32 float32 a block, to an fp16 scale d = amax/127 and 32 int8
-// codes roundf(x * id), id = 1/d (0 when d is 0), as quantize_row_q8_0_ref;
-// it stops at a block whose largest magnitude is NaN or infinite. roundf
-// (half away from zero) of p is trunc(p + copysign(0.5 - 2^-25, p)), the
-// sum rounded to float32: equal for every float32 |p| < 2^31 (checked
-// for all of them by ggml's TestRoundfTrick), and an infinite or NaN p
-// truncates to the same indefinite integer either way.
-func quantQ8_0() {
-	var cabs, chalf, csign reg.VecVirtual
-	var c127, one reg.VecVirtual
-	blockKernel("quantQ8_0AVX512", "func(dst *byte, src *float32, nb int) int",
-		"quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.",
-		128, 34, func() {
-			cabs, chalf, csign = bcstD(0x7fffffff), bcstD(0x3effffff), bcstD(0x80000000) // 0.5 - 2^-25
-			c127, one = scalarF(0x42fe0000), scalarF(0x3f800000)                         // 127, 1
-		}, func(dst, src reg.Register, exit string) {
-			x, _, am, _ := blockAbsMax(src, cabs, exit)
-			zid := blockScaleOut(am, c127, one, dst, "quantQ8_0AVX512")
-			for k := 0; k < 2; k++ {
-				p, sg := ZMM(), ZMM()
-				VMULPS(zid, x[k], p)
-				VPANDD(csign, p, sg)
-				VPORD(chalf, sg, sg) // copysign(0.5 - 2^-25, p)
-				VADDPS(sg, p, p)
-				VCVTTPS2DQ(p, p)
-				VPMOVDB(p, Mem{Base: dst, Disp: 2 + 16*k})
-			}
-		})
-}
-
 // scalarF returns a new xmm register holding the float32 of bits b in lane 0.
 func scalarF(b uint32) reg.VecVirtual {
 	g := GP32()
@@ -622,63 +594,6 @@ func hmax(m reg.VecVirtual) reg.VecVirtual {
 	return x
 }
 
-// quantQ4_0: 32 float32 a block, to an fp16 scale d = max / -8, max the
-// element of largest magnitude (the first of equals; +0 when all are
-// zeros), and 32 4-bit codes MIN(15, (int8_t)(x * id + 8.5f)), id = 1/d (0
-// when d is 0), element j in the low nibble of byte j and element j+16 in
-// its high one, as quantize_row_q4_0_ref; it stops at a block whose largest
-// magnitude is NaN or infinite. The (int8_t) cast changes nothing the
-// MIN and the byte store keep: x * id + 8.5 lies in [-3.5, 20.5] whenever it
-// is finite (|x * id| <= 8 |x / max| (1 + e), e < 1/2 even where d is a
-// one-bit subnormal), where the int32 and the int8 agree; an infinite or
-// NaN one (id infinite for a subnormal max) truncates to INT32_MIN, whose
-// low byte, 0, is the C cast's.
-func quantQ4_0() {
-	var cabs, c85, c15 reg.VecVirtual
-	var cm8, one reg.VecVirtual
-	const name = "quantQ4_0AVX512"
-	blockKernel(name, "func(dst *byte, src *float32, nb int) int",
-		"quantQ4_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q4_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.",
-		128, 18, func() {
-			cabs, c85, c15 = bcstD(0x7fffffff), bcstD(0x41080000), bcstD(15) // 8.5
-			cm8, one = scalarF(0xc1000000), scalarF(0x3f800000)              // -8, 1
-		}, func(dst, src reg.Register, exit string) {
-			x, a, am, g := blockAbsMax(src, cabs, exit)
-			mx := XMM()
-			VXORPS(mx, mx, mx) // +0 when every element is a zero
-			TESTL(g, g)
-			JZ(LabelRef(name + "max"))
-			// The first element whose magnitude is amax.
-			zam := ZMM()
-			VPBROADCASTD(am, zam)
-			k0, k1 := K(), K()
-			VPCMPEQD(zam, a[0], k0)
-			VPCMPEQD(zam, a[1], k1)
-			r0, r1 := GP32(), GP32()
-			KMOVW(k0, r0)
-			KMOVW(k1, r1)
-			SHLL(U8(16), r1)
-			ORL(r1, r0)
-			idx := GP32()
-			TZCNTL(r0, idx)
-			VMOVSS(Mem{Base: src, Index: idx.As64(), Scale: 4}, mx)
-			Label(name + "max")
-			zid := blockScaleOut(mx, cm8, one, dst, name) // max / -8
-			var q [2]reg.VecVirtual
-			for k := 0; k < 2; k++ {
-				p := ZMM()
-				VMULPS(zid, x[k], p)
-				VADDPS(c85, p, p)
-				VCVTTPS2DQ(p, p)
-				VPMINSD(c15, p, p) // MIN(15, (int8_t)...): see above
-				q[k] = p
-			}
-			VPSLLD(U8(4), q[1], q[1])
-			VPORD(q[1], q[0], q[0])
-			VPMOVDB(q[0], Mem{Base: dst, Disp: 2})
-		})
-}
-
 func main() {
 	flag.Parse()
 	ConstraintExpr("gc,!purego")
@@ -711,5 +626,7 @@ func main() {
 	dequantF16()
 	quantQ8_0()
 	quantQ4_0()
+	quantMXFP4()
+	kquantKernels()
 	Generate()
 }

@@ -2,9 +2,10 @@
 # bench.sh: time ConvertGGUF against llama_model_quantize on a synthetic
 # ~99M-parameter llama model in F16 (10 layers, n_embd 768, n_ff 3072,
 # vocab 8192), for Q4_K_M and Q8_0, both with THREADS threads (default 2),
-# median of 3 runs each, and check the outputs are identical.
+# median of 3 runs each, and check the outputs are identical. SHAPE=1b uses a
+# model of Llama 3.2 1B's shape instead (1.24G parameters, 2.5 GB of F16).
 #
-#   scripts/ggufconv-oracle/bench.sh [LIBDIR] [THREADS]
+#   [SHAPE=1b] scripts/ggufconv-oracle/bench.sh [LIBDIR] [THREADS]
 set -eu
 LIBDIR=${1:-/work/ggml-npm/package/bins/linux-x64}
 THREADS=${2:-2}
@@ -13,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gcc -O1 -Wall -o "$tmp/oracle" "$root/scripts/ggufconv-oracle/oracle.c" -ldl
 (cd "$root" && go build -o "$tmp/gocheck" ./scripts/ggufconv-oracle/gocheck)
-(cd "$root" && GGUFCONV_BENCH_MODEL="$tmp/model.gguf" go test -count=1 -run TestBenchModel ./ggufconv/ >/dev/null)
+(cd "$root" && GGUFCONV_BENCH_SHAPE="${SHAPE:-}" GGUFCONV_BENCH_MODEL="$tmp/model.gguf" go test -timeout 30m -count=1 -run TestBenchModel ./ggufconv/ >/dev/null)
 export LD_LIBRARY_PATH="$LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo "# model: $(wc -c <"$tmp/model.gguf") bytes F16; $THREADS threads; $(nproc) cores; $(go version | cut -d' ' -f3)"
 median() { sort -n | sed -n 2p; }

@@ -1,0 +1,615 @@
+package main
+
+import (
+	"math"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The K-quant scale searches, 16 sub-blocks at a time, one in each 32-bit
+// lane. ggml's make_qkx2_quants, make_qx_quants and make_q3_quants sum over
+// a sub-block's elements in order, so their bits cannot come from a
+// vectorization along the elements; across sub-blocks each lane runs
+// exactly the scalar sequence of float32 operations of the Go kernels
+// (kfast.go, the reference for finite elements): every product rounded on
+// its own (VMULPS then VADDPS, never a fused multiply-add), sums in element
+// order, nearest_int as ggml's bit trick (+12582912, the low 23 bits,
+// -0x400000), comparisons ordered (false for NaN) as C's. The branches of
+// the scalar code become masks. A kernel evaluates every candidate scale
+// (the Go kernels skip the ones they prove change nothing) and remembers,
+// per lane, the inverse scale and minimum of the adopted candidate instead
+// of its codes, which it recomputes once at the end: the codes are a
+// function of those and the elements alone.
+//
+// The inputs are finite (the Go driver sends a super-block holding a NaN or
+// an infinity to the Go kernels), so every NaN that arises comes from an
+// invalid operation and is x86's default NaN 0xffc00000, whose nearest_int
+// is 0 by the bit trick, as ni and nearestIntK make every NaN.
+//
+// Work area (float32 rows of 16 lanes, 64 bytes each): the elements,
+// transposed (row i holds element i of the 16 sub-blocks), then the weights
+// (and, for make_qx_quants and make_q3_quants, w*x), then the codes of the
+// candidate being evaluated.
+
+// Predicates of VCMPPS (ordered, quiet, except NEQ_UQ, true for NaN as C's
+// !=).
+const qk = 256
+
+const (
+	cmpEQ   = 0x00
+	cmpNEQ  = 0x04
+	cmpLTOQ = 0x11
+	cmpGTOQ = 0x1e
+)
+
+// kconst holds the constants every search kernel uses.
+type kconst struct {
+	abs, magic, mant, bias, zero reg.VecVirtual
+}
+
+func newKconst() kconst {
+	c := kconst{abs: bcstD(0x7fffffff), magic: bcstD(0x4b400000), mant: bcstD(0x7fffff), bias: bcstD(0x400000), zero: ZMM()}
+	VPXORD(c.zero, c.zero, c.zero)
+	return c
+}
+
+// nearest sets t to nearest_int(t), clamped to [lo, hi] (int32 lanes), as
+// float32 when asFloat.
+func (c kconst) nearest(t, lo, hi reg.VecVirtual, asFloat bool) {
+	VADDPS(c.magic, t, t)
+	VPANDD(c.mant, t, t)
+	VPSUBD(c.bias, t, t)
+	VPMAXSD(lo, t, t)
+	VPMINSD(hi, t, t)
+	if asFloat {
+		VCVTDQ2PS(t, t)
+	}
+}
+
+// gatherRows loads element i of the 16 sub-blocks of n float32 at xp into
+// row i of the work area (transposing them), calling each with the row.
+func gatherRows(xp, wk reg.Register, n int, zero reg.VecVirtual, each func(i int, v reg.VecVirtual)) {
+	idx := loadZMM(iota32, 0)
+	sh := 4
+	if n == 32 {
+		sh = 5
+	}
+	VPSLLD(U8(sh), idx, idx)
+	ones := GP32()
+	MOVL(U32(0xffff), ones)
+	k := K()
+	for i := 0; i < n; i++ {
+		KMOVW(ones, k)
+		v := ZMM()
+		VMOVAPS(zero, v) // a definition: the gather merges into v
+		VGATHERDPS(Mem{Base: xp, Disp: 4 * i, Index: idx, Scale: 4}, k, v)
+		VMOVUPS(v, Mem{Base: wk, Disp: 64 * i})
+		each(i, v)
+	}
+}
+
+// bcstGP returns a new zmm register with the int32 in r in every lane.
+func bcstGP(r reg.Register) reg.VecVirtual {
+	z := ZMM()
+	VPBROADCASTD(r, z)
+	return z
+}
+
+// storeCodes stores the codes t (int32 lanes, plus bias) of row i as bytes
+// at L + 16i, zero in the lanes of mask zero.
+func storeCodes(t reg.VecVirtual, zmask reg.Register, zero reg.VecVirtual, L reg.Register, i int) {
+	VMOVDQA32(zero, zmask, t)
+	VPMOVDB(t, Mem{Base: L, Disp: 16 * i})
+}
+
+// kqx2 emits make_qkx2_quants over 16 sub-blocks of n elements (weights
+// |x| when mad, the sum of absolute errors; else av_x + |x| with av_x =
+// sqrtf(sum x^2 / n), squared errors: Q2_K and Q4_K/Q5_K). cs holds the nc
+// numerators rmin + rdelta*is + nmax of the candidates.
+func kqx2(name string, n int, mad bool) {
+	TEXT(name, NOSPLIT, "func(x *float32, work *float32, cs *float32, nc int, nmax int32, scale *float32, mn *float32, L *byte)")
+	Doc(name + " is make_qkx2_quants over the 16 sub-blocks of " + itoa(n) + " finite float32 at x, one in each lane: the scales to scale, -min to mn, the codes transposed (16 bytes per element index) to L; work holds " + itoa(3*n+7) + " rows of 16 float32, cs the nc candidates' numerators.")
+	xp, wk, L := Load(Param("x"), GP64()), Load(Param("work"), GP64()), Load(Param("L"), GP64())
+	c := newKconst()
+	X := func(i int) Mem { return Mem{Base: wk, Disp: 64 * i} }
+	W := func(i int) Mem { return Mem{Base: wk, Disp: 64 * (n + i)} }
+	F := func(i int) Mem { return Mem{Base: wk, Disp: 64 * (2*n + i)} }
+	// State kept in memory, rows 3n.. of the work area.
+	S := func(k int) Mem { return Mem{Base: wk, Disp: 64 * (3*n + k)} }
+	lo0, hiM, sumWM, sumXM, bestIsM, bestLoM, scaleM := S(0), S(1), S(2), S(3), S(4), S(5), S(6)
+
+	var sumX2 reg.VecVirtual
+	if !mad {
+		sumX2 = ZMM()
+		VMOVAPS(c.zero, sumX2)
+	}
+	gatherRows(xp, wk, n, c.zero, func(i int, v reg.VecVirtual) {
+		if !mad {
+			t := ZMM()
+			VMULPS(v, v, t)
+			VADDPS(t, sumX2, sumX2)
+		}
+	})
+	var avX reg.VecVirtual
+	if !mad {
+		avX = ZMM()
+		VDIVPS(bcstD(math.Float32bits(float32(n))), sumX2, avX) // sum_x2 / n
+		VSQRTPS(avX, avX)
+	}
+	lo, hi, sumW, sumX := ZMM(), ZMM(), ZMM(), ZMM()
+	for i := 0; i < n; i++ {
+		v, w := ZMM(), ZMM()
+		VMOVUPS(X(i), v)
+		VPANDD(c.abs, v, w)
+		if !mad {
+			VADDPS(w, avX, w)
+		}
+		VMOVUPS(w, W(i))
+		if i == 0 {
+			VMOVAPS(v, lo)
+			VMOVAPS(v, hi)
+			VMOVAPS(w, sumW)
+			VMULPS(v, w, sumX)
+			continue
+		}
+		k := K()
+		VCMPPS(U8(cmpLTOQ), lo, v, k) // v < lo
+		VMOVAPS(v, k, lo)
+		VCMPPS(U8(cmpGTOQ), hi, v, k) // v > hi
+		VMOVAPS(v, k, hi)
+		VADDPS(w, sumW, sumW)
+		t := ZMM()
+		VMULPS(v, w, t)
+		VADDPS(t, sumX, sumX)
+	}
+	{
+		k := K()
+		VCMPPS(U8(cmpGTOQ), c.zero, lo, k) // lo > 0
+		VMOVAPS(c.zero, k, lo)
+	}
+	flat := K()
+	VCMPPS(U8(cmpEQ), lo, hi, flat) // hi == lo
+	VMOVUPS(lo, lo0)
+	VMOVUPS(hi, hiM)
+	VMOVUPS(sumW, sumWM)
+	VMOVUPS(sumX, sumXM)
+
+	nmaxI := bcstGP(Load(Param("nmax"), GP32()))
+	fn := ZMM()
+	VCVTDQ2PS(nmaxI, fn)
+	rg, isc, scale, bestErr := ZMM(), ZMM(), ZMM(), ZMM()
+	VSUBPS(lo, hi, rg)
+	VDIVPS(rg, fn, isc)
+	VDIVPS(isc, bcstD(0x3f800000), scale) // 1 / iscale
+	VMOVUPS(isc, bestIsM)
+	VMOVUPS(lo, bestLoM)
+	VMOVAPS(c.zero, bestErr)
+	errTerm := func(d reg.VecVirtual, i int) {
+		if mad {
+			VPANDD(c.abs, d, d)
+		} else {
+			VMULPS(d, d, d)
+		}
+		VMULPS(W(i), d, d)
+	}
+	for i := 0; i < n; i++ {
+		xv, t := ZMM(), ZMM()
+		VMOVUPS(X(i), xv)
+		VSUBPS(lo, xv, t)
+		VMULPS(isc, t, t)
+		c.nearest(t, c.zero, nmaxI, true)
+		VMULPS(scale, t, t)
+		VADDPS(lo, t, t)
+		VSUBPS(xv, t, t)
+		errTerm(t, i)
+		VADDPS(t, bestErr, bestErr)
+	}
+	VMOVUPS(scale, scaleM)
+
+	cs, nc := Load(Param("cs"), GP64()), Load(Param("nc"), GP64())
+	is := GP64()
+	XORQ(is, is)
+	Label(name + "cand")
+	CMPQ(is, nc)
+	JAE(LabelRef(name + "final"))
+	{
+		VBROADCASTSS(Mem{Base: cs, Index: is, Scale: 4}, isc)
+		VDIVPS(rg, isc, isc)
+		sumL, sumL2, sumXL := ZMM(), ZMM(), ZMM()
+		VMOVAPS(c.zero, sumL)
+		VMOVAPS(c.zero, sumL2)
+		VMOVAPS(c.zero, sumXL)
+		for i := 0; i < n; i++ {
+			xv, t, wl, u := ZMM(), ZMM(), ZMM(), ZMM()
+			VMOVUPS(X(i), xv)
+			VSUBPS(lo, xv, t)
+			VMULPS(isc, t, t)
+			c.nearest(t, c.zero, nmaxI, true)
+			VMOVUPS(t, F(i))
+			VMULPS(W(i), t, wl)
+			VADDPS(wl, sumL, sumL)
+			VMULPS(t, wl, u)
+			VADDPS(u, sumL2, sumL2)
+			VMULPS(xv, wl, u)
+			VADDPS(u, sumXL, sumXL)
+		}
+		D, a, b := ZMM(), ZMM(), ZMM()
+		VMULPS(sumWM, sumL2, a)
+		VMULPS(sumL, sumL, b)
+		VSUBPS(b, a, D)
+		ok := K()
+		VCMPPS(U8(cmpGTOQ), c.zero, D, ok) // D > 0
+		ts, tm := ZMM(), ZMM()
+		VMULPS(sumWM, sumXL, a)
+		VMULPS(sumXM, sumL, b)
+		VSUBPS(b, a, ts)
+		VDIVPS(D, ts, ts)
+		VMULPS(sumXM, sumL2, a)
+		VMULPS(sumXL, sumL, b)
+		VSUBPS(b, a, tm)
+		VDIVPS(D, tm, tm)
+		pos := K()
+		VCMPPS(U8(cmpGTOQ), c.zero, tm, pos) // this_min > 0
+		VMOVAPS(c.zero, pos, tm)
+		VDIVPS(sumL2, sumXL, a)
+		VMOVAPS(a, pos, ts)
+		curErr := ZMM()
+		VMOVAPS(c.zero, curErr)
+		for i := 0; i < n; i++ {
+			d := ZMM()
+			VMULPS(F(i), ts, d)
+			VADDPS(tm, d, d)
+			VSUBPS(X(i), d, d)
+			errTerm(d, i)
+			VADDPS(d, curErr, curErr)
+		}
+		better := K()
+		VCMPPS(U8(cmpLTOQ), bestErr, curErr, better) // cur_error < best_error
+		KANDW(ok, better, better)
+		VMOVAPS(curErr, better, bestErr)
+		VMOVUPS(ts, better, scaleM)
+		VMOVUPS(isc, better, bestIsM)
+		VMOVUPS(lo, better, bestLoM)
+		VMOVAPS(tm, better, lo)
+		VMOVUPS(hiM, rg)
+		VSUBPS(lo, rg, rg)
+	}
+	INCQ(is)
+	JMP(LabelRef(name + "cand"))
+
+	Label(name + "final")
+	bestIs, bestLo := ZMM(), ZMM()
+	VMOVUPS(bestIsM, bestIs)
+	VMOVUPS(bestLoM, bestLo)
+	for i := 0; i < n; i++ {
+		t := ZMM()
+		VMOVUPS(X(i), t)
+		VSUBPS(bestLo, t, t)
+		VMULPS(bestIs, t, t)
+		c.nearest(t, c.zero, nmaxI, false)
+		storeCodes(t, flat, c.zero, L, i)
+	}
+	VMOVUPS(scaleM, scale)
+	VMOVAPS(c.zero, flat, scale)
+	VMOVUPS(lo0, flat, lo)
+	VPXORD(bcstD(0x80000000), lo, lo) // -min
+	sp, mp := Load(Param("scale"), GP64()), Load(Param("mn"), GP64())
+	VMOVUPS(scale, Mem{Base: sp})
+	VMOVUPS(lo, Mem{Base: mp})
+	VZEROUPPER()
+	RET()
+}
+
+// signedMaxLanes finds in each lane the element of largest magnitude (the
+// first of equals; +0 when all are zeros) of the n rows from row 0, and
+// writes w = x*x and wv = w*x to rows n+i and 2n+i.
+func signedMaxLanes(wk reg.Register, n int, c kconst) (amax, mx reg.VecVirtual) {
+	amax, mx = ZMM(), ZMM()
+	VMOVAPS(c.zero, amax)
+	VMOVAPS(c.zero, mx)
+	for i := 0; i < n; i++ {
+		v, a, w := ZMM(), ZMM(), ZMM()
+		VMOVUPS(Mem{Base: wk, Disp: 64 * i}, v)
+		VPANDD(c.abs, v, a)
+		k := K()
+		VCMPPS(U8(cmpGTOQ), amax, a, k) // a > amax
+		VMOVAPS(a, k, amax)
+		VMOVAPS(v, k, mx)
+		VMULPS(v, v, w)
+		VMOVUPS(w, Mem{Base: wk, Disp: 64 * (n + i)})
+		VMULPS(v, w, w)
+		VMOVUPS(w, Mem{Base: wk, Disp: 64 * (2*n + i)})
+	}
+	return
+}
+
+// sumsLX adds one element's terms of sum w*x*l and sum w*l*l, for the codes t
+// (as float32) and rows w and wv (w*x), to sumlx and suml2.
+func sumsLX(w, wv Mem, t, sumlx, suml2 reg.VecVirtual) {
+	u := ZMM()
+	VMULPS(wv, t, u)
+	VADDPS(u, sumlx, sumlx)
+	VMULPS(w, t, u)
+	VMULPS(t, u, u)
+	VADDPS(u, suml2, suml2)
+}
+
+// kqx emits make_qx_quants with rmse_type 1 and no weights over 16
+// sub-blocks of 16 elements (Q6_K); cs holds the nc numerators
+// -(nmax + 0.1*is) of the candidates.
+func kqx(name string) {
+	const n = 16
+	TEXT(name, NOSPLIT, "func(x *float32, work *float32, cs *float32, nc int, nmax int32, scale *float32, L *byte)")
+	Doc(name + " is make_qx_quants (rmse_type 1, no weights) over the 16 sub-blocks of 16 finite float32 at x, one in each lane: the scales to scale, the codes plus nmax transposed (16 bytes per element index) to L; work holds 48 rows of 16 float32, cs the nc candidates' numerators.")
+	xp, wk, L := Load(Param("x"), GP64()), Load(Param("work"), GP64()), Load(Param("L"), GP64())
+	c := newKconst()
+	gatherRows(xp, wk, n, c.zero, func(int, reg.VecVirtual) {})
+	amax, mx := signedMaxLanes(wk, n, c)
+	small := K()
+	VCMPPS(U8(cmpLTOQ), bcstD(math.Float32bits(1e-15)), amax, small) // amax < GROUP_MAX_EPS
+	nmax := Load(Param("nmax"), GP32())
+	hiI := bcstGP(nmax)
+	loI := ZMM()
+	VPSUBD(hiI, c.zero, loI) // -nmax
+	DECL(nmax)
+	hiI1 := bcstGP(nmax) // nmax - 1
+	isc, bestIs := ZMM(), ZMM()
+	VCVTDQ2PS(loI, isc)
+	VDIVPS(mx, isc, isc) // -nmax / max
+	VMOVAPS(isc, bestIs)
+	sums := func() (reg.VecVirtual, reg.VecVirtual) {
+		sumlx, suml2 := ZMM(), ZMM()
+		VMOVAPS(c.zero, sumlx)
+		VMOVAPS(c.zero, suml2)
+		for i := 0; i < n; i++ {
+			t := ZMM()
+			VMULPS(Mem{Base: wk, Disp: 64 * i}, isc, t)
+			c.nearest(t, loI, hiI1, true)
+			sumsLX(Mem{Base: wk, Disp: 64 * (n + i)}, Mem{Base: wk, Disp: 64 * (2*n + i)}, t, sumlx, suml2)
+		}
+		return sumlx, suml2
+	}
+	sumlx, suml2 := sums()
+	scale, best := ZMM(), ZMM()
+	{
+		k := K()
+		VCMPPS(U8(cmpNEQ), c.zero, suml2, k) // suml2 != 0
+		VMOVAPS(c.zero, scale)
+		VDIVPS_Z(suml2, sumlx, k, scale)
+		VMULPS(sumlx, scale, best)
+	}
+	cs, nc := Load(Param("cs"), GP64()), Load(Param("nc"), GP64())
+	is := GP64()
+	XORQ(is, is)
+	Label(name + "cand")
+	CMPQ(is, nc)
+	JAE(LabelRef(name + "final"))
+	{
+		VBROADCASTSS(Mem{Base: cs, Index: is, Scale: 4}, isc)
+		VDIVPS(mx, isc, isc)
+		sumlx, suml2 := sums()
+		a, b := ZMM(), ZMM()
+		VMULPS(sumlx, sumlx, a)
+		VMULPS(suml2, best, b)
+		k1, k2 := K(), K()
+		VCMPPS(U8(cmpGTOQ), b, a, k1)          // sumlx*sumlx > best*suml2
+		VCMPPS(U8(cmpGTOQ), c.zero, suml2, k2) // suml2 > 0
+		KANDW(k2, k1, k1)
+		VDIVPS(suml2, sumlx, a)
+		VMULPS(sumlx, a, b)
+		VMOVAPS(a, k1, scale)
+		VMOVAPS(b, k1, best)
+		VMOVAPS(isc, k1, bestIs)
+	}
+	INCQ(is)
+	JMP(LabelRef(name + "cand"))
+
+	Label(name + "final")
+	for i := 0; i < n; i++ {
+		t := ZMM()
+		VMULPS(Mem{Base: wk, Disp: 64 * i}, bestIs, t)
+		c.nearest(t, loI, hiI1, false)
+		VPADDD(hiI, t, t)
+		storeCodes(t, small, c.zero, L, i)
+	}
+	VMOVAPS(c.zero, small, scale)
+	sp := Load(Param("scale"), GP64())
+	VMOVUPS(scale, Mem{Base: sp})
+	VZEROUPPER()
+	RET()
+}
+
+// kq3 emits make_q3_quants with do_rmse over two super-blocks of 16
+// sub-blocks of 16 elements (Q3_K), one sub-block in each lane of two
+// streams whose instructions interleave: each element's update depends on
+// the sums the previous one left, a chain of about 50 cycles that one
+// stream alone would wait on.
+func kq3(name string, ns int) {
+	const n, rows = 16, 64
+	TEXT(name, NOSPLIT, "func(x *float32, work *float32, nmax int32, scale *float32, L *byte)")
+	Doc(name + " is make_q3_quants (do_rmse) over the 2x16 sub-blocks of 16 finite float32 at x (two super-blocks), one in each lane: the scales to scale (32), the codes plus nmax transposed (16 bytes per element index, 256 per super-block) to L; work holds 128 rows of 16 float32.")
+	xp, wk, L := Load(Param("x"), GP64()), Load(Param("work"), GP64()), Load(Param("L"), GP64())
+	c := newKconst()
+	row := func(st, i int) Mem { return Mem{Base: wk, Disp: 64 * (rows*st + i)} }
+	X := func(st, i int) Mem { return row(st, i) }
+	W := func(st, i int) Mem { return row(st, n+i) }
+	V := func(st, i int) Mem { return row(st, 2*n+i) }
+	LF := func(st, i int) Mem { return row(st, 3*n+i) }
+	nmax := Load(Param("nmax"), GP32())
+	hiI := bcstGP(nmax)
+	loI := ZMM()
+	VPSUBD(hiI, c.zero, loI)
+	DECL(nmax)
+	hiI1 := bcstGP(nmax)
+	sumlx, suml2, sqx := make([]reg.VecVirtual, ns), make([]reg.VecVirtual, ns), make([]reg.VecVirtual, ns)
+	small := make([]reg.VecVirtual, ns) // amax < GROUP_MAX_EPS, as all-ones lanes
+	eps := bcstD(math.Float32bits(1e-15))
+	for st := 0; st < ns; st++ {
+		if st == 1 {
+			ADDQ(U32(4*qk), xp)
+			ADDQ(U32(64*rows), wk)
+		}
+		gatherRows(xp, wk, n, c.zero, func(int, reg.VecVirtual) {})
+		amax, mx := signedMaxLanes(wk, n, c)
+		k := K()
+		VCMPPS(U8(cmpLTOQ), eps, amax, k)
+		small[st] = ZMM()
+		VPMOVM2D(k, small[st])
+		if st == 1 {
+			SUBQ(U32(64*rows), wk)
+		}
+		isc := ZMM()
+		VCVTDQ2PS(loI, isc)
+		VDIVPS(mx, isc, isc) // -nmax / max
+		sumlx[st], suml2[st] = ZMM(), ZMM()
+		VMOVAPS(c.zero, sumlx[st])
+		VMOVAPS(c.zero, suml2[st])
+		for i := 0; i < n; i++ {
+			t := ZMM()
+			VMULPS(X(st, i), isc, t)
+			c.nearest(t, loI, hiI1, true)
+			VMOVUPS(t, LF(st, i))
+			sumsLX(W(st, i), V(st, i), t, sumlx[st], suml2[st])
+		}
+		sqx[st] = ZMM()
+		VMULPS(sumlx[st], sumlx[st], sqx[st]) // sumlx*sumlx, kept
+	}
+	it, zeroGP := GP32(), GP32()
+	MOVL(U32(5), it)
+	XORL(zeroGP, zeroGP)
+	Label(name + "iter")
+	{
+		changed := make([]reg.Register, ns)
+		for st := range changed {
+			changed[st] = K()
+			KMOVW(zeroGP, changed[st])
+		}
+		for i := 0; i < n; i++ {
+			for st := 0; st < ns; st++ {
+				li, slx, sl2, u := ZMM(), ZMM(), ZMM(), ZMM()
+				VMOVUPS(LF(st, i), li)
+				VMULPS(V(st, i), li, u)
+				VSUBPS(u, sumlx[st], slx) // sumlx - w*x*l
+				m := K()
+				VCMPPS(U8(cmpGTOQ), c.zero, slx, m) // slx > 0
+				VMULPS(W(st, i), li, u)
+				VMULPS(li, u, u)
+				VSUBPS(u, suml2[st], sl2)
+				nl := ZMM()
+				VMULPS(X(st, i), sl2, nl)
+				VDIVPS(slx, nl, nl)
+				c.nearest(nl, loI, hiI1, true)
+				VCMPPS(U8(cmpNEQ), li, nl, m, m) // && new_l != L[i]
+				VMULPS(V(st, i), nl, u)
+				VADDPS(u, slx, slx)
+				VMULPS(W(st, i), nl, u)
+				VMULPS(nl, u, u)
+				VADDPS(u, sl2, sl2)
+				VCMPPS(U8(cmpGTOQ), c.zero, sl2, m, m) // && sl2 > 0
+				a0, a, b := ZMM(), ZMM(), ZMM()
+				VMULPS(slx, slx, a0)
+				VMULPS(suml2[st], a0, a)
+				VMULPS(sl2, sqx[st], b)
+				VCMPPS(U8(cmpGTOQ), b, a, m, m) // && slx*slx*suml2 > sumlx*sumlx*sl2
+				VMOVUPS(nl, m, LF(st, i))
+				VMOVAPS(slx, m, sumlx[st])
+				VMOVAPS(sl2, m, suml2[st])
+				VMOVAPS(a0, m, sqx[st]) // the new sumlx*sumlx
+				KORW(m, changed[st], changed[st])
+			}
+		}
+		// Lanes of small blocks never keep the loop going.
+		for st := 0; st < ns; st++ {
+			k := K()
+			VPMOVD2M(small[st], k)
+			KANDNW(changed[st], k, changed[st])
+			if st > 0 {
+				KORW(changed[st], changed[0], changed[0])
+			}
+		}
+		KORTESTW(changed[0], changed[0])
+		JZ(LabelRef(name + "done"))
+	}
+	DECL(it)
+	JNZ(LabelRef(name + "iter"))
+	Label(name + "done")
+	sp := Load(Param("scale"), GP64())
+	for st := 0; st < ns; st++ {
+		zs := K()
+		VPMOVD2M(small[st], zs)
+		for i := 0; i < n; i++ {
+			t := ZMM()
+			VCVTPS2DQ(LF(st, i), t) // exact: the codes are integers
+			VPADDD(hiI, t, t)
+			storeCodes(t, zs, c.zero, L, 16*st+i)
+		}
+		scale := ZMM()
+		k := K()
+		VCMPPS(U8(cmpGTOQ), c.zero, suml2[st], k) // suml2 > 0
+		VMOVAPS(c.zero, scale)
+		VDIVPS_Z(suml2[st], sumlx[st], k, scale)
+		VMOVAPS(c.zero, zs, scale)
+		VMOVUPS(scale, Mem{Base: sp, Disp: 64 * st})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// kreq emits the K-quants' last pass: each group g of 16 elements whose
+// scale d[g] is not zero gets the codes nearest_int((dm[g] + x)/d[g]),
+// clamped to [lo, hi], plus bias.
+func kreq(name string) {
+	TEXT(name, NOSPLIT, "func(L *byte, x *float32, d *float32, dm *float32, ng int, lo int32, hi int32, bias int32)")
+	Doc(name + " writes to L, for each of the ng groups of 16 float32 at x whose d is not zero, the codes clamp(nearest_int((dm + x)/d), lo, hi) + bias, as bytes; it leaves the other groups' bytes.")
+	Lp, xp := Load(Param("L"), GP64()), Load(Param("x"), GP64())
+	dp, mp, ng := Load(Param("d"), GP64()), Load(Param("dm"), GP64()), Load(Param("ng"), GP64())
+	c := newKconst()
+	loI := bcstGP(Load(Param("lo"), GP32()))
+	hiI := bcstGP(Load(Param("hi"), GP32()))
+	bias := bcstGP(Load(Param("bias"), GP32()))
+	g := GP64()
+	XORQ(g, g)
+	Label(name + "loop")
+	CMPQ(g, ng)
+	JAE(LabelRef(name + "done"))
+	{
+		r := GP32()
+		MOVL(Mem{Base: dp, Index: g, Scale: 4}, r)
+		TESTL(U32(0x7fffffff), r)
+		JZ(LabelRef(name + "next"))
+		d, t := ZMM(), ZMM()
+		VPBROADCASTD(r, d)
+		VBROADCASTSS(Mem{Base: mp, Index: g, Scale: 4}, t)
+		VADDPS(Mem{Base: xp}, t, t)
+		VDIVPS(d, t, t)
+		c.nearest(t, loI, hiI, false)
+		VPADDD(bias, t, t)
+		VPMOVDB(t, Mem{Base: Lp})
+	}
+	Label(name + "next")
+	ADDQ(U8(64), xp)
+	ADDQ(U8(16), Lp)
+	INCQ(g)
+	JMP(LabelRef(name + "loop"))
+	Label(name + "done")
+	VZEROUPPER()
+	RET()
+}
+
+// kquantKernels emits the K-quant kernels.
+func kquantKernels() {
+	kqx2("kqx2n32AVX512", 32, false)
+	kqx2("kqx2n16MADAVX512", 16, true)
+	kqx("kqxAVX512")
+	kq3("kq3AVX512", 1)
+	kreq("kreqAVX512")
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
