@@ -120,7 +120,8 @@
 //
 // # Speed
 //
-// Medians of 5 runs of the benchmarks in bench_test.go and diff_test.go
+// The pure-Go kernels (what -tags purego and the other ports run): medians
+// of 5 runs of the benchmarks in bench_test.go and diff_test.go
 // (BenchmarkRef runs the pre-optimization code kept in ref_test.go), in ns
 // per element, on 2^20 weights in rows of 4096, one core of a 2-core AMD
 // EPYC VM (AVX-512) shared with other jobs, so the numbers are noisy (the
@@ -169,14 +170,22 @@
 // infinity (kfast.go: plain float32 operations where only nearest_int sees
 // the result, candidates whose codes repeat the previous ones skipped,
 // partial sums reused up to the first changed code, error sums stopped once
-// they reach the best error; each step is argued exact there). The goal of
-// >= 4x ggml's reference on the K-quants is not reached.
+// they reach the best error; each step is argued exact there).
 //
 // On amd64 with AVX-512 (package kernels' AVX512 tier, not with -tags
 // purego), generated kernels (_asm/ggml, zsimd_amd64.s) dequantize every
-// type and quantize Q8_0 and Q4_0, leaving to the Go kernels the blocks with
-// non-finite scales or values, whose bytes those define; from memory the
-// dequantizers run at 0.81-1.25x a copy of the same float32 bytes and the
-// two quantizers at 0.66-0.83x (testdata/speed-memory.txt, three runs of
-// TestSpeedMemory; docs/GGUF.md).
+// type; quantize Q8_0, Q4_0 and MXFP4 16 blocks a batch; and run the
+// K-quant scale searches with one sub-block in each of 16 lanes, the scalar
+// sequence of float32 operations of kfast.go in every lane (no fused
+// multiply-add, sums in element order, branches as masks), for super-blocks
+// whose elements are finite (ksimd_amd64.go; the others go to the Go
+// searches, which define them). Against ggml's reference quantizers timed
+// in the same run (testdata/speed-c.txt, TestSpeed with scripts/ggml-oracle,
+// three runs, one core), the K-quants are C/Go = 7.2-7.4x (q2_K), 2.15-2.16x
+// (q3_K), 8.0x (q4_K), 5.4x (q5_K), 5.1-5.4x (q6_K): q3_K does not reach 4x,
+// its make_q3_quants iterating until no code changes, about 1.3 passes per
+// sub-block in C but as many as the slowest of 16 lanes in a kernel (about
+// 2.7). From memory, the dequantizers run at 0.78-1.19x a copy of the same
+// float32 bytes and the Q8_0, Q4_0 and MXFP4 quantizers at the ratios of
+// testdata/speed-memory.txt (docs/GGUF.md).
 package ggml

@@ -107,7 +107,7 @@ func reduce16(n int, leaf func(b int) []reg.VecVirtual, ops []func(a, b, dst reg
 
 // prefetchDist is how far ahead of the batch the batch kernels prefetch
 // the elements (bytes).
-const prefetchDist = 4096
+const prefetchDist = 2048
 
 // prefetch asks for the two cache lines of block b's elements
 // prefetchDist bytes ahead: the loads of a batch come in a burst, which the
