@@ -58,13 +58,25 @@ func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options
 		return nil, err
 	}
 	defer f.Close()
-	in := FromSafetensors(f, src)
+	return writeAtomic(ctx, dst, FromSafetensors(f, src), replace, opt)
+}
+
+// writeAtomic converts in into the file dst through fileconv's atomic
+// output: dst appears only once every tensor is written and the file reads
+// back as meant (a .npy file when opt.npy), and an error or a cancellation
+// leaves neither dst nor a temporary file.
+func writeAtomic(ctx context.Context, dst string, in *Input, replace bool, opt Options) (*Report, error) {
 	out, err := fileconv.CreateAtomic(dst, replace)
 	if err != nil {
 		return nil, err
 	}
 	var rep *Report
-	out.Verify = func(tmp string) error { return VerifyFile(tmp, rep) }
+	out.Verify = func(tmp string) error {
+		if opt.npy {
+			return verifyNPY(tmp, rep)
+		}
+		return VerifyFile(tmp, rep)
+	}
 	rep, err = convertInputs(ctx, out, in, nil, opt)
 	if err == nil {
 		err = ctx.Err()
@@ -77,7 +89,7 @@ func ConvertFile(ctx context.Context, dst, src string, replace bool, opt Options
 	}
 	if err != nil {
 		out.Abort()
-		return nil, nameErr(src, dst, err)
+		return nil, nameErr(in.Path, dst, err)
 	}
 	rep.Warnings = append(globWarnings(&opt, []*Input{in}), rep.Warnings...)
 	return rep, nil

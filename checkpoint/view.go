@@ -215,33 +215,7 @@ func ConvertInput(ctx context.Context, dst string, in *Input, replace bool, opt 
 		return nil, err
 	}
 	opt.npy = strings.HasSuffix(strings.ToLower(dst), ".npy")
-	out, err := fileconv.CreateAtomic(dst, replace)
-	if err != nil {
-		return nil, err
-	}
-	var rep *Report
-	out.Verify = func(tmp string) error {
-		if opt.npy {
-			return verifyNPY(tmp, rep)
-		}
-		return VerifyFile(tmp, rep)
-	}
-	rep, err = convertInputs(ctx, out, in, nil, opt)
-	if err == nil {
-		err = ctx.Err()
-		if err != nil {
-			err = context.Cause(ctx)
-		}
-	}
-	if err == nil {
-		err = out.Commit()
-	}
-	if err != nil {
-		out.Abort()
-		return nil, nameErr(in.Path, dst, err)
-	}
-	rep.Warnings = append(globWarnings(&opt, []*Input{in}), rep.Warnings...)
-	return rep, nil
+	return writeAtomic(ctx, dst, in, replace, opt)
 }
 
 // verifyNPY re-reads the .npy file at path and checks that it holds the

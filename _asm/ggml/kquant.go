@@ -208,15 +208,7 @@ func kqx2(name string, n int, mad bool) {
 	}
 	VMOVUPS(scale, scaleM)
 
-	cs, nc := Load(Param("cs"), GP64()), Load(Param("nc"), GP64())
-	is := GP64()
-	XORQ(is, is)
-	Label(name + "cand")
-	CMPQ(is, nc)
-	JAE(LabelRef(name + "final"))
-	{
-		VBROADCASTSS(Mem{Base: cs, Index: is, Scale: 4}, isc)
-		VDIVPS(rg, isc, isc)
+	candidates(name, isc, rg, func() {
 		sumL, sumL2, sumXL := ZMM(), ZMM(), ZMM()
 		VMOVAPS(c.zero, sumL)
 		VMOVAPS(c.zero, sumL2)
@@ -275,11 +267,7 @@ func kqx2(name string, n int, mad bool) {
 		VMOVAPS(tm, better, lo)
 		VMOVUPS(hiM, rg)
 		VSUBPS(lo, rg, rg)
-	}
-	INCQ(is)
-	JMP(LabelRef(name + "cand"))
-
-	Label(name + "final")
+	})
 	bestIs, bestLo := ZMM(), ZMM()
 	VMOVUPS(bestIsM, bestIs)
 	VMOVUPS(bestLoM, bestLo)
@@ -300,6 +288,24 @@ func kqx2(name string, n int, mad bool) {
 	VMOVUPS(lo, Mem{Base: mp})
 	VZEROUPPER()
 	RET()
+}
+
+// candidates emits the loop over the nc candidate scales at cs (parameters
+// cs and nc): isc = cs[is] / den, then body; the code after it follows the
+// loop.
+func candidates(name string, isc, den reg.VecVirtual, body func()) {
+	cs, nc := Load(Param("cs"), GP64()), Load(Param("nc"), GP64())
+	is := GP64()
+	XORQ(is, is)
+	Label(name + "cand")
+	CMPQ(is, nc)
+	JAE(LabelRef(name + "final"))
+	VBROADCASTSS(Mem{Base: cs, Index: is, Scale: 4}, isc)
+	VDIVPS(den, isc, isc)
+	body()
+	INCQ(is)
+	JMP(LabelRef(name + "cand"))
+	Label(name + "final")
 }
 
 // signedMaxLanes finds in each lane the element of largest magnitude (the
@@ -380,15 +386,7 @@ func kqx(name string) {
 		VDIVPS_Z(suml2, sumlx, k, scale)
 		VMULPS(sumlx, scale, best)
 	}
-	cs, nc := Load(Param("cs"), GP64()), Load(Param("nc"), GP64())
-	is := GP64()
-	XORQ(is, is)
-	Label(name + "cand")
-	CMPQ(is, nc)
-	JAE(LabelRef(name + "final"))
-	{
-		VBROADCASTSS(Mem{Base: cs, Index: is, Scale: 4}, isc)
-		VDIVPS(mx, isc, isc)
+	candidates(name, isc, mx, func() {
 		sumlx, suml2 := sums()
 		a, b := ZMM(), ZMM()
 		VMULPS(sumlx, sumlx, a)
@@ -402,11 +400,7 @@ func kqx(name string) {
 		VMOVAPS(a, k1, scale)
 		VMOVAPS(b, k1, best)
 		VMOVAPS(isc, k1, bestIs)
-	}
-	INCQ(is)
-	JMP(LabelRef(name + "cand"))
-
-	Label(name + "final")
+	})
 	for i := 0; i < n; i++ {
 		t := ZMM()
 		VMULPS(Mem{Base: wk, Disp: 64 * i}, bestIs, t)
