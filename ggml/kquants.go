@@ -47,6 +47,26 @@ func max32(a, b float32) float32 {
 	return a
 }
 
+// firstAbsMax is the index of C's loop "if (fabsf(v[j]) > amax) { amax =
+// fabsf(v[j]); max = v[j]; }" over 16 values from amax = 0 (-1 when none
+// is above it): the first of the largest magnitudes, NaNs never taken. It
+// compares magnitudes as bits, which orders them as floats, without
+// branches.
+func firstAbsMax(v *[16]float32) int {
+	var best uint32
+	idx := -1
+	for j, f := range v {
+		a := math.Float32bits(f) &^ (1 << 31)
+		if a > 0x7f800000 {
+			a = 0 // NaN
+		}
+		if a > best {
+			best, idx = a, j
+		}
+	}
+	return idx
+}
+
 // kstate is what the scale search of one K-quant super-block finds: each
 // sub-block's scale (and minimum, for Q2_K, Q4_K and Q5_K) and codes. The
 // codes are in L, or (from the AVX-512 searches) transposed in t: code ii
@@ -54,7 +74,7 @@ func max32(a, b float32) float32 {
 type kstate struct {
 	scales, mins [16]float32
 	L            [qkK]uint8
-	t            *[512]uint8
+	t            []uint8
 	off          int
 	sub          int // the sub-blocks' length, 16 or 32
 }
@@ -436,11 +456,9 @@ func searchQ3_K(x []float32, s *kstate) {
 // finishQ3_K quantizes the scales the search found and stores the
 // super-block.
 func finishQ3_K(x []float32, y []byte, s *kstate) {
-	var maxScale, amax float32
-	for j := range 16 {
-		if a := absf(s.scales[j]); a > amax {
-			amax, maxScale = a, s.scales[j]
-		}
+	var maxScale float32
+	if j := firstAbsMax(&s.scales); j >= 0 {
+		maxScale = s.scales[j]
 	}
 	hmask, qs, sc := y[:32], y[32:96], y[96:108]
 	clear(sc)

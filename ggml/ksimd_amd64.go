@@ -2,6 +2,8 @@
 
 package ggml
 
+import "math/bits"
+
 // The K-quant quantizers with the AVX-512 scale searches of _asm/ggml's
 // kquant.go: 16 sub-blocks at a time, one in each lane, the same float32
 // operations in the same order as the Go searches (kfast.go), for
@@ -62,7 +64,7 @@ func quantKSIMD(dst []byte, src []float32, size, sub, per int, streams bool, k f
 	var scales [32]float32
 	var mins [16]float32
 	var pad [2 * qkK]float32
-	s := kstate{sub: sub, t: &t}
+	s := kstate{sub: sub, t: t[:]}
 	nsub := qkK / sub
 	for len(src) >= qkK {
 		nb := min(per, len(src)/qkK)
@@ -99,17 +101,26 @@ func requantSIMD(s *kstate, x []float32, d, dm *[16]float32, lo, hi, bias int32)
 	if !simdOK() {
 		return false
 	}
+	if dm == nil {
+		dm = &zeros16
+	}
+	if s.sub == 16 {
+		kreqAVX512(&s.L[0], &x[0], &d[0], &dm[0], 16, lo, hi, bias)
+		return true
+	}
+	// Sub-blocks of 32: each scale twice, one for each group of 16.
 	var dg, mg [16]float32
-	r := s.sub / 16
-	for g := range 16 {
-		dg[g] = d[g/r]
-		if dm != nil {
-			mg[g] = dm[g/r]
-		}
+	for j := range 8 {
+		dg[2*j], dg[2*j+1] = d[j], d[j]
+		mg[2*j], mg[2*j+1] = dm[j], dm[j]
 	}
 	kreqAVX512(&s.L[0], &x[0], &dg[0], &mg[0], 16, lo, hi, bias)
 	return true
 }
+
+// zeros16 is the dm of the K-quants without minima: x + 0 is x for every
+// finite x but -0, and nearest_int(+0/d) is nearest_int(-0/d), 0.
+var zeros16 [16]float32
 
 func init() {
 	Q2_K.info().quantize = func(dst []byte, src []float32) {
@@ -117,11 +128,7 @@ func init() {
 			kqx2n16MADAVX512(&x[0], &w[0][0], &csQ2[0], len(csQ2), 3, &s[0], &m[0], &t[0])
 		}, searchQ2_K, finishQ2_K)
 	}
-	Q3_K.info().quantize = func(dst []byte, src []float32) {
-		quantKSIMD(dst, src, 110, 16, 1, true, func(x []float32, w *kwork, s *[32]float32, _ *[16]float32, t *[512]uint8) {
-			kq3AVX512(&x[0], &w[0][0], 4, &s[0], &t[0])
-		}, searchQ3_K, finishQ3_K)
-	}
+	Q3_K.info().quantize = quantQ3_KSIMD
 	Q4_K.info().quantize = func(dst []byte, src []float32) {
 		quantKSIMD(dst, src, 144, 32, 2, false, func(x []float32, w *kwork, s *[32]float32, m *[16]float32, t *[512]uint8) {
 			kqx2n32AVX512(&x[0], &w[0][0], &csQ4[0], len(csQ4), 15, &s[0], &m[0], &t[0])
@@ -136,5 +143,91 @@ func init() {
 		quantKSIMD(dst, src, 210, 16, 1, false, func(x []float32, w *kwork, s *[32]float32, _ *[16]float32, t *[512]uint8) {
 			kqxAVX512(&x[0], &w[0][0], &csQ6[0], len(csQ6), 32, &s[0], &t[0])
 		}, searchQ6_K, finishQ6_K)
+	}
+}
+
+// q3Batch is quantQ3_KSIMD's state for up to 16 super-blocks: each one's
+// codes (transposed, plus 4: 256 bytes), scales (16) and sums (sumlx then
+// suml2: 32) from the first kernel, and the sub-blocks waiting for more
+// passes.
+type q3Batch struct {
+	t      [16 * 256]uint8
+	scales [16 * 16]float32
+	sums   [16 * 32]float32
+	simd   [16]bool  // the kernels searched it (its elements are finite)
+	queue  [32]int32 // 16*super-block + sub-block
+	nq     int
+	w, mw  kwork
+	mt     [512]uint8
+}
+
+// zeros256 stands in for a missing second super-block.
+var zeros256 [qkK]float32
+
+// more runs the queued sub-blocks' remaining passes (at most 4: ggml's 5,
+// less the first kernel's one) in the second Q3_K kernel, which gathers
+// them from the batch's state and puts their scales back; their codes come
+// back transposed in mt.
+func (q *q3Batch) more(src []float32) {
+	if q.nq == 0 {
+		return
+	}
+	kq3moreAVX512(&src[0], &q.t[0], &q.sums[0], &q.queue[0], q.nq, &q.mw[0][0], 4, 4, &q.scales[0], &q.mt[0])
+	for l, sb := range q.queue[:q.nq] {
+		t := q.t[256*int(sb>>4)+int(sb&15):][:241]
+		mt := q.mt[256*(l/16)+l%16:][:241]
+		for i := range 16 {
+			t[16*i] = mt[16*i]
+		}
+	}
+	q.nq = 0
+}
+
+// quantQ3_KSIMD is quantQ3_K with the kernels of kq3: a first pass over
+// every sub-block, two super-blocks at a time, the sub-blocks that pass
+// changed gathered 32 at a time for the rest.
+func quantQ3_KSIMD(dst []byte, src []float32) {
+	if !simdOK() {
+		quantKBlocks(dst, src, 110, 16, searchQ3_K, finishQ3_K)
+		return
+	}
+	q := new(q3Batch)
+	s := kstate{sub: 16}
+	for len(src) >= qkK {
+		nb := min(16, len(src)/qkK)
+		for b := 0; b < nb; b += 2 {
+			x1 := &zeros256[0]
+			if b+1 < nb {
+				x1 = &src[qkK*(b+1)]
+			}
+			r := kq3AVX512(&src[qkK*b], x1, &q.w[0][0], 4, &q.scales[16*b], &q.t[256*b], &q.sums[32*b])
+			for h := range 2 {
+				if b+h >= nb {
+					break
+				}
+				q.simd[b+h] = r>>(32+h)&1 == 0
+				if !q.simd[b+h] {
+					continue
+				}
+				for ch := r >> (16 * h) & 0xffff; ch != 0; ch &= ch - 1 {
+					q.queue[q.nq] = int32(16*(b+h) + bits.TrailingZeros(uint(ch)))
+					if q.nq++; q.nq == len(q.queue) {
+						q.more(src)
+					}
+				}
+			}
+		}
+		q.more(src)
+		for b := range nb {
+			x, y := src[qkK*b:qkK*(b+1)], dst[110*b:110*(b+1)]
+			if !q.simd[b] {
+				quantKBlocks(y, x, 110, 16, searchQ3_K, finishQ3_K)
+				continue
+			}
+			s.t, s.off = q.t[256*b:256*(b+1)], 0
+			copy(s.scales[:], q.scales[16*b:16*b+16])
+			finishQ3_K(x, y, &s)
+		}
+		src, dst = src[nb*qkK:], dst[nb*110:]
 	}
 }

@@ -67,8 +67,11 @@ func kqx2n16MADAVX512(x *float32, work *float32, cs *float32, nc int, nmax int32
 // kqxAVX512 is make_qx_quants (rmse_type 1, no weights) over the 16 sub-blocks of 16 finite float32 at x, one in each lane: the scales to scale, the codes plus nmax transposed (16 bytes per element index) to L; work holds 48 rows of 16 float32, cs the nc candidates' numerators.
 func kqxAVX512(x *float32, work *float32, cs *float32, nc int, nmax int32, scale *float32, L *byte)
 
-// kq3AVX512 is make_q3_quants (do_rmse) over the 2x16 sub-blocks of 16 finite float32 at x (two super-blocks), one in each lane: the scales to scale (32), the codes plus nmax transposed (16 bytes per element index, 256 per super-block) to L; work holds 128 rows of 16 float32.
-func kq3AVX512(x *float32, work *float32, nmax int32, scale *float32, L *byte)
+// kq3AVX512 is make_q3_quants (do_rmse) over the 16 sub-blocks of 16 float32 at x0 and those at x1, one in each lane of two streams, for one pass: the scales to scale (16 a stream), the codes plus nmax transposed (16 bytes per element index, 256 a stream) to L, sumlx and suml2 to sums (32 a stream); it returns the lanes the pass changed (bits 0-15 and 16-31), bit 32 (33) set when an element at x0 (x1) is not finite; work holds 128 rows of 16 float32.
+func kq3AVX512(x0 *float32, x1 *float32, work *float32, nmax int32, scale *float32, L *byte, sums *float32) int
+
+// kq3moreAVX512 runs up to np more passes of make_q3_quants (do_rmse) over nl (at most 32) sub-blocks, lane l taking sub-block sb[l] (16*super-block + sub-block) of the first kernel's batch: its elements from x (16*sb[l] on), its codes plus 4 from t (transposed, 256 bytes a super-block), its sums from sums (32 a super-block); it scatters the scales to scales[sb[l]] and writes the codes plus nmax transposed (16 bytes per element index, lanes 16-31 256 bytes on) to L, returning the lanes the last pass changed; work holds 128 rows of 16 float32.
+func kq3moreAVX512(x *float32, t *byte, sums *float32, sb *int32, nl int, work *float32, nmax int32, np int, scales *float32, L *byte) int
 
 // kreqAVX512 writes to L, for each of the ng groups of 16 float32 at x whose d is not zero, the codes clamp(nearest_int((dm + x)/d), lo, hi) + bias, as bytes; it leaves the other groups' bytes.
 func kreqAVX512(L *byte, x *float32, d *float32, dm *float32, ng int, lo int32, hi int32, bias int32)

@@ -415,138 +415,354 @@ func kqx(name string) {
 	RET()
 }
 
-// kq3 emits make_q3_quants with do_rmse over two super-blocks of 16
-// sub-blocks of 16 elements (Q3_K), one sub-block in each lane of two
-// streams whose instructions interleave: each element's update depends on
-// the sums the previous one left, a chain of about 50 cycles that one
-// stream alone would wait on.
-func kq3(name string, ns int) {
-	const n, rows = 16, 64
-	TEXT(name, NOSPLIT, "func(x *float32, work *float32, nmax int32, scale *float32, L *byte)")
-	Doc(name + " is make_q3_quants (do_rmse) over the 2x16 sub-blocks of 16 finite float32 at x (two super-blocks), one in each lane: the scales to scale (32), the codes plus nmax transposed (16 bytes per element index, 256 per super-block) to L; work holds 128 rows of 16 float32.")
-	xp, wk, L := Load(Param("x"), GP64()), Load(Param("work"), GP64()), Load(Param("L"), GP64())
-	c := newKconst()
-	row := func(st, i int) Mem { return Mem{Base: wk, Disp: 64 * (rows*st + i)} }
-	X := func(st, i int) Mem { return row(st, i) }
-	W := func(st, i int) Mem { return row(st, n+i) }
-	V := func(st, i int) Mem { return row(st, 2*n+i) }
-	LF := func(st, i int) Mem { return row(st, 3*n+i) }
+// q3state is make_q3_quants' state over 16 lanes: the work area's rows of
+// elements, w = x*x, w*x and codes (as float32), and the two sums.
+type q3state struct {
+	wk                  reg.Register
+	c                   kconst
+	loI, hiI, hiI1      reg.VecVirtual // -nmax, nmax, nmax-1
+	sumlx, suml2, small reg.VecVirtual // small: amax < GROUP_MAX_EPS, as all-ones lanes
+}
+
+func (q *q3state) row(i int) Mem { return Mem{Base: q.wk, Disp: 64 * i} }
+
+// step emits element i's update of a make_q3_quants pass (sqx holds
+// sumlx*sumlx), adding the lanes whose code changed to changed.
+func (q *q3state) step(i int, sqx reg.VecVirtual, changed reg.Register) {
+	const n = 16
+	c := q.c
+	X, W, V, LF := q.row(i), q.row(n+i), q.row(2*n+i), q.row(3*n+i)
+	li, slx, sl2, u := ZMM(), ZMM(), ZMM(), ZMM()
+	VMOVUPS(LF, li)
+	VMULPS(V, li, u)
+	VSUBPS(u, q.sumlx, slx) // sumlx - w*x*l
+	m := K()
+	VCMPPS(U8(cmpGTOQ), c.zero, slx, m) // slx > 0
+	VMULPS(W, li, u)
+	VMULPS(li, u, u)
+	VSUBPS(u, q.suml2, sl2)
+	nl := ZMM()
+	VMULPS(X, sl2, nl)
+	VDIVPS(slx, nl, nl)
+	c.nearest(nl, q.loI, q.hiI1, true)
+	VCMPPS(U8(cmpNEQ), li, nl, m, m) // && new_l != L[i]
+	VMULPS(V, nl, u)
+	VADDPS(u, slx, slx)
+	VMULPS(W, nl, u)
+	VMULPS(nl, u, u)
+	VADDPS(u, sl2, sl2)
+	VCMPPS(U8(cmpGTOQ), c.zero, sl2, m, m) // && sl2 > 0
+	a0, a := ZMM(), ZMM()
+	VMULPS(slx, slx, a0)
+	VMULPS(q.suml2, a0, a)
+	VMULPS(sl2, sqx, u)
+	VCMPPS(U8(cmpGTOQ), u, a, m, m) // && slx*slx*suml2 > sumlx*sumlx*sl2
+	VMOVUPS(nl, m, LF)
+	VMOVAPS(slx, m, q.sumlx)
+	VMOVAPS(sl2, m, q.suml2)
+	VMOVAPS(a0, m, sqx) // the new sumlx*sumlx
+	KORW(m, changed, changed)
+}
+
+// passes emits up to the number in register np of make_q3_quants' passes
+// (the do_rmse loop) over the states qs, their instructions interleaved
+// element by element (each element's update waits on the sums the previous
+// one left: independent streams fill that wait), stopping after a pass that
+// changes no code (of a lane that is not small) in any of them, and leaves
+// in r the lanes the last pass changed (bits 16*stream on).
+func passes(name string, qs []*q3state, np, r reg.Register) {
+	const n = 16
+	sqx := make([]reg.VecVirtual, len(qs))
+	for st, q := range qs {
+		sqx[st] = ZMM()
+		VMULPS(q.sumlx, q.sumlx, sqx[st]) // sumlx*sumlx, kept
+	}
+	MOVL(U32(0), r.(reg.GPVirtual).As32())
+	TESTL(np.(reg.GPVirtual).As32(), np.(reg.GPVirtual).As32())
+	JZ(LabelRef(name + "done"))
+	zero := GP32()
+	MOVL(U32(0), zero)
+	Label(name + "iter")
+	changed := make([]reg.Register, len(qs))
+	for st := range qs {
+		changed[st] = K()
+		KMOVW(zero, changed[st])
+	}
+	for i := 0; i < n; i++ {
+		for st, q := range qs {
+			q.step(i, sqx[st], changed[st])
+		}
+	}
+	MOVL(U32(0), r.(reg.GPVirtual).As32())
+	for st, q := range qs {
+		// Lanes of small blocks never keep the loop going.
+		k := K()
+		VPMOVD2M(q.small, k)
+		KANDNW(changed[st], k, changed[st])
+		t := GP32()
+		KMOVW(changed[st], t)
+		if st > 0 {
+			SHLL(U8(16*st), t)
+		}
+		ORL(t, r.(reg.GPVirtual).As32())
+	}
+	TESTL(r.(reg.GPVirtual).As32(), r.(reg.GPVirtual).As32())
+	JZ(LabelRef(name + "done"))
+	DECL(np.(reg.GPVirtual).As32())
+	JNZ(LabelRef(name + "iter"))
+	Label(name + "done")
+}
+
+// finish stores the codes plus nmax (transposed bytes, 0 in small lanes),
+// the scales sumlx/suml2 (0 where suml2 is not positive, and in small
+// lanes) and the sums (sumlx, then suml2).
+func (q *q3state) finish(L, sp, sums reg.Register, off int) {
+	const n = 16
+	c := q.c
+	zs := K()
+	VPMOVD2M(q.small, zs)
+	for i := 0; i < n; i++ {
+		t := ZMM()
+		VCVTPS2DQ(q.row(3*n+i), t) // exact: the codes are integers
+		VPADDD(q.hiI, t, t)
+		storeCodes(t, zs, c.zero, L, 16*off+i)
+	}
+	scale := ZMM()
+	k := K()
+	VCMPPS(U8(cmpGTOQ), c.zero, q.suml2, k) // suml2 > 0
+	VMOVAPS(c.zero, scale)
+	VDIVPS_Z(q.suml2, q.sumlx, k, scale)
+	VMOVAPS(c.zero, zs, scale)
+	VMOVUPS(scale, Mem{Base: sp, Disp: 64 * off})
+	VMOVUPS(q.sumlx, Mem{Base: sums, Disp: 128 * off})
+	VMOVUPS(q.suml2, Mem{Base: sums, Disp: 128*off + 64})
+}
+
+// finishParams is finish with the kernel's parameters L, scale and sums.
+func (q *q3state) finishParams(off int) {
+	q.finish(Load(Param("L"), GP64()), Load(Param("scale"), GP64()), Load(Param("sums"), GP64()), off)
+}
+
+func newQ3state(wk reg.Register) *q3state {
+	q := &q3state{wk: wk, c: newKconst()}
+	q.setNmax()
+	return q
+}
+
+func (q *q3state) setNmax() {
 	nmax := Load(Param("nmax"), GP32())
-	hiI := bcstGP(nmax)
-	loI := ZMM()
-	VPSUBD(hiI, c.zero, loI)
+	q.hiI = bcstGP(nmax)
+	q.loI = ZMM()
+	VPSUBD(q.hiI, q.c.zero, q.loI)
 	DECL(nmax)
-	hiI1 := bcstGP(nmax)
-	sumlx, suml2, sqx := make([]reg.VecVirtual, ns), make([]reg.VecVirtual, ns), make([]reg.VecVirtual, ns)
-	small := make([]reg.VecVirtual, ns) // amax < GROUP_MAX_EPS, as all-ones lanes
+	q.hiI1 = bcstGP(nmax)
+}
+
+// kq3 emits make_q3_quants with do_rmse (Q3_K) in two kernels. The first,
+// over the 16 sub-blocks of a super-block, one in each lane, computes the
+// initial codes and runs up to np passes; the second takes 16 sub-blocks
+// that still change (from any super-blocks, transposed into its work area
+// with their codes and sums) for up to np more. A pass over a sub-block
+// depends on the sums the previous element left, and ggml repeats it until
+// no code changes: about 1.3 passes a sub-block on average, but a kernel
+// runs as many as the slowest of its lanes, so the Go driver runs one pass
+// in the first kernel and gathers the few sub-blocks that changed into full
+// lanes of the second.
+func kq3(name string) {
+	const n, rows = 16, 64
+	TEXT(name, NOSPLIT, "func(x0 *float32, x1 *float32, work *float32, nmax int32, scale *float32, L *byte, sums *float32) int")
+	Doc(name + " is make_q3_quants (do_rmse) over the 16 sub-blocks of 16 float32 at x0 and those at x1, one in each lane of two streams, for one pass: the scales to scale (16 a stream), the codes plus nmax transposed (16 bytes per element index, 256 a stream) to L, sumlx and suml2 to sums (32 a stream); it returns the lanes the pass changed (bits 0-15 and 16-31), bit 32 (33) set when an element at x0 (x1) is not finite; work holds 128 rows of 16 float32.")
+	wk := Load(Param("work"), GP64())
+	c := newKconst()
 	eps := bcstD(math.Float32bits(1e-15))
-	for st := 0; st < ns; st++ {
-		if st == 1 {
-			ADDQ(U32(4*qk), xp)
+	expo := bcstD(0x7f800000)
+	ret, zero := GP64(), GP32()
+	MOVQ(U32(0), ret)
+	MOVL(U32(0), zero)
+	var qs [2]*q3state
+	for st := 0; st < 2; st++ {
+		q := &q3state{wk: wk, c: c}
+		if st == 0 {
+			q.setNmax()
+		} else {
+			q.loI, q.hiI, q.hiI1 = qs[0].loI, qs[0].hiI, qs[0].hiI1
 			ADDQ(U32(64*rows), wk)
 		}
-		gatherRows(xp, wk, n, c.zero, func(int, reg.VecVirtual) {})
+		qs[st] = q
+		xp := Load(Param("x"+itoa(st)), GP64())
+		nf := K()
+		KMOVW(zero, nf)
+		gatherRows(xp, wk, n, c.zero, func(_ int, v reg.VecVirtual) {
+			a, k := ZMM(), K()
+			VPANDD(c.abs, v, a)
+			VPCMPUD(U8(5), expo, a, k) // |x| bits >= 0x7f800000: NaN or infinity
+			KORW(k, nf, nf)
+		})
+		KORTESTW(nf, nf)
+		JZ(LabelRef(name + "fin" + itoa(st)))
+		BTSQ(U8(32+st), ret)
+		Label(name + "fin" + itoa(st))
 		amax, mx := signedMaxLanes(wk, n, c)
 		k := K()
 		VCMPPS(U8(cmpLTOQ), eps, amax, k)
-		small[st] = ZMM()
-		VPMOVM2D(k, small[st])
+		q.small = ZMM()
+		VPMOVM2D(k, q.small)
+		isc := ZMM()
+		VCVTDQ2PS(q.loI, isc)
+		VDIVPS(mx, isc, isc) // -nmax / max
+		q.sumlx, q.suml2 = ZMM(), ZMM()
+		VMOVAPS(c.zero, q.sumlx)
+		VMOVAPS(c.zero, q.suml2)
+		for i := 0; i < n; i++ {
+			t := ZMM()
+			VMULPS(q.row(i), isc, t)
+			c.nearest(t, q.loI, q.hiI1, true)
+			VMOVUPS(t, q.row(3*n+i))
+			sumsLX(q.row(n+i), q.row(2*n+i), t, q.sumlx, q.suml2)
+		}
 		if st == 1 {
 			SUBQ(U32(64*rows), wk)
 		}
-		isc := ZMM()
-		VCVTDQ2PS(loI, isc)
-		VDIVPS(mx, isc, isc) // -nmax / max
-		sumlx[st], suml2[st] = ZMM(), ZMM()
-		VMOVAPS(c.zero, sumlx[st])
-		VMOVAPS(c.zero, suml2[st])
-		for i := 0; i < n; i++ {
-			t := ZMM()
-			VMULPS(X(st, i), isc, t)
-			c.nearest(t, loI, hiI1, true)
-			VMOVUPS(t, LF(st, i))
-			sumsLX(W(st, i), V(st, i), t, sumlx[st], suml2[st])
-		}
+	}
+	// The second stream's rows are 64 further: a state of its own base.
+	wk1 := GP64()
+	LEAQ(Mem{Base: wk, Disp: 64 * rows}, wk1)
+	qs[1].wk = wk1
+	// One pass, the two streams' instructions interleaved: each element's
+	// update waits on the sums the previous one left.
+	var sqx [2]reg.VecVirtual
+	var changed [2]reg.Register
+	for st, q := range qs {
 		sqx[st] = ZMM()
-		VMULPS(sumlx[st], sumlx[st], sqx[st]) // sumlx*sumlx, kept
+		VMULPS(q.sumlx, q.sumlx, sqx[st])
+		changed[st] = K()
+		KMOVW(zero, changed[st])
 	}
-	it, zeroGP := GP32(), GP32()
-	MOVL(U32(5), it)
-	XORL(zeroGP, zeroGP)
-	Label(name + "iter")
-	{
-		changed := make([]reg.Register, ns)
-		for st := range changed {
-			changed[st] = K()
-			KMOVW(zeroGP, changed[st])
+	for i := 0; i < n; i++ {
+		for st, q := range qs {
+			q.step(i, sqx[st], changed[st])
 		}
+	}
+	L, sp, sums := Load(Param("L"), GP64()), Load(Param("scale"), GP64()), Load(Param("sums"), GP64())
+	for st, q := range qs {
+		k := K()
+		VPMOVD2M(q.small, k)
+		KANDNW(changed[st], k, changed[st])
+		r := GP64()
+		KMOVW(changed[st], r.As32())
+		if st == 1 {
+			SHLQ(U8(16), r)
+		}
+		ORQ(r, ret)
+		q.finish(L, sp, sums, st)
+	}
+	Store(ret, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// kq3more emits the second kernel of kq3: it gathers its lanes' elements,
+// codes and sums from the first kernel's outputs by sub-block number, in two
+// streams of 16 lanes whose passes interleave.
+func kq3more(name string) {
+	const n, rows = 16, 64
+	TEXT(name, NOSPLIT, "func(x *float32, t *byte, sums *float32, sb *int32, nl int, work *float32, nmax int32, np int, scales *float32, L *byte) int")
+	Doc(name + " runs up to np more passes of make_q3_quants (do_rmse) over nl (at most 32) sub-blocks, lane l taking sub-block sb[l] (16*super-block + sub-block) of the first kernel's batch: its elements from x (16*sb[l] on), its codes plus 4 from t (transposed, 256 bytes a super-block), its sums from sums (32 a super-block); it scatters the scales to scales[sb[l]] and writes the codes plus nmax transposed (16 bytes per element index, lanes 16-31 256 bytes on) to L, returning the lanes the last pass changed; work holds 128 rows of 16 float32.")
+	wk := Load(Param("work"), GP64())
+	c := newKconst()
+	xp, tp, sp := Load(Param("x"), GP64()), Load(Param("t"), GP64()), Load(Param("sums"), GP64())
+	sbp, nlr := Load(Param("sb"), GP64()), GP64()
+	Load(Param("nl"), nlr)
+	byteMask, four, lo4 := bcstD(0xff), bcstD(4), bcstD(15)
+	qs := make([]*q3state, 2)
+	sbv := make([]reg.VecVirtual, 2)
+	lanes := make([]reg.Register, 2)
+	k := K()
+	for st := range qs {
+		q := &q3state{c: c}
+		if st == 0 {
+			q.wk = wk
+			q.setNmax()
+		} else {
+			q.wk = GP64()
+			LEAQ(Mem{Base: wk, Disp: 64 * rows}, q.wk)
+			q.loI, q.hiI, q.hiI1 = qs[0].loI, qs[0].hiI, qs[0].hiI1
+		}
+		qs[st] = q
+		// The lanes in use: min(nl - 16*st, 16), at least 0.
+		m, one := GP64(), GP64()
+		MOVQ(nlr, m)
+		if st == 1 {
+			SUBQ(U8(16), m)
+			MOVQ(U32(0), one)
+			CMOVQLT(one, m)
+		}
+		MOVQ(U32(16), one)
+		CMPQ(m, one)
+		CMOVQGT(one, m)
+		MOVQ(U32(1), one)
+		SHLXQ(m, one, one)
+		DECQ(one)
+		lanes[st] = K()
+		KMOVW(one.As32(), lanes[st])
+		sbv[st] = ZMM()
+		VMOVDQU32_Z(Mem{Base: sbp, Disp: 64 * st}, lanes[st], sbv[st])
+		// Element indexes 16*sb + i; code bytes at 256*(sb>>4) + (sb&15) +
+		// 16*i; sums at 32*(sb>>4) + (sb&15) (+16 for suml2).
+		xi, ti, si, hi := ZMM(), ZMM(), ZMM(), ZMM()
+		VPSLLD(U8(4), sbv[st], xi)
+		VPANDD(lo4, sbv[st], ti)
+		VPSRLD(U8(4), sbv[st], hi)
+		VPSLLD(U8(5), hi, si)
+		VPORD(ti, si, si)
+		VPSLLD(U8(8), hi, hi)
+		VPORD(hi, ti, ti)
 		for i := 0; i < n; i++ {
-			for st := 0; st < ns; st++ {
-				li, slx, sl2, u := ZMM(), ZMM(), ZMM(), ZMM()
-				VMOVUPS(LF(st, i), li)
-				VMULPS(V(st, i), li, u)
-				VSUBPS(u, sumlx[st], slx) // sumlx - w*x*l
-				m := K()
-				VCMPPS(U8(cmpGTOQ), c.zero, slx, m) // slx > 0
-				VMULPS(W(st, i), li, u)
-				VMULPS(li, u, u)
-				VSUBPS(u, suml2[st], sl2)
-				nl := ZMM()
-				VMULPS(X(st, i), sl2, nl)
-				VDIVPS(slx, nl, nl)
-				c.nearest(nl, loI, hiI1, true)
-				VCMPPS(U8(cmpNEQ), li, nl, m, m) // && new_l != L[i]
-				VMULPS(V(st, i), nl, u)
-				VADDPS(u, slx, slx)
-				VMULPS(W(st, i), nl, u)
-				VMULPS(nl, u, u)
-				VADDPS(u, sl2, sl2)
-				VCMPPS(U8(cmpGTOQ), c.zero, sl2, m, m) // && sl2 > 0
-				a0, a, b := ZMM(), ZMM(), ZMM()
-				VMULPS(slx, slx, a0)
-				VMULPS(suml2[st], a0, a)
-				VMULPS(sl2, sqx[st], b)
-				VCMPPS(U8(cmpGTOQ), b, a, m, m) // && slx*slx*suml2 > sumlx*sumlx*sl2
-				VMOVUPS(nl, m, LF(st, i))
-				VMOVAPS(slx, m, sumlx[st])
-				VMOVAPS(sl2, m, suml2[st])
-				VMOVAPS(a0, m, sqx[st]) // the new sumlx*sumlx
-				KORW(m, changed[st], changed[st])
-			}
+			v, w, cd := ZMM(), ZMM(), ZMM()
+			VMOVAPS(c.zero, v)
+			KMOVW(lanes[st], k)
+			VGATHERDPS(Mem{Base: xp, Disp: 4 * i, Index: xi, Scale: 4}, k, v)
+			VMOVUPS(v, q.row(i))
+			VMULPS(v, v, w)
+			VMOVUPS(w, q.row(n+i))
+			VMULPS(v, w, w)
+			VMOVUPS(w, q.row(2*n+i))
+			VMOVAPS(c.zero, cd)
+			KMOVW(lanes[st], k)
+			VPGATHERDD(Mem{Base: tp, Disp: 16 * i, Index: ti, Scale: 1}, k, cd)
+			VPANDD(byteMask, cd, cd)
+			VPSUBD(four, cd, cd)
+			VMOVDQA32_Z(cd, lanes[st], cd) // unused lanes: code 0
+			VCVTDQ2PS(cd, cd)
+			VMOVUPS(cd, q.row(3*n+i))
 		}
-		// Lanes of small blocks never keep the loop going.
-		for st := 0; st < ns; st++ {
-			k := K()
-			VPMOVD2M(small[st], k)
-			KANDNW(changed[st], k, changed[st])
-			if st > 0 {
-				KORW(changed[st], changed[0], changed[0])
-			}
-		}
-		KORTESTW(changed[0], changed[0])
-		JZ(LabelRef(name + "done"))
+		q.sumlx, q.suml2 = ZMM(), ZMM()
+		VMOVAPS(c.zero, q.sumlx)
+		VMOVAPS(c.zero, q.suml2)
+		KMOVW(lanes[st], k)
+		VGATHERDPS(Mem{Base: sp, Index: si, Scale: 4}, k, q.sumlx)
+		KMOVW(lanes[st], k)
+		VGATHERDPS(Mem{Base: sp, Disp: 64, Index: si, Scale: 4}, k, q.suml2)
+		q.small = c.zero // the Go driver sends no small sub-block
 	}
-	DECL(it)
-	JNZ(LabelRef(name + "iter"))
-	Label(name + "done")
-	sp := Load(Param("scale"), GP64())
-	for st := 0; st < ns; st++ {
-		zs := K()
-		VPMOVD2M(small[st], zs)
+	np, ret := Load(Param("np"), GP64()), GP64()
+	passes(name, qs, np, ret)
+	L, scp := Load(Param("L"), GP64()), Load(Param("scales"), GP64())
+	for st, q := range qs {
 		for i := 0; i < n; i++ {
 			t := ZMM()
-			VCVTPS2DQ(LF(st, i), t) // exact: the codes are integers
-			VPADDD(hiI, t, t)
-			storeCodes(t, zs, c.zero, L, 16*st+i)
+			VCVTPS2DQ(q.row(3*n+i), t) // exact: the codes are integers
+			VPADDD(q.hiI, t, t)
+			VPMOVDB(t, Mem{Base: L, Disp: 256*st + 16*i})
 		}
 		scale := ZMM()
-		k := K()
-		VCMPPS(U8(cmpGTOQ), c.zero, suml2[st], k) // suml2 > 0
+		VCMPPS(U8(cmpGTOQ), c.zero, q.suml2, k) // suml2 > 0
 		VMOVAPS(c.zero, scale)
-		VDIVPS_Z(suml2[st], sumlx[st], k, scale)
-		VMOVAPS(c.zero, zs, scale)
-		VMOVUPS(scale, Mem{Base: sp, Disp: 64 * st})
+		VDIVPS_Z(q.suml2, q.sumlx, k, scale)
+		KMOVW(lanes[st], k)
+		VSCATTERDPS(scale, k, Mem{Base: scp, Index: sbv[st], Scale: 4})
 	}
+	Store(ret, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
@@ -597,7 +813,8 @@ func kquantKernels() {
 	kqx2("kqx2n32AVX512", 32, false)
 	kqx2("kqx2n16MADAVX512", 16, true)
 	kqx("kqxAVX512")
-	kq3("kq3AVX512", 1)
+	kq3("kq3AVX512")
+	kq3more("kq3moreAVX512")
 	kreq("kreqAVX512")
 }
 
