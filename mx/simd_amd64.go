@@ -3,13 +3,15 @@
 package mx
 
 import (
+	"bytes"
+
 	"github.com/clconv/clconv/internal/kernels"
 )
 
-//go:generate go run asm_gen.go
+//go:generate go run -C ../_asm ./mx -out ../mx/zmx_amd64.s -stubs ../mx/zmx_amd64.go -pkg mx
 
-// The AVX-512 kernels of zmx_amd64.s (written by asm_gen.go, with their
-// declarations in zmx_amd64.go). Each does what the Go code does for whole
+// The AVX-512 kernels of zmx_amd64.s (generated with avo by _asm/mx, with
+// their declarations in zmx_amd64.go). Each does what the Go code does for whole
 // MX blocks of float32 (block32, and the float32 path of Dequantize), 16
 // lanes at a time, and stops at the first block it leaves to the Go code: a
 // block whose amax is NaN or infinite, or whose shared exponent is so small
@@ -19,7 +21,8 @@ import (
 // bit for bit (TestSIMDQuantize, TestSIMDDequantize).
 
 // qparams is what a quantization kernel needs of the element format and
-// rule (the fields of elemInfo, as 32-bit words).
+// rule (the fields of elemInfo, as 32-bit words). The kernels take a pointer
+// to its first field and read the others at their offsets (_asm/mx).
 type qparams struct {
 	eminBits, k0, k1, maxCode, signMask uint32
 	ruleT                               uint32 // the rule's threshold on amax's 23-bit fraction
@@ -27,7 +30,20 @@ type qparams struct {
 	xsub                                int32
 }
 
-type qkernel func(dst, scales *byte, src *uint32, n int, p *qparams) (done, clamped, flushed int)
+type qkernel func(dst, scales *byte, src *uint32, n int, p *uint32) (done, clamped, flushed int)
+
+// qBytes holds the kernels writing one code per byte, by element format
+// and mode; qNib those writing FP4 two per byte, by mode.
+var (
+	qBytes = [numElems][4]qkernel{
+		idE4M3: {mxqE4M3BytesRTE, mxqE4M3BytesRTZ, mxqE4M3BytesRTP, mxqE4M3BytesRTN},
+		idE5M2: {mxqE5M2BytesRTE, mxqE5M2BytesRTZ, mxqE5M2BytesRTP, mxqE5M2BytesRTN},
+		idE2M3: {mxqE2M3BytesRTE, mxqE2M3BytesRTZ, mxqE2M3BytesRTP, mxqE2M3BytesRTN},
+		idE3M2: {mxqE3M2BytesRTE, mxqE3M2BytesRTZ, mxqE3M2BytesRTP, mxqE3M2BytesRTN},
+		idE2M1: {mxqE2M1BytesRTE, mxqE2M1BytesRTZ, mxqE2M1BytesRTP, mxqE2M1BytesRTN},
+	}
+	qNib = [4]qkernel{mxqE2M1NibRTE, mxqE2M1NibRTZ, mxqE2M1NibRTP, mxqE2M1NibRTN}
+)
 
 // qparamTab holds the kernel parameters by element format and rule.
 var qparamTab [numElems][numRules]qparams
@@ -69,7 +85,7 @@ func (q *mxQuant) simd32(src []uint32, blk int) int {
 		return 0
 	}
 	mode := int(q.opt.Mode)
-	p := &qparamTab[q.l.f.id][q.opt.Rule]
+	p := &qparamTab[q.l.f.id][q.opt.Rule].eminBits
 	var done, clamped, flushed int
 	switch {
 	case !q.l.packed:
@@ -97,10 +113,13 @@ func (q *mxQuant) simd32(src []uint32, blk int) int {
 	q.st.Flushed += flushed
 	// The kernels write the scale 0 only for all-zero blocks (a non-zero
 	// amax whose X would be that small is left to the Go code).
-	for i, s := range q.scales[blk : blk+done] {
-		if s == 0 {
-			q.st.zeroBlock(blk + i)
+	for i, sc := 0, q.scales[blk:blk+done]; ; {
+		j := bytes.IndexByte(sc[i:], 0)
+		if j < 0 {
+			break
 		}
+		q.st.zeroBlock(blk + i + j)
+		i += j + 1
 	}
 	return done
 }

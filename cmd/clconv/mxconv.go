@@ -6,13 +6,11 @@ package main
 // checkpoints (package checkpoint, docs/SAFETENSORS.md).
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -162,11 +160,11 @@ func mxQuantizeFile(ctx context.Context, in, out string, force bool, opt checkpo
 		}
 		return checkpoint.ConvertFile(ctx, out, in, force, opt)
 	}
-	src, closeSrc, err := mxOpenNPY(in)
+	src, err := mxOpenNPY(in)
 	if err != nil {
 		return nil, err
 	}
-	defer closeSrc()
+	defer src.Close()
 	if err := checkpoint.CheckOutput(out, []string{in}, false, force); err != nil {
 		return nil, err
 	}
@@ -198,95 +196,25 @@ func mxQuantizeFile(ctx context.Context, in, out string, force bool, opt checkpo
 	return rep, nil
 }
 
-// mxOpenNPY presents the .npy file at path as a safetensors file of one
-// tensor, named after the file's stem, whose data are the .npy's (read in
-// place, never loaded whole).
-func mxOpenNPY(path string) (*safetensors.File, func(), error) {
-	fh, err := os.Open(path)
+// mxOpenNPY opens the .npy file at path as a safetensors file of one
+// tensor (safetensors.OpenNPY) whose dtype a block format can quantize.
+func mxOpenNPY(path string) (*safetensors.File, error) {
+	src, err := safetensors.OpenNPY(path)
 	if err != nil {
-		return nil, nil, err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			fh.Close()
+		var fe *fileconv.FormatError
+		if errors.As(err, &fe) {
+			return nil, fmt.Errorf("%w (block formats read .npy and safetensors files)", err)
 		}
-	}()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if fi.IsDir() {
-		return nil, nil, fmt.Errorf("%s is a directory", path)
-	}
-	h, err := fileconv.ReadHeader(fh)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w (block formats read .npy and safetensors files)", path, err)
-	}
-	var dt safetensors.DType
-	switch {
-	case h.Void:
-		return nil, nil, fmt.Errorf("%s: raw records (%s) cannot be quantized: save float32, float64, float16 or bfloat16", path, h.Descr())
-	case h.Kind == cltype.Float:
-		dt = safetensors.F32
-	case h.Kind == cltype.Double:
-		dt = safetensors.F64
-	case h.Kind == cltype.Half:
-		dt = safetensors.F16
-	case h.Kind == cltype.BFloat16:
-		dt = safetensors.BF16
+	switch dt := src.Tensors[0].DType; dt {
+	case safetensors.F32, safetensors.F64, safetensors.F16, safetensors.BF16:
+		return src, nil
 	default:
-		return nil, nil, fmt.Errorf("%s: dtype %s cannot be quantized: save float32, float64, float16 or bfloat16", path, h.Descr())
+		src.Close()
+		npy := (&fileconv.Header{Kind: dt.Kind()}).Descr() // as the .npy header names it
+		return nil, fmt.Errorf("%s: dtype %s cannot be quantized: save float32, float64, float16 or bfloat16", path, npy)
 	}
-	if h.BigEndian {
-		return nil, nil, fmt.Errorf("%s: big-endian data (%s): save it little-endian (arr.astype(arr.dtype.newbyteorder('<')))", path, h.Descr())
-	}
-	if h.Fortran && len(h.Shape) > 1 {
-		return nil, nil, fmt.Errorf("%s: Fortran-order data: the last axis is not contiguous (save np.ascontiguousarray(arr))", path)
-	}
-	data := h.Count() * int64(h.Kind.Size())
-	if fi.Size() < h.DataOffset+data {
-		return nil, nil, fmt.Errorf("%s: truncated: the header's shape needs %d data bytes, the file has %d", path, data, max(0, fi.Size()-h.DataOffset))
-	}
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if name == "" || name == "." {
-		name = "tensor"
-	}
-	shape := h.Shape
-	if shape == nil {
-		shape = []int64{}
-	}
-	var hdr bytes.Buffer
-	if _, err := safetensors.NewWriter(&hdr, []safetensors.TensorInfo{{Name: name, DType: dt, Shape: shape}}, nil); err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", path, err)
-	}
-	r := &mxNPYReader{hdr: hdr.Bytes(), f: fh, off: h.DataOffset}
-	st, err := safetensors.Read(r, int64(hdr.Len())+data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", path, err)
-	}
-	ok = true
-	return st, func() { fh.Close() }, nil
-}
-
-// mxNPYReader reads a safetensors header followed by a .npy file's data.
-type mxNPYReader struct {
-	hdr []byte
-	f   *os.File
-	off int64 // the .npy's data offset
-}
-
-func (r *mxNPYReader) ReadAt(p []byte, off int64) (int, error) {
-	n := 0
-	if off < int64(len(r.hdr)) {
-		n = copy(p, r.hdr[off:])
-		if n == len(p) {
-			return n, nil
-		}
-		off += int64(n)
-	}
-	m, err := r.f.ReadAt(p[n:], off-int64(len(r.hdr))+r.off)
-	return n + m, err
 }
 
 // mxReport is what --json prints.
