@@ -8,8 +8,9 @@ import (
 )
 
 // FormatError is the error of every function and method of this package
-// (ParseDType aside): a file that is not valid safetensors, a request that the
-// file cannot satisfy, or a failure of the reader or writer underneath.
+// (ParseDType and OpenNPY aside: OpenNPY's doc gives its errors): a file
+// that is not valid safetensors, a request that the file cannot satisfy, or
+// a failure of the reader or writer underneath.
 // Offset is the byte of the file where the problem lies: in the header for a
 // bad entry (the offending value, or the tensor's entry for a problem between
 // its fields), in the data for a hole, leftover bytes or a bad element. Tensor
