@@ -176,7 +176,7 @@ func TestDequantFP8(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(3, 4))
 	const rows, cols = 300, 260
-	for _, wd := range []safetensors.DType{safetensors.F8_E4M3, safetensors.F8_E5M2} {
+	for _, wd := range []safetensors.DType{safetensors.F8_E4M3, safetensors.F8_E5M2, safetensors.F8_E4M3FNUZ, safetensors.F8_E5M2FNUZ} {
 		for _, suffix := range []string{"_scale_inv", "_scale"} {
 			w := rawTensor("layer.weight", wd, []int64{rows, cols}, rng)
 			for i := range 256 { // every pattern at least once
@@ -188,10 +188,7 @@ func TestDequantFP8(t *testing.T) {
 				binary.LittleEndian.PutUint32(sc.data[4*i:], math.Float32bits(s))
 			}
 			in := writeFile(t, dir, "fp8.safetensors", nil, rawTensor("a", safetensors.I8, []int64{3}, rng), w, sc)
-			elem := minifloat.E4M3
-			if wd == safetensors.F8_E5M2 {
-				elem = minifloat.E5M2
-			}
+			elem := minifloat.OfKind(wd.Kind())
 			for _, to := range []cltype.Kind{cltype.BFloat16, cltype.Half, cltype.Float} {
 				dst := minifloat.OfKind(to)
 				for _, m := range modes {

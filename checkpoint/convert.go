@@ -139,6 +139,8 @@ func write(ctx context.Context, dst io.WriterAt, meta map[string]string, jobs []
 			err = copyTensor(ctx, small.of(j), base+j.out.Begin, j.src, opt)
 		case ActConvert:
 			err = convertTensor(ctx, small.of(j), base+j.out.Begin, j, opt)
+		case ActReencode:
+			err = reencodeTensor(ctx, small.of(j), base+j.out.Begin, j, opt)
 		case ActDequantFP8, ActDequantMX, ActDequantNV:
 			err = kernel(j.act)(ctx, rangeDst(dst, base, j, opt), base, j, opt)
 		case ActQuantFP8, ActQuantMX, ActQuantNV:

@@ -185,12 +185,10 @@ func encodeTo(out, le []byte, to cltype.Kind, m round.Mode, sat bool, acc *encod
 	return nil
 }
 
-// fp8Values returns the float64 value of every pattern of an FP8 dtype.
+// fp8Values returns the float64 value of every pattern of an FP8 dtype
+// (F8_E4M3, F8_E5M2, F8_E4M3FNUZ or F8_E5M2FNUZ; the FNUZ NaN 0x80 is NaN).
 func fp8Values(d safetensors.DType) *[256]float64 {
-	f := minifloat.E4M3
-	if d == safetensors.F8_E5M2 {
-		f = minifloat.E5M2
-	}
+	f := minifloat.OfKind(d.Kind())
 	var lut [256]float64
 	for b := range lut {
 		lut[b] = math.Float64frombits(minifloat.ToFloat64Bits(f, uint64(b)))
@@ -232,8 +230,8 @@ const fp8ScaleRule = "a block scale must be finite and positive"
 // dequantFP8 writes an FP8 weight times its block scales, each product
 // rounded once into opt.To. The product of an FP8 value (at most 4
 // significant bits) and an F32/BF16/F16 scale (at most 24) has at most 28
-// significant bits and an exponent within float64's normal range (2^-158 at
-// the least), so it is exact in float64 and the conversion to the
+// significant bits and an exponent within float64's normal range (2^-166 at
+// the least, E5M2FNUZ's 2^-17 times 2^-149), so it is exact in float64 and the conversion to the
 // destination is the only rounding. Each piece reads only the scale values
 // it uses (whole scale rows, or a part of one), and checks them.
 func dequantFP8(ctx context.Context, dst io.WriterAt, base int64, j *job, opt *Options) error {

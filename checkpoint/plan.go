@@ -123,9 +123,10 @@ const (
 	ActQuantMX                  // quantized to an MX format (Options.Block): NAME.blocks and NAME.scales
 	ActQuantNV                  // quantized to NVFP4 (Options.Block): NAME, NAME_scale and NAME_scale_2
 	ActDecode                   // a tensor stored in blocks (Tensor.Codec) written as the float32 values it decodes to
+	ActReencode                 // an E4M3 block-scaled weight or its scale re-encoded to E4M3FNUZ (bits kept, scale doubled), or back
 )
 
-var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop", "dequantize-mxfp4", "dequantize-nvfp4", "quantize-mx", "quantize-nvfp4", "decode"}
+var actionNames = [...]string{"keep", "convert", "dequantize", "quantize", "scale", "drop", "dequantize-mxfp4", "dequantize-nvfp4", "quantize-mx", "quantize-nvfp4", "decode", "reencode"}
 
 // String returns the action's name.
 func (a Action) String() string {
@@ -206,6 +207,9 @@ type job struct {
 	// transpose marks a dequantization whose output is the transpose of
 	// the blocks' last two axes (gpt-oss's experts: gptOssExperts).
 	transpose bool
+	// reencode is +1 for an E4M3 -> E4M3FNUZ re-encoding, -1 for the
+	// inverse (ActReencode; fnuz.go).
+	reencode int
 }
 
 // selected reports whether opt selects the tensor named name.
@@ -332,7 +336,16 @@ func fp8Scale(all map[string]source, name string) (source, bool) {
 	return source{}, false
 }
 
-func isFP8(d safetensors.DType) bool { return d == safetensors.F8_E4M3 || d == safetensors.F8_E5M2 }
+// isFP8 reports whether d is an FP8 weight dtype of a block-scaled layout:
+// OCP E4M3 and E5M2, and their FNUZ variants (AMD MI300 checkpoints), which
+// dequantize the same way, through their own values.
+func isFP8(d safetensors.DType) bool {
+	switch d {
+	case safetensors.F8_E4M3, safetensors.F8_E5M2, safetensors.F8_E4M3FNUZ, safetensors.F8_E5M2FNUZ:
+		return true
+	}
+	return false
+}
 
 // plan decides every output tensor of file f. all holds every tensor of
 // every input file (for scales stored in another shard); the scales that a
@@ -375,6 +388,9 @@ func plan(f *Input, all map[string]source, opt *Options) ([]*job, error) {
 		m := opt.roles[t.Name]
 		dequant := opt.dequantDest() && opt.selected(m.weight)
 		switch {
+		case planReencode(j, m, all, opt):
+			// An OCP E4M3 block-scaled weight to E4M3FNUZ, or back: its
+			// bytes and scale re-encoded (fnuz.go).
 		case m.role != rolePlain && !(dequant && opt.roles[m.weight].role != rolePlain):
 			// A block-scaled weight or scale that is not dequantized is
 			// kept as it is, with its partners: converting its bytes

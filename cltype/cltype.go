@@ -2,8 +2,9 @@
 // part in explicit conversions, vector widths, their names, sizes and ranges.
 //
 // A Kind is a scalar type (char, uchar, ..., half, float, double, and bool for
-// the interpreter), or one of the small floating formats bfloat16, e4m3 and
-// e5m2 (docs/FORMATS.md), which convert_ and as_ accept as well. A Type is a Kind with an element count N (1 for a scalar,
+// the interpreter), or one of the small floating formats bfloat16, e4m3,
+// e5m2, e2m1, e2m3, e3m2, e8m0, e4m3fnuz and e5m2fnuz (docs/FORMATS.md),
+// which convert_ and as_ accept as well. A Type is a Kind with an element count N (1 for a scalar,
 // 2, 3, 4, 8 or 16 for a vector). A 3-vector occupies the storage of a
 // 4-vector, as in OpenCL C.
 package cltype
@@ -44,6 +45,8 @@ const (
 	E2M3     // OCP MX FP6 E2M3: bias 1, largest 7.5, no infinities or NaNs; one per byte
 	E3M2     // OCP MX FP6 E3M2: bias 3, largest 28, no infinities or NaNs; one per byte
 	E8M0     // OCP MX scale E8M0: unsigned powers of two 2^-127 .. 2^127, NaN 0xff, no zero
+	E4M3FNUZ // FNUZ FP8 E4M3 (float8_e4m3fnuz): bias 8, largest 240, NaN only 0x80, no -0, no infinities
+	E5M2FNUZ // FNUZ FP8 E5M2 (float8_e5m2fnuz): bias 16, largest 57344, NaN only 0x80, no -0, no infinities
 	numKinds
 )
 
@@ -54,11 +57,11 @@ const NumKinds = int(numKinds)
 var Scalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double}
 
 // SmallFloats lists the small floating formats, in Kind order.
-var SmallFloats = []Kind{BFloat16, E4M3, E5M2, E2M1, E2M3, E3M2, E8M0}
+var SmallFloats = []Kind{BFloat16, E4M3, E5M2, E2M1, E2M3, E3M2, E8M0, E4M3FNUZ, E5M2FNUZ}
 
 // AllScalars lists every kind that convert_ and as_ accept: the eleven
 // OpenCL C kinds, then the small floating formats.
-var AllScalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double, BFloat16, E4M3, E5M2, E2M1, E2M3, E3M2, E8M0}
+var AllScalars = []Kind{Char, Uchar, Short, Ushort, Int, Uint, Long, Ulong, Half, Float, Double, BFloat16, E4M3, E5M2, E2M1, E2M3, E3M2, E8M0, E4M3FNUZ, E5M2FNUZ}
 
 // Widths lists the legal vector element counts, scalar first.
 var Widths = []int{1, 2, 3, 4, 8, 16}
@@ -96,6 +99,8 @@ var kinds = [numKinds]kindInfo{
 	E2M3:     {"e2m3", 1, true, false, true},
 	E3M2:     {"e3m2", 1, true, false, true},
 	E8M0:     {"e8m0", 1, false, false, true},
+	E4M3FNUZ: {"e4m3fnuz", 1, true, false, true},
+	E5M2FNUZ: {"e5m2fnuz", 1, true, false, true},
 }
 
 func (k Kind) info() kindInfo {
@@ -118,7 +123,7 @@ func (k Kind) String() string {
 func (k Kind) Valid() bool { return k >= Char && k <= Double }
 
 // IsSmallFloat reports whether k is one of the small floating formats:
-// bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2 or e8m0.
+// bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0, e4m3fnuz or e5m2fnuz.
 func (k Kind) IsSmallFloat() bool { return k.info().small }
 
 // Convertible reports whether convert_ and as_ accept k: one of the eleven
@@ -285,7 +290,7 @@ func ParseType(name string) (Type, error) {
 			if rest != "" && strings.Trim(rest, "0123456789") == "" {
 				return Type{}, fmt.Errorf("unknown type %q: a vector of %s is written %sx%s", name, base, base, rest)
 			}
-			break
+			continue // "e4m3fnuzx2" starts with "e4m3" too
 		}
 		n, err := strconv.Atoi(digits)
 		if err != nil || !ValidWidth(n) || n == 1 || strings.HasPrefix(digits, "0") || strings.HasPrefix(digits, "+") {

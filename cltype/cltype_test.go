@@ -80,8 +80,8 @@ func ExampleParseType() {
 }
 
 func TestSmallFloats(t *testing.T) {
-	want := map[cltype.Kind]int{cltype.BFloat16: 2, cltype.E4M3: 1, cltype.E5M2: 1, cltype.E2M1: 1, cltype.E2M3: 1, cltype.E3M2: 1, cltype.E8M0: 1}
-	if len(cltype.SmallFloats) != 7 || len(cltype.AllScalars) != 18 {
+	want := map[cltype.Kind]int{cltype.BFloat16: 2, cltype.E4M3: 1, cltype.E5M2: 1, cltype.E2M1: 1, cltype.E2M3: 1, cltype.E3M2: 1, cltype.E8M0: 1, cltype.E4M3FNUZ: 1, cltype.E5M2FNUZ: 1}
+	if len(cltype.SmallFloats) != 9 || len(cltype.AllScalars) != 20 {
 		t.Fatalf("%d small floats, %d scalars", len(cltype.SmallFloats), len(cltype.AllScalars))
 	}
 	for _, k := range cltype.SmallFloats {

@@ -17,10 +17,11 @@ import (
 //     float32, float64 (not the one-letter codes such as f4, which would
 //     collide with safetensors' F4, an FP4 format);
 //   - ml_dtypes' names: bfloat16, float8_e4m3fn, float8_e5m2,
-//     float4_e2m1fn, float6_e2m3fn, float6_e3m2fn, float8_e8m0fnu;
+//     float4_e2m1fn, float6_e2m3fn, float6_e3m2fn, float8_e8m0fnu,
+//     float8_e4m3fnuz, float8_e5m2fnuz;
 //   - PyTorch's (torch.float16, torch.half, torch.bfloat16, ...);
 //   - safetensors' dtype strings: I8 .. U64, F16, BF16, F32, F64, F8_E4M3,
-//     F8_E5M2, F8_E8M0, F4, F6_E2M3, F6_E3M2;
+//     F8_E5M2, F8_E8M0, F4, F6_E2M3, F6_E3M2, F8_E4M3FNUZ, F8_E5M2FNUZ;
 //   - common shorthands: bf16, fp16, fp32, fp64, f16, f32, f64.
 //
 // Lookup is case-sensitive for clconv's and NumPy's lower-case names and
@@ -40,12 +41,14 @@ var aliases = map[string]string{
 	"float4_e2m1fn": "e2m1", "float6_e2m3fn": "e2m3", "float6_e3m2fn": "e3m2",
 	"float8_e8m0fnu": "e8m0",
 	"e4m3fn":         "e4m3", "e8m0fnu": "e8m0",
+	"float8_e4m3fnuz": "e4m3fnuz", "float8_e5m2fnuz": "e5m2fnuz",
 	// safetensors dtype strings.
 	"I8": "char", "U8": "uchar", "I16": "short", "U16": "ushort",
 	"I32": "int", "U32": "uint", "I64": "long", "U64": "ulong",
 	"F16": "half", "BF16": "bfloat16", "F32": "float", "F64": "double",
 	"F8_E4M3": "e4m3", "F8_E5M2": "e5m2", "F8_E8M0": "e8m0",
 	"F4": "e2m1", "F6_E2M3": "e2m3", "F6_E3M2": "e3m2",
+	"F8_E4M3FNUZ": "e4m3fnuz", "F8_E5M2FNUZ": "e5m2fnuz",
 }
 
 // unsupported names types that other ecosystems have and clconv does not
@@ -54,11 +57,7 @@ var aliases = map[string]string{
 var unsupported = map[string]string{
 	"bool":               "bool takes no part in conversions",
 	"BOOL":               "bool takes no part in conversions",
-	"float8_e4m3fnuz":    "the FNUZ variants (no negative zero, bias 8) are not supported",
-	"float8_e5m2fnuz":    "the FNUZ variants (no negative zero, bias 16) are not supported",
-	"F8_E4M3FNUZ":        "the FNUZ variants (no negative zero, bias 8) are not supported",
-	"F8_E5M2FNUZ":        "the FNUZ variants (no negative zero, bias 16) are not supported",
-	"float8_e4m3b11fnuz": "the FNUZ variants are not supported",
+	"float8_e4m3b11fnuz": "float8_e4m3b11fnuz (bias 11) is not supported; e4m3fnuz (float8_e4m3fnuz, bias 8) and e5m2fnuz are",
 	"complex64":          "complex types are not supported",
 	"complex128":         "complex types are not supported",
 	"C64":                "complex types are not supported",

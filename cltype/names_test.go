@@ -18,6 +18,9 @@ func TestLookup(t *testing.T) {
 		"float8_e4m3fn": cltype.E4M3, "float8_e5m2": cltype.E5M2, "F8_E4M3": cltype.E4M3,
 		"F8_E5M2": cltype.E5M2, "f8_e4m3": cltype.E4M3, "torch.bfloat16": cltype.BFloat16,
 		"np.float16": cltype.Half, "Float16": cltype.Half, "fp32": cltype.Float,
+		"e4m3fnuz": cltype.E4M3FNUZ, "float8_e4m3fnuz": cltype.E4M3FNUZ, "torch.float8_e4m3fnuz": cltype.E4M3FNUZ,
+		"F8_E4M3FNUZ": cltype.E4M3FNUZ, "e5m2fnuz": cltype.E5M2FNUZ, "float8_e5m2fnuz": cltype.E5M2FNUZ,
+		"F8_E5M2FNUZ": cltype.E5M2FNUZ,
 	} {
 		got, err := cltype.Lookup(name)
 		if err != nil || got != want {
@@ -32,15 +35,15 @@ func TestLookup(t *testing.T) {
 
 func TestLookupErrors(t *testing.T) {
 	for name, want := range map[string]string{
-		"float4":      `unknown type "float4"`, // an OpenCL vector, not a scalar
-		"f4":          `unknown type "f4"`,     // NumPy's float32 or safetensors' F4: refused, not guessed
-		"i8":          `unknown type "i8"`,
-		"flaot":       `did you mean "float"`,
-		"uchr":        `did you mean "uchar"`,
-		"bfloat61":    `did you mean "bfloat16"`,
-		"F8_E4M3FNUZ": "FNUZ variants",
-		"bool":        "bool takes no part",
-		"":            "empty type name",
+		"float4":             `unknown type "float4"`, // an OpenCL vector, not a scalar
+		"f4":                 `unknown type "f4"`,     // NumPy's float32 or safetensors' F4: refused, not guessed
+		"i8":                 `unknown type "i8"`,
+		"flaot":              `did you mean "float"`,
+		"uchr":               `did you mean "uchar"`,
+		"bfloat61":           `did you mean "bfloat16"`,
+		"float8_e4m3b11fnuz": "bias 11",
+		"bool":               "bool takes no part",
+		"":                   "empty type name",
 	} {
 		_, err := cltype.Lookup(name)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -122,7 +122,7 @@ func maxFinite(k cltype.Kind) string {
 		return strconv.FormatFloat(math.MaxFloat64, 'g', -1, 64)
 	case cltype.E8M0:
 		return "2^127"
-	case cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.E2M1, cltype.E2M3, cltype.E3M2:
+	case cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E4M3FNUZ, cltype.E5M2FNUZ:
 		r := minifloat.OfKind(k)
 		return strconv.FormatFloat(math.Float64frombits(minifloat.ToFloat64Bits(r, r.MaxBits())), 'g', -1, 32)
 	}

@@ -55,14 +55,16 @@
 //
 // # The small floating formats
 //
-// bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2 and e8m0 convert to and from every
-// other kind (Go types bfloat16.BFloat16, fp8.E4M3, fp8.E5M2, fp4.E2M1,
-// fp6.E2M3, fp6.E3M2 and fp8.E8M0; cltype.BFloat16 .. E8M0). A conversion to
+// bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0, e4m3fnuz and e5m2fnuz
+// convert to and from every other kind (Go types bfloat16.BFloat16,
+// fp8.E4M3, fp8.E5M2, fp4.E2M1, fp6.E2M3, fp6.E3M2, fp8.E8M0, fp8.E4M3FNUZ
+// and fp8.E5M2FNUZ; cltype.BFloat16 .. E5M2FNUZ). A conversion to
 // one of them rounds the exact source value once in the mode (the current
 // mode, rte by default, without a suffix), and _sat means something for
 // them: every overflow and every infinity gives +-MAX (OCP's saturating
 // mode, PTX's .satfinite). Without _sat, overflow gives infinity (bfloat16,
-// e5m2) or NaN (e4m3, which has no infinity; e8m0), or +-MAX in a mode that
+// e5m2) or NaN (e4m3, which has no infinity; e8m0; e4m3fnuz and e5m2fnuz,
+// whose one NaN is 0x80 and which have no -0: -0 gives +0), or +-MAX in a mode that
 // rounds toward zero; e2m1, e2m3 and e3m2, which have neither, always give
 // +-MAX, and NaN gives +0 there. e8m0 has no sign and no zero: zero and
 // negative values give NaN, or 2^-127 under _sat. From them, values are
@@ -128,13 +130,14 @@ const (
 // uint8 (uchar), int16 (short), uint16 (ushort), int32 (int), uint32 (uint),
 // int64 (long), uint64 (ulong), float32 (float), float64 (double),
 // half.Half (half), bfloat16.BFloat16 (bfloat16), fp8.E4M3 (e4m3),
-// fp8.E5M2 (e5m2), fp4.E2M1 (e2m1), fp6.E2M3 (e2m3), fp6.E3M2 (e3m2) and
-// fp8.E8M0 (e8m0), and every type whose underlying type is one of Go's ten,
-// such as type Celsius float32, which stands for the same OpenCL type as its
-// underlying type. The eight format types, whose underlying types are uint16
-// and uint8, are the exceptions: each stands for its format, and every other
-// type with underlying type uint16 or uint8 stands for ushort or uchar, a
-// type defined on one of the eight included (its underlying type is uint16
+// fp8.E5M2 (e5m2), fp4.E2M1 (e2m1), fp6.E2M3 (e2m3), fp6.E3M2 (e3m2),
+// fp8.E8M0 (e8m0), fp8.E4M3FNUZ (e4m3fnuz) and fp8.E5M2FNUZ (e5m2fnuz), and
+// every type whose underlying type is one of Go's ten, such as type Celsius
+// float32, which stands for the same OpenCL type as its underlying type. The
+// ten format types, whose underlying types are uint16 and uint8, are the
+// exceptions: each stands for its format, and every other type with
+// underlying type uint16 or uint8 stands for ushort or uchar, a type defined
+// on one of the ten included (its underlying type is uint16
 // or uint8 too). KindOf tells which.
 type Number interface {
 	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
@@ -166,6 +169,10 @@ func KindOf[T Number]() cltype.Kind {
 			return cltype.E3M2
 		case *fp8.E8M0:
 			return cltype.E8M0
+		case *fp8.E4M3FNUZ:
+			return cltype.E4M3FNUZ
+		case *fp8.E5M2FNUZ:
+			return cltype.E5M2FNUZ
 		}
 		return cltype.Uchar
 	case 2:

@@ -16,7 +16,7 @@ import (
 )
 
 // Conversions to and from the small floating formats bfloat16, e4m3, e5m2,
-// e2m1, e2m3, e3m2 and e8m0 (docs/FORMATS.md). The generated dispatchers of
+// e2m1, e2m3, e3m2, e8m0, e4m3fnuz and e5m2fnuz (docs/FORMATS.md). The generated dispatchers of
 // zconv.go cover the eleven OpenCL C kinds and end in the functions below,
 // which take every pair with a small format on either side. None needs
 // per-pair code, because every value of the seven formats is exactly a
@@ -42,8 +42,8 @@ import (
 // gives 2^-127 in every mode as the double itself does.
 //
 // bfloat16, e4m3 and e5m2 have SIMD kernels for float (simd_mini.go); the
-// MX formats go through their scalar fast paths, and are decoded from a
-// 256-entry table.
+// MX and FNUZ formats go through their scalar fast paths, and are decoded
+// from a 256-entry table.
 //
 // The tests check every pair, mode and _sat against the integer-only
 // reference internal/minifloat, on every pattern of the 8- and 16-bit
@@ -68,11 +68,15 @@ func miniKindOf(k cltype.Kind) (miniKind, bool) {
 	return 0, false
 }
 
-// mxTo32 holds the binary32 patterns of every byte of e2m1, e2m3, e3m2 and
-// e8m0 (the bits above a code's width ignored, as the Go types ignore
-// them), built from bits: E8M0's NaN never passes through a float register.
+// tableKinds are the small kinds without SIMD kernels, decoded from mxTo32.
+var tableKinds = []cltype.Kind{cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0, cltype.E4M3FNUZ, cltype.E5M2FNUZ}
+
+// mxTo32 holds the binary32 patterns of every byte of e2m1, e2m3, e3m2,
+// e8m0, e4m3fnuz and e5m2fnuz (the bits above a code's width ignored, as the
+// Go types ignore them), built from bits: no NaN passes through a float
+// register.
 var mxTo32 = func() (t [cltype.NumKinds]*[256]uint32) {
-	for _, k := range []cltype.Kind{cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0} {
+	for _, k := range tableKinds {
 		t[k] = new([256]uint32)
 		r := minifloat.OfKind(k)
 		for b := range 256 {
@@ -101,7 +105,7 @@ func decodeSmall(k cltype.Kind, f []float32, s unsafe.Pointer) {
 		i = simdMiniToFloat(mk, f, s)
 	}
 	switch k {
-	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0:
+	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0, cltype.E4M3FNUZ, cltype.E5M2FNUZ:
 		// Bit patterns through uint32: no NaN passes through a float
 		// register.
 		t, u := mxTo32[k], unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(f))), n)
@@ -137,7 +141,7 @@ func encodeSmall(k cltype.Kind, d unsafe.Pointer, f []float32, m round.Mode, sat
 	}
 	f = f[i:]
 	switch k {
-	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0:
+	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0, cltype.E4M3FNUZ, cltype.E5M2FNUZ:
 		enc := mxEncoder(k, sat)
 		dd := unsafe.Slice((*uint8)(d), n)[i:]
 		dd = dd[:len(f)]
@@ -185,10 +189,19 @@ func encodeSmall(k cltype.Kind, d unsafe.Pointer, f []float32, m round.Mode, sat
 	}
 }
 
-// mxEncoder returns the scalar fast path of the MX format k (e2m1, e2m3,
-// e3m2 or e8m0), chosen once per slice rather than per element.
+// mxEncoder returns the scalar fast path of the MX or FNUZ format k (e2m1,
+// e2m3, e3m2, e8m0, e4m3fnuz or e5m2fnuz), chosen once per slice rather than
+// per element.
 func mxEncoder(k cltype.Kind, sat bool) func(float32, round.Mode) uint8 {
 	switch {
+	case k == cltype.E4M3FNUZ && sat:
+		return func(x float32, m round.Mode) uint8 { return uint8(fp8.E4M3FNUZFromFloat32Sat(x, m)) }
+	case k == cltype.E4M3FNUZ:
+		return func(x float32, m round.Mode) uint8 { return uint8(fp8.E4M3FNUZFromFloat32(x, m)) }
+	case k == cltype.E5M2FNUZ && sat:
+		return func(x float32, m round.Mode) uint8 { return uint8(fp8.E5M2FNUZFromFloat32Sat(x, m)) }
+	case k == cltype.E5M2FNUZ:
+		return func(x float32, m round.Mode) uint8 { return uint8(fp8.E5M2FNUZFromFloat32(x, m)) }
 	case k == cltype.E2M1:
 		// e2m1, e2m3 and e3m2 saturate with or without _sat.
 		return func(x float32, m round.Mode) uint8 { return uint8(fp4.E2M1FromFloat32(x, m)) }
@@ -400,6 +413,14 @@ func encodeOne(k cltype.Kind, f float32, m round.Mode, sat bool) uint64 {
 		return uint64(fp8.E8M0FromFloat32Sat(f, m))
 	case k == cltype.E8M0:
 		return uint64(fp8.E8M0FromFloat32(f, m))
+	case k == cltype.E4M3FNUZ && sat:
+		return uint64(fp8.E4M3FNUZFromFloat32Sat(f, m))
+	case k == cltype.E4M3FNUZ:
+		return uint64(fp8.E4M3FNUZFromFloat32(f, m))
+	case k == cltype.E5M2FNUZ && sat:
+		return uint64(fp8.E5M2FNUZFromFloat32Sat(f, m))
+	case k == cltype.E5M2FNUZ:
+		return uint64(fp8.E5M2FNUZFromFloat32(f, m))
 	}
 	panic("convert: encodeOne to " + k.String())
 }
@@ -443,6 +464,10 @@ func decodeOne(k cltype.Kind, b uint64) float32 {
 		return fp6.E3M2(b).Float32()
 	case cltype.E8M0:
 		return fp8.E8M0(b).Float32()
+	case cltype.E4M3FNUZ:
+		return fp8.E4M3FNUZ(b).Float32()
+	case cltype.E5M2FNUZ:
+		return fp8.E5M2FNUZ(b).Float32()
 	}
 	panic("convert: decodeOne of " + k.String())
 }
@@ -469,7 +494,8 @@ func smallSliceFlag(dst, src cltype.Kind, d, s unsafe.Pointer, n int, m round.Mo
 // rounding with an unbounded exponent range is above MAX in every mode):
 // MAX plus one unit in its last place, from k's row of the format table
 // (65536 for half, 480 for e4m3, 65536 for e5m2, 2^128 for bfloat16 and
-// e8m0, 8 for e2m1 and e2m3, 32 for e3m2). maxValue[k] is MAX.
+// e8m0, 8 for e2m1 and e2m3, 32 for e3m2, 256 for e4m3fnuz, 65536 for
+// e5m2fnuz). maxValue[k] is MAX.
 var overflowAt, maxValue = func() (t, mv [cltype.NumKinds]float64) {
 	for _, k := range append([]cltype.Kind{cltype.Half}, cltype.SmallFloats...) {
 		r := minifloat.OfKind(k)
@@ -483,8 +509,8 @@ var overflowAt, maxValue = func() (t, mv [cltype.NumKinds]float64) {
 // small format it writes the conversion without _sat when the value
 // survives, and the _sat result when it is lost: a finite value that
 // overflows (its rounding with an unbounded exponent range is beyond MAX),
-// an infinity that the format cannot hold (e4m3, e8m0, and the MX element
-// formats), a NaN to a format without NaNs (e2m1, e2m3, e3m2: +0), and zero
+// an infinity that the format cannot hold (e4m3, e8m0, the FNUZ formats and
+// the MX element formats), a NaN to a format without NaNs (e2m1, e2m3, e3m2: +0), and zero
 // or a negative value to e8m0 (2^-127). A NaN stays NaN without an error
 // where the format has one, and an infinity to bfloat16 or e5m2 stays
 // infinite.
@@ -565,7 +591,7 @@ func sourceNeg(k cltype.Kind, s unsafe.Pointer) bool {
 
 // overflowed reports whether pattern b of the floating kind k is what
 // overflow gives without _sat: an infinity, or NaN in a format without
-// infinities (e4m3, e8m0).
+// infinities (e4m3, e8m0, e4m3fnuz, e5m2fnuz).
 func overflowed(k cltype.Kind, b uint64) bool {
 	r := minifloat.OfKind(k)
 	c := r.Classify(b)

@@ -212,6 +212,25 @@ func TestSmallKindOf(t *testing.T) {
 	if k := convert.KindOf[fp8.E8M0](); k != cltype.E8M0 {
 		t.Errorf("KindOf[fp8.E8M0] = %s", k)
 	}
+	if k := convert.KindOf[fp8.E4M3FNUZ](); k != cltype.E4M3FNUZ {
+		t.Errorf("KindOf[fp8.E4M3FNUZ] = %s", k)
+	}
+	if k := convert.KindOf[fp8.E5M2FNUZ](); k != cltype.E5M2FNUZ {
+		t.Errorf("KindOf[fp8.E5M2FNUZ] = %s", k)
+	}
+	// FNUZ: overflow without _sat is the NaN 0x80, and -0 is +0.
+	if got := convert.To[fp8.E4M3FNUZ](float32(-248), convert.RTE); got != 0x80 {
+		t.Errorf("-248 -> e4m3fnuz rte = %#x, want NaN 0x80", got)
+	}
+	if got := convert.To[fp8.E4M3FNUZ](math.Copysign(0, -1), convert.RTE); got != 0 {
+		t.Errorf("-0 -> e4m3fnuz = %#x, want +0", got)
+	}
+	if got := convert.To[fp8.E5M2FNUZ](fp8.E5M2(0xfc), convert.RTE); got != 0x80 {
+		t.Errorf("e5m2 -inf -> e5m2fnuz = %#x, want NaN 0x80", got)
+	}
+	if got, err := convert.ToChecked[fp8.E4M3FNUZ](float32(300), convert.RTE); got != 0x7f || err == nil {
+		t.Errorf("checked 300 -> e4m3fnuz = %#x, %v; want 240 and an overflow", got, err)
+	}
 	type Mine uint8
 	if k := convert.KindOf[Mine](); k != cltype.Uchar {
 		t.Errorf("KindOf[Mine] = %s", k)
@@ -472,6 +491,16 @@ func fromFloat64(k cltype.Kind, f float64, m round.Mode, sat bool) uint64 {
 		return uint64(fp6.E3M2FromFloat64(f, m))
 	case k == cltype.E8M0 && sat:
 		return uint64(fp8.E8M0FromFloat64Sat(f, m))
+	case k == cltype.E4M3FNUZ && sat:
+		return uint64(fp8.E4M3FNUZFromFloat64Sat(f, m))
+	case k == cltype.E4M3FNUZ:
+		return uint64(fp8.E4M3FNUZFromFloat64(f, m))
+	case k == cltype.E5M2FNUZ && sat:
+		return uint64(fp8.E5M2FNUZFromFloat64Sat(f, m))
+	case k == cltype.E5M2FNUZ:
+		return uint64(fp8.E5M2FNUZFromFloat64(f, m))
+	case k != cltype.E8M0:
+		panic("fromFloat64 to " + k.String())
 	}
 	return uint64(fp8.E8M0FromFloat64(f, m))
 }
@@ -562,7 +591,8 @@ func thin(vals []uint64, k int) []uint64 {
 	return out
 }
 
-// Every float to the MX formats e2m1, e2m3, e3m2 and e8m0, in every mode
+// Every float to the MX formats e2m1, e2m3, e3m2 and e8m0 and the FNUZ
+// formats e4m3fnuz and e5m2fnuz, in every mode
 // with and without _sat, through the slice path (convert.Bytes), against the
 // integer-only reference internal/minifloat. 2^32 inputs x 4 formats x 8
 // variants: set CLCONV_SMALL_EXHAUSTIVE=1 (CLCONV_SMALL_LIMIT samples a
@@ -579,7 +609,7 @@ func TestSmallFloatSourceExhaustive(t *testing.T) {
 			limit = min(max(n, chunk), limit)
 		}
 	}
-	for _, dst := range []cltype.Kind{cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0} {
+	for _, dst := range []cltype.Kind{cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0, cltype.E4M3FNUZ, cltype.E5M2FNUZ} {
 		row := minifloat.OfKind(dst)
 		var fails atomic.Int64
 		var wg sync.WaitGroup

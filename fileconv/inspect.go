@@ -60,6 +60,10 @@ func (v Value) Float64() float64 {
 		return fp6.E3M2(v.Bits).Float64()
 	case cltype.E8M0:
 		return fp8.E8M0(v.Bits).Float64()
+	case cltype.E4M3FNUZ:
+		return fp8.E4M3FNUZ(v.Bits).Float64()
+	case cltype.E5M2FNUZ:
+		return fp8.E5M2FNUZ(v.Bits).Float64()
 	case cltype.Float:
 		return float64(math.Float32frombits(uint32(v.Bits)))
 	case cltype.Double:
@@ -284,6 +288,12 @@ func (s *summary) scan(k cltype.Kind, b []byte, n int) {
 		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i].Bits()) })
 	case cltype.E8M0:
 		v := unsafe.Slice((*fp8.E8M0)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+	case cltype.E4M3FNUZ:
+		v := unsafe.Slice((*fp8.E4M3FNUZ)(p), n)
+		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
+	case cltype.E5M2FNUZ:
+		v := unsafe.Slice((*fp8.E5M2FNUZ)(p), n)
 		scanFloats(s, k, n, func(i int) float64 { return v[i].Float64() }, func(i int) uint64 { return uint64(v[i]) })
 	}
 }

@@ -36,7 +36,7 @@ func TestNonFiniteMask(t *testing.T) {
 			codes = values(k, 1000, false, 3)
 		}
 		for _, c := range codes {
-			if got, want := m != 0 && c&m == m, isNonFinite(k, c); got != want {
+			if got, want := m != 0 && nonFinite(c, m), isNonFinite(k, c); got != want {
 				t.Errorf("%s %#x: mask %#x says non-finite %v, its value %v", k, c, m, got, want)
 			}
 		}
@@ -46,7 +46,7 @@ func TestNonFiniteMask(t *testing.T) {
 // TestAnyNonFinite checks the word-at-a-time scan against an element loop,
 // one non-finite element at every position of buffers of every length.
 func TestAnyNonFinite(t *testing.T) {
-	for _, k := range []cltype.Kind{cltype.Half, cltype.Float, cltype.Double, cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.E8M0} {
+	for _, k := range []cltype.Kind{cltype.Half, cltype.Float, cltype.Double, cltype.BFloat16, cltype.E4M3, cltype.E5M2, cltype.E8M0, cltype.E4M3FNUZ} {
 		m, size := nonFiniteMask(k), k.Size()
 		for n := range 160 {
 			b := alignedBytes(n * size)
@@ -55,6 +55,9 @@ func TestAnyNonFinite(t *testing.T) {
 				v := m &^ (m & -m)
 				if k == cltype.E8M0 {
 					v = 0xfe
+				}
+				if k == cltype.E4M3FNUZ {
+					v = 0x81 // all of the mask and more: -2^-10, finite
 				}
 				for j := range size {
 					b[i*size+j] = byte(v >> (8 * j))
@@ -67,6 +70,9 @@ func TestAnyNonFinite(t *testing.T) {
 				save := append([]byte(nil), b[i*size:(i+1)*size]...)
 				for j := range size {
 					b[i*size+j] |= byte(m >> (8 * j))
+				}
+				if k == cltype.E4M3FNUZ {
+					b[i] = fnuzNaN // the NaN is the byte itself, not its bits
 				}
 				if !anyNonFinite(b, size, m) {
 					t.Fatalf("%s n=%d: non-finite element %d missed", k, n, i)

@@ -111,6 +111,8 @@ var npyCodes = [cltype.NumKinds]string{
 	// low bits, as clconv does.
 	cltype.E2M1: "float4_e2m1fn", cltype.E2M3: "float6_e2m3fn", cltype.E3M2: "float6_e3m2fn",
 	cltype.E8M0: "float8_e8m0fnu",
+	// The FNUZ formats (ml_dtypes' float8_e4m3fnuz and float8_e5m2fnuz).
+	cltype.E4M3FNUZ: "float8_e4m3fnuz", cltype.E5M2FNUZ: "float8_e5m2fnuz",
 }
 
 // kindOfCode returns the kind of a NumPy type code such as "f4".

@@ -125,11 +125,16 @@ func (s *Stats) RowsFor(dst cltype.Kind) []StatRow {
 // exponent field where all ones is infinity or NaN (IEEE 754, bfloat16,
 // e5m2), the exponent and mantissa where only all ones is NaN (e4m3,
 // e8m0); 0 for the kinds that have neither (integers, e2m1, e2m3, e3m2).
+// For e4m3fnuz and e5m2fnuz, whose one NaN is the byte 0x80, it is 0x80,
+// and an element is NaN when it equals it: nonFinite tells them apart (no
+// other kind's mask is 0x80).
 func nonFiniteMask(k cltype.Kind) uint64 {
 	r := minifloat.OfKind(k)
 	switch {
 	case r == nil || !r.Inf && !r.HasNaN():
 		return 0
+	case r.NaN == minifloat.NaNNegZero:
+		return r.SignBit()
 	case r.Inf || r.NaN == minifloat.NaNIEEE:
 		return (1<<r.ExpBits - 1) << r.MantBits
 	}
@@ -186,12 +191,19 @@ func countNonFinite(dk, sk cltype.Kind, dst, src []byte, n int) int64 {
 	sm, ssize := nonFiniteMask(sk), sk.Size()
 	var count int64
 	for i := range n {
-		if loadLE(dst, dsize, i)&dm == dm && (sm == 0 || loadLE(src, ssize, i)&sm != sm) {
+		if nonFinite(loadLE(dst, dsize, i), dm) && (sm == 0 || !nonFinite(loadLE(src, ssize, i), sm)) {
 			count++
 		}
 	}
 	return count
 }
+
+// nonFinite reports whether the element x is NaN or infinite by its kind's
+// mask m (nonFiniteMask, not 0): x&m == m, or x == m for the FNUZ mask.
+func nonFinite(x, m uint64) bool { return x&m == m && (m != fnuzNaN || x == m) }
+
+// fnuzNaN is nonFiniteMask of e4m3fnuz and e5m2fnuz: their NaN, 0x80.
+const fnuzNaN = 0x80
 
 // loadLE returns little-endian element i of size bytes of b, zero-extended.
 func loadLE(b []byte, size, i int) uint64 {
@@ -211,8 +223,8 @@ func loadLE(b []byte, size, i int) uint64 {
 func anyNonFinite(b []byte, size int, m uint64) bool {
 	top := uint64(1) << (8*size - 1)
 	if m&top != 0 {
-		// e8m0: its NaN is the byte 0xff.
-		return size == 1 && m == 0xff && bytes.IndexByte(b, 0xff) >= 0
+		// e8m0: its NaN is the byte 0xff; e4m3fnuz and e5m2fnuz: 0x80.
+		return size == 1 && (m == 0xff || m == fnuzNaN) && bytes.IndexByte(b, byte(m)) >= 0
 	}
 	words := 0
 	var acc uint64
@@ -799,6 +811,10 @@ func smallOverflows(k cltype.Kind, f float64, m round.Mode) bool {
 		_, err = convert.ToChecked[fp6.E3M2](f, m)
 	case cltype.E8M0:
 		_, err = convert.ToChecked[fp8.E8M0](f, m)
+	case cltype.E4M3FNUZ:
+		_, err = convert.ToChecked[fp8.E4M3FNUZ](f, m)
+	case cltype.E5M2FNUZ:
+		_, err = convert.ToChecked[fp8.E5M2FNUZ](f, m)
 	}
 	return err != nil
 }
@@ -852,7 +868,10 @@ var byteTables = sync.OnceValue(func() map[cltype.Kind]*byteTable {
 // zero and negative values to its smallest value or NaN).
 func wideDomain(dk, sk cltype.Kind) cltype.Kind {
 	switch {
-	case sk == dk || !sk.IsFloating() || !dk.IsFloating() || sk == cltype.E8M0 || dk == cltype.E8M0:
+	case sk == dk || !sk.IsFloating() || !dk.IsFloating() || sk == cltype.E8M0 || dk == cltype.E8M0,
+		isFNUZ(sk) || isFNUZ(dk):
+		// (The FNUZ formats turn -0 into +0 and have one NaN, 0x80: the
+		// reference classifies them.)
 		return cltype.Invalid
 	case sk == cltype.Double || dk == cltype.Double:
 		return cltype.Double
@@ -865,6 +884,9 @@ func wideDomain(dk, sk cltype.Kind) cltype.Kind {
 	}
 	return cltype.Float
 }
+
+// isFNUZ reports whether k is e4m3fnuz or e5m2fnuz.
+func isFNUZ(k cltype.Kind) bool { return k == cltype.E4M3FNUZ || k == cltype.E5M2FNUZ }
 
 // fastBlock is the number of elements classifyWide widens at a time: the
 // widened blocks stay in the first-level cache.

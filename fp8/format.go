@@ -27,3 +27,15 @@ func (x E4M3) Format(s fmt.State, verb rune) {
 func (x E5M2) Format(s fmt.State, verb rune) {
 	floatfmt.Format(s, verb, smallfast.FmtValue("fp8.E5M2", uint8(x), 8, 2, 15, x.Float64(), x.IsFinite(), x.String))
 }
+
+// Format implements [fmt.Formatter] as [E4M3.Format] does (the NaN 0x80
+// prints as "nan" with %v, as fmt prints a NaN with the float verbs).
+func (x E4M3FNUZ) Format(s fmt.State, verb rune) {
+	floatfmt.Format(s, verb, smallfast.FmtValue("fp8.E4M3FNUZ", uint8(x), 8, 3, 8, x.Float64(), x.IsFinite(), x.String))
+}
+
+// Format implements [fmt.Formatter] as [E4M3.Format] does; %b gives the
+// 3-bit integer significand.
+func (x E5M2FNUZ) Format(s fmt.State, verb rune) {
+	floatfmt.Format(s, verb, smallfast.FmtValue("fp8.E5M2FNUZ", uint8(x), 8, 2, 16, x.Float64(), x.IsFinite(), x.String))
+}

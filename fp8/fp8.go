@@ -1,6 +1,7 @@
 // Package fp8 implements the two 8-bit floating-point formats of the OCP
-// 8-bit Floating Point Specification (OFP8), E4M3 and E5M2, and the OCP
-// Microscaling (MX) scale format E8M0, with exact conversions in OpenCL C's
+// 8-bit Floating Point Specification (OFP8), E4M3 and E5M2, their FNUZ
+// variants E4M3FNUZ and E5M2FNUZ, and the OCP Microscaling (MX) scale format
+// E8M0, with exact conversions in OpenCL C's
 // four rounding modes, with and without _sat.
 //
 // E4M3 (1 sign, 4 exponent, 3 mantissa bits, bias 7) has no infinities and
@@ -26,6 +27,13 @@
 // E8M0 (8 exponent bits, bias 127, no sign, no mantissa) holds the powers of
 // two 2^-127 .. 2^127 and one NaN, 0xFF; it has no zero and no infinity
 // (ml_dtypes calls it "float8_e8m0fnu"). See [E8M0] for its rules.
+//
+// E4M3FNUZ and E5M2FNUZ (ml_dtypes' and PyTorch's float8_e4m3fnuz and
+// float8_e5m2fnuz, AMD MI300's FP8) have a bias one larger (8 and 16), no
+// infinities, no negative zero and one NaN, 0x80; their largest values are
+// 240 and 57344. Overflow without _sat gives that NaN, as ml_dtypes and
+// PyTorch do (+-MAX in a mode that rounds toward zero), and a result of -0
+// is +0. See [E4M3FNUZ].
 //
 // The conversions from float32 take their rounding from float32 hardware
 // arithmetic, which Go defines to round to nearest even on every port, and

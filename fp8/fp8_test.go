@@ -142,6 +142,78 @@ var kinds = []kind{
 		sprintf:  func(f string, b uint8) string { return fmt.Sprintf(f, fp8.E8M0(b)) },
 		readBack: func(v float64) uint8 { return fp8.E8M0FromFloat64(v, round.RTE).Bits() },
 	},
+	{
+		ref: minifloat.E4M3FNUZ,
+		from32: func(b uint32, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E4M3FNUZFromFloat32Sat(math.Float32frombits(b), m))
+			}
+			return uint64(fp8.E4M3FNUZFromFloat32(math.Float32frombits(b), m))
+		},
+		from64: func(b uint64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E4M3FNUZFromFloat64Sat(math.Float64frombits(b), m))
+			}
+			return uint64(fp8.E4M3FNUZFromFloat64(math.Float64frombits(b), m))
+		},
+		fromI64: func(v int64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E4M3FNUZFromInt64Sat(v, m))
+			}
+			return uint64(fp8.E4M3FNUZFromInt64(v, m))
+		},
+		fromU64: func(v uint64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E4M3FNUZFromUint64Sat(v, m))
+			}
+			return uint64(fp8.E4M3FNUZFromUint64(v, m))
+		},
+		to32: func(b uint8) uint32 { return math.Float32bits(fp8.E4M3FNUZ(b).Float32()) },
+		to64: func(b uint8) uint64 { return math.Float64bits(fp8.E4M3FNUZ(b).Float64()) },
+		class: func(b uint8) (bool, bool, bool, bool) {
+			x := fp8.E4M3FNUZFromBits(b)
+			return x.IsNaN(), x.IsInf(), x.IsFinite(), x.Signbit()
+		},
+		str:      func(b uint8) string { return fp8.E4M3FNUZ(b).String() },
+		sprintf:  func(f string, b uint8) string { return fmt.Sprintf(f, fp8.E4M3FNUZ(b)) },
+		readBack: func(v float64) uint8 { return fp8.E4M3FNUZFromFloat64(v, round.RTE).Bits() },
+	},
+	{
+		ref: minifloat.E5M2FNUZ,
+		from32: func(b uint32, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E5M2FNUZFromFloat32Sat(math.Float32frombits(b), m))
+			}
+			return uint64(fp8.E5M2FNUZFromFloat32(math.Float32frombits(b), m))
+		},
+		from64: func(b uint64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E5M2FNUZFromFloat64Sat(math.Float64frombits(b), m))
+			}
+			return uint64(fp8.E5M2FNUZFromFloat64(math.Float64frombits(b), m))
+		},
+		fromI64: func(v int64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E5M2FNUZFromInt64Sat(v, m))
+			}
+			return uint64(fp8.E5M2FNUZFromInt64(v, m))
+		},
+		fromU64: func(v uint64, m round.Mode, sat bool) uint64 {
+			if sat {
+				return uint64(fp8.E5M2FNUZFromUint64Sat(v, m))
+			}
+			return uint64(fp8.E5M2FNUZFromUint64(v, m))
+		},
+		to32: func(b uint8) uint32 { return math.Float32bits(fp8.E5M2FNUZ(b).Float32()) },
+		to64: func(b uint8) uint64 { return math.Float64bits(fp8.E5M2FNUZ(b).Float64()) },
+		class: func(b uint8) (bool, bool, bool, bool) {
+			x := fp8.E5M2FNUZFromBits(b)
+			return x.IsNaN(), x.IsInf(), x.IsFinite(), x.Signbit()
+		},
+		str:      func(b uint8) string { return fp8.E5M2FNUZ(b).String() },
+		sprintf:  func(f string, b uint8) string { return fmt.Sprintf(f, fp8.E5M2FNUZ(b)) },
+		readBack: func(v float64) uint8 { return fp8.E5M2FNUZFromFloat64(v, round.RTE).Bits() },
+	},
 }
 
 func report(t *testing.T, k kind, ms []minifloat.Mismatch) {
@@ -298,6 +370,10 @@ func TestFormat(t *testing.T) {
 		{fp8.E4M3FromFloat32(0.1, round.RTE).String(), "0.1015625"},
 		{fp8.E5M2FromFloat32(-0.1, round.RTE).String(), "-0.09375"},
 		{fp8.E4M3(0x80).String(), "-0"},
+		// FNUZ: 0x80 is the NaN, and there is no -0.
+		{fmt.Sprint(fp8.E4M3FNUZMax, fp8.E5M2FNUZMax, fp8.E4M3FNUZMinSub, fp8.E5M2FNUZMinSub, fp8.E4M3FNUZNaN, fp8.E5M2FNUZNaN), "240 57344 0.0009765625 7.62939453125e-06 nan nan"},
+		{fmt.Sprintf("%v %v %b %#v", fp8.E4M3FNUZFromFloat32(-0x1p-20, round.RTE), fp8.E4M3FNUZFromFloat32(1e6, round.RTE), fp8.E4M3FNUZ(0x40), fp8.E5M2FNUZ(0x40)), "0 nan 8p-3 0x40"},
+		{fmt.Sprint(fp8.E4M3FNUZFromFloat32(-1e6, round.RTE), fp8.E4M3FNUZFromFloat32Sat(-1e6, round.RTE), fp8.E4M3FNUZFromFloat32(-1e6, round.RTP)), "nan -240 -240"},
 		{fmt.Sprint(fp8.E8M0Min, fp8.E8M0One, fp8.E8M0Max, fp8.E8M0FromExp(-24), fp8.E8M0FromExp(-25), fp8.E8M0FromExp(56), fp8.E8M0FromExp(57)),
 			"0x1p-127 1 0x1p+127 5.9604644775390625e-08 0x1p-25 72057594037927936 0x1p+57"},
 	} {

@@ -143,3 +143,93 @@ func mxdFP4(dst *uint32, elems *byte, scales *byte, n int, tab *uint32) int
 //
 //go:noescape
 func mxdFP4Nib(dst *uint32, elems *byte, scales *byte, n int, tab *uint32) int
+
+// mxeE2M1RTE converts the first n &^ 63 float32 at src to E2M1 codes, one a byte, in RTE, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M1RTE(dst *byte, src *uint32, n int) int
+
+// mxeE2M1RTZ converts the first n &^ 63 float32 at src to E2M1 codes, one a byte, in RTZ, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M1RTZ(dst *byte, src *uint32, n int) int
+
+// mxeE2M1RTP converts the first n &^ 63 float32 at src to E2M1 codes, one a byte, in RTP, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M1RTP(dst *byte, src *uint32, n int) int
+
+// mxeE2M1RTN converts the first n &^ 63 float32 at src to E2M1 codes, one a byte, in RTN, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M1RTN(dst *byte, src *uint32, n int) int
+
+// mxeE2M3RTE converts the first n &^ 63 float32 at src to E2M3 codes, one a byte, in RTE, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M3RTE(dst *byte, src *uint32, n int) int
+
+// mxeE2M3RTZ converts the first n &^ 63 float32 at src to E2M3 codes, one a byte, in RTZ, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M3RTZ(dst *byte, src *uint32, n int) int
+
+// mxeE2M3RTP converts the first n &^ 63 float32 at src to E2M3 codes, one a byte, in RTP, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M3RTP(dst *byte, src *uint32, n int) int
+
+// mxeE2M3RTN converts the first n &^ 63 float32 at src to E2M3 codes, one a byte, in RTN, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE2M3RTN(dst *byte, src *uint32, n int) int
+
+// mxeE3M2RTE converts the first n &^ 63 float32 at src to E3M2 codes, one a byte, in RTE, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE3M2RTE(dst *byte, src *uint32, n int) int
+
+// mxeE3M2RTZ converts the first n &^ 63 float32 at src to E3M2 codes, one a byte, in RTZ, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE3M2RTZ(dst *byte, src *uint32, n int) int
+
+// mxeE3M2RTP converts the first n &^ 63 float32 at src to E3M2 codes, one a byte, in RTP, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE3M2RTP(dst *byte, src *uint32, n int) int
+
+// mxeE3M2RTN converts the first n &^ 63 float32 at src to E3M2 codes, one a byte, in RTN, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE3M2RTN(dst *byte, src *uint32, n int) int
+
+// mxeE8M0RTE converts the first n &^ 63 float32 at src to E8M0 codes in RTE, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE8M0RTE(dst *byte, src *uint32, n int) int
+
+// mxeE8M0RTZ converts the first n &^ 63 float32 at src to E8M0 codes in RTZ, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE8M0RTZ(dst *byte, src *uint32, n int) int
+
+// mxeE8M0RTP converts the first n &^ 63 float32 at src to E8M0 codes in RTP, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE8M0RTP(dst *byte, src *uint32, n int) int
+
+// mxeE8M0SatRTE converts the first n &^ 63 float32 at src to E8M0 codes in RTE with _sat, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE8M0SatRTE(dst *byte, src *uint32, n int) int
+
+// mxeE8M0SatRTZ converts the first n &^ 63 float32 at src to E8M0 codes in RTZ with _sat, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE8M0SatRTZ(dst *byte, src *uint32, n int) int
+
+// mxeE8M0SatRTP converts the first n &^ 63 float32 at src to E8M0 codes in RTP with _sat, as the package's Go code does, and returns how many it converted.
+//
+//go:noescape
+func mxeE8M0SatRTP(dst *byte, src *uint32, n int) int

@@ -48,9 +48,9 @@
 //     usize). Other members are checked as JSON and ignored, as safetensors
 //     ignores them (its TensorInfo has no deny_unknown_fields); nesting is
 //     limited to 128 levels, serde_json's recursion limit;
-//   - the dtype is one of the DType constants. F8_E4M3FNUZ, F8_E5M2FNUZ and
-//     C64, which safetensors also defines, are ErrUnsupported; any other
-//     string is ErrUnknownDType;
+//   - the dtype is one of the DType constants (F8_E4M3FNUZ and F8_E5M2FNUZ
+//     included). C64, which safetensors also defines, is ErrUnsupported;
+//     any other string is ErrUnknownDType;
 //   - end - begin is the tensor's size: the product of the shape (1 for [],
 //     a scalar; 0 with any 0 dimension), taken in order and checked for
 //     overflow as tensor.rs does, times the dtype's bits, which must make a

@@ -16,32 +16,35 @@ type DType uint8
 // The dtypes this package reads and writes, named as safetensors names them
 // (safetensors/src/tensor.rs, enum Dtype). The MX formats F8_E8M0, F4,
 // F6_E2M3 and F6_E3M2 are the OCP Microscaling element and scale formats
-// (minifloat rows E8M0, E2M1, E2M3 and E3M2).
+// (minifloat rows E8M0, E2M1, E2M3 and E3M2); F8_E4M3FNUZ and F8_E5M2FNUZ
+// the FNUZ FP8 formats of AMD's MI300 (cltype.E4M3FNUZ, E5M2FNUZ).
 const (
-	BOOL    DType = iota + 1 // bool, one byte per element holding 0 or 1
-	U8                       // uint8 (uchar)
-	I8                       // int8 (char)
-	U16                      // uint16 (ushort)
-	I16                      // int16 (short)
-	U32                      // uint32 (uint)
-	I32                      // int32 (int)
-	U64                      // uint64 (ulong)
-	I64                      // int64 (long)
-	F16                      // IEEE binary16 (half)
-	BF16                     // bfloat16
-	F32                      // IEEE binary32 (float)
-	F64                      // IEEE binary64 (double)
-	F8_E4M3                  // OCP FP8 E4M3 (float8_e4m3fn): bias 7, max 448, no infinities
-	F8_E5M2                  // OCP FP8 E5M2 (float8_e5m2)
-	F8_E8M0                  // OCP MX scale E8M0 (float8_e8m0fnu): 2^-127 .. 2^127 and NaN 0xff
-	F4                       // OCP MX FP4 E2M1, two elements per byte, first in the low nibble
-	F6_E2M3                  // OCP MX FP6 E2M3, four elements per three bytes
-	F6_E3M2                  // OCP MX FP6 E3M2, four elements per three bytes
+	BOOL        DType = iota + 1 // bool, one byte per element holding 0 or 1
+	U8                           // uint8 (uchar)
+	I8                           // int8 (char)
+	U16                          // uint16 (ushort)
+	I16                          // int16 (short)
+	U32                          // uint32 (uint)
+	I32                          // int32 (int)
+	U64                          // uint64 (ulong)
+	I64                          // int64 (long)
+	F16                          // IEEE binary16 (half)
+	BF16                         // bfloat16
+	F32                          // IEEE binary32 (float)
+	F64                          // IEEE binary64 (double)
+	F8_E4M3                      // OCP FP8 E4M3 (float8_e4m3fn): bias 7, max 448, no infinities
+	F8_E5M2                      // OCP FP8 E5M2 (float8_e5m2)
+	F8_E8M0                      // OCP MX scale E8M0 (float8_e8m0fnu): 2^-127 .. 2^127 and NaN 0xff
+	F4                           // OCP MX FP4 E2M1, two elements per byte, first in the low nibble
+	F6_E2M3                      // OCP MX FP6 E2M3, four elements per three bytes
+	F6_E3M2                      // OCP MX FP6 E3M2, four elements per three bytes
+	F8_E4M3FNUZ                  // FNUZ FP8 E4M3 (float8_e4m3fnuz): bias 8, max 240, NaN 0x80, no -0
+	F8_E5M2FNUZ                  // FNUZ FP8 E5M2 (float8_e5m2fnuz): bias 16, max 57344, NaN 0x80, no -0
 	numDTypes
 )
 
 // DTypes lists every DType in constant order.
-var DTypes = []DType{BOOL, U8, I8, U16, I16, U32, I32, U64, I64, F16, BF16, F32, F64, F8_E4M3, F8_E5M2, F8_E8M0, F4, F6_E2M3, F6_E3M2}
+var DTypes = []DType{BOOL, U8, I8, U16, I16, U32, I32, U64, I64, F16, BF16, F32, F64, F8_E4M3, F8_E5M2, F8_E8M0, F4, F6_E2M3, F6_E3M2, F8_E4M3FNUZ, F8_E5M2FNUZ}
 
 type dtypeInfo struct {
 	name  string
@@ -70,16 +73,15 @@ var dtypes = [numDTypes]dtypeInfo{
 	F4:      {"F4", 4, true, 1},
 	F6_E2M3: {"F6_E2M3", 6, true, 2},
 	F6_E3M2: {"F6_E3M2", 6, true, 3},
+	// safetensors' enum puts the FNUZ formats after F8_E8M0 (PR #711).
+	F8_E4M3FNUZ: {"F8_E4M3FNUZ", 8, true, 9},
+	F8_E5M2FNUZ: {"F8_E5M2FNUZ", 8, true, 10},
 }
 
 // unsupported lists the other dtypes safetensors defines, which this package
 // recognises in order to name them in its error, and why it cannot read them.
 var unsupported = map[string]string{
-	// FNUZ: one NaN (0x80), no negative zero, bias one more than OCP's; no
-	// kind of clconv has these encodings.
-	"F8_E4M3FNUZ": "FNUZ FP8 (float8_e4m3fnuz: bias 8, NaN 0x80, no -0) has no clconv type",
-	"F8_E5M2FNUZ": "FNUZ FP8 (float8_e5m2fnuz: bias 16, NaN 0x80, no -0) has no clconv type",
-	"C64":         "complex64 has no clconv type",
+	"C64": "complex64 has no clconv type",
 }
 
 // valid reports whether d is one of the constants.
@@ -96,7 +98,7 @@ func (d DType) String() string {
 
 // ParseDType returns the DType that safetensors names s ("F32", "F8_E4M3").
 // The names are case-sensitive, as in the format. A dtype that safetensors
-// defines but this package cannot read (F8_E4M3FNUZ, F8_E5M2FNUZ, C64) gives
+// defines but this package cannot read (C64) gives
 // an error wrapping ErrUnsupported; any other string an error wrapping
 // ErrUnknownDType.
 func ParseDType(s string) (DType, error) {
@@ -123,8 +125,8 @@ func (d DType) Bits() int {
 
 // Kind returns the cltype kind of d's elements: U8 -> Uchar, I8 -> Char, U16
 // -> Ushort, I16 -> Short, U32 -> Uint, I32 -> Int, U64 -> Ulong, I64 -> Long,
-// F16 -> Half, BF16 -> BFloat16, F32 -> Float, F64 -> Double, F8_E4M3 -> E4M3
-// and F8_E5M2 -> E5M2. BOOL, F8_E8M0, F4, F6_E2M3 and F6_E3M2 have no
+// F16 -> Half, BF16 -> BFloat16, F32 -> Float, F64 -> Double, F8_E4M3 -> E4M3,
+// F8_E5M2 -> E5M2, F8_E4M3FNUZ -> E4M3FNUZ and F8_E5M2FNUZ -> E5M2FNUZ. BOOL, F8_E8M0, F4, F6_E2M3 and F6_E3M2 have no
 // cltype kind and give cltype.Invalid; ReadInto still reads them (BOOL as
 // uchar, the MX formats through their exact float64 values).
 func (d DType) Kind() cltype.Kind {
@@ -157,6 +159,10 @@ func (d DType) Kind() cltype.Kind {
 		return cltype.E4M3
 	case F8_E5M2:
 		return cltype.E5M2
+	case F8_E4M3FNUZ:
+		return cltype.E4M3FNUZ
+	case F8_E5M2FNUZ:
+		return cltype.E5M2FNUZ
 	}
 	// BOOL, and the MX formats F8_E8M0, F4, F6_E2M3 and F6_E3M2, which
 	// ReadInto decodes itself (F4 and F6 are packed, unlike any kind's
@@ -169,7 +175,8 @@ func (d DType) Kind() cltype.Kind {
 func (d DType) IsFloat() bool { return d.valid() && dtypes[d].float }
 
 // DTypeOf returns the DType whose Kind is k: the inverse of DType.Kind, over
-// the fourteen kinds it returns (char .. double, bfloat16, e4m3, e5m2). Any
+// the sixteen kinds it returns (char .. double, bfloat16, e4m3, e5m2,
+// e4m3fnuz, e5m2fnuz). Any
 // other kind, cltype.Bool included, gives false.
 func DTypeOf(k cltype.Kind) (DType, bool) {
 	if k == cltype.Invalid {

@@ -56,7 +56,7 @@ var (
 	// its data does.
 	ErrTruncated = errors.New("safetensors: file is truncated")
 	// ErrUnsupported: a dtype that safetensors defines and this package
-	// cannot read (F8_E4M3FNUZ, F8_E5M2FNUZ, C64).
+	// cannot read (C64).
 	ErrUnsupported = errors.New("safetensors: unsupported dtype")
 	// ErrUnknownDType: a dtype string that safetensors does not define.
 	ErrUnknownDType = errors.New("safetensors: unknown dtype")

@@ -122,8 +122,10 @@ var hostile = []struct {
 	{name: "unknown dtype", file: build(`{"w":{"dtype":"F33","shape":[1],"data_offsets":[0,4]}}`, make([]byte, 4)), at: `"F33"`, tensor: "w", msg: []string{`unknown dtype "F33"`}, is: ErrUnknownDType},
 	{name: "lower-case dtype", file: build(`{"w":{"dtype":"f32","shape":[1],"data_offsets":[0,4]}}`, make([]byte, 4)), at: `"f32"`, tensor: "w", msg: []string{`unknown dtype "f32"`}, is: ErrUnknownDType},
 	{name: "torch dtype name", file: build(`{"w":{"dtype":"float32","shape":[1],"data_offsets":[0,4]}}`, make([]byte, 4)), at: `"float32"`, tensor: "w", msg: []string{`unknown dtype "float32"`}, is: ErrUnknownDType},
-	{name: "FNUZ E4M3", file: build(`{"w":{"dtype":"F8_E4M3FNUZ","shape":[1],"data_offsets":[0,1]}}`, make([]byte, 1)), at: `"F8_E4M3FNUZ"`, tensor: "w", msg: []string{`dtype "F8_E4M3FNUZ" is not supported`, "float8_e4m3fnuz"}, is: ErrUnsupported},
-	{name: "FNUZ E5M2", file: build(`{"w":{"dtype":"F8_E5M2FNUZ","shape":[1],"data_offsets":[0,1]}}`, make([]byte, 1)), at: `"F8_E5M2FNUZ"`, tensor: "w", msg: []string{`dtype "F8_E5M2FNUZ" is not supported`}, is: ErrUnsupported},
+	// F8_E4M3FNUZ and F8_E5M2FNUZ are read (issue 44); their torch names
+	// are not safetensors dtypes.
+	{name: "FNUZ torch name", file: build(`{"w":{"dtype":"float8_e4m3fnuz","shape":[1],"data_offsets":[0,1]}}`, make([]byte, 1)), at: `"float8_e4m3fnuz"`, tensor: "w", msg: []string{`unknown dtype "float8_e4m3fnuz"`}, is: ErrUnknownDType},
+	{name: "FNUZ lower case", file: build(`{"w":{"dtype":"F8_E5M2fnuz","shape":[1],"data_offsets":[0,1]}}`, make([]byte, 1)), at: `"F8_E5M2fnuz"`, tensor: "w", msg: []string{`unknown dtype "F8_E5M2fnuz"`}, is: ErrUnknownDType},
 	{name: "C64", file: build(`{"z":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}}`, make([]byte, 8)), at: `"C64"`, tensor: "z", msg: []string{`dtype "C64" is not supported`, "complex64"}, is: ErrUnsupported},
 	{name: "dtype not a string", file: build(`{"w":{"dtype":5,"shape":[1],"data_offsets":[0,1]}}`, make([]byte, 1)), at: "5", tensor: "w", msg: []string{"dtype must be a string, found a number"}},
 	{name: "missing data_offsets", file: build(`{"w":{"dtype":"F32","shape":[1]}}`, make([]byte, 4)), at: `{"dtype"`, tensor: "w", msg: []string{`the entry has no "data_offsets"`}},
@@ -309,9 +311,17 @@ func TestParseDType(t *testing.T) {
 			t.Errorf("ParseDType(%q) = %v, %v", d.String(), got, err)
 		}
 	}
-	for s, want := range map[string]error{"F8_E4M3FNUZ": ErrUnsupported, "F8_E5M2FNUZ": ErrUnsupported, "C64": ErrUnsupported, "": ErrUnknownDType, "F8_E4M3FN": ErrUnknownDType, "bf16": ErrUnknownDType} {
+	for s, want := range map[string]error{"C64": ErrUnsupported, "F8_E4M3FN_UZ": ErrUnknownDType, "": ErrUnknownDType, "F8_E4M3FN": ErrUnknownDType, "bf16": ErrUnknownDType} {
 		if _, err := ParseDType(s); !errors.Is(err, want) {
 			t.Errorf("ParseDType(%q): %v, want %v", s, err, want)
+		}
+	}
+	for d, k := range map[DType]cltype.Kind{F8_E4M3FNUZ: cltype.E4M3FNUZ, F8_E5M2FNUZ: cltype.E5M2FNUZ} {
+		if got, err := ParseDType(d.String()); err != nil || got != d || d.Kind() != k || d.Bits() != 8 || !d.IsFloat() {
+			t.Errorf("%s: ParseDType %v, %v; kind %v", d, got, err, d.Kind())
+		}
+		if got, ok := DTypeOf(k); !ok || got != d {
+			t.Errorf("DTypeOf(%v) = %v, %v", k, got, ok)
 		}
 	}
 	if DType(0).String() != "DType(0)" || DType(0).Bits() != 0 || DType(0).IsFloat() || DType(200).String() != "DType(200)" {
@@ -323,7 +333,7 @@ func TestDTypeKinds(t *testing.T) {
 	want := map[DType]cltype.Kind{
 		U8: cltype.Uchar, I8: cltype.Char, U16: cltype.Ushort, I16: cltype.Short, U32: cltype.Uint, I32: cltype.Int,
 		U64: cltype.Ulong, I64: cltype.Long, F16: cltype.Half, BF16: cltype.BFloat16, F32: cltype.Float, F64: cltype.Double,
-		F8_E4M3: cltype.E4M3, F8_E5M2: cltype.E5M2,
+		F8_E4M3: cltype.E4M3, F8_E5M2: cltype.E5M2, F8_E4M3FNUZ: cltype.E4M3FNUZ, F8_E5M2FNUZ: cltype.E5M2FNUZ,
 	}
 	bits := map[DType]int{BOOL: 8, F4: 4, F6_E2M3: 6, F6_E3M2: 6, F8_E8M0: 8}
 	ranks := map[int]bool{}

@@ -308,6 +308,10 @@ func convertFrom[T convert.Number](dst []T, src []byte, d DType, opt ReadOptions
 		return conv(dst, view[fp8.E4M3](src), opt)
 	case F8_E5M2:
 		return conv(dst, view[fp8.E5M2](src), opt)
+	case F8_E4M3FNUZ:
+		return conv(dst, view[fp8.E4M3FNUZ](src), opt)
+	case F8_E5M2FNUZ:
+		return conv(dst, view[fp8.E5M2FNUZ](src), opt)
 	}
 	panic("safetensors: convertFrom: " + d.String())
 }

@@ -197,6 +197,10 @@ func checkedOne[T convert.Number](d DType, raw []byte, codes []uint8, i int, m r
 		_, err = convert.ToChecked[T](fp8.E4M3(raw[i]), m)
 	case F8_E5M2:
 		_, err = convert.ToChecked[T](fp8.E5M2(raw[i]), m)
+	case F8_E4M3FNUZ:
+		_, err = convert.ToChecked[T](fp8.E4M3FNUZ(raw[i]), m)
+	case F8_E5M2FNUZ:
+		_, err = convert.ToChecked[T](fp8.E5M2FNUZ(raw[i]), m)
 	default:
 		_, err = convert.ToChecked[T](mxValue(d, codes[i]), m)
 	}

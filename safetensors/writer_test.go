@@ -117,7 +117,7 @@ func TestWriterSortTensors(t *testing.T) {
 		got = append(got, x.Name)
 	}
 	want := "aU64 bU64 aI64 bI64 aF64 bF64 aF32 bF32 aU32 bU32 aI32 bI32 aBF16 bBF16 aF16 bF16 aU16 bU16 aI16 bI16 " +
-		"aF8_E8M0 bF8_E8M0 aF8_E4M3 bF8_E4M3 aF8_E5M2 bF8_E5M2 aI8 bI8 aU8 bU8 aF6_E3M2 bF6_E3M2 aF6_E2M3 bF6_E2M3 aF4 bF4 aBOOL bBOOL"
+		"aF8_E5M2FNUZ bF8_E5M2FNUZ aF8_E4M3FNUZ bF8_E4M3FNUZ aF8_E8M0 bF8_E8M0 aF8_E4M3 bF8_E4M3 aF8_E5M2 bF8_E5M2 aI8 bI8 aU8 bU8 aF6_E3M2 bF6_E3M2 aF6_E2M3 bF6_E2M3 aF4 bF4 aBOOL bBOOL"
 	if strings.Join(got, " ") != want {
 		t.Errorf("order\n%s\nwant\n%s", strings.Join(got, " "), want)
 	}

@@ -94,6 +94,10 @@ func AppendScalar(b []byte, x uint64, k cltype.Kind) []byte {
 		return append(b, fp6.E3M2(x).String()...)
 	case cltype.E8M0:
 		return append(b, fp8.E8M0(x).String()...)
+	case cltype.E4M3FNUZ:
+		return append(b, fp8.E4M3FNUZ(x).String()...)
+	case cltype.E5M2FNUZ:
+		return append(b, fp8.E5M2FNUZ(x).String()...)
 	case cltype.Float:
 		// Classified by its bits: widening a NaN to float64 would let the
 		// hardware rewrite it (RISC-V makes every NaN the positive canonical

@@ -135,6 +135,8 @@ func truth(k cltype.Kind, b uint64) uint64 {
 		b &= 0x1f
 	case cltype.E4M3, cltype.E5M2:
 		b &= 0x7f
+	case cltype.E4M3FNUZ, cltype.E5M2FNUZ:
+		b &= 0xff // 0x80 is the NaN, true as every NaN is; only 0 is false
 	}
 	if b != 0 {
 		return 1

@@ -580,5 +580,6 @@ func main() {
 	deqFP8(false)
 	deqFP4(false)
 	deqFP4(true)
+	elemKernels()
 	Generate()
 }

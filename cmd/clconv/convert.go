@@ -121,10 +121,14 @@ overflowed to infinity, became subnormal (exact counts; see docs/CONVERT.md);
 OUT is '-'. A progress bar is shown on stderr when it is a terminal.
 
 bfloat16, e4m3 (OCP E4M3, "E4M3FN"), e5m2 (OCP E5M2) and the OCP MX formats
-e2m1, e2m3, e3m2 (one per byte) and e8m0 convert like the other floating types,
-with --sat meaning OCP's saturating mode (docs/FORMATS.md). In .npy files they
-are the dtypes named bfloat16, float8_e4m3fn, float8_e5m2, float4_e2m1fn,
-float6_e2m3fn, float6_e3m2fn and float8_e8m0fnu, as ml_dtypes calls them;
+e2m1, e2m3, e3m2 (one per byte) and e8m0, and the FNUZ FP8 formats e4m3fnuz and
+e5m2fnuz (AMD MI300: one NaN 0x80, no -0, overflow to NaN) convert like the other
+floating types, with --sat meaning OCP's saturating mode (docs/FORMATS.md). In
+.npy files they are the dtypes named bfloat16, float8_e4m3fn, float8_e5m2,
+float4_e2m1fn, float6_e2m3fn, float6_e3m2fn, float8_e8m0fnu, float8_e4m3fnuz and
+float8_e5m2fnuz, as ml_dtypes calls them; --to e4m3fnuz on an E4M3 block-scaled
+safetensors checkpoint re-encodes it for MI300 (bits kept, scales doubled;
+docs/SAFETENSORS.md);
 np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 		Example: `  clconv convert --to uchar --sat --round rte capture.npy capture_u8.npy
   clconv convert --name convert_half_rtz doubles.npy halves.npy
@@ -149,7 +153,7 @@ np.save itself writes raw records ('<V2', '|V1'), which need --from.`,
 	}
 	cmd.SetFlagErrorFunc(convFlagError)
 	fl := cmd.Flags()
-	fl.StringVar(&f.to, "to", "", "destination type: char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0 (NumPy, ml_dtypes, PyTorch and safetensors names work: float16, bf16, float8_e4m3fn, F8_E4M3); or a block format: "+mxFormatNames())
+	fl.StringVar(&f.to, "to", "", "destination type: char, uchar, short, ushort, int, uint, long, ulong, half, float, double, bfloat16, e4m3, e5m2, e2m1, e2m3, e3m2, e8m0, e4m3fnuz, e5m2fnuz (NumPy, ml_dtypes, PyTorch and safetensors names work: float16, bf16, float8_e4m3fn, F8_E4M3); or a block format: "+mxFormatNames())
 	fl.StringVar(&f.name, "name", "", "the whole conversion as an OpenCL name, e.g. convert_uchar_sat_rte (instead of --to/--sat/--round)")
 	fl.BoolVar(&f.sat, "sat", false, "saturate (integer destinations, and the small floating formats: overflow and infinities give +-MAX)")
 	fl.StringVar(&f.round, "round", "", "rounding mode: rte, rtz, rtp or rtn (default: rtz to integers, rte to floating types)")

@@ -48,7 +48,8 @@ implementation-defined in OpenCL; clconv gives the saturated value (--warn says 
 The small floating formats are types too (docs/FORMATS.md): bfloat16 (1-8-7 bits),
 e4m3 (OCP E4M3, max 448, no infinity), e5m2 (OCP E5M2, max 57344), and the OCP MX
 formats e2m1 (max 6), e2m3 (max 7.5), e3m2 (max 28), which saturate in every mode and
-have no NaN, and e8m0 (unsigned powers of two 2^-127 .. 2^127, no zero). Their vectors
+have no NaN, e8m0 (unsigned powers of two 2^-127 .. 2^127, no zero), and the FNUZ
+formats e4m3fnuz (max 240) and e5m2fnuz (max 57344), whose one NaN is 0x80. Their vectors
 put an x before the width, since the names end in a digit: bfloat16x4, e4m3x2,
 e5m2x16. convert_bfloat16x4_sat_rtz(float4), convert_e4m3(x), convert_float(e5m2),
 convert_e8m0_sat_rtp(x), as_e4m3x2((short)x) and casts work in every mode; _sat gives

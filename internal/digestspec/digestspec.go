@@ -90,21 +90,25 @@ func IntInput(i uint64) uint64 {
 }
 
 // Canonical returns the canonical output of a conversion result: integer bits
-// zero-extended, floating bits with every NaN made NaN (0x7FF8000000000000),
-// and ImplDefined for an implementation-defined result.
+// zero-extended, floating bits with every NaN made NaN (0x7FF8000000000000;
+// the one NaN of e4m3fnuz and e5m2fnuz, 0x80, is kept: see NaNMasks), and
+// ImplDefined for an implementation-defined result.
 func Canonical(dst cltype.Kind, bits uint64, implDefined bool) uint64 {
 	if implDefined {
 		return ImplDefined
 	}
-	if IsNaN(dst, bits) {
+	if a, m, ok := NaNMasks(dst); ok && bits&a == a && bits&m != 0 {
 		return NaN
 	}
 	return bits
 }
 
 // IsNaN reports whether bits of kind k are a NaN: b&a == a and b&m != 0
-// for the masks of NaNMasks.
+// for the masks of NaNMasks, or, for e4m3fnuz and e5m2fnuz, b == 0x80.
 func IsNaN(k cltype.Kind, b uint64) bool {
+	if k == cltype.E4M3FNUZ || k == cltype.E5M2FNUZ {
+		return b&0xff == 0x80
+	}
 	a, m, ok := NaNMasks(k)
 	return ok && b&a == a && b&m != 0
 }
@@ -112,7 +116,10 @@ func IsNaN(k cltype.Kind, b uint64) bool {
 // NaNMasks returns the masks that tell a NaN of kind k by its bits b:
 // b&a == a (the exponent field all ones; for e4m3 the low seven bits, for
 // e8m0 all eight) and b&m != 0 (a nonzero significand). ok is false for the
-// kinds without NaNs: the integers, e2m1, e2m3 and e3m2.
+// kinds without NaNs: the integers, e2m1, e2m3 and e3m2; and for
+// e4m3fnuz and e5m2fnuz, whose one NaN, 0x80, masks of this form cannot
+// tell from the negative values: that pattern is canonical already, and
+// Canonical and the digests keep it as it is.
 func NaNMasks(k cltype.Kind) (a, m uint64, ok bool) {
 	switch k {
 	case cltype.Half:

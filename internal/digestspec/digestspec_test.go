@@ -56,6 +56,7 @@ func TestIsNaN(t *testing.T) {
 			want[cltype.E4M3] = b&0x7f == 0x7f
 			want[cltype.E5M2] = b&0x7f > 0x7c
 			want[cltype.E8M0] = b == 0xff
+			want[cltype.E4M3FNUZ], want[cltype.E5M2FNUZ] = b == 0x80, b == 0x80
 			want[cltype.E2M1], want[cltype.E2M3], want[cltype.E3M2] = false, false, false
 			want[cltype.Uchar] = false
 		}

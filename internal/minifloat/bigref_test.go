@@ -52,6 +52,12 @@ func bigDecode(f *Format, b uint64) bigSrc {
 		s.nan = true
 		s.payload = mant << (64 - f.MantBits)
 		return s
+	case f.NaN == NaNNegZero && b == 1<<w:
+		// FNUZ: the pattern of -0 is the one NaN, and it has no sign.
+		s.nan = true
+		s.neg = false
+		s.payload = 1 << 63
+		return s
 	case f.NaN == NaNAllOnes && top && mant == 1<<f.MantBits-1:
 		// The one NaN counts as quiet, its mantissa bits as the payload
 		// (a shift by 64 gives 0: E8M0 has none).
@@ -148,6 +154,8 @@ func bigEncode(f *Format, s bigSrc, m round.Mode, sat bool) uint64 {
 			return (1<<f.ExpBits-1)<<f.MantBits | 1<<(f.MantBits-1)
 		case NaNAllOnes:
 			return allOnes
+		case NaNNegZero:
+			return 1 << w
 		}
 		panic("no NaN")
 	}
@@ -165,8 +173,17 @@ func bigEncode(f *Format, s bigSrc, m round.Mode, sat bool) uint64 {
 			return sign | maxCode
 		case f.Inf:
 			return sign | (1<<f.ExpBits-1)<<f.MantBits
+		case f.NaN == NaNNegZero:
+			return nanCode()
 		}
 		return sign | allOnes
+	}
+	// FNUZ formats have no -0: every zero result is +0.
+	zero := func() uint64 {
+		if f.NaN == NaNNegZero {
+			return 0
+		}
+		return sign
 	}
 	towardZero := m == round.RTZ || m == round.RTP && s.neg || m == round.RTN && !s.neg
 	switch {
@@ -176,6 +193,8 @@ func bigEncode(f *Format, s bigSrc, m round.Mode, sat bool) uint64 {
 			return sign | (1<<f.ExpBits-1)<<f.MantBits | s.payload>>(64-f.MantBits) | 1<<(f.MantBits-1)
 		case NaNAllOnes:
 			return sign | allOnes
+		case NaNNegZero:
+			return nanCode()
 		}
 		return 0
 	case s.inf:
@@ -187,7 +206,7 @@ func bigEncode(f *Format, s bigSrc, m round.Mode, sat bool) uint64 {
 		if !f.Zero {
 			return below()
 		}
-		return sign
+		return zero()
 	case s.neg && !f.Signed:
 		return below()
 	}
@@ -230,6 +249,9 @@ func bigEncode(f *Format, s bigSrc, m round.Mode, sat bool) uint64 {
 	c := g.codes[pick]
 	if c > g.max {
 		return beyond(towardZero)
+	}
+	if c == 0 {
+		return zero()
 	}
 	return sign | uint64(c)
 }

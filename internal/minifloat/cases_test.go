@@ -140,6 +140,54 @@ func TestCases(t *testing.T) {
 		{E4M3, Binary32, f32(0x1.8p-9), rte, false, 0x02},
 		{E4M3, Binary32, f32(-0x1p-20), rtn, false, 0x81},
 		{E4M3, Binary32, f32(-0x1p-20), rte, false, 0x80},
+		// The FNUZ formats: 0x80 (the pattern of -0) is the one NaN, there is
+		// no -0 and no infinity. E4M3FNUZ's MAX 240 is S.1111.111 (odd), so
+		// the tie at 248 overflows, to NaN without _sat.
+		{E4M3FNUZ, Binary32, f32(1), rte, false, 0x40},
+		{E4M3FNUZ, Binary32, f32(247.9), rte, false, 0x7f},
+		{E4M3FNUZ, Binary32, f32(248), rte, false, 0x80},
+		{E4M3FNUZ, Binary32, f32(-248), rte, false, 0x80},
+		{E4M3FNUZ, Binary32, f32(248), rte, true, 0x7f},
+		{E4M3FNUZ, Binary32, f32(-248), rte, true, 0xff},
+		{E4M3FNUZ, Binary32, f32(1e30), rtz, false, 0x7f},
+		{E4M3FNUZ, Binary32, f32(-1e30), rtp, false, 0xff},
+		{E4M3FNUZ, Binary32, f32(-1e30), rtn, false, 0x80},
+		{E4M3FNUZ, Binary32, f32(float32(math.Inf(1))), rtz, false, 0x80},
+		{E4M3FNUZ, Binary32, f32(float32(math.Inf(-1))), rte, true, 0xff},
+		{E4M3FNUZ, Binary32, 0x7fc00000, rte, false, 0x80},
+		{E4M3FNUZ, Binary32, 0xffc00000, rte, true, 0x80},
+		{E4M3FNUZ, Binary32, 0x80000000, rte, false, 0x00}, // -0 is +0
+		{E4M3FNUZ, Binary32, 0x80000000, rtn, true, 0x00},
+		{E4M3FNUZ, Binary32, f32(0x1p-10), rte, false, 0x01},
+		{E4M3FNUZ, Binary32, f32(-0x1p-11), rte, false, 0x00}, // a tie with 0: +0, not 0x80
+		{E4M3FNUZ, Binary32, f32(-0x1p-20), rtp, false, 0x00},
+		{E4M3FNUZ, Binary32, f32(-0x1p-20), rtz, false, 0x00},
+		{E4M3FNUZ, Binary32, f32(-0x1p-20), rtn, false, 0x81},
+		{E4M3FNUZ, Binary32, f32(-0x1.8p-10), rte, false, 0x82},
+		{Binary32, E4M3FNUZ, 0x80, rte, false, 0x7fc00000}, // the NaN has no sign
+		{Binary32, E4M3FNUZ, 0xff, rte, false, uint64(math.Float32bits(-240))},
+		{E5M2FNUZ, Binary32, f32(1), rte, false, 0x40},
+		{E5M2FNUZ, Binary32, f32(61440), rte, false, 0x80},
+		{E5M2FNUZ, Binary32, f32(61439), rte, false, 0x7f},
+		{E5M2FNUZ, Binary32, f32(61440), rtz, false, 0x7f},
+		{E5M2FNUZ, Binary32, f32(-61440), rte, true, 0xff},
+		{E5M2FNUZ, Binary32, f32(0x1p-17), rte, false, 0x01},
+		{E5M2FNUZ, Binary32, f32(-0x1p-18), rte, false, 0x00},
+		{E5M2FNUZ, Binary32, f32(-0x1p-18), rtn, false, 0x81},
+		{Binary64, E5M2FNUZ, 0x80, rtz, false, 0x7ff8000000000000},
+		// OCP E4M3 to E4M3FNUZ and back, value for value (not the checkpoint
+		// re-encoding, which keeps the bits and doubles the scale).
+		{E4M3FNUZ, E4M3, 0x80, rte, false, 0x00}, // -0
+		{E4M3FNUZ, E4M3, 0x7f, rte, false, 0x80}, // NaN
+		{E4M3FNUZ, E4M3, 0xff, rte, false, 0x80},
+		{E4M3FNUZ, E4M3, 0x7e, rte, false, 0x80}, // 448 overflows
+		{E4M3FNUZ, E4M3, 0x7e, rte, true, 0x7f},
+		{E4M3FNUZ, E4M3, 0x01, rte, false, 0x02}, // 2^-9
+		{E4M3, E4M3FNUZ, 0x80, rte, false, 0x7f},
+		{E4M3, E4M3FNUZ, 0x7f, rte, false, 0x77}, // 240
+		{E4M3, E4M3FNUZ, 0x01, rte, false, 0x00}, // 2^-10 is a tie with 0
+		{E4M3, E4M3FNUZ, 0x01, rtp, false, 0x01},
+		{E4M3FNUZ, E4M3FNUZ, 0x80, rte, true, 0x80},
 		// E5M2: IEEE-like, 57344 = 1.11b * 2^15 is odd, so the tie at 61440
 		// overflows.
 		{E5M2, Binary32, f32(61440), rte, false, 0x7c},

@@ -34,7 +34,9 @@ func (c Class) String() string {
 // bit 63 is IEEE's quiet bit and the bits below it the payload, high bits
 // first; the one NaN of E4M3 or E8M0 counts as quiet (bit 63 set) with its
 // mantissa bits as the payload (E4M3's 111: Sig == 0xe000000000000000;
-// E8M0's none: 1<<63). Neg is the sign bit, for zeros and NaNs too.
+// E8M0's none: 1<<63). Neg is the sign bit, for zeros and NaNs too, except
+// for the FNUZ NaN (0x80), whose sign bit is its encoding, not a sign: Neg
+// is false there, Sig 1<<63.
 type Value struct {
 	Class Class
 	Neg   bool
@@ -63,6 +65,10 @@ func (f *Format) Decode(b uint64) Value {
 			// The mantissa bits (E4M3's 111; none in E8M0) are the
 			// payload, and the NaN counts as quiet.
 			return Value{Class: ClassNaN, Neg: neg, Sig: 1<<63 | mant<<(63-m)<<1}
+		}
+	case NaNNegZero:
+		if b == f.SignBit() {
+			return Value{Class: ClassNaN, Sig: 1 << 63}
 		}
 	}
 	if f.Zero && field == 0 {
@@ -131,13 +137,16 @@ func split(x uint64, sh uint) (q uint64, guard, sticky bool) {
 //     had no top, ties going to the even pattern. A result above the largest
 //     finite value overflows: to +-MAX in a mode that rounds it toward zero
 //     and under _sat; otherwise to +-infinity, to the all-ones NaN (E4M3,
-//     sign kept; E8M0), or to +-MAX for a format with neither.
+//     sign kept; E8M0; the FNUZ NaN 0x80), or to +-MAX for a format with
+//     neither.
 //   - Infinity gives +-MAX under _sat, and otherwise infinity, the all-ones
 //     NaN, or +-MAX for a format with neither.
 //   - NaN gives NaN with its sign, the high payload bits that fit and the
 //     quiet bit set where the format has IEEE NaNs; E4M3's S.1111.111;
-//     E8M0's 0xFF; and +0 in a format without NaNs.
-//   - Zero keeps its sign.
+//     E8M0's 0xFF; the FNUZ formats' 0x80; and +0 in a format without NaNs.
+//   - Zero keeps its sign, except in the FNUZ formats, which have no
+//     negative zero: a result of -0 (a negative zero, or a negative value
+//     that rounds to zero) is +0 there.
 //   - For E8M0 (unsigned, no zero): zero, a negative value and -infinity
 //     give NaN, or 2^-127 under _sat; a positive value below 2^-127 gives
 //     2^-127. Ties go up (2^-127 .. 2^127 have one significant bit, odd).
@@ -214,6 +223,8 @@ func (r *Rounding) Result(m round.Mode, sat bool) uint64 {
 			return sign | f.expAll() | v.Sig>>(64-uint(f.MantBits)) | f.quietBit()
 		case NaNAllOnes:
 			return sign | f.magMask()
+		case NaNNegZero:
+			return f.SignBit()
 		}
 		// No NaN to give: +0, as OpenCL's float->integer conversions give
 		// 0 for NaN.
@@ -226,6 +237,9 @@ func (r *Rounding) Result(m round.Mode, sat bool) uint64 {
 	case ClassZero:
 		if !f.Zero {
 			return f.belowRange(sat)
+		}
+		if f.NaN == NaNNegZero {
+			return 0 // no -0: its pattern is the NaN
 		}
 		return sign
 	}
@@ -245,6 +259,8 @@ func (r *Rounding) Result(m round.Mode, sat bool) uint64 {
 		// (E8M0) gives that smallest value in every mode: rounding
 		// would give zero, which it lacks (LLVM's APFloat does the same).
 		return f.MinBits()
+	case code == 0 && f.NaN == NaNNegZero:
+		return 0 // a negative value rounded to zero: +0, -0's pattern is the NaN
 	}
 	return sign | uint64(code)
 }
@@ -258,6 +274,8 @@ func (f *Format) overflow(sign uint64, towardZero, sat bool) uint64 {
 		return sign | f.MaxBits()
 	case f.Inf:
 		return sign | f.expAll()
+	case f.NaN == NaNNegZero:
+		return f.SignBit() // the FNUZ NaN, 0x80, whatever the sign
 	}
 	return sign | f.magMask() // the all-ones NaN
 }
@@ -324,7 +342,8 @@ func FromUint64(f *Format, v uint64, m round.Mode, sat bool) uint64 {
 // ToFloat32Bits returns pattern b of f as a binary32 pattern: exact for
 // every row but Binary64 (rounded to nearest even there). A NaN keeps its
 // sign and the high mantissa bits that fit and gets the quiet bit (E4M3's
-// NaN gives 0x7ff00000 with its sign; E8M0's 0x7fc00000).
+// NaN gives 0x7ff00000 with its sign; E8M0's and the FNUZ formats'
+// 0x7fc00000).
 func ToFloat32Bits(f *Format, b uint64) uint32 {
 	return uint32(Convert(Binary32, f, b, round.RTE, false))
 }

@@ -1,6 +1,7 @@
 // Package minifloat is clconv's table of small binary floating-point formats
 // (bfloat16, OCP FP8 E4M3 and E5M2, the OCP MX element formats E2M3, E3M2 and
-// E2M1 and the MX scale format E8M0) and its integer-only reference for
+// E2M1, the MX scale format E8M0, and the FNUZ FP8 formats E4M3FNUZ and
+// E5M2FNUZ of AMD's MI300, ONNX, ml_dtypes and PyTorch) and its integer-only reference for
 // converting to and from them in the four rounding modes, with and without
 // _sat. docs/FORMATS.md states every rule and the text it follows.
 //
@@ -36,6 +37,12 @@ const (
 	NaNAllOnes
 	// NaNNone has no NaN: every pattern is a number (E2M3, E3M2, E2M1).
 	NaNNone
+	// NaNNegZero has one NaN, the pattern of negative zero (the sign bit
+	// alone: 0x80 in E4M3FNUZ and E5M2FNUZ), and so no negative zero, and
+	// no infinities: the "FNUZ" formats (finite, NaN, unsigned zero). Every
+	// other pattern is a number; a result of -0 is +0, and the NaN has no
+	// sign.
+	NaNNegZero
 )
 
 // Format is one row of the table: a binary floating-point format of at most
@@ -87,11 +94,21 @@ var (
 	Binary32 = &Formats[8]
 	// Binary64 is IEEE 754 binary64 (double).
 	Binary64 = &Formats[9]
+	// E4M3FNUZ is the FNUZ variant of E4M3 (ml_dtypes' and PyTorch's
+	// float8_e4m3fnuz, ONNX's FLOAT8E4M3FNUZ, safetensors' F8_E4M3FNUZ):
+	// bias 8, no infinities, no negative zero, NaN only 0x80, largest
+	// finite 240.
+	E4M3FNUZ = &Formats[10]
+	// E5M2FNUZ is the FNUZ variant of E5M2 (float8_e5m2fnuz, F8_E5M2FNUZ):
+	// bias 16, no infinities, no negative zero, NaN only 0x80, largest
+	// finite 57344.
+	E5M2FNUZ = &Formats[11]
 )
 
 // Formats is the table. The first seven rows are the formats of issue 14;
 // the IEEE rows complete it so that every conversion clconv needs between
-// these formats and half, float and double is one conversion between rows.
+// these formats and half, float and double is one conversion between rows;
+// the FNUZ rows (issue 44) follow them.
 var Formats = [...]Format{
 	{Name: "bfloat16", ExpBits: 8, MantBits: 7, Bias: 127, Signed: true, Zero: true, Inf: true, NaN: NaNIEEE},
 	{Name: "e4m3", ExpBits: 4, MantBits: 3, Bias: 7, Signed: true, Zero: true, NaN: NaNAllOnes},
@@ -103,6 +120,8 @@ var Formats = [...]Format{
 	{Name: "binary16", ExpBits: 5, MantBits: 10, Bias: 15, Signed: true, Zero: true, Inf: true, NaN: NaNIEEE},
 	{Name: "binary32", ExpBits: 8, MantBits: 23, Bias: 127, Signed: true, Zero: true, Inf: true, NaN: NaNIEEE},
 	{Name: "binary64", ExpBits: 11, MantBits: 52, Bias: 1023, Signed: true, Zero: true, Inf: true, NaN: NaNIEEE},
+	{Name: "e4m3fnuz", ExpBits: 4, MantBits: 3, Bias: 8, Signed: true, Zero: true, NaN: NaNNegZero},
+	{Name: "e5m2fnuz", ExpBits: 5, MantBits: 2, Bias: 16, Signed: true, Zero: true, NaN: NaNNegZero},
 }
 
 // ByName returns the row named name, or nil.
@@ -152,8 +171,8 @@ func (f *Format) magMask() uint64 { return 1<<uint(f.ExpBits+f.MantBits) - 1 }
 func (f *Format) expAll() uint64 { return (1<<uint(f.ExpBits) - 1) << uint(f.MantBits) }
 
 // firstNonFinite is the magnitude code just above the largest finite one:
-// infinity, the all-ones NaN, or 2^(ExpBits+MantBits) when every pattern is
-// a number.
+// infinity, the all-ones NaN, or 2^(ExpBits+MantBits) when every magnitude
+// is a number (no NaN, or the FNUZ NaN, which is the sign bit alone).
 func (f *Format) firstNonFinite() uint64 {
 	switch f.NaN {
 	case NaNIEEE:
@@ -195,14 +214,16 @@ func (f *Format) HasNaN() bool { return f.NaN != NaNNone }
 func (f *Format) InfBits() (uint64, bool) { return f.expAll(), f.Inf }
 
 // NaNBits returns the positive quiet NaN with an empty payload (for
-// bfloat16 0x7fc0, E4M3 0x7f, E5M2 0x7e, E8M0 0xff), and false if f has no
-// NaNs.
+// bfloat16 0x7fc0, E4M3 0x7f, E5M2 0x7e, E8M0 0xff), the one NaN of an
+// FNUZ format (0x80), and false if f has no NaNs.
 func (f *Format) NaNBits() (uint64, bool) {
 	switch f.NaN {
 	case NaNIEEE:
 		return f.expAll() | f.quietBit(), true
 	case NaNAllOnes:
 		return f.magMask(), true
+	case NaNNegZero:
+		return f.SignBit(), true
 	}
 	return 0, false
 }
@@ -221,6 +242,8 @@ func (f *Format) Validate() error {
 		return fmt.Errorf("minifloat: %s: infinities go with IEEE NaNs and only with them", f.Name)
 	case !f.Zero && f.Signed:
 		return fmt.Errorf("minifloat: %s: a signed format without zero is not handled", f.Name)
+	case f.NaN == NaNNegZero && (!f.Signed || !f.Zero):
+		return fmt.Errorf("minifloat: %s: the NaN of negative zero needs a sign and a zero", f.Name)
 	case f.NaN == NaNAllOnes && f.MantBits == 0 && f.ExpBits < 2:
 		return fmt.Errorf("minifloat: %s: no finite values", f.Name)
 	}

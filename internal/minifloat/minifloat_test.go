@@ -14,7 +14,7 @@ import (
 var long = flag.Bool("long", false, "run the oracle on every float32 sample of the chosen binades and on 2 million random inputs")
 
 // small are the rows whose every value the oracle can list.
-var small = []*Format{BFloat16, E4M3, E5M2, E2M3, E3M2, E2M1, E8M0, Binary16}
+var small = []*Format{BFloat16, E4M3, E5M2, E2M3, E3M2, E2M1, E8M0, E4M3FNUZ, E5M2FNUZ, Binary16}
 
 func TestTable(t *testing.T) {
 	for _, c := range []struct {
@@ -34,6 +34,8 @@ func TestTable(t *testing.T) {
 		{E3M2, 6, 0x1f, 1, 28, 0.0625, 4, -2, 0, 0, false, false, -4},
 		{E2M1, 4, 0x7, 1, 6, 0.5, 2, 0, 0, 0, false, false, -1},
 		{E8M0, 8, 0xfe, 0, 0x1p127, 0x1p-127, 127, -127, 0xff, 0, true, false, -127},
+		{E4M3FNUZ, 8, 0x7f, 1, 240, 0x1p-10, 7, -7, 0x80, 0, true, false, -10},
+		{E5M2FNUZ, 8, 0x7f, 1, 57344, 0x1p-17, 15, -15, 0x80, 0, true, false, -17},
 		{Binary16, 16, 0x7bff, 1, 65504, 0x1p-24, 15, -14, 0x7e00, 0x7c00, true, true, -24},
 		{Binary32, 32, 0x7f7fffff, 1, math.MaxFloat32, 0x1p-149, 127, -126, 0x7fc00000, 0x7f800000, true, true, -149},
 	} {
@@ -65,12 +67,13 @@ func TestTable(t *testing.T) {
 		{Name: "ieee-nan-no-mant", ExpBits: 5, Bias: 15, Signed: true, Zero: true, Inf: true},
 		{Name: "inf-without-ieee-nan", ExpBits: 5, MantBits: 2, Bias: 15, Signed: true, Zero: true, Inf: true, NaN: NaNAllOnes},
 		{Name: "too-wide", ExpBits: 12, MantBits: 52, Bias: 2047, Signed: true, Zero: true, Inf: true},
+		{Name: "fnuz-unsigned", ExpBits: 4, MantBits: 3, Bias: 8, Zero: true, NaN: NaNNegZero},
 	} {
 		if bad.Validate() == nil {
 			t.Errorf("%s: valid", bad.Name)
 		}
 	}
-	if len(Formats) != 10 || Formats[0].Validate() != nil {
+	if len(Formats) != 12 || Formats[0].Validate() != nil {
 		t.Errorf("table")
 	}
 }
@@ -255,7 +258,7 @@ func TestFloat32WholeBinades(t *testing.T) {
 	if !*long {
 		t.Skip("-long checks every float32 of chosen binades")
 	}
-	for _, dst := range []*Format{BFloat16, E4M3, E5M2, E2M1, E8M0} {
+	for _, dst := range []*Format{BFloat16, E4M3, E5M2, E2M1, E8M0, E4M3FNUZ, E5M2FNUZ} {
 		for _, e := range []int{dst.Emax(), dst.Emin() - 1} {
 			t.Run(fmt.Sprintf("%s/2^%d", dst.Name, e), func(t *testing.T) {
 				field := uint32(max(e+127, 0)) // 0: binary32's subnormals

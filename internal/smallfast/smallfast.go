@@ -1,7 +1,7 @@
 // Package smallfast holds the fast float32 rounding and the decoding tables
 // that packages fp8, fp6 and fp4 share for their signed formats with zero
-// and subnormals: OCP E4M3 and E5M2, and the MX element formats E2M3, E3M2
-// and E2M1. Those packages check it against the integer-only reference
+// and subnormals: OCP E4M3 and E5M2, the FNUZ formats E4M3FNUZ and
+// E5M2FNUZ, and the MX element formats E2M3, E3M2 and E2M1. Those packages check it against the integer-only reference
 // internal/minifloat on every float32 (go test -long) and on a sample by
 // default; nothing here reads the reference's rounding.
 package smallfast
@@ -24,14 +24,19 @@ type Format struct {
 	minNormal float32 // the smallest normal magnitude, 2^(1-bias)
 	subScale  float32 // 2^-qmin: a subnormal's value in quanta
 	max       uint8   // MAX's magnitude code
-	over      uint8   // the magnitude code overflow gives without _sat: infinity, NaN, or MAX
+	over      uint8   // the magnitude code overflow gives without _sat: infinity, NaN, MAX, or Overflow
 }
+
+// Overflow is what Round returns for an FNUZ format's overflow without _sat:
+// a code above every magnitude (0x80, which is also the pattern of the
+// FNUZ NaN), for the caller to turn into its NaN whatever the sign.
+const Overflow = 0x80
 
 // New returns the fast path of row r, which must be signed, have zero and
 // subnormals, at most 8 bits and at most 7 exponent bits: E4M3, E5M2, E2M3,
-// E3M2 or E2M1. Overflow without _sat gives infinity where r has one, its
-// all-ones NaN where it has that (E4M3), and MAX otherwise (the MX formats,
-// which have neither).
+// E3M2, E2M1, E4M3FNUZ or E5M2FNUZ. Overflow without _sat gives infinity
+// where r has one, its all-ones NaN where it has that (E4M3), Overflow for
+// an FNUZ format, and MAX otherwise (the MX formats, which have neither).
 func New(r *minifloat.Format) *Format {
 	if !r.Signed || !r.Zero || r.Width() > 8 || r.ExpBits > 7 {
 		panic("smallfast: unsupported row " + r.Name)
@@ -52,6 +57,8 @@ func New(r *minifloat.Format) *Format {
 	f.subScale = math.Float32frombits(uint32(-f.qmin+127) << 23)
 	if inf, ok := r.InfBits(); ok {
 		f.over = uint8(inf)
+	} else if r.NaN == minifloat.NaNNegZero {
+		f.over = Overflow
 	} else if nan, ok := r.NaNBits(); ok {
 		f.over = uint8(nan) // E4M3's S.1111.111, without the sign
 	}

@@ -36,8 +36,8 @@ const (
 	RuleWrap       = "wrap"         // integer -> integer without _sat: the low bits
 	// The small floating formats (docs/FORMATS.md).
 	RuleTieUp       = "tie-up"       // rte in e8m0: exactly halfway between 2^k and 2^(k+1), up
-	RuleOverflowNaN = "overflow-nan" // beyond the largest finite value: NaN in e4m3 and e8m0 (no infinity)
-	RuleInfNaN      = "inf-nan"      // infinity to e4m3 or e8m0 (no infinity): NaN
+	RuleOverflowNaN = "overflow-nan" // beyond the largest finite value: NaN in e4m3, e8m0, e4m3fnuz and e5m2fnuz (no infinity)
+	RuleInfNaN      = "inf-nan"      // infinity to e4m3, e8m0, e4m3fnuz or e5m2fnuz (no infinity): NaN
 	RuleNoValue     = "no-value"     // zero, a negative value or -inf to e8m0 (no zero, no sign): NaN
 	RuleMinValue    = "min-value"    // a positive value below e8m0's smallest, 2^-127: 2^-127 in every mode
 )
@@ -58,11 +58,11 @@ const (
 	// The small formats' rules, R1..R12 of docs/FORMATS.md.
 	citeSmallRound = "FORMATS.md, R1: one rounding of the exact value in IEEE 754's modes; overflow is decided after it"
 	citeSmallTie   = "FORMATS.md, R2: ties in E8M0 go up (every E8M0 value has the significand 1; LLVM's APFloat, ml_dtypes and PyTorch do the same)"
-	citeSmallOver  = "FORMATS.md, R3: overflow without _sat gives infinity, E4M3's and E8M0's NaN, or +-MAX in a mode that rounds toward zero and in the MX formats without infinity or NaN (OCP OFP8, SPV_EXT_float8, OCP MX)"
+	citeSmallOver  = "FORMATS.md, R3: overflow without _sat gives infinity, E4M3's, E8M0's and the FNUZ formats' NaN, or +-MAX in a mode that rounds toward zero and in the MX formats without infinity or NaN (OCP OFP8, SPV_EXT_float8, OCP MX)"
 	citeSmallSat   = "FORMATS.md, R4: _sat gives +-MAX for every overflow and every infinity (OCP's saturating mode, PTX .satfinite, SPV_EXT_float8's SaturatedToLargestFloat8NormalConversionEXT)"
 	citeSmallInf   = "FORMATS.md, R5: infinities to the small formats"
 	citeSmallNaN   = "FORMATS.md, R6: NaN stays NaN (quiet, sign and high payload kept where the format can hold them); +0 in e2m1, e2m3 and e3m2, which have no NaN (clconv's choice: the MX specification leaves it to the implementation)"
-	citeSmallZero  = "FORMATS.md, R7: a zero keeps its sign, integer 0 gives +0; underflow is gradual"
+	citeSmallZero  = "FORMATS.md, R7: a zero keeps its sign (but e4m3fnuz and e5m2fnuz have no -0: it gives +0), integer 0 gives +0; underflow is gradual"
 	citeE8M0       = "FORMATS.md, R8: e8m0 has neither sign nor zero: zero, negative values and -inf give NaN (2^-127 under _sat); positive values below 2^-127 give 2^-127"
 	citeSmallSame  = "FORMATS.md, R9: a format converted to itself keeps its bits; _sat takes infinities to +-MAX"
 )
@@ -364,6 +364,9 @@ func nanOut(x num, d cltype.Kind) (uint64, bool) {
 	case minifloat.NaNAllOnes:
 		nan, _ := r.NaNBits()
 		return sign | nan, true
+	case minifloat.NaNNegZero:
+		nan, _ := r.NaNBits() // FNUZ: 0x80, whatever the sign
+		return nan, true
 	}
 	return 0, false
 }

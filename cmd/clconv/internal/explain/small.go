@@ -9,7 +9,7 @@ import (
 )
 
 // The rules of the small floating formats (bfloat16, e4m3, e5m2, e2m1, e2m3,
-// e3m2, e8m0; docs/FORMATS.md), decided as rules.go decides IEEE's: the
+// e3m2, e8m0, e4m3fnuz, e5m2fnuz; docs/FORMATS.md), decided as rules.go decides IEEE's: the
 // value's place on the format's grid (its row of internal/minifloat's table,
 // which package convert's fast paths do not use), the mode's neighbour, and
 // what overflow, _sat, infinities, NaNs and e8m0's missing zero and sign do.
@@ -26,6 +26,9 @@ func predictSmall(x num, d cltype.Kind, m round.Mode, sat bool) decision {
 	case x.cls == nan:
 		if out, ok := nanOut(x, d); ok {
 			return decision{out, RuleNaN, citeSmallNaN, func() string {
+				if r.NaN == minifloat.NaNNegZero {
+					return fmt.Sprintf("NaN converts to %s's one NaN, %s, whatever its sign", dn, hexBits(d, out))
+				}
 				if r.NaN == minifloat.NaNAllOnes {
 					return fmt.Sprintf("NaN converts to %s's NaN, %s", dn, hexBits(d, out))
 				}
@@ -52,10 +55,13 @@ func predictSmall(x num, d cltype.Kind, m round.Mode, sat bool) decision {
 		case r.Inf:
 			b, _ := r.InfBits()
 			return decision{sign | b, RuleInf, citeSmallInf, said("infinity converts to infinity of the same sign")}
-		case r.NaN == minifloat.NaNAllOnes:
+		case r.NaN == minifloat.NaNAllOnes || r.NaN == minifloat.NaNNegZero:
 			nan, _ := r.NaNBits()
-			return decision{sign | nan, RuleInfNaN, citeSmallInf, func() string {
-				return fmt.Sprintf("%s has no infinity: %s gives its NaN, %s", dn, inf, hexBits(d, sign|nan))
+			if r.NaN == minifloat.NaNAllOnes {
+				nan |= sign
+			}
+			return decision{nan, RuleInfNaN, citeSmallInf, func() string {
+				return fmt.Sprintf("%s has no infinity: %s gives its NaN, %s", dn, inf, hexBits(d, nan))
 			}}
 		}
 		return decision{sign | r.MaxBits(), RuleMaxFinite, citeSmallInf, func() string {
@@ -64,6 +70,9 @@ func predictSmall(x num, d cltype.Kind, m round.Mode, sat bool) decision {
 	case x.isZero():
 		if x.kind.IsInteger() {
 			return decision{0, RuleZero, citeSmallZero, said("integer 0 converts to +0 in every mode")}
+		}
+		if r.NaN == minifloat.NaNNegZero {
+			return decision{0, RuleZero, citeSmallZero, said(fmt.Sprintf("zero converts to +0: %s has no -0 (0x80 is its NaN)", dn))}
 		}
 		return decision{sign, RuleZero, citeSmallZero, said("zero converts to zero of the same sign")}
 	}
@@ -104,6 +113,9 @@ func predictSmall(x num, d cltype.Kind, m round.Mode, sat bool) decision {
 	if id == RuleTieUp {
 		cite = citeSmallTie
 	}
+	if got == 0 && r.NaN == minifloat.NaNNegZero {
+		return decision{0, id, cite, func() string { return text() + fmt.Sprintf(", which is +0 in %s (no -0: 0x80 is its NaN)", dn) }}
+	}
 	return decision{sign | got, id, cite, text}
 }
 
@@ -131,10 +143,13 @@ func overflowSmall(x num, d cltype.Kind, m round.Mode, sat bool, why func() stri
 		return decision{sign | b, RuleOverflow, citeSmallOver, func() string {
 			return fmt.Sprintf("%s: %s overflows to %sinf", why(), m, minus(x.neg))
 		}}
-	case r.NaN == minifloat.NaNAllOnes:
+	case r.NaN == minifloat.NaNAllOnes || r.NaN == minifloat.NaNNegZero:
 		nan, _ := r.NaNBits()
-		return decision{sign | nan, RuleOverflowNaN, citeSmallOver, func() string {
-			return fmt.Sprintf("%s: %s has no infinity, and %s overflows to its NaN, %s (_sat gives %s)", why(), dn, m, hexBits(d, sign|nan), mx())
+		if r.NaN == minifloat.NaNAllOnes {
+			nan |= sign
+		}
+		return decision{nan, RuleOverflowNaN, citeSmallOver, func() string {
+			return fmt.Sprintf("%s: %s has no infinity, and %s overflows to its NaN, %s (_sat gives %s)", why(), dn, m, hexBits(d, nan), mx())
 		}}
 	}
 	return decision{sign | r.MaxBits(), RuleMaxFinite, citeSmallOver, func() string {
@@ -164,6 +179,14 @@ func smallNeighbours(x num, d cltype.Kind) (exact bool, below, above *Number) {
 	if x.neg {
 		sign = r.SignBit()
 	}
+	// at is the pattern of magnitude bits mag with x's sign: +0 for a zero
+	// of the FNUZ formats, whose -0 pattern is their NaN.
+	at := func(mag uint64) uint64 {
+		if mag == 0 && r.NaN == minifloat.NaNNegZero {
+			return 0
+		}
+		return sign | mag
+	}
 	maxNote := "the largest finite " + dn
 	minE8M0 := func() *Number {
 		return noted(number(d, r.MinBits()), "the smallest e8m0: e8m0 has no zero and no negative values")
@@ -185,7 +208,7 @@ func smallNeighbours(x num, d cltype.Kind) (exact bool, below, above *Number) {
 		}
 		return false, mx, nil
 	case x.isZero():
-		n := number(d, sign)
+		n := number(d, at(0))
 		return true, &n, &n
 	}
 	pl := placeFloat(x, d)
@@ -197,10 +220,10 @@ func smallNeighbours(x num, d cltype.Kind) (exact bool, below, above *Number) {
 		lo = noted(number(d, sign|r.MaxBits()), maxNote)
 		hi = pastMax(d, x.neg)
 	case pl.b.exact:
-		n := number(d, sign|pl.lo)
+		n := number(d, at(pl.lo))
 		return true, &n, &n
 	default:
-		lo = noted(number(d, sign|pl.lo), smallNote(d, pl.lo))
+		lo = noted(number(d, at(pl.lo)), smallNote(d, pl.lo))
 		if pl.lo+1 > r.MaxBits() {
 			hi = pastMax(d, x.neg)
 		} else {
