@@ -462,11 +462,13 @@ func finishQ3_K(x []float32, y []byte, s *kstate) {
 	}
 	hmask, qs, sc := y[:32], y[32:96], y[96:108]
 	clear(sc)
+	var ls [16]int32 // the 6-bit scales as stored (q3Scale(sc, j) + 32)
 	if maxScale != 0 {
 		iscale := -32 / maxScale
 		for j := range 16 {
 			l := int32(int8(nearestIntK(float32(iscale * s.scales[j]))))
 			l = min(max(l, -32), 31) + 32
+			ls[j] = l
 			if j < 8 {
 				sc[j] = uint8(l & 0xf)
 			} else {
@@ -482,7 +484,7 @@ func finishQ3_K(x []float32, y []byte, s *kstate) {
 	dAll := fp16ToFP32(binary.LittleEndian.Uint16(y[108:]))
 	var d [16]float32
 	for j := range 16 {
-		d[j] = float32(dAll * float32(q3Scale(sc, j)))
+		d[j] = float32(dAll * float32(ls[j]-32))
 	}
 	s.requant(x, &d, nil, -4, 3, 4)
 	// Codes 4..7 set their bit of hmask and keep their low 2 bits: eight
