@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"github.com/clconv/clconv/mx"
 	"math"
 	"math/bits"
 	"unsafe"
@@ -141,7 +142,20 @@ func encodeSmall(k cltype.Kind, d unsafe.Pointer, f []float32, m round.Mode, sat
 	}
 	f = f[i:]
 	switch k {
-	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0, cltype.E4M3FNUZ, cltype.E5M2FNUZ:
+	case cltype.E2M1, cltype.E2M3, cltype.E3M2, cltype.E8M0:
+		// mx's element conversions: the scalar ones below, with AVX-512
+		// kernels for the bulk.
+		e := mx.ElemE8M0
+		switch k {
+		case cltype.E2M1:
+			e = mx.ElemE2M1
+		case cltype.E2M3:
+			e = mx.ElemE2M3
+		case cltype.E3M2:
+			e = mx.ElemE3M2
+		}
+		mx.ElemsFromFloat32(e, unsafe.Slice((*uint8)(d), n)[i:], f, m, sat)
+	case cltype.E4M3FNUZ, cltype.E5M2FNUZ:
 		enc := mxEncoder(k, sat)
 		dd := unsafe.Slice((*uint8)(d), n)[i:]
 		dd = dd[:len(f)]

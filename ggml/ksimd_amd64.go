@@ -146,41 +146,63 @@ func init() {
 	}
 }
 
-// q3Batch is quantQ3_KSIMD's state for up to 16 super-blocks: each one's
+// q3BatchLen is how many super-blocks quantQ3_KSIMD searches before it
+// finishes them: the sub-blocks that need more passes wait for a full
+// queue, and only the last queue of a batch runs partly filled.
+const q3BatchLen = 64
+
+// q3Batch is quantQ3_KSIMD's state for up to q3BatchLen super-blocks: each one's
 // codes (transposed, plus 4: 256 bytes), scales (16) and sums (sumlx then
 // suml2: 32) from the first kernel, and the sub-blocks waiting for more
 // passes.
 type q3Batch struct {
-	t      [16 * 256]uint8
-	scales [16 * 16]float32
-	sums   [16 * 32]float32
-	simd   [16]bool  // the kernels searched it (its elements are finite)
-	queue  [32]int32 // 16*super-block + sub-block
-	nq     int
-	w, mw  kwork
-	mt     [512]uint8
+	t      [q3BatchLen * 256]uint8
+	scales [q3BatchLen * 16]float32
+	sums   [q3BatchLen * 32]float32
+	simd   [q3BatchLen]bool // the kernels searched it (its elements are finite)
+	// queue[p] holds the sub-blocks (16*super-block + sub-block) waiting
+	// for their pass p+2, n[p] how many.
+	queue [4][32]int32
+	n     [4]int
+	w, mw kwork
+	mt    [512]uint8
 }
 
 // zeros256 stands in for a missing second super-block.
 var zeros256 [qkK]float32
 
-// more runs the queued sub-blocks' remaining passes (at most 4: ggml's 5,
-// less the first kernel's one) in the second Q3_K kernel, which gathers
-// them from the batch's state and puts their scales back; their codes come
-// back transposed in mt.
-func (q *q3Batch) more(src []float32) {
-	if q.nq == 0 {
+// push queues sub-block sb for its pass p+2, running the queue when it is
+// full.
+func (q *q3Batch) push(src []float32, p int, sb int32) {
+	q.queue[p][q.n[p]] = sb
+	if q.n[p]++; q.n[p] == len(q.queue[p]) {
+		q.more(src, p)
+	}
+}
+
+// more runs pass p+2 of the sub-blocks queued for it in the second Q3_K
+// kernel, which gathers them from the batch's state and puts their scales
+// and sums back; their codes come back transposed in mt. The ones the pass
+// changed wait for the next (ggml makes at most 5).
+func (q *q3Batch) more(src []float32, p int) {
+	n := q.n[p]
+	if n == 0 {
 		return
 	}
-	kq3moreAVX512(&src[0], &q.t[0], &q.sums[0], &q.queue[0], q.nq, &q.mw[0][0], 4, 4, &q.scales[0], &q.mt[0])
-	for l, sb := range q.queue[:q.nq] {
+	q.n[p] = 0
+	changed := kq3moreAVX512(&src[0], &q.t[0], &q.sums[0], &q.queue[p][0], n, &q.mw[0][0], 4, 1, &q.scales[0], &q.mt[0])
+	for l, sb := range q.queue[p][:n] {
 		t := q.t[256*int(sb>>4)+int(sb&15):][:241]
 		mt := q.mt[256*(l/16)+l%16:][:241]
 		for i := range 16 {
 			t[16*i] = mt[16*i]
 		}
 	}
-	q.nq = 0
+	if p+1 < len(q.queue) {
+		for ch := uint32(changed); ch != 0; ch &= ch - 1 {
+			q.push(src, p+1, q.queue[p][bits.TrailingZeros32(ch)])
+		}
+	}
 }
 
 // quantQ3_KSIMD is quantQ3_K with the kernels of kq3: a first pass over
@@ -194,7 +216,7 @@ func quantQ3_KSIMD(dst []byte, src []float32) {
 	q := new(q3Batch)
 	s := kstate{sub: 16}
 	for len(src) >= qkK {
-		nb := min(16, len(src)/qkK)
+		nb := min(q3BatchLen, len(src)/qkK)
 		for b := 0; b < nb; b += 2 {
 			x1 := &zeros256[0]
 			if b+1 < nb {
@@ -210,14 +232,13 @@ func quantQ3_KSIMD(dst []byte, src []float32) {
 					continue
 				}
 				for ch := r >> (16 * h) & 0xffff; ch != 0; ch &= ch - 1 {
-					q.queue[q.nq] = int32(16*(b+h) + bits.TrailingZeros(uint(ch)))
-					if q.nq++; q.nq == len(q.queue) {
-						q.more(src)
-					}
+					q.push(src, 0, int32(16*(b+h)+bits.TrailingZeros(uint(ch))))
 				}
 			}
 		}
-		q.more(src)
+		for p := range q.queue {
+			q.more(src, p)
+		}
 		for b := range nb {
 			x, y := src[qkK*b:qkK*(b+1)], dst[110*b:110*(b+1)]
 			if !q.simd[b] {

@@ -194,7 +194,8 @@
 // two blocks per iteration) and dequantized (E4M3, E5M2, FP4) by kernels in
 // zmx_amd64.s, generated with avo by _asm/mx; half and bfloat16 are widened
 // exactly to float32 in chunks and take the same path; other packings
-// pack the kernels' codes. A kernel leaves to the Go code any block with a
+// pack the kernels' codes. ElemsFromFloat32's element conversions (E2M1,
+// E2M3, E3M2, E8M0) have kernels there too. A kernel leaves to the Go code any block with a
 // NaN or infinite amax, or with X so small that float32 subnormal inputs
 // matter (quantize), and any block whose scale is NaN or takes an element
 // out of float32's normal range (dequantize). The tests compare the

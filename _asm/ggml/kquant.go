@@ -667,7 +667,7 @@ func kq3(name string) {
 func kq3more(name string) {
 	const n, rows = 16, 64
 	TEXT(name, NOSPLIT, "func(x *float32, t *byte, sums *float32, sb *int32, nl int, work *float32, nmax int32, np int, scales *float32, L *byte) int")
-	Doc(name + " runs up to np more passes of make_q3_quants (do_rmse) over nl (at most 32) sub-blocks, lane l taking sub-block sb[l] (16*super-block + sub-block) of the first kernel's batch: its elements from x (16*sb[l] on), its codes plus 4 from t (transposed, 256 bytes a super-block), its sums from sums (32 a super-block); it scatters the scales to scales[sb[l]] and writes the codes plus nmax transposed (16 bytes per element index, lanes 16-31 256 bytes on) to L, returning the lanes the last pass changed; work holds 128 rows of 16 float32.")
+	Doc(name + " runs up to np more passes of make_q3_quants (do_rmse) over nl (at most 32) sub-blocks, lane l taking sub-block sb[l] (16*super-block + sub-block) of the first kernel's batch: its elements from x (16*sb[l] on), its codes plus 4 from t (transposed, 256 bytes a super-block), its sums from sums (32 a super-block); it scatters the scales to scales[sb[l]] and the sums back to sums, and writes the codes plus nmax transposed (16 bytes per element index, lanes 16-31 256 bytes on) to L, returning the lanes the last pass changed; work holds 128 rows of 16 float32.")
 	wk := Load(Param("work"), GP64())
 	c := newKconst()
 	xp, tp, sp := Load(Param("x"), GP64()), Load(Param("t"), GP64()), Load(Param("sums"), GP64())
@@ -675,7 +675,7 @@ func kq3more(name string) {
 	Load(Param("nl"), nlr)
 	byteMask, four, lo4 := bcstD(0xff), bcstD(4), bcstD(15)
 	qs := make([]*q3state, 2)
-	sbv := make([]reg.VecVirtual, 2)
+	sbv, si := make([]reg.VecVirtual, 2), make([]reg.VecVirtual, 2)
 	lanes := make([]reg.Register, 2)
 	k := K()
 	for st := range qs {
@@ -709,12 +709,13 @@ func kq3more(name string) {
 		VMOVDQU32_Z(Mem{Base: sbp, Disp: 64 * st}, lanes[st], sbv[st])
 		// Element indexes 16*sb + i; code bytes at 256*(sb>>4) + (sb&15) +
 		// 16*i; sums at 32*(sb>>4) + (sb&15) (+16 for suml2).
-		xi, ti, si, hi := ZMM(), ZMM(), ZMM(), ZMM()
+		xi, ti, hi := ZMM(), ZMM(), ZMM()
+		si[st] = ZMM()
 		VPSLLD(U8(4), sbv[st], xi)
 		VPANDD(lo4, sbv[st], ti)
 		VPSRLD(U8(4), sbv[st], hi)
-		VPSLLD(U8(5), hi, si)
-		VPORD(ti, si, si)
+		VPSLLD(U8(5), hi, si[st])
+		VPORD(ti, si[st], si[st])
 		VPSLLD(U8(8), hi, hi)
 		VPORD(hi, ti, ti)
 		for i := 0; i < n; i++ {
@@ -740,9 +741,9 @@ func kq3more(name string) {
 		VMOVAPS(c.zero, q.sumlx)
 		VMOVAPS(c.zero, q.suml2)
 		KMOVW(lanes[st], k)
-		VGATHERDPS(Mem{Base: sp, Index: si, Scale: 4}, k, q.sumlx)
+		VGATHERDPS(Mem{Base: sp, Index: si[st], Scale: 4}, k, q.sumlx)
 		KMOVW(lanes[st], k)
-		VGATHERDPS(Mem{Base: sp, Disp: 64, Index: si, Scale: 4}, k, q.suml2)
+		VGATHERDPS(Mem{Base: sp, Disp: 64, Index: si[st], Scale: 4}, k, q.suml2)
 		q.small = c.zero // the Go driver sends no small sub-block
 	}
 	np, ret := Load(Param("np"), GP64()), GP64()
@@ -761,6 +762,11 @@ func kq3more(name string) {
 		VDIVPS_Z(q.suml2, q.sumlx, k, scale)
 		KMOVW(lanes[st], k)
 		VSCATTERDPS(scale, k, Mem{Base: scp, Index: sbv[st], Scale: 4})
+		// The sums back, for the passes still to come.
+		KMOVW(lanes[st], k)
+		VSCATTERDPS(q.sumlx, k, Mem{Base: sp, Index: si[st], Scale: 4})
+		KMOVW(lanes[st], k)
+		VSCATTERDPS(q.suml2, k, Mem{Base: sp, Disp: 64, Index: si[st], Scale: 4})
 	}
 	Store(ret, ReturnIndex(0))
 	VZEROUPPER()
