@@ -69,24 +69,62 @@ func (c kconst) nearest(t, lo, hi reg.VecVirtual, asFloat bool) {
 }
 
 // gatherRows loads element i of the 16 sub-blocks of n float32 at xp into
-// row i of the work area (transposing them), calling each with the row.
+// row i of the work area (transposing them), calling each with the row: for
+// each 16 elements, 16 loads and a 16x16 transpose in registers (32-bit,
+// then 64-bit interleaves within 128-bit lanes, then two rounds of 128-bit
+// lane shuffles), not 16 gathers.
 func gatherRows(xp, wk reg.Register, n int, zero reg.VecVirtual, each func(i int, v reg.VecVirtual)) {
-	idx := loadZMM(iota32, 0)
-	sh := 4
-	if n == 32 {
-		sh = 5
+	for h := 0; h < n/16; h++ {
+		var r, a [16]reg.VecVirtual
+		for j := 0; j < 16; j++ {
+			r[j] = ZMM()
+			VMOVUPS(Mem{Base: xp, Disp: 4*n*j + 64*h}, r[j])
+		}
+		// a[2j], a[2j+1]: rows 2j and 2j+1 interleaved, elements 0,1 and
+		// 2,3 of each 128-bit lane.
+		for j := 0; j < 8; j++ {
+			a[2*j], a[2*j+1] = ZMM(), ZMM()
+			VUNPCKLPS(r[2*j+1], r[2*j], a[2*j])
+			VUNPCKHPS(r[2*j+1], r[2*j], a[2*j+1])
+		}
+		// b[4j+c]: in 128-bit lane L, element 4L+c of rows 4j..4j+3.
+		var bq [16]reg.VecVirtual
+		for j := 0; j < 4; j++ {
+			for k := 0; k < 2; k++ {
+				lo, hi := ZMM(), ZMM()
+				VUNPCKLPD(a[4*j+2+k], a[4*j+k], lo)
+				VUNPCKHPD(a[4*j+2+k], a[4*j+k], hi)
+				bq[4*j+2*k], bq[4*j+2*k+1] = lo, hi
+			}
+		}
+		// Column 4L+c: lane L of b[c], b[4+c], b[8+c], b[12+c].
+		for c := 0; c < 4; c++ {
+			e0, e1, e2, e3 := ZMM(), ZMM(), ZMM(), ZMM()
+			VSHUFF32X4(U8(0x44), bq[4+c], bq[c], e0)
+			VSHUFF32X4(U8(0xee), bq[4+c], bq[c], e1)
+			VSHUFF32X4(U8(0x44), bq[12+c], bq[8+c], e2)
+			VSHUFF32X4(U8(0xee), bq[12+c], bq[8+c], e3)
+			for L := 0; L < 4; L++ {
+				v := ZMM()
+				src1, src2, imm := e0, e2, uint8(0x88)
+				if L >= 2 {
+					src1, src2 = e1, e3
+				}
+				if L%2 == 1 {
+					imm = 0xdd
+				}
+				VSHUFF32X4(U8(imm), src2, src1, v)
+				VMOVUPS(v, Mem{Base: wk, Disp: 64 * (16*h + 4*L + c)})
+			}
+		}
 	}
-	VPSLLD(U8(sh), idx, idx)
-	ones := GP32()
-	MOVL(U32(0xffff), ones)
-	k := K()
-	for i := 0; i < n; i++ {
-		KMOVW(ones, k)
-		v := ZMM()
-		VMOVAPS(zero, v) // a definition: the gather merges into v
-		VGATHERDPS(Mem{Base: xp, Disp: 4 * i, Index: idx, Scale: 4}, k, v)
-		VMOVUPS(v, Mem{Base: wk, Disp: 64 * i})
-		each(i, v)
+	// each in element order (sums over the rows run in it).
+	if each != nil {
+		for i := 0; i < n; i++ {
+			v := ZMM()
+			VMOVUPS(Mem{Base: wk, Disp: 64 * i}, v)
+			each(i, v)
+		}
 	}
 }
 
@@ -351,7 +389,7 @@ func kqx(name string) {
 	Doc(name + " is make_qx_quants (rmse_type 1, no weights) over the 16 sub-blocks of 16 finite float32 at x, one in each lane: the scales to scale, the codes plus nmax transposed (16 bytes per element index) to L; work holds 48 rows of 16 float32, cs the nc candidates' numerators.")
 	xp, wk, L := Load(Param("x"), GP64()), Load(Param("work"), GP64()), Load(Param("L"), GP64())
 	c := newKconst()
-	gatherRows(xp, wk, n, c.zero, func(int, reg.VecVirtual) {})
+	gatherRows(xp, wk, n, c.zero, nil)
 	amax, mx := signedMaxLanes(wk, n, c)
 	small := K()
 	VCMPPS(U8(cmpLTOQ), bcstD(math.Float32bits(1e-15)), amax, small) // amax < GROUP_MAX_EPS
