@@ -179,13 +179,13 @@
 // sequence of float32 operations of kfast.go in every lane (no fused
 // multiply-add, sums in element order, branches as masks), for super-blocks
 // whose elements are finite (ksimd_amd64.go; the others go to the Go
-// searches, which define them). Against ggml's reference quantizers timed
-// in the same run (testdata/speed-c.txt, TestSpeed with scripts/ggml-oracle,
-// three runs, one core), the K-quants are C/Go = 7.2-7.4x (q2_K), 2.15-2.16x
-// (q3_K), 8.0x (q4_K), 5.4x (q5_K), 5.1-5.4x (q6_K): q3_K does not reach 4x,
-// its make_q3_quants iterating until no code changes, about 1.3 passes per
-// sub-block in C but as many as the slowest of 16 lanes in a kernel (about
-// 2.7). From memory, the dequantizers run at 0.78-1.19x a copy of the same
-// float32 bytes and the Q8_0, Q4_0 and MXFP4 quantizers at the ratios of
+// searches, which define them); Q3_K's iterated passes run in two kernels,
+// the sub-blocks a first pass changed queued 32 at a time for the next.
+// Against ggml's reference quantizers timed in the same run
+// (testdata/speed-c.txt, TestSpeed with scripts/ggml-oracle, three runs, one
+// core), the K-quants are C/Go = 7.6-11.0x (q2_K), 4.0-4.35x (q3_K),
+// 8.0-12.7x (q4_K), 5.3-6.5x (q5_K), 5.3-6.8x (q6_K). From memory, the
+// dequantizers run at 0.77-1.35x a copy of the same float32 bytes and the
+// Q8_0, Q4_0 and MXFP4 quantizers at the ratios of
 // testdata/speed-memory.txt (docs/GGUF.md).
 package ggml
