@@ -191,7 +191,8 @@
 //
 // On amd64 with AVX-512 (internal/kernels' tier), whole MX blocks of
 // float32 are quantized (unpacked codes, or FP4 packed low nibble first;
-// two blocks per iteration) and dequantized (E4M3, E5M2, FP4) by kernels in
+// the scales of 16 blocks at once in the lanes of one register, the
+// codes two blocks per step) and dequantized (E4M3, E5M2, FP4) by kernels in
 // zmx_amd64.s, generated with avo by _asm/mx; half and bfloat16 are widened
 // exactly to float32 in chunks and take the same path; other packings
 // pack the kernels' codes. ElemsFromFloat32's element conversions (E2M1,
@@ -206,5 +207,6 @@
 // for every format, rule, mode and source type, every half and bfloat16
 // pattern, and every element code under every scale into every
 // destination; and the kernels with the Go code on every float32 exponent
-// times many mantissas under every shared exponent.
+// times many mantissas under every shared exponent, and with blocks the
+// kernels leave to the Go code at every position of a 16-block batch.
 package mx

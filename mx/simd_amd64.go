@@ -28,6 +28,12 @@ type qparams struct {
 	ruleT                               uint32 // the rule's threshold on amax's 23-bit fraction
 	off                                 uint32 // 127 + emax
 	xsub                                int32
+	// The 16-block loop's forms of ruleT, off and xsub: amax + ruleAdd
+	// carries into the exponent exactly when the fraction exceeds ruleT,
+	// and it compares the scale X + 127 with scaleMin.
+	ruleAdd  uint32 // 0x7fffff - ruleT
+	emax     int32  // off - 127
+	scaleMin int32  // xsub + 127
 }
 
 type qkernel func(dst, scales *byte, src *uint32, n int, p *uint32) (done, clamped, flushed int)
@@ -68,6 +74,7 @@ func init() {
 			qparamTab[id][r] = qparams{
 				eminBits: e.eminBits, k0: e.k0, k1: e.k1, maxCode: e.maxCode, signMask: e.signBit,
 				ruleT: t, off: uint32(127 + e.emax), xsub: int32(e.xsub),
+				ruleAdd: 0x7fffff - t, emax: int32(e.emax), scaleMin: int32(e.xsub + 127),
 			}
 		}
 	}

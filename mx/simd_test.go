@@ -235,3 +235,67 @@ func TestSIMDDequantize(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDQuantizeBatch puts a block that the kernels' 16-block loop leaves
+// to the others (NaN, an infinity, a maximum so small that the Go code
+// takes it) or a zero block at every position of a batch, with tails of 0
+// to 15 blocks after it, among blocks of random magnitudes, and compares
+// the tiers.
+func TestSIMDQuantizeBatch(t *testing.T) {
+	if kernels.Best() == kernels.Go {
+		t.Skip("no SIMD tier on this machine or build")
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	kinds := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), math.Float32frombits(0x100), math.Float32frombits(0x00900000), 0}
+	for _, f := range mxFormats {
+		for _, rule := range Rules {
+			for _, m := range round.Modes {
+				for _, packed := range []bool{false, true} {
+					if packed && f.ElemBits() == 8 {
+						continue
+					}
+					opt := Options{Rule: rule, Mode: m, Packed: packed}
+					for p := range 16 {
+						for ki, kv := range kinds {
+							n := 33 + p + ki%2*15
+							src := make([]float32, 32*n)
+							for i := range src {
+								e := rng.IntN(280) - 150
+								if i%32 == 0 {
+									e = (i/32*37)%280 - 150
+								}
+								src[i] = float32(rng.NormFloat64() * math.Ldexp(1, e))
+							}
+							bad := src[32*(16+p) : 32*(17+p)]
+							for i := range bad {
+								bad[i] = float32(rng.NormFloat64()) * kv
+								if kv == 0 || i%2 == 1 {
+									bad[i] = 0
+								}
+							}
+							bad[rng.IntN(32)] = kv
+							type res struct {
+								e, s []byte
+								st   Stats
+							}
+							rs := onTiers(func() res {
+								e := make([]byte, f.ElemBytes(n*32, packed))
+								s := make([]byte, n)
+								st, err := Quantize(f, e, s, src, 32, opt)
+								if err != nil {
+									t.Fatal(err)
+								}
+								return res{e, s, st}
+							})
+							for _, r := range rs[1:] {
+								if r.st != rs[0].st || !bytes.Equal(r.s, rs[0].s) || !bytes.Equal(r.e, rs[0].e) {
+									t.Fatalf("%s %s %s packed=%v: block %v at %d of %d: tiers differ", f, rule, m, packed, kv, 16+p, n)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -40,6 +40,9 @@ DATA bytePairPerm<>+56(SB)/4, $0x0000000b
 DATA bytePairPerm<>+60(SB)/4, $0x0000000f
 GLOBL bytePairPerm<>(SB), RODATA|NOPTR, $64
 
+DATA expOne<>+0(SB)/4, $0x3f800000
+GLOBL expOne<>(SB), RODATA|NOPTR, $4
+
 DATA nibMul<>+0(SB)/4, $0x10011001
 DATA nibMul<>+4(SB)/4, $0x10011001
 DATA nibMul<>+8(SB)/4, $0x10011001
@@ -60,7 +63,7 @@ GLOBL nibMul<>(SB), RODATA|NOPTR, $64
 
 // func mxqE4M3BytesRTE(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE4M3BytesRTE(SB), NOSPLIT, $0-64
+TEXT ·mxqE4M3BytesRTE(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -85,9 +88,239 @@ TEXT ·mxqE4M3BytesRTE(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -249,8 +482,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -340,6 +573,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -353,7 +590,7 @@ done:
 
 // func mxqE4M3BytesRTZ(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE4M3BytesRTZ(SB), NOSPLIT, $0-64
+TEXT ·mxqE4M3BytesRTZ(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -378,9 +615,239 @@ TEXT ·mxqE4M3BytesRTZ(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -542,8 +1009,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -633,6 +1100,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -646,7 +1117,7 @@ done:
 
 // func mxqE4M3BytesRTP(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE4M3BytesRTP(SB), NOSPLIT, $0-64
+TEXT ·mxqE4M3BytesRTP(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -671,9 +1142,251 @@ TEXT ·mxqE4M3BytesRTP(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -847,8 +1560,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -944,6 +1657,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -957,7 +1674,7 @@ done:
 
 // func mxqE4M3BytesRTN(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE4M3BytesRTN(SB), NOSPLIT, $0-64
+TEXT ·mxqE4M3BytesRTN(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -982,9 +1699,247 @@ TEXT ·mxqE4M3BytesRTN(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -1154,8 +2109,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -1249,6 +2204,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -1262,7 +2221,7 @@ done:
 
 // func mxqE5M2BytesRTE(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE5M2BytesRTE(SB), NOSPLIT, $0-64
+TEXT ·mxqE5M2BytesRTE(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -1287,9 +2246,239 @@ TEXT ·mxqE5M2BytesRTE(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -1451,8 +2640,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -1542,6 +2731,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -1555,7 +2748,7 @@ done:
 
 // func mxqE5M2BytesRTZ(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE5M2BytesRTZ(SB), NOSPLIT, $0-64
+TEXT ·mxqE5M2BytesRTZ(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -1580,9 +2773,239 @@ TEXT ·mxqE5M2BytesRTZ(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -1744,8 +3167,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -1835,6 +3258,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -1848,7 +3275,7 @@ done:
 
 // func mxqE5M2BytesRTP(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE5M2BytesRTP(SB), NOSPLIT, $0-64
+TEXT ·mxqE5M2BytesRTP(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -1873,9 +3300,251 @@ TEXT ·mxqE5M2BytesRTP(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -2049,8 +3718,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -2146,6 +3815,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -2159,7 +3832,7 @@ done:
 
 // func mxqE5M2BytesRTN(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE5M2BytesRTN(SB), NOSPLIT, $0-64
+TEXT ·mxqE5M2BytesRTN(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -2184,9 +3857,247 @@ TEXT ·mxqE5M2BytesRTN(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x08, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -2356,8 +4267,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -2452,6 +4363,10 @@ zeroC:
 	INCQ          R11
 	JMP           pair
 
+next:
+	CMPQ R11, DX
+	JB   batch
+
 done:
 	MOVQ R11, done+40(FP)
 	MOVQ R13, clamped+48(FP)
@@ -2464,7 +4379,7 @@ done:
 
 // func mxqE2M3BytesRTE(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M3BytesRTE(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M3BytesRTE(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -2489,9 +4404,239 @@ TEXT ·mxqE2M3BytesRTE(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -2653,8 +4798,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -2744,6 +4889,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -2757,7 +4906,7 @@ done:
 
 // func mxqE2M3BytesRTZ(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M3BytesRTZ(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M3BytesRTZ(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -2782,9 +4931,239 @@ TEXT ·mxqE2M3BytesRTZ(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -2946,8 +5325,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -3037,6 +5416,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -3050,7 +5433,7 @@ done:
 
 // func mxqE2M3BytesRTP(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M3BytesRTP(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M3BytesRTP(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -3075,9 +5458,251 @@ TEXT ·mxqE2M3BytesRTP(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -3251,8 +5876,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -3348,6 +5973,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -3361,7 +5990,7 @@ done:
 
 // func mxqE2M3BytesRTN(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M3BytesRTN(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M3BytesRTN(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -3386,9 +6015,247 @@ TEXT ·mxqE2M3BytesRTN(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x14, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -3558,8 +6425,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -3653,6 +6520,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -3666,7 +6537,7 @@ done:
 
 // func mxqE3M2BytesRTE(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE3M2BytesRTE(SB), NOSPLIT, $0-64
+TEXT ·mxqE3M2BytesRTE(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -3691,9 +6562,239 @@ TEXT ·mxqE3M2BytesRTE(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -3855,8 +6956,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -3946,6 +7047,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -3959,7 +7064,7 @@ done:
 
 // func mxqE3M2BytesRTZ(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE3M2BytesRTZ(SB), NOSPLIT, $0-64
+TEXT ·mxqE3M2BytesRTZ(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -3984,9 +7089,239 @@ TEXT ·mxqE3M2BytesRTZ(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -4148,8 +7483,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -4239,6 +7574,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -4252,7 +7591,7 @@ done:
 
 // func mxqE3M2BytesRTP(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE3M2BytesRTP(SB), NOSPLIT, $0-64
+TEXT ·mxqE3M2BytesRTP(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -4277,9 +7616,251 @@ TEXT ·mxqE3M2BytesRTP(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -4453,8 +8034,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -4550,6 +8131,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -4563,7 +8148,7 @@ done:
 
 // func mxqE3M2BytesRTN(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE3M2BytesRTN(SB), NOSPLIT, $0-64
+TEXT ·mxqE3M2BytesRTN(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -4588,9 +8173,247 @@ TEXT ·mxqE3M2BytesRTN(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x15, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0a, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -4760,8 +8583,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -4856,6 +8679,10 @@ zeroC:
 	INCQ          R11
 	JMP           pair
 
+next:
+	CMPQ R11, DX
+	JB   batch
+
 done:
 	MOVQ R11, done+40(FP)
 	MOVQ R13, clamped+48(FP)
@@ -4868,7 +8695,7 @@ done:
 
 // func mxqE2M1BytesRTE(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1BytesRTE(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1BytesRTE(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -4893,9 +8720,239 @@ TEXT ·mxqE2M1BytesRTE(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -5057,8 +9114,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -5148,6 +9205,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -5161,7 +9222,7 @@ done:
 
 // func mxqE2M1BytesRTZ(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1BytesRTZ(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1BytesRTZ(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -5186,9 +9247,239 @@ TEXT ·mxqE2M1BytesRTZ(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -5350,8 +9641,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -5441,6 +9732,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -5454,7 +9749,7 @@ done:
 
 // func mxqE2M1BytesRTP(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1BytesRTP(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1BytesRTP(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -5479,9 +9774,251 @@ TEXT ·mxqE2M1BytesRTP(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -5655,8 +10192,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -5752,6 +10289,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -5765,7 +10306,7 @@ done:
 
 // func mxqE2M1BytesRTN(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1BytesRTN(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1BytesRTN(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -5790,9 +10331,247 @@ TEXT ·mxqE2M1BytesRTN(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VMOVDQU32     Z22, (DI)
+	ADDQ          $0x40, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -5962,8 +10741,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -6058,6 +10837,10 @@ zeroC:
 	INCQ          R11
 	JMP           pair
 
+next:
+	CMPQ R11, DX
+	JB   batch
+
 done:
 	MOVQ R11, done+40(FP)
 	MOVQ R13, clamped+48(FP)
@@ -6070,7 +10853,7 @@ done:
 
 // func mxqE2M1NibRTE(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1NibRTE(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1NibRTE(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -6095,9 +10878,240 @@ TEXT ·mxqE2M1NibRTE(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RN_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VPMADDUBSW    nibMul<>+0(SB), Z22, Z22
+	VPMOVWB       Z22, (DI)
+	ADDQ          $0x20, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -6260,8 +11274,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -6354,6 +11368,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -6367,7 +11385,7 @@ done:
 
 // func mxqE2M1NibRTZ(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1NibRTZ(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1NibRTZ(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -6392,9 +11410,240 @@ TEXT ·mxqE2M1NibRTZ(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VPMADDUBSW    nibMul<>+0(SB), Z22, Z22
+	VPMOVWB       Z22, (DI)
+	ADDQ          $0x20, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -6557,8 +11806,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -6651,6 +11900,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -6664,7 +11917,7 @@ done:
 
 // func mxqE2M1NibRTP(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1NibRTP(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1NibRTP(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -6689,9 +11942,252 @@ TEXT ·mxqE2M1NibRTP(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	KNOTW         K3, K4
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K4, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VPMADDUBSW    nibMul<>+0(SB), Z22, Z22
+	VPMOVWB       Z22, (DI)
+	ADDQ          $0x20, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -6866,8 +12362,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -6966,6 +12462,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)
@@ -6979,7 +12479,7 @@ done:
 
 // func mxqE2M1NibRTN(dst *byte, scales *byte, src *uint32, n int, p *uint32) (done int, clamped int, flushed int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, MMX+, POPCNT
-TEXT ·mxqE2M1NibRTN(SB), NOSPLIT, $0-64
+TEXT ·mxqE2M1NibRTN(SB), NOSPLIT, $72-64
 	MOVQ         dst+0(FP), DI
 	MOVQ         scales+8(FP), R9
 	MOVQ         src+16(FP), SI
@@ -7004,9 +12504,248 @@ TEXT ·mxqE2M1NibRTN(SB), NOSPLIT, $0-64
 	XORQ         R13, R13
 	XORQ         R14, R14
 
+batch:
+	MOVQ          DX, AX
+	SUBQ          R11, AX
+	CMPQ          AX, $0x10
+	JB            tail
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        512(SI), Z31, Z2
+	VPANDD        576(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1024(SI), Z31, Z0
+	VPANDD        1088(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1536(SI), Z31, Z2
+	VPANDD        1600(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z6
+	VPANDD        128(SI), Z31, Z0
+	VPANDD        192(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        640(SI), Z31, Z2
+	VPANDD        704(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1152(SI), Z31, Z0
+	VPANDD        1216(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1664(SI), Z31, Z2
+	VPANDD        1728(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z7
+	VPANDD        256(SI), Z31, Z0
+	VPANDD        320(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        768(SI), Z31, Z2
+	VPANDD        832(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1280(SI), Z31, Z0
+	VPANDD        1344(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1792(SI), Z31, Z2
+	VPANDD        1856(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z8
+	VPANDD        384(SI), Z31, Z0
+	VPANDD        448(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        896(SI), Z31, Z2
+	VPANDD        960(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z4
+	VPANDD        1408(SI), Z31, Z0
+	VPANDD        1472(SI), Z31, Z1
+	VPMAXUD       Z1, Z0, Z0
+	VPANDD        1920(SI), Z31, Z2
+	VPANDD        1984(SI), Z31, Z3
+	VPMAXUD       Z3, Z2, Z2
+	VSHUFI64X2    $0x44, Z2, Z0, Z1
+	VSHUFI64X2    $0xee, Z2, Z0, Z3
+	VPMAXUD       Z3, Z1, Z5
+	VSHUFI64X2    $0x88, Z5, Z4, Z1
+	VSHUFI64X2    $0xdd, Z5, Z4, Z3
+	VPMAXUD       Z3, Z1, Z9
+	VPUNPCKLQDQ   Z7, Z6, Z1
+	VPUNPCKHQDQ   Z7, Z6, Z3
+	VPMAXUD       Z3, Z1, Z10
+	VPUNPCKLQDQ   Z9, Z8, Z1
+	VPUNPCKHQDQ   Z9, Z8, Z3
+	VPMAXUD       Z3, Z1, Z11
+	VSHUFPS       $0x88, Z11, Z10, Z1
+	VSHUFPS       $0xdd, Z11, Z10, Z3
+	VPMAXUD       Z3, Z1, Z12
+	VPTESTMD      Z12, Z12, K1
+	VPCMPUD       $0x05, Z29, Z12, K2
+	VPADDD.BCST   32(R10), Z12, Z13
+	VPSRLD        $0x17, Z13, Z13
+	VPSUBD.BCST   36(R10), Z13, Z13
+	VPCMPD.BCST   $0x01, 40(R10), Z13, K1, K3
+	KORW          K2, K3, K3
+	KORTESTW      K3, K3
+	JNZ           bad
+	VMOVDQA32.Z   Z13, K1, Z14
+	VPMOVDB       Z14, (R9)
+	VPSLLD        $0x17, Z13, Z13
+	VPSUBD.BCST.Z expOne<>+0(SB), Z13, K1, Z13
+	VMOVDQU32     Z13, 8(SP)
+	LEAQ          8(SP), BX
+	MOVL          $0x00000008, CX
+
+bpair:
+	PREFETCHT0    2048(SI)
+	PREFETCHT0    2112(SI)
+	PREFETCHT0    2176(SI)
+	PREFETCHT0    2240(SI)
+	VMOVDQU32     (SI), Z0
+	VPANDD        Z31, Z0, Z4
+	VMOVDQU32     64(SI), Z1
+	VPANDD        Z31, Z1, Z5
+	VMOVDQU32     128(SI), Z2
+	VPANDD        Z31, Z2, Z6
+	VMOVDQU32     192(SI), Z3
+	VPANDD        Z31, Z3, Z7
+	VPBROADCASTD  (BX), Z10
+	VPBROADCASTD  4(BX), Z11
+	VPTESTMD      Z4, Z4, K1
+	VPSUBD        Z10, Z4, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z0, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z5, Z5, K2
+	VPSUBD        Z10, Z5, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z1, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z22
+	VPCMPUW       $0x06, Z25, Z22, K5
+	VPMINUW       Z25, Z22, Z22
+	VPTESTNMW     Z22, Z22, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPTESTMD      Z6, Z6, K1
+	VPSUBD        Z11, Z6, Z9
+	VPMAXSD.Z     Z24, Z9, K1, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z2, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VMOVDQA32     Z15, Z16
+	VPTESTMD      Z7, Z7, K2
+	VPSUBD        Z11, Z7, Z9
+	VPMAXSD.Z     Z24, Z9, K2, Z9
+	VPANDD        Z29, Z9, Z12
+	VPMAXUD       Z28, Z12, Z12
+	VPADDD        Z27, Z12, Z13
+	VPADDD        Z26, Z12, Z14
+	VPSRLD        $0x16, Z12, Z12
+	VPSUBD        Z12, Z14, Z14
+	VPMOVD2M      Z3, K3
+	VADDPS.RZ_SAE Z13, Z9, Z15
+	VADDPS.RU_SAE Z13, Z9, K3, Z15
+	VPSUBD        Z14, Z15, Z15
+	VPACKUSDW     Z15, Z16, Z23
+	VPCMPUW       $0x06, Z25, Z23, K5
+	VPMINUW       Z25, Z23, Z23
+	VPTESTNMW     Z23, Z23, K6
+	KUNPCKWD      K1, K2, K7
+	KMOVD         K5, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R13
+	KMOVD         K6, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	KMOVD         K7, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, R14
+	VPACKSSDW     Z1, Z0, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z22
+	VPACKSSDW     Z3, Z2, Z8
+	VPSRLW        $0x0c, Z8, Z8
+	VPTERNLOGD    $0xf8, Z17, Z8, Z23
+	VPACKUSWB     Z23, Z22, Z22
+	VPERMD        Z22, Z18, Z22
+	VPMADDUBSW    nibMul<>+0(SB), Z22, Z22
+	VPMOVWB       Z22, (DI)
+	ADDQ          $0x20, DI
+	ADDQ          $0x00000100, SI
+	ADDQ          $0x08, BX
+	DECL          CX
+	JNZ           bpair
+	ADDQ          $0x10, R9
+	ADDQ          $0x10, R11
+	JMP           batch
+
+bad:
+	LEAQ 16(R11), AX
+	MOVQ AX, (SP)
+	JMP  pair
+
+tail:
+	MOVQ DX, (SP)
+
 pair:
 	LEAQ          1(R11), AX
-	CMPQ          AX, DX
+	CMPQ          AX, (SP)
 	JAE           one
 	PREFETCHT0    2048(SI)
 	PREFETCHT0    2112(SI)
@@ -7177,8 +12916,8 @@ zeroB:
 	JMP           pair
 
 one:
-	CMPQ          R11, DX
-	JAE           done
+	CMPQ          R11, (SP)
+	JAE           next
 	VMOVDQU32     (SI), Z0
 	VMOVDQU32     64(SI), Z1
 	VPANDD        Z31, Z0, Z4
@@ -7275,6 +13014,10 @@ zeroC:
 	INCQ          R9
 	INCQ          R11
 	JMP           pair
+
+next:
+	CMPQ R11, DX
+	JB   batch
 
 done:
 	MOVQ R11, done+40(FP)

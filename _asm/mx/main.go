@@ -43,6 +43,9 @@ const (
 	qRuleT
 	qOff
 	qXsub
+	qRuleAdd
+	qEmax
+	qScaleMin
 )
 
 // elemFmt is what a quantization kernel bakes in of an element format: its
@@ -58,7 +61,7 @@ var zr = []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z1
 	Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
 
 // The tables of the quantization kernels (see main).
-var nibPerm, bytePairPerm, nibMul Mem
+var nibPerm, bytePairPerm, nibMul, expOne Mem
 
 // text starts the kernel name with signature sig.
 func text(name, sig, doc string) {
@@ -75,18 +78,26 @@ const qSig = "func(dst, scales *byte, src *uint32, n int, p *uint32) (done, clam
 
 // quantKernel writes one quantization kernel for element format ef: out is
 // "Bytes" (one code per byte) or "Nib" (FP4, two per byte, the first in the
-// low nibble). Its main loop takes two blocks at a time, sharing the
-// horizontal maximum's shuffles and narrowing 64 codes at once; a single
-// block (the last one, or one of a pair that the Go code must take) goes
-// through the one-block loop.
+// low nibble). Its main loop takes 16 blocks at a time: their maxima,
+// shared exponents and scales once for the 16 in the lanes of one register
+// (batch16), then their codes two blocks at a time by the pair loop's code
+// (pairCodes), each pair's X << 23 broadcast from the stack. A batch
+// holding a block that the Go code must take, and the last n % 16 blocks,
+// go through the pair loop, which shares the horizontal maximum's shuffles
+// of two blocks, and a single block (the last one, or one of a pair that
+// the Go code must take) through the one-block loop; both stop at the
+// block for the Go code.
 //
 // The statistics are counted on masks (POPCNT), in R13 (clamped) and R14
 // (flushed, plus 32 for every block done: the flush count of a block is
 // its zero codes minus its zero inputs, 32 minus the non-zero lanes of the
-// masks K1 and K2). The pair loop clamps and counts its codes as words
-// (once per 32 elements); the one-block loop as dwords.
+// masks K1 and K2). The pair code clamps and counts its codes as words
+// (once per 32 elements); the one-block loop as dwords. R9 and R11 are the
+// scales and the blocks done; in the 16-block loop RBX points at the pair's
+// X << 23 on the stack and ECX counts the pairs.
 //
-// Registers: Z0..Z3 the blocks' halves x, Z4..Z7 their magnitudes a,
+// Registers (batch16 has its own plan, before the codes): Z0..Z3 the
+// blocks' halves x, Z4..Z7 their magnitudes a,
 // Z10/Z11 the blocks' X << 23, Z8 Z9 Z12..Z15 temporaries, Z16 a half's
 // codes kept, Z22/Z23 the blocks' packed codes, and constants in Z17..Z19,
 // Z21, Z24..Z29, Z31 (Z25 MAX's code in every word, Z19 in every dword).
@@ -129,17 +140,44 @@ func quantKernel(ef elemFmt, out, mode string) {
 	XORQ(R13, R13)
 	XORQ(R14, R14)
 
+	lim, xsl := AllocLocal(8), AllocLocal(64)
+
+	// The 16-block loop (see batch16), while 16 blocks remain.
+	Label("batch")
+	MOVQ(RDX, RAX)
+	SUBQ(R11, RAX)
+	CMPQ(RAX, U8(16))
+	JB(LabelRef("tail"))
+	batch16(xsl, "bad")
+	LEAQ(xsl, RBX)
+	MOVL(U32(8), ECX)
+	Label("bpair")
+	pairLoad()
+	VPBROADCASTD(m(RBX, 0), Z10)
+	VPBROADCASTD(m(RBX, 4), Z11)
+	pairCodes(ef, out, mode)
+	ADDQ(U32(256), RSI)
+	ADDQ(U8(8), RBX)
+	DECL(ECX)
+	JNZ(LabelRef("bpair"))
+	ADDQ(U8(16), R9)
+	ADDQ(U8(16), R11)
+	JMP(LabelRef("batch"))
+	// A batch holding a block that the 16-block loop leaves to the others
+	// goes through the pair and one-block loops up to its end; the last n
+	// % 16 blocks too.
+	Label("bad")
+	LEAQ(m(R11, 16), RAX)
+	MOVQ(RAX, lim)
+	JMP(LabelRef("pair"))
+	Label("tail")
+	MOVQ(RDX, lim)
+
 	Label("pair")
 	LEAQ(m(R11, 1), RAX)
-	CMPQ(RAX, RDX)
+	CMPQ(RAX, lim)
 	JAE(LabelRef("one"))
-	for _, d := range []int{prefetch, prefetch + 64, prefetch + 128, prefetch + 192} {
-		PREFETCHT0(m(RSI, d))
-	}
-	for i := range 4 {
-		VMOVDQU32(m(RSI, 64*i), zr[i])
-		VPANDD(Z31, zr[i], zr[4+i])
-	}
+	pairLoad()
 	// Both maxima: the halves of each block, then the two blocks' 256-bit
 	// halves side by side, then folded within 256 bits: lanes 0..7 hold
 	// block A's amax, lanes 8..15 block B's.
@@ -172,54 +210,15 @@ func quantKernel(ef elemFmt, out, mode string) {
 	VPBROADCASTD(EBX, Z10)
 	SHLL(U8(23), R8L)
 	VPBROADCASTD(R8L, Z11)
-	for h := range 4 {
-		xs, w := Z10, Z22
-		if h >= 2 {
-			xs, w = Z11, Z23
-		}
-		nz := K1
-		if h%2 == 1 {
-			nz = K2
-		}
-		tr := elemHalf(ef, mode, zr[h], zr[4+h], xs, nz)
-		if h%2 == 0 {
-			VMOVDQA32(tr, Z16)
-		} else {
-			// Codes of the block's two halves as words: each 128-bit lane
-			// four of the first half, then four of the second.
-			VPACKUSDW(tr, Z16, w)
-			countWords(w)
-		}
-	}
-	// The signs from a signed pack of x (bit 15 of each word), moved to the
-	// code's sign bit.
-	for blk, w := range []VecPhysical{Z22, Z23} {
-		VPACKSSDW(zr[2*blk+1], zr[2*blk], Z8)
-		VPSRLW(U8(uint8(15-s)), Z8, Z8)
-		VPTERNLOGD(U8(0xf8), Z17, Z8, w)
-	}
-	// 64 codes to bytes; the dwords (four codes each) back in element
-	// order.
-	VPACKUSWB(Z23, Z22, Z22)
-	VPERMD(Z22, Z18, Z22)
-	if out == "Bytes" {
-		VMOVDQU32(Z22, m(RDI, 0))
-		ADDQ(U8(64), RDI)
-	} else {
-		// FP4: each pair of bytes b0, b1 into the word b0 + 16*b1 (the
-		// first in the low nibble); the words' low bytes stored.
-		VPMADDUBSW(nibMul, Z22, Z22)
-		VPMOVWB(Z22, m(RDI, 0))
-		ADDQ(U8(32), RDI)
-	}
+	pairCodes(ef, out, mode)
 	ADDQ(U32(256), RSI)
 	ADDQ(U8(2), R9)
 	ADDQ(U8(2), R11)
 	JMP(LabelRef("pair"))
 
 	Label("one")
-	CMPQ(R11, RDX)
-	JAE(LabelRef("done"))
+	CMPQ(R11, lim)
+	JAE(LabelRef("next"))
 	VMOVDQU32(m(RSI, 0), Z0)
 	VMOVDQU32(m(RSI, 64), Z1)
 	VPANDD(Z31, Z0, Z4)
@@ -279,6 +278,10 @@ func quantKernel(ef elemFmt, out, mode string) {
 	INCQ(R11)
 	JMP(LabelRef("pair"))
 
+	Label("next")
+	CMPQ(R11, RDX)
+	JB(LabelRef("batch"))
+
 	Label("done")
 	Store(R11, Return("done"))
 	Store(R13, Return("clamped"))
@@ -290,9 +293,141 @@ func quantKernel(ef elemFmt, out, mode string) {
 	RET()
 }
 
+// pairLoad loads the pair of blocks at RSI (Z0..Z3) and their magnitudes
+// (Z4..Z7), and prefetches.
+func pairLoad() {
+	for _, d := range []int{prefetch, prefetch + 64, prefetch + 128, prefetch + 192} {
+		PREFETCHT0(m(RSI, d))
+	}
+	for i := range 4 {
+		VMOVDQU32(m(RSI, 64*i), zr[i])
+		VPANDD(Z31, zr[i], zr[4+i])
+	}
+}
+
+// pairCodes writes the codes of the pair of blocks loaded by pairLoad,
+// whose X << 23 are in Z10 and Z11, at RDI, counts them, and advances RDI.
+func pairCodes(ef elemFmt, out, mode string) {
+	s := ef.width - 1
+	for h := range 4 {
+		xs, w := Z10, Z22
+		if h >= 2 {
+			xs, w = Z11, Z23
+		}
+		nz := K1
+		if h%2 == 1 {
+			nz = K2
+		}
+		tr := elemHalf(ef, mode, zr[h], zr[4+h], xs, nz)
+		if h%2 == 0 {
+			VMOVDQA32(tr, Z16)
+		} else {
+			// Codes of the block's two halves as words: each 128-bit lane
+			// four of the first half, then four of the second.
+			VPACKUSDW(tr, Z16, w)
+			countWords(w)
+		}
+	}
+	// The signs from a signed pack of x (bit 15 of each word), moved to the
+	// code's sign bit.
+	for blk, w := range []VecPhysical{Z22, Z23} {
+		VPACKSSDW(zr[2*blk+1], zr[2*blk], Z8)
+		VPSRLW(U8(uint8(15-s)), Z8, Z8)
+		VPTERNLOGD(U8(0xf8), Z17, Z8, w)
+	}
+	// 64 codes to bytes; the dwords (four codes each) back in element
+	// order.
+	VPACKUSWB(Z23, Z22, Z22)
+	VPERMD(Z22, Z18, Z22)
+	if out == "Bytes" {
+		VMOVDQU32(Z22, m(RDI, 0))
+		ADDQ(U8(64), RDI)
+	} else {
+		// FP4: each pair of bytes b0, b1 into the word b0 + 16*b1 (the
+		// first in the low nibble); the words' low bytes stored.
+		VPMADDUBSW(nibMul, Z22, Z22)
+		VPMOVWB(Z22, m(RDI, 0))
+		ADDQ(U8(32), RDI)
+	}
+}
+
 // prefetch is how far ahead of the block pair the pair loop prefetches its
 // input, in bytes.
 const prefetch = 2048
+
+// batch16 does the scale work of the 16 blocks at RSI at once: their
+// maxima reduced into the lanes of one register (block b in lane b), the
+// shared exponents X under the rule (sharedX's, lane by lane), the 16 scale
+// bytes at R9 and each block's X << 23 in the 16 dwords at xs. A batch
+// holding a block that sharedX would leave to the Go code (a NaN or
+// infinite maximum, or X below xsub) jumps to bad having stored nothing.
+//
+// Registers: Z0..Z3 leaves and shuffles, Z4 Z5 and Z6..Z9 the tree's
+// inner nodes, Z10 Z11 Z12 its last levels (Z12 the maxima), Z13 Z14 the
+// scales; K1 the non-zero blocks, K2 K3 the bad ones.
+func batch16(xs Mem, bad string) {
+	// leaf puts block b's maximum over the 16 lanes into register r,
+	// with the temporary t.
+	leaf := func(b int, r, t VecPhysical) {
+		VPANDD(m(RSI, 128*b), Z31, r)
+		VPANDD(m(RSI, 128*b+64), Z31, t)
+		VPMAXUD(t, r, r)
+	}
+	// step folds u and v into dst by the two shuffles into Z1 and Z3.
+	step := func(u, v, dst VecPhysical, shuf func(u, v, a, b VecPhysical)) {
+		shuf(u, v, Z1, Z3)
+		VPMAXUD(Z3, Z1, dst)
+	}
+	// The tree of _asm/ggml's reduce16: the blocks enter in the order
+	// 4(v%4) + v/4, which the shuffles transpose back (halves of 256
+	// bits, then 128, quadwords, dwords).
+	var w [4]VecPhysical
+	for g := range w {
+		var mm [2]VecPhysical
+		for p := range mm {
+			v0, v1 := 4*g+2*p, 4*g+2*p+1
+			leaf(4*(v0%4)+v0/4, Z0, Z1)
+			leaf(4*(v1%4)+v1/4, Z2, Z3)
+			mm[p] = zr[4+p]
+			step(Z0, Z2, mm[p], func(u, v, a, b VecPhysical) {
+				VSHUFI64X2(U8(0x44), v, u, a)
+				VSHUFI64X2(U8(0xee), v, u, b)
+			})
+		}
+		w[g] = zr[6+g]
+		step(mm[0], mm[1], w[g], func(u, v, a, b VecPhysical) {
+			VSHUFI64X2(U8(0x88), v, u, a)
+			VSHUFI64X2(U8(0xdd), v, u, b)
+		})
+	}
+	for p, x := range []VecPhysical{Z10, Z11} {
+		step(w[2*p], w[2*p+1], x, func(u, v, a, b VecPhysical) {
+			VPUNPCKLQDQ(v, u, a)
+			VPUNPCKHQDQ(v, u, b)
+		})
+	}
+	step(Z10, Z11, Z12, func(u, v, a, b VecPhysical) {
+		VSHUFPS(U8(0x88), v, u, a)
+		VSHUFPS(U8(0xdd), v, u, b)
+	})
+	// The scale X + 127 = ((amax + ruleAdd) >> 23) - emax: the carry out
+	// of the fraction is sharedX's comparison with the rule's threshold.
+	VPTESTMD(Z12, Z12, K1)
+	VPCMPUD(U8(5), Z29, Z12, K2)
+	VPADDD_BCST(m(R10, qRuleAdd), Z12, Z13)
+	VPSRLD(U8(23), Z13, Z13)
+	VPSUBD_BCST(m(R10, qEmax), Z13, Z13)
+	VPCMPD_BCST(U8(1), m(R10, qScaleMin), Z13, K1, K3)
+	KORW(K2, K3, K3)
+	KORTESTW(K3, K3)
+	JNZ(LabelRef(bad))
+	// A zero block: the scale 0x00 and X = 0, as sharedX.
+	VMOVDQA32_Z(Z13, K1, Z14)
+	VPMOVDB(Z14, m(R9, 0))
+	VPSLLD(U8(23), Z13, Z13)
+	VPSUBD_BCST_Z(expOne, Z13, K1, Z13)
+	VMOVDQU32(Z13, xs)
+}
 
 // sharedX computes the shared exponent X into register x from the block
 // maximum's pattern in amax (which it clobbers), or jumps to bail for a
@@ -562,6 +697,9 @@ func main() {
 		DATA(4*o, U32(uint32(d)))
 	}
 	// nibMul: the byte multipliers 1, 16, 1, 16, ... of VPMADDUBSW.
+	// expOne: 127 << 23, the scale's bias in X << 23.
+	expOne = GLOBL("expOne", RODATA|NOPTR)
+	DATA(0, U32(127<<23))
 	nibMul = GLOBL("nibMul", RODATA|NOPTR)
 	for o := range 16 {
 		DATA(4*o, U32(0x10011001))
