@@ -33,17 +33,6 @@
 // "0.125", "-0", "0.0625").
 package fp6
 
-import (
-	"github.com/clconv/clconv/internal/floatfmt"
-	"github.com/clconv/clconv/internal/minifloat"
-	"github.com/clconv/clconv/internal/smallfast"
-)
-
-// The float32 fast paths.
-var (
-	e2m3 = smallfast.New(minifloat.E2M3)
-	e3m2 = smallfast.New(minifloat.E3M2)
-)
-
-// exact formats a finite value exactly, as String does.
-func exact(f float64) string { return string(floatfmt.AppendExact(nil, f)) }
+// The method sets of E2M3 and E3M2 are generated from the format table
+// (internal/gen/small.go).
+//go:generate go run ../internal/gen -small fp6 -o zfp6.go

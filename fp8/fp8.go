@@ -49,17 +49,11 @@
 // significant digits print as C hex floats ("0x1p-127").
 package fp8
 
-import (
-	"github.com/clconv/clconv/internal/floatfmt"
-	"github.com/clconv/clconv/internal/minifloat"
-	"github.com/clconv/clconv/internal/smallfast"
-)
+import "github.com/clconv/clconv/internal/floatfmt"
 
-// The float32 fast paths of E4M3 and E5M2.
-var (
-	e4m3 = smallfast.New(minifloat.E4M3)
-	e5m2 = smallfast.New(minifloat.E5M2)
-)
+// The method sets of E4M3, E5M2, E4M3FNUZ and E5M2FNUZ are generated from
+// the format table (internal/gen/small.go); E8M0 is written by hand.
+//go:generate go run ../internal/gen -small fp8 -o zfp8.go
 
 // exact formats a finite value exactly, as String does.
 func exact(f float64) string { return string(floatfmt.AppendExact(nil, f)) }

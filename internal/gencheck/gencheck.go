@@ -1,7 +1,8 @@
-// Package gencheck holds the staleness check of the avo-generated kernels:
-// a test runs the generator into a temporary folder and compares its
-// output with the files in the package (edit the generator and run go
-// generate, never the output).
+// Package gencheck holds the staleness check of generated files (the
+// avo-generated kernels, and the small formats' method sets that
+// internal/gen writes): a test runs the generator into a temporary folder
+// and compares its output with the files in the package (edit the generator
+// and run go generate, never the output).
 package gencheck
 
 import (
