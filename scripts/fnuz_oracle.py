@@ -21,6 +21,7 @@ all. clconv's rte without _sat gives the NaN 0x80 for overflow, infinities
 and NaNs, as both libraries do, and +0 for every result of -0.
 """
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -97,9 +98,9 @@ def elements(clconv, formats):
         tot = {"format": fmt, "inputs": 0, "columns": "input bits, input, clconv rte, peer"}
         for p in peers:
             tot[p + "_differ"], tot[p + "_classes"] = 0, {}
-        # CUDA in forked workers is not allowed: one worker then.
-        workers = 1 if cuda else os.cpu_count()
-        with ProcessPoolExecutor(max_workers=workers) as ex:
+        # CUDA in forked workers is not allowed: spawned ones then.
+        ctx = multiprocessing.get_context("spawn" if cuda else "fork")
+        with ProcessPoolExecutor(max_workers=min(os.cpu_count(), 8 if cuda else 64), mp_context=ctx) as ex:
             for r in ex.map(chunk, [(fmt, k, clconv, cuda) for k in range((1 << 32) // CHUNK)]):
                 tot["inputs"] += r["n"]
                 for p in peers:
