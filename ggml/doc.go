@@ -185,7 +185,8 @@
 // (testdata/speed-c.txt, TestSpeed with scripts/ggml-oracle, three runs, one
 // core), the K-quants are C/Go = 7.6-11.0x (q2_K), 4.0-4.35x (q3_K),
 // 8.0-12.7x (q4_K), 5.3-6.5x (q5_K), 5.3-6.8x (q6_K). From memory, the
-// dequantizers run at 0.77-1.35x a copy of the same float32 bytes and the
+// dequantizers run at 0.84-1.42x a copy of the same float32 bytes (F16 and
+// BF16 with non-temporal stores for large outputs) and the
 // Q8_0, Q4_0 and MXFP4 quantizers at the ratios of
 // testdata/speed-memory.txt (docs/GGUF.md).
 package ggml

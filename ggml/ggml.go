@@ -62,3 +62,8 @@ func Dequantize(t Type, dst []float32, src []byte) error {
 	ti.dequantize(dst, src)
 	return nil
 }
+
+// widenNTMin is the output size (float32 values: 16 MiB) from which
+// widenSIMD (on amd64 with AVX-512) stores with non-temporal stores: far beyond the caches, where
+// the output would not stay in them anyway.
+const widenNTMin = 1 << 22

@@ -2,7 +2,11 @@
 
 package ggml
 
-import "github.com/clconv/clconv/internal/kernels"
+import (
+	"unsafe"
+
+	"github.com/clconv/clconv/internal/kernels"
+)
 
 //go:generate go run -C ../_asm ./ggml -out ../ggml/zsimd_amd64.s -stubs ../ggml/zsimd_amd64.go -pkg ggml
 
@@ -62,8 +66,12 @@ func init() {
 		g, size := ti.quantize, ti.size
 		ti.quantize = func(dst []byte, src []float32) { quantSIMD(dst, src, size, k, g) }
 	}
-	F16.info().dequantize = func(dst []float32, src []byte) { widenSIMD(dst, src, dequantF16AVX512, dequantF16) }
-	BF16.info().dequantize = func(dst []float32, src []byte) { widenSIMD(dst, src, dequantBF16AVX512, dequantBF16) }
+	F16.info().dequantize = func(dst []float32, src []byte) {
+		widenSIMD(dst, src, dequantF16AVX512, dequantF16AVX512NT, dequantF16)
+	}
+	BF16.info().dequantize = func(dst []float32, src []byte) {
+		widenSIMD(dst, src, dequantBF16AVX512, dequantBF16AVX512NT, dequantBF16)
+	}
 }
 
 // quantSIMD runs quantizer kernel k over the blocks of 32 float32 of src
@@ -87,9 +95,21 @@ func quantSIMD(dst []byte, src []float32, size int, k func(*byte, *float32, int)
 }
 
 // widenSIMD runs kernel k (16 values at a time) over src, the Go kernel g
-// over the last len(dst) % 16.
-func widenSIMD(dst []float32, src []byte, k func(*float32, *byte, int) int, g func([]float32, []byte)) {
-	if simdOK() && len(dst) >= 16 {
+// over the last len(dst) % 16; from widenNTMin values on, kernel nt (the
+// same values, non-temporal stores) from the first 64-byte aligned element
+// of dst, g before it.
+func widenSIMD(dst []float32, src []byte, k, nt func(*float32, *byte, int) int, g func([]float32, []byte)) {
+	if !simdOK() {
+		g(dst, src)
+		return
+	}
+	if len(dst) >= widenNTMin {
+		head := int(-uintptr(unsafe.Pointer(&dst[0])) % 64 / 4)
+		g(dst[:head], src[:2*head])
+		dst, src = dst[head:], src[2*head:]
+		k = nt
+	}
+	if len(dst) >= 16 {
 		done := k(&dst[0], &src[0], len(dst))
 		dst, src = dst[done:], src[2*done:]
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clconv/clconv/internal/gencheck"
 	"github.com/clconv/clconv/internal/kernels"
+	"github.com/clconv/clconv/internal/testvals"
 )
 
 // TestSIMDDequant compares the fast dequantizers (the type table's, with
@@ -370,6 +371,39 @@ func TestRoundfTrick(t *testing.T) {
 		p := math.Float32frombits(b)
 		if want, got := math.Floor(float64(p)+0.5), math.Trunc(float64(float32(p+c))); want != got {
 			t.Fatalf("p = %g (%#x): trunc(p + c) = %g, roundf(p) = %g", p, b, got, want)
+		}
+	}
+}
+
+// TestWidenNT: from widenNTMin values on, F16 and BF16 widen with
+// non-temporal stores from the first 64-byte aligned element; every start
+// offset of dst within a line and a tail that is not 16 values must give
+// the Go kernel's bits.
+func TestWidenNT(t *testing.T) {
+	if testing.Short() && testvals.Sampled() {
+		t.Skip("64 MiB buffers: not on emulated ports")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	n := widenNTMin + 37
+	src := make([]byte, 2*n)
+	for i := range src {
+		src[i] = byte(rng.Uint32())
+	}
+	buf, want := make([]float32, n+16), make([]float32, n)
+	for _, c := range []struct {
+		name       string
+		fast, slow func([]float32, []byte)
+	}{{"f16", F16.info().dequantize, dequantF16}, {"bf16", BF16.info().dequantize, dequantBF16}} {
+		c.slow(want, src)
+		for _, off := range []int{0, 1, 5, 15} {
+			got := buf[off : off+n]
+			clear(got)
+			c.fast(got, src)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s, dst offset %d: element %d: %#x, Go %#x", c.name, off, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+				}
+			}
 		}
 	}
 }

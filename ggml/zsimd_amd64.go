@@ -46,8 +46,14 @@ func dequantQ6_KAVX512(dst *float32, src *byte, nb int) int
 // dequantBF16AVX512 widens n &^ 15 bfloat16 values at src to float32 at dst and returns that count.
 func dequantBF16AVX512(dst *float32, src *byte, n int) int
 
+// dequantBF16AVX512NT widens n &^ 15 bfloat16 values at src to float32 at dst, 64-byte aligned, with non-temporal stores, and returns that count.
+func dequantBF16AVX512NT(dst *float32, src *byte, n int) int
+
 // dequantF16AVX512 widens n &^ 15 half values at src to float32 at dst and returns that count.
 func dequantF16AVX512(dst *float32, src *byte, n int) int
+
+// dequantF16AVX512NT widens n &^ 15 half values at src to float32 at dst, 64-byte aligned, with non-temporal stores, and returns that count.
+func dequantF16AVX512NT(dst *float32, src *byte, n int) int
 
 // quantQ8_0AVX512 quantizes the first blocks of nb blocks of 32 float32 at src to Q8_0 at dst, stopping at a block whose largest magnitude is not finite; it returns the blocks done.
 func quantQ8_0AVX512(dst *byte, src *float32, nb int) int

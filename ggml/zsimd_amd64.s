@@ -2460,6 +2460,30 @@ dequantBF16AVX512done:
 	VZEROUPPER
 	RET
 
+// func dequantBF16AVX512NT(dst *float32, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·dequantBF16AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	ANDQ $-16, DX
+	XORQ BX, BX
+
+dequantBF16AVX512NTloop:
+	CMPQ      BX, DX
+	JAE       dequantBF16AVX512NTdone
+	VPMOVZXWD (CX)(BX*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTPS  Z0, (AX)(BX*4)
+	ADDQ      $0x10, BX
+	JMP       dequantBF16AVX512NTloop
+
+dequantBF16AVX512NTdone:
+	SFENCE
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func dequantF16AVX512(dst *float32, src *byte, n int) int
 // Requires: AVX, AVX512F
 TEXT ·dequantF16AVX512(SB), NOSPLIT, $0-32
@@ -2478,6 +2502,29 @@ dequantF16AVX512loop:
 	JMP       dequantF16AVX512loop
 
 dequantF16AVX512done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dequantF16AVX512NT(dst *float32, src *byte, n int) int
+// Requires: AVX, AVX512F, MMX+
+TEXT ·dequantF16AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	ANDQ $-16, DX
+	XORQ BX, BX
+
+dequantF16AVX512NTloop:
+	CMPQ      BX, DX
+	JAE       dequantF16AVX512NTdone
+	VCVTPH2PS (CX)(BX*2), Z0
+	VMOVNTPS  Z0, (AX)(BX*4)
+	ADDQ      $0x10, BX
+	JMP       dequantF16AVX512NTloop
+
+dequantF16AVX512NTdone:
+	SFENCE
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -493,24 +493,39 @@ func dequantMXFP4() {
 }
 
 func dequantBF16() {
-	widen("dequantBF16AVX512", "bfloat16", func(src Mem, z reg.VecVirtual) {
-		VPMOVZXWD(src, z)
-		VPSLLD(U8(16), z, z) // ggml_bf16_to_fp32: the 16-bit shift
-	})
+	for _, nt := range []bool{false, true} {
+		widen("dequantBF16AVX512", "bfloat16", nt, func(src Mem, z reg.VecVirtual) {
+			VPMOVZXWD(src, z)
+			VPSLLD(U8(16), z, z) // ggml_bf16_to_fp32: the 16-bit shift
+		})
+	}
 }
 
 func dequantF16() {
 	// ggml_fp16_to_fp32 is exact for numbers and quiets a NaN keeping its
 	// payload (sign | 0x7fc00000 | m << 13), as VCVTPH2PS does: the same
 	// bits for every half (TestSIMDDequant checks all 65536).
-	widen("dequantF16AVX512", "half", func(src Mem, z reg.VecVirtual) { VCVTPH2PS(src, z) })
+	for _, nt := range []bool{false, true} {
+		widen("dequantF16AVX512", "half", nt, func(src Mem, z reg.VecVirtual) { VCVTPH2PS(src, z) })
+	}
 }
 
 // widen emits kernel name: n &^ 15 16-bit values (of type what) at src
 // widened to float32 at dst by conv, 16 at a time; it returns that count.
-func widen(name, what string, conv func(src Mem, z reg.VecVirtual)) {
+// With nt, kernel name+"NT" stores with VMOVNTPS (dst 64-byte aligned),
+// then SFENCE: for outputs far larger than the caches, where the ordinary
+// stores' reads for ownership would add half again to the bytes moved (a
+// widening reads 2 bytes and writes 4 per value).
+func widen(name, what string, nt bool, conv func(src Mem, z reg.VecVirtual)) {
+	store := func(z, m Op) { VMOVUPS(z, m) }
+	doc := name + " widens n &^ 15 " + what + " values at src to float32 at dst and returns that count."
+	if nt {
+		name += "NT"
+		store = func(z, m Op) { VMOVNTPS(z, m) }
+		doc = name + " widens n &^ 15 " + what + " values at src to float32 at dst, 64-byte aligned, with non-temporal stores, and returns that count."
+	}
 	TEXT(name, NOSPLIT, "func(dst *float32, src *byte, n int) int")
-	Doc(name + " widens n &^ 15 " + what + " values at src to float32 at dst and returns that count.")
+	Doc(doc)
 	dst, src, n := Load(Param("dst"), GP64()), Load(Param("src"), GP64()), Load(Param("n"), GP64())
 	ANDQ(I32(-16), n)
 	i := GP64()
@@ -520,10 +535,13 @@ func widen(name, what string, conv func(src Mem, z reg.VecVirtual)) {
 	JAE(LabelRef(name + "done"))
 	z := ZMM()
 	conv(Mem{Base: src, Index: i, Scale: 2}, z)
-	VMOVUPS(z, Mem{Base: dst, Index: i, Scale: 4})
+	store(z, Mem{Base: dst, Index: i, Scale: 4})
 	ADDQ(U8(16), i)
 	JMP(LabelRef(name + "loop"))
 	Label(name + "done")
+	if nt {
+		SFENCE()
+	}
 	Store(i, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
