@@ -353,7 +353,7 @@ func pairCodes(ef elemFmt, out, mode string) {
 
 // prefetch is how far ahead of the block pair the pair loop prefetches its
 // input, in bytes.
-const prefetch = 2048
+const prefetch = 4096
 
 // batch16 does the scale work of the 16 blocks at RSI at once: their
 // maxima reduced into the lanes of one register (block b in lane b), the
