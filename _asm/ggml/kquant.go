@@ -266,19 +266,19 @@ func kqx2(name string, n int, mad bool) {
 			VADDPS(u, sumXL, sumXL)
 		}
 		D, a, b := ZMM(), ZMM(), ZMM()
-		VMULPS(sumWM, sumL2, a)
-		VMULPS(sumL, sumL, b)
-		VSUBPS(b, a, D)
+		// p*q - r*s, each product rounded on its own, into dst.
+		mulSub := func(p, q, r, s Op, dst reg.VecVirtual) {
+			VMULPS(p, q, a)
+			VMULPS(r, s, b)
+			VSUBPS(b, a, dst)
+		}
+		mulSub(sumWM, sumL2, sumL, sumL, D) // sum_w*sum_l2 - sum_l*sum_l
 		ok := K()
 		VCMPPS(U8(cmpGTOQ), c.zero, D, ok) // D > 0
 		ts, tm := ZMM(), ZMM()
-		VMULPS(sumWM, sumXL, a)
-		VMULPS(sumXM, sumL, b)
-		VSUBPS(b, a, ts)
+		mulSub(sumWM, sumXL, sumXM, sumL, ts) // sum_w*sum_xl - sum_x*sum_l
 		VDIVPS(D, ts, ts)
-		VMULPS(sumXM, sumL2, a)
-		VMULPS(sumXL, sumL, b)
-		VSUBPS(b, a, tm)
+		mulSub(sumXM, sumL2, sumXL, sumL, tm) // sum_l2*sum_x - sum_l*sum_xl
 		VDIVPS(D, tm, tm)
 		pos := K()
 		VCMPPS(U8(cmpGTOQ), c.zero, tm, pos) // this_min > 0
@@ -602,8 +602,8 @@ func (q *q3state) setNmax() {
 // that still change (from any super-blocks, transposed into its work area
 // with their codes and sums) for up to np more. A pass over a sub-block
 // depends on the sums the previous element left, and ggml repeats it until
-// no code changes: about 1.3 passes a sub-block on average, but a kernel
-// runs as many as the slowest of its lanes, so the Go driver runs one pass
+// no code changes: most sub-blocks stop after one pass, but a kernel runs
+// as many as the slowest of its lanes, so the Go driver runs one pass
 // in the first kernel and gathers the few sub-blocks that changed into full
 // lanes of the second.
 func kq3(name string) {

@@ -543,20 +543,9 @@ func runConvertGGUFSafetensors(cmd *cobra.Command, inPath, outPath string, f *co
 	if err != nil {
 		return fail(err)
 	}
-	progress, finish := convProgress(cmd, f.quiet, op.Name())
-	opt.Progress = progress
-	start := time.Now()
-	var rep *checkpoint.Report
-	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
-		var err error
-		rep, err = ggufconv.ConvertToSafetensors(ctx, outPath, inPath, f.force, opt)
-		return err
-	}, nil)
-	if err != nil {
-		return convJobFailed(cmd, err, finish, fail)
-	}
-	finish(true)
-	return printCheckpointReport(cmd, op, inPath, outPath, rep, time.Since(start), f)
+	return runCheckpointJob(cmd, op, inPath, outPath, f, opt, fail, func(ctx context.Context, opt checkpoint.Options) (*checkpoint.Report, error) {
+		return ggufconv.ConvertToSafetensors(ctx, outPath, inPath, f.force, opt)
+	})
 }
 
 // sortedKeys returns m's keys in order.

@@ -131,17 +131,25 @@ func runConvertSafetensors(cmd *cobra.Command, inPath, outPath string, op conver
 	if opt.MaxShardSize, err = parseShardSize(f.maxShard, sharded); err != nil {
 		return fail(err)
 	}
+	return runCheckpointJob(cmd, op, inPath, outPath, f, opt, fail, func(ctx context.Context, opt checkpoint.Options) (*checkpoint.Report, error) {
+		if sharded {
+			return checkpoint.ConvertCheckpoint(ctx, outPath, inPath, f.force, opt)
+		}
+		return checkpoint.ConvertFile(ctx, outPath, inPath, f.force, opt)
+	})
+}
+
+// runCheckpointJob runs one planner conversion (run, given opt with its
+// progress bar) under convert's signal handling, then prints its report:
+// the end of convert for safetensors and GGUF input alike.
+func runCheckpointJob(cmd *cobra.Command, op convert.Op, inPath, outPath string, f *convertFlags, opt checkpoint.Options, fail func(error) error, run func(context.Context, checkpoint.Options) (*checkpoint.Report, error)) error {
 	progress, finish := convProgress(cmd, f.quiet, op.Name())
 	opt.Progress = progress
 	start := time.Now()
 	var rep *checkpoint.Report
-	err = convWithSignals(cmd.Context(), func(ctx context.Context) error {
+	err := convWithSignals(cmd.Context(), func(ctx context.Context) error {
 		var err error
-		if sharded {
-			rep, err = checkpoint.ConvertCheckpoint(ctx, outPath, inPath, f.force, opt)
-		} else {
-			rep, err = checkpoint.ConvertFile(ctx, outPath, inPath, f.force, opt)
-		}
+		rep, err = run(ctx, opt)
 		return err
 	}, nil)
 	if err != nil {
